@@ -1,0 +1,13 @@
+#!/usr/bin/env bash
+# Installs what the app and the tests need on a fresh machine: npm packages (from the lock file)
+# and, for the tests, Debian's Chromium with CJK fonts when missing.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+  npm ci --no-audit --no-fund
+fi
+if [ "${1:-}" = "--browser" ] && ! [ -x /usr/bin/chromium ]; then
+  SUDO=""; [ "$(id -u)" = 0 ] || SUDO="sudo"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq chromium fonts-noto-cjk >/dev/null
+fi

@@ -1,0 +1,45 @@
+/**
+ * The catalogue of errors a user can meet: a stable code, what the child hears (Chinese, short,
+ * warm) and what the parent reads (detail). Each area keeps its entries in its own file and
+ * they are merged here, so the list is one place to audit.
+ */
+export interface ErrorEntry {
+  /** Spoken / shown to the child. */
+  child: string;
+  /** Shown to the parent (settings, trace). */
+  parent: string;
+}
+
+export type ErrorTable = Record<string, ErrorEntry>;
+
+import { generalErrors } from './general.ts';
+
+const tables: ErrorTable[] = [generalErrors];
+
+export const catalogue: ErrorTable = Object.assign({}, ...tables);
+
+/** Registers an area's table (called by each area's errors.ts at import). */
+export function registerErrors(table: ErrorTable): void {
+  for (const [code, entry] of Object.entries(table)) {
+    if (catalogue[code] && catalogue[code] !== entry) throw new Error(`duplicate error code ${code}`);
+    catalogue[code] = entry;
+  }
+}
+
+export class AgentcadeError extends Error {
+  override name = 'AgentcadeError';
+  constructor(
+    readonly code: string,
+    detail?: string,
+    options?: { cause?: unknown },
+  ) {
+    super(detail ?? catalogue[code]?.parent ?? code, options);
+  }
+  get child(): string {
+    return catalogue[this.code]?.child ?? catalogue['unknown'].child;
+  }
+}
+
+export function describe(code: string): ErrorEntry {
+  return catalogue[code] ?? catalogue['unknown'];
+}

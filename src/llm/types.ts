@@ -1,0 +1,53 @@
+/**
+ * The model layer's contract (issue 3). Every agent thinks through a ChatModel:
+ * messages in, one Step out. A Step is one action from the tools the agent offers right now,
+ * or the final reply. The layer builds the per-request JSON schema (union of legal actions),
+ * decodes under it, validates again and retries on invalid output.
+ */
+export type JsonSchema = Record<string, unknown>;
+
+export interface ToolSpec {
+  name: string;
+  description: string;
+  /** JSON schema of the arguments: an object schema (`{type:'object', properties, required}`). */
+  parameters: JsonSchema;
+}
+
+export interface ChatMessage {
+  role: 'system' | 'user' | 'assistant';
+  content: string;
+}
+
+/** One decided action. The final reply is the action named by `StepRequest.final.name`. */
+export interface Step {
+  action: string;
+  args: Record<string, unknown>;
+}
+
+export interface StepRequest {
+  /** Who is asking (e.g. "main", "game:guess-number", "studio:manager"); used for queueing and tracing. */
+  agent: string;
+  messages: ChatMessage[];
+  /** Tools legal right now (the final reply action included). */
+  tools: ToolSpec[];
+  maxTokens?: number;
+  temperature?: number;
+  signal?: AbortSignal;
+}
+
+export interface ChatModel {
+  /** Human-readable name shown in the UI, e.g. "Qwen2.5-1.5B（本地）" or "演示脚本，无模型". */
+  readonly label: string;
+  step(req: StepRequest): Promise<Step>;
+}
+
+/** Model failures the user can meet; `code` is a key of the error catalogue. */
+export class ModelError extends Error {
+  override name = 'ModelError';
+  constructor(
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}

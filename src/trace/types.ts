@@ -1,0 +1,36 @@
+/**
+ * Trace records (seed 000 §Trace). Game-side records carry the request id (A2A messageId)
+ * so they are filed under the round that sent the request, whenever they arrive.
+ */
+export type TraceKind =
+  | 'user_input'
+  | 'main_tool'
+  | 'a2a_request'
+  | 'reply'
+  | 'game_tool'
+  | 'model_step'
+  | 'speech'
+  | 'device'
+  | 'error';
+
+export interface TraceEvent {
+  kind: TraceKind;
+  /** Epoch ms. */
+  at: number;
+  /** The round (one user input) this belongs to, when known on the producing side. */
+  roundId?: string;
+  /** A2A messageId of the request, for game-side records. */
+  requestId?: string;
+  /** Who produced it: "main", "game:<id>", "speech", "robot". */
+  source: string;
+  /** e.g. tool name, or "spoken". */
+  name?: string;
+  data?: unknown;
+  durationMs?: number;
+}
+
+export interface TraceSink {
+  record(event: TraceEvent): void;
+}
+
+export const nullTrace: TraceSink = { record() {} };
