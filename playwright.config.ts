@@ -1,6 +1,8 @@
 import { defineConfig } from '@playwright/test';
 
-const PORT = 4173;
+// E2E_PORT lets several runs coexist on one machine (each builds into its own folder).
+const PORT = Number(process.env.E2E_PORT ?? 4173);
+const OUT = `.cache/dist-${PORT}`;
 
 // Real Chromium from Debian; speech and serial are faked at the browser API boundary by init scripts.
 export default defineConfig({
@@ -24,7 +26,7 @@ export default defineConfig({
     screenshot: 'only-on-failure',
   },
   webServer: {
-    command: `npm run -s build && npx vite preview --port ${PORT} --strictPort`,
+    command: `npx vite build --logLevel warn --outDir ${OUT} && npx vite preview --outDir ${OUT} --port ${PORT} --strictPort`,
     url: `http://localhost:${PORT}`,
     reuseExistingServer: !process.env.CI,
     timeout: 240_000,

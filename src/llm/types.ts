@@ -51,3 +51,10 @@ export class ModelError extends Error {
     super(message);
   }
 }
+
+/**
+ * A scripted model's policy: a small deterministic function of the request (used by tests,
+ * e2e and the demo mode "演示脚本，无模型"). It may return a Step, or `{raw}` text to exercise
+ * the decoder's validation and retry path.
+ */
+export type ScriptPolicy = (req: StepRequest) => Step | { raw: string } | Promise<Step | { raw: string }>;
