@@ -1,6 +1,8 @@
 /// <reference types="vitest/config" />
 import { defineConfig } from 'vite';
 import { svelte } from '@sveltejs/vite-plugin-svelte';
+import { VitePWA } from 'vite-plugin-pwa';
+import basicSsl from '@vitejs/plugin-basic-ssl';
 import { readdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 
@@ -11,9 +13,56 @@ const labPages = Object.fromEntries(
     .map((f) => [`lab/${f.replace(/\.html$/, '')}`, resolve(import.meta.dirname, 'lab', f)]),
 );
 
+// Offline PWA (docs/notes/trace-pwa.md). Workbox precaches the app shell and every JS chunk,
+// worker chunks included; model weights stay in WebLLM's own caches (`webllm/model|config|wasm`),
+// which the service worker never touches (cleanupOutdatedCaches only deletes old *-precache-* caches).
+const pwa = VitePWA({
+  registerType: 'prompt', // the app asks (UpdatePrompt.svelte), never while a game is running
+  injectRegister: null, // registered by UpdatePrompt.svelte through virtual:pwa-register/svelte
+  includeAssets: ['icons/favicon-48.png', 'icons/apple-touch-icon-180.png'],
+  manifest: {
+    id: '/',
+    name: '机器人游戏厅',
+    short_name: '游戏厅',
+    description: '和桌面小机器人一起玩的语音游戏厅，离线也能玩。',
+    lang: 'zh-CN',
+    dir: 'ltr',
+    start_url: '/',
+    scope: '/',
+    display: 'standalone',
+    orientation: 'landscape',
+    theme_color: '#ffb347',
+    background_color: '#fff4e0',
+    categories: ['games', 'kids', 'education'],
+    icons: [
+      { src: 'icons/icon-192.png', sizes: '192x192', type: 'image/png', purpose: 'any' },
+      { src: 'icons/icon-512.png', sizes: '512x512', type: 'image/png', purpose: 'any' },
+      { src: 'icons/maskable-192.png', sizes: '192x192', type: 'image/png', purpose: 'maskable' },
+      { src: 'icons/maskable-512.png', sizes: '512x512', type: 'image/png', purpose: 'maskable' },
+    ],
+  },
+  workbox: {
+    globPatterns: ['**/*.{js,css,html,wasm,png,svg,ico,webmanifest,json,md,txt}'],
+    // Harness pages are not part of the app.
+    globIgnores: ['lab/**', 'assets/lab/**', '**/*.map'],
+    navigateFallback: 'index.html',
+    navigateFallbackDenylist: [/^\/lab\//, /^\/models\//],
+    cleanupOutdatedCaches: true,
+    // The first install takes the open page at once (so it is offline-ready without a reload);
+    // updates still wait for the user's "现在更新" (registerType 'prompt': no skipWaiting).
+    clientsClaim: true,
+    // The WebLLM runtime chunk is ~5.8 MB minified (research/webllm.md §4), above Workbox's
+    // 2 MiB default: without this the model worker would be missing offline. 16 MiB still keeps
+    // any accidental multi-hundred-MB asset (weights) out of the precache and fails the build.
+    maximumFileSizeToCacheInBytes: 16 * 1024 * 1024,
+  },
+});
+
 // One config for the app, the dev server and Vitest.
 export default defineConfig({
-  plugins: [svelte()],
+  // AGENTCADE_HTTPS=1 (scripts/start.sh): HTTPS with a self-signed certificate for the LAN
+  // (WebGPU, service workers and crypto.randomUUID need a secure context).
+  plugins: [svelte(), pwa, ...(process.env.AGENTCADE_HTTPS === '1' ? [basicSsl({ name: 'agentcade' })] : [])],
   worker: { format: 'es' },
   build: {
     target: 'es2022',

@@ -32,11 +32,21 @@ export interface GameClient {
 
 export class GameRequestError extends Error {
   override name = 'GameRequestError';
+  /**
+   * true when the game's state is gone (its worker crashed, hung or was stopped and will be
+   * restarted fresh), so the session cannot continue whatever the input kind was.
+   */
+  readonly sessionLost: boolean;
   constructor(
-    /** Error catalogue code: 'game_failed' | 'game_crashed' | 'game_timeout' | 'game_cancelled' | 'game_protocol'. */
+    /**
+     * Error catalogue code (src/a2a/errors.ts): 'game_failed' | 'game_crashed' | 'game_timeout' |
+     * 'game_cancelled' | 'game_protocol' | 'game_not_found'.
+     */
     readonly code: string,
     message: string,
+    options?: { sessionLost?: boolean; cause?: unknown },
   ) {
-    super(message);
+    super(message, options?.cause === undefined ? undefined : { cause: options.cause });
+    this.sessionLost = options?.sessionLost ?? false;
   }
 }

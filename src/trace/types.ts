@@ -27,6 +27,13 @@ export interface TraceEvent {
   name?: string;
   data?: unknown;
   durationMs?: number;
+  /** A2A contextId (game session), when known; scopes secret reveals (docs/notes/trace-pwa.md). */
+  contextId?: string;
+  /**
+   * Marks the event that reveals this source's (and contextId's) secrets recorded so far: any
+   * `secret` property inside `data` stays hidden in the trace view until such an event exists.
+   */
+  revealsSecret?: boolean;
 }
 
 export interface TraceSink {

@@ -1,0 +1,150 @@
+/**
+ * Bundle budget (issue 7): builds the app (or reads a build) and prints
+ *  - the JS the first screen needs (index.html's entry and its static imports), gzip;
+ *  - each worker chunk (with its own static imports);
+ *  - the WebLLM runtime chunk(s), found through the sourcemaps, and whether they stay out of
+ *    the first screen's graph (they must load only when a local model is used);
+ *  - what the service worker precaches.
+ *
+ *   npx tsx bench/bundle/run.ts                 # builds into .cache/dist-bundle
+ *   npx tsx bench/bundle/run.ts --dist dist     # reads an existing build
+ *   npx tsx bench/bundle/run.ts --json          # machine-readable
+ * Exits 1 when WebLLM is in the first screen's graph.
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, posix, relative, resolve } from 'node:path';
+import { gzipSync } from 'node:zlib';
+
+const root = resolve(import.meta.dirname, '../..');
+const args = process.argv.slice(2);
+const distArg = args.includes('--dist') ? args[args.indexOf('--dist') + 1] : undefined;
+const asJson = args.includes('--json');
+const dist = resolve(root, distArg ?? '.cache/dist-bundle');
+
+if (!distArg) {
+  console.error(`building into ${relative(root, dist)} …`);
+  execFileSync('npx', ['vite', 'build', '--logLevel', 'error', '--outDir', dist, '--emptyOutDir'], { cwd: root, stdio: 'inherit' });
+}
+if (!existsSync(join(dist, 'index.html'))) throw new Error(`no build at ${dist}`);
+
+function walk(dir: string): string[] {
+  return readdirSync(dir).flatMap((f) => {
+    const p = join(dir, f);
+    return statSync(p).isDirectory() ? walk(p) : [p];
+  });
+}
+/** Path inside dist, with forward slashes, no leading slash. */
+const rel = (p: string) => relative(dist, p).split('\\').join('/');
+const files = walk(dist).map(rel);
+const jsFiles = files.filter((f) => f.endsWith('.js') && f !== 'sw.js' && !/^workbox-/.test(f));
+const read = (f: string) => readFileSync(join(dist, f));
+const gz = (f: string) => gzipSync(read(f), { level: 9 }).length;
+const raw = (f: string) => statSync(join(dist, f)).size;
+
+/** Resolves an import specifier found in `from` to a dist path. */
+function resolveSpec(from: string, spec: string): string | undefined {
+  const p = spec.startsWith('/') ? spec.slice(1) : posix.normalize(posix.join(posix.dirname(from), spec));
+  return files.includes(p) ? p : undefined;
+}
+
+const STATIC = /\b(?:import|export)\s*(?:[^"'();=]*?\bfrom\s*)?["']((?:\.{1,2}\/|\/)[^"']+?\.js)["']/g;
+const DYNAMIC = /\bimport\(\s*["']((?:\.{1,2}\/|\/)[^"']+?\.js)["']\s*\)/g;
+// Vite writes worker URLs as template literals: new URL(`/assets/x.js`, ``+import.meta.url).
+const URL_REF = /new URL\(\s*["'`]((?:\.{1,2}\/|\/)?[^"'`:]+?\.js)["'`]\s*,[^)]*?import\.meta\.url\s*\)/g;
+
+function refs(f: string, re: RegExp): string[] {
+  const code = read(f).toString('utf8');
+  const out = new Set<string>();
+  for (const m of code.matchAll(re)) {
+    let spec = m[1];
+    if (!spec.startsWith('.') && !spec.startsWith('/')) spec = `./${spec}`;
+    const r = resolveSpec(f, spec);
+    if (r) out.add(r);
+  }
+  return [...out];
+}
+
+function staticGraph(entries: string[]): Set<string> {
+  const seen = new Set<string>();
+  const stack = [...entries];
+  while (stack.length) {
+    const f = stack.pop()!;
+    if (seen.has(f)) continue;
+    seen.add(f);
+    stack.push(...refs(f, STATIC));
+  }
+  return seen;
+}
+
+// First screen: index.html's module scripts and modulepreloads, and their static imports.
+const html = read('index.html').toString('utf8');
+const htmlRefs = [...html.matchAll(/<(?:script[^>]*\bsrc|link[^>]*\brel="modulepreload"[^>]*\bhref)="([^"]+\.js)"/g)].map((m) => resolveSpec('index.html', m[1].startsWith('/') ? m[1] : `./${m[1]}`)).filter((x): x is string => !!x);
+const cssRefs = [...html.matchAll(/<link[^>]*\brel="stylesheet"[^>]*\bhref="([^"]+\.css)"/g)].map((m) => resolveSpec('index.html', m[1].startsWith('/') ? m[1] : `./${m[1]}`)).filter((x): x is string => !!x);
+const firstScreen = staticGraph(htmlRefs);
+const lazyFromFirst = new Set([...firstScreen].flatMap((f) => refs(f, DYNAMIC)).filter((f) => !firstScreen.has(f)));
+
+// Workers: chunks referenced as `new URL("…js", import.meta.url)` from any chunk (Vite's worker import).
+const workerEntries = [...new Set(jsFiles.flatMap((f) => refs(f, URL_REF)))].sort();
+
+// WebLLM: chunks whose sourcemap lists @mlc-ai/web-llm sources.
+function sourcesOf(f: string): string[] {
+  const map = `${f}.map`;
+  if (!files.includes(map)) return [];
+  try {
+    return (JSON.parse(read(map).toString('utf8')) as { sources?: string[] }).sources ?? [];
+  } catch {
+    return [];
+  }
+}
+const webllmChunks = jsFiles.filter((f) => sourcesOf(f).some((s) => s.includes('@mlc-ai/web-llm')));
+const webllmInFirst = webllmChunks.filter((f) => firstScreen.has(f));
+
+// Precache: the URLs listed in sw.js.
+const sw = files.includes('sw.js') ? read('sw.js').toString('utf8') : '';
+const precached = [...sw.matchAll(/url:\s*"([^"]+)"/g)].map((m) => m[1].replace(/^\//, '')).filter((u) => files.includes(u));
+const jsNotPrecached = jsFiles.filter((f) => !precached.includes(f) && !/^(assets\/)?lab\//.test(f));
+
+const kb = (n: number) => `${(n / 1024).toFixed(1)} KB`;
+const sum = (list: Iterable<string>, fn: (f: string) => number) => [...list].reduce((n, f) => n + fn(f), 0);
+
+const report = {
+  dist: rel(dist) || dist,
+  firstScreen: {
+    files: [...firstScreen].sort().map((f) => ({ file: f, bytes: raw(f), gzip: gz(f) })),
+    css: cssRefs.map((f) => ({ file: f, bytes: raw(f), gzip: gz(f) })),
+    jsBytes: sum(firstScreen, raw),
+    jsGzip: sum(firstScreen, gz),
+    lazyChunks: [...lazyFromFirst].sort(),
+  },
+  workers: workerEntries.map((w) => {
+    const graph = staticGraph([w]);
+    return { file: w, bytes: raw(w), gzip: gz(w), withImportsBytes: sum(graph, raw), withImportsGzip: sum(graph, gz), imports: [...graph].filter((f) => f !== w).sort() };
+  }),
+  webllm: { chunks: webllmChunks.map((f) => ({ file: f, bytes: raw(f), gzip: gz(f) })), inFirstScreen: webllmInFirst },
+  precache: { entries: precached.length, bytes: sum(precached, raw), jsNotPrecached },
+};
+
+if (asJson) {
+  console.log(JSON.stringify(report, null, 2));
+} else {
+  const line = (name: string, bytes: number, gzip: number) => console.log(`  ${name.padEnd(52)} ${kb(bytes).padStart(11)} ${kb(gzip).padStart(11)} gz`);
+  console.log(`\nBundle budget — ${report.dist}`);
+  console.log(`\nFirst screen (index.html + static imports): ${kb(report.firstScreen.jsBytes)} raw, ${kb(report.firstScreen.jsGzip)} gzip JS`);
+  for (const f of report.firstScreen.files) line(f.file, f.bytes, f.gzip);
+  for (const f of report.firstScreen.css) line(f.file, f.bytes, f.gzip);
+  if (report.firstScreen.lazyChunks.length) console.log(`  lazy (dynamic import): ${report.firstScreen.lazyChunks.join(', ')}`);
+  console.log(`\nWorker chunks (${report.workers.length}):`);
+  if (report.workers.length === 0) console.log('  (none in this build)');
+  for (const w of report.workers) {
+    line(w.file, w.bytes, w.gzip);
+    if (w.imports.length) line(`  + ${w.imports.length} imported chunk(s)`, w.withImportsBytes - w.bytes, w.withImportsGzip - w.gzip);
+  }
+  console.log(`\nWebLLM runtime:`);
+  if (report.webllm.chunks.length === 0) console.log('  (not in this build)');
+  for (const c of report.webllm.chunks) line(c.file, c.bytes, c.gzip);
+  console.log(`  in the first screen's graph: ${webllmInFirst.length ? `YES — ${webllmInFirst.join(', ')}` : 'no'}`);
+  console.log(`\nPrecache (sw.js): ${report.precache.entries} entries, ${kb(report.precache.bytes)}`);
+  if (jsNotPrecached.length) console.log(`  JS NOT precached: ${jsNotPrecached.join(', ')}`);
+}
+if (webllmInFirst.length) process.exitCode = 1;

@@ -1,0 +1,200 @@
+/**
+ * 你画我猜: the game agent. The robot draws an animal, the child guesses; JEV judges each input
+ * at most once; the rules and score live in rules.ts; drawings and progress go straight to the
+ * robot through the injected DevicePort (never through A2A, never into a prompt).
+ */
+import skillText from './SKILL.md?raw';
+import { judge, type JevTarget } from '../../src/game/jev/index.ts';
+import { Skill } from '../../src/game/skill.ts';
+import { SkillAgent, ToolError, type AgentDeps, type GameTool } from '../../src/game/skill-agent.ts';
+import type { Turn } from '../../src/game/turn.ts';
+import type { Drawing } from '../../src/robot/types.ts';
+import { ANIMALS } from './animals.ts';
+import { DEFAULT_CONFIG, DrawGuessGame, type Card, type DrawGuessConfig } from './rules.ts';
+
+const skill = Skill.load('/skills/draw-guess/SKILL.md', skillText);
+
+const NO_ARGS = { type: 'object', properties: {}, additionalProperties: false };
+
+/** Compares texts the way "the same words" is meant: ignoring spaces, punctuation and width. */
+export function sameWords(a: string, b: string): boolean {
+  const norm = (s: string) => s.normalize('NFKC').replace(/[\s\p{P}\p{S}]/gu, '').toLowerCase();
+  return norm(a) !== '' && norm(a) === norm(b);
+}
+
+export interface DrawGuessOptions {
+  deck?: readonly Card[];
+  config?: DrawGuessConfig;
+}
+
+export class DrawGuessAgent extends SkillAgent {
+  readonly skill = skill;
+  readonly game: DrawGuessGame;
+  private readonly vocabulary: JevTarget[];
+
+  constructor(deps: AgentDeps, opts: DrawGuessOptions = {}) {
+    super(deps);
+    const deck = opts.deck ?? (ANIMALS as readonly Card[]);
+    this.game = new DrawGuessGame(deck, opts.config ?? DEFAULT_CONFIG, this.random);
+    // The judge knows every animal of the catalog, so "是猫" is a wrong answer, not an unknown word.
+    const all = new Map<string, JevTarget>();
+    for (const c of [...(ANIMALS as readonly Card[]), ...deck]) all.set(c.name, { name: c.name, aliases: [...c.aliases] });
+    this.vocabulary = [...all.values()];
+  }
+
+  state(): Record<string, unknown> {
+    return this.game.snapshot();
+  }
+
+  /** What the robot draws: the card's strokes; the label (the answer!) only once revealed. */
+  private drawingNow(): Drawing {
+    const card = this.game.card;
+    const { label: _label, ...strokes } = card.drawing;
+    const revealed = this.game.revealedAnswer;
+    return { ...strokes, id: card.drawing.id || card.id, ...(revealed ? { label: revealed } : {}) };
+  }
+
+  /** Result fields once the current question is over (answer revealed; maybe the game too). */
+  private resolution(turn: Turn): Record<string, unknown> {
+    const g = this.game;
+    const out: Record<string, unknown> = { question_over: true, answer: g.revealedAnswer, score: g.score };
+    this.recordReveal('answer', { question: g.number, status: g.status, answer: g.revealedAnswer });
+    if (g.phase === 'over') {
+      out.game_over = true;
+      out.total = g.total;
+      turn.end_session();
+    } else out.next = 'next_question';
+    return out;
+  }
+
+  tools(turn: Turn): GameTool[] {
+    const g = this.game;
+    const startGame: GameTool = {
+      name: 'start_game',
+      description: `开一局新游戏（${g.total} 题）。`,
+      parameters: NO_ARGS,
+      run: () => {
+        const restarted = g.phase === 'playing';
+        g.start();
+        this.recordSecret('question', { question: g.number, answer: g.card.name });
+        return { started: true, restarted, question: g.number, total: g.total, attempts: g.config.attempts, next: 'show_drawing' };
+      },
+    };
+    const endGame: GameTool = {
+      name: 'end_game',
+      description: '结束这局游戏，说出得分。',
+      parameters: NO_ARGS,
+      run: () => {
+        if (g.phase === 'ready') {
+          turn.end_session();
+          return { ended: true, score: 0 };
+        }
+        const wasOpen = g.phase === 'playing' && g.status === 'open';
+        g.end();
+        turn.end_session();
+        if (wasOpen) this.recordReveal('end_game', { answer: g.revealedAnswer });
+        return { ended: true, score: g.score, total: g.total, ...(wasOpen ? { unanswered: g.revealedAnswer } : {}) };
+      },
+    };
+    if (g.phase !== 'playing') return [startGame, endGame];
+
+    const showDrawing: GameTool = {
+      name: 'show_drawing',
+      description: '在机器人屏幕上画出这一题的图（要一会儿，先用 say 说一句）。',
+      parameters: NO_ARGS,
+      run: async () => {
+        const result = await this.device.showDrawing(this.drawingNow());
+        if (result.device_completed) g.markShown();
+        return { device_completed: result.device_completed, question: g.number, ...(result.error ? { error: result.error } : {}) };
+      },
+    };
+    const showProgress: GameTool = {
+      name: 'show_progress',
+      description: '在屏幕上显示第几题和得分。',
+      parameters: NO_ARGS,
+      run: async () => {
+        const result = await this.device.showProgress({ current: g.number, total: g.total, label: `第 ${g.number} 题 · ${g.score} 分` });
+        return { device_completed: result.device_completed, question: g.number, total: g.total, score: g.score, ...(result.error ? { error: result.error } : {}) };
+      },
+    };
+
+    if (g.status !== 'open') {
+      const nextQuestion: GameTool = {
+        name: 'next_question',
+        description: '进入下一题。',
+        parameters: NO_ARGS,
+        run: () => {
+          g.next();
+          this.recordSecret('question', { question: g.number, answer: g.card.name });
+          return { question: g.number, total: g.total, score: g.score, next: 'show_drawing' };
+        },
+      };
+      return [nextQuestion, showDrawing, showProgress, endGame];
+    }
+
+    const submitAnswer: GameTool = {
+      name: 'submit_answer',
+      description: '判定小朋友这一句的答案；text 必须是 user_text 的完整原话。',
+      parameters: {
+        type: 'object',
+        properties: { text: { type: 'string', minLength: 1, maxLength: 500 } },
+        required: ['text'],
+        additionalProperties: false,
+      },
+      run: async (args) => {
+        const text = String(args.text);
+        if (turn.kind !== 'message') throw new ToolError('只有小朋友在局里说的话才能判定（这一轮不是他的回答）。');
+        const earlier = turn.judgedAs('answer');
+        if (earlier !== undefined) throw new ToolError(`这句话已经判过一次了，结果是 ${JSON.stringify(earlier)}；每句话只判一次，请直接回复小朋友。`);
+        if (!sameWords(text, turn.text))
+          throw new ToolError(`submit_answer 只接受小朋友这一句的完整原话「${turn.text}」，不能改写、截取或补充。`);
+        const card = g.card;
+        const verdict = judge(turn.text, { name: card.name, aliases: [...card.aliases] }, this.vocabulary);
+        const own = new Set([card.name, ...card.aliases]);
+        // Recorded before any reveal below. The judge's reasoning for the parent; the answer itself stays under `secret` until revealed.
+        this.record('game_tool', 'jev', { verdict: verdict.verdict, heard: verdict.mentioned.filter((m) => !own.has(m)), secret: { matched: verdict.matched, reason: verdict.reason } });
+        const result: Record<string, unknown> = { verdict: verdict.verdict };
+        if (verdict.verdict === 'correct') {
+          g.answer(true);
+          Object.assign(result, this.resolution(turn));
+          await this.react('happy', 'nod');
+        } else if (verdict.verdict === 'wrong') {
+          g.answer(false);
+          // What the child chose (another animal); never the current answer.
+          if (verdict.matched && !own.has(verdict.matched)) result.heard = verdict.matched;
+          result.attempts_left = g.attemptsLeft;
+          if (g.status !== 'open') Object.assign(result, this.resolution(turn));
+          await this.react('sorry', 'shake');
+        } else {
+          result.not_counted = true;
+          result.attempts_left = g.attemptsLeft;
+        }
+        turn.markJudged('answer', { verdict: verdict.verdict });
+        return result;
+      },
+    };
+    const getHint: GameTool = {
+      name: 'get_hint',
+      description: '给小朋友一条提示（越往后越容易）。',
+      parameters: NO_ARGS,
+      run: () => {
+        const hint = g.hint();
+        return hint === null ? { hint: null, message: '提示用完了，可以鼓励他再猜，或者跳过这一题' } : { hint, hints_left: g.hintsLeft };
+      },
+    };
+    const skipQuestion: GameTool = {
+      name: 'skip_question',
+      description: '跳过这一题（揭晓答案）。',
+      parameters: NO_ARGS,
+      run: () => {
+        g.skip();
+        return { skipped: true, ...this.resolution(turn) };
+      },
+    };
+    return [submitAnswer, getHint, skipQuestion, showDrawing, showProgress, startGame, endGame];
+  }
+}
+
+export function createAgent(deps: AgentDeps): DrawGuessAgent {
+  return new DrawGuessAgent(deps);
+}

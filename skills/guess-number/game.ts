@@ -1,0 +1,125 @@
+/**
+ * 猜数字: the game agent. Tools `start_game`, `get_hint`, `submit_guess(number)`, `end_game`
+ * over the pure rules in rules.ts. The runtime (SkillAgent) runs the model; this file only says
+ * what each tool does to the game state and when the robot reacts.
+ */
+import skillText from './SKILL.md?raw';
+import { Skill } from '../../src/game/skill.ts';
+import { SkillAgent, ToolError, type AgentDeps, type GameTool } from '../../src/game/skill-agent.ts';
+import type { Turn } from '../../src/game/turn.ts';
+import { numbersIn } from './numbers.ts';
+import { DEFAULT_CONFIG, GuessNumberGame, type GuessConfig } from './rules.ts';
+
+const skill = Skill.load('/skills/guess-number/SKILL.md', skillText);
+
+const NO_ARGS = { type: 'object', properties: {}, additionalProperties: false };
+
+export class GuessNumberAgent extends SkillAgent {
+  readonly skill = skill;
+  readonly game: GuessNumberGame;
+
+  constructor(deps: AgentDeps, config: GuessConfig = DEFAULT_CONFIG) {
+    super(deps);
+    this.game = new GuessNumberGame(config, this.random);
+  }
+
+  state(): Record<string, unknown> {
+    return this.game.snapshot();
+  }
+
+  tools(turn: Turn): GameTool[] {
+    const g = this.game;
+    const { min, max } = g.config;
+    const startGame: GameTool = {
+      name: 'start_game',
+      description: `开一局新游戏：想好一个 ${min} 到 ${max} 的数字。`,
+      parameters: NO_ARGS,
+      run: () => {
+        const restarted = g.phase === 'playing';
+        g.start();
+        this.recordSecret('secret', { number: g.peekSecret() });
+        return { started: true, restarted, range: [min, max], tries_left: g.triesLeft };
+      },
+    };
+    const endGame: GameTool = {
+      name: 'end_game',
+      description: '结束这局游戏，揭晓答案。',
+      parameters: NO_ARGS,
+      run: () => {
+        const wasPlaying = g.phase === 'playing';
+        g.end();
+        turn.end_session();
+        if (wasPlaying) this.recordReveal('end_game', { answer: g.answer });
+        return wasPlaying
+          ? { ended: true, answer: g.answer, guesses_used: g.guesses.length }
+          : { ended: true, phase: g.phase, answer: g.answer };
+      },
+    };
+    if (g.phase !== 'playing') return [startGame, endGame];
+
+    const submitGuess: GameTool = {
+      name: 'submit_guess',
+      description: '用小朋友这句话里说的数字判定一次（一句话只判一次）。',
+      parameters: {
+        type: 'object',
+        properties: { number: { type: 'integer' } },
+        required: ['number'],
+        additionalProperties: false,
+      },
+      run: async (args) => {
+        const n = args.number as number;
+        const earlierVerdict = turn.judgedAs('guess');
+        if (earlierVerdict !== undefined)
+          throw new ToolError(`这句话已经判过一次了，结果是 ${JSON.stringify(earlierVerdict)}，请直接回复小朋友。`);
+        const said = numbersIn(turn.text);
+        if (!said.includes(n))
+          throw new ToolError(
+            said.length === 0
+              ? '小朋友这句话里没有说数字，不能判定；请他说一个数字。'
+              : `小朋友没有说 ${n}，他说的是 ${said.join('、')}；只能用他说的数字。`,
+          );
+        if (n < min || n > max) throw new ToolError(`${n} 不在 ${min} 到 ${max} 之间，这次不算，请小朋友猜 ${min} 到 ${max} 之间的数字。`);
+        const earlier = g.earlier(n);
+        if (earlier) {
+          const verdict = { result: 'already_guessed', number: n, earlier: earlier.result, tries_left: g.triesLeft, not_counted: true };
+          turn.markJudged('guess', verdict);
+          return verdict;
+        }
+        const result = g.guess(n);
+        const verdict: Record<string, unknown> = { result, number: n, tries_left: g.triesLeft };
+        turn.markJudged('guess', verdict);
+        if (result === 'correct') {
+          verdict.tries_used = g.guesses.length;
+          this.recordReveal('correct', { answer: n });
+          await this.react('happy', 'nod');
+          turn.end_session();
+        } else {
+          await this.react('sorry', 'shake');
+          if (g.phase === 'lost') {
+            verdict.game_over = true;
+            verdict.answer = g.answer;
+            this.recordReveal('tries_used_up', { answer: g.answer });
+            turn.end_session();
+          }
+        }
+        return verdict;
+      },
+    };
+    const getHint: GameTool = {
+      name: 'get_hint',
+      description: '给小朋友一条提示（不消耗次数）。',
+      parameters: NO_ARGS,
+      run: () => {
+        const hint = g.hint();
+        if (hint === null) return { hint: null, message: '提示已经用完了', still_possible: g.snapshot().still_possible };
+        return { hint, hints_left: g.config.maxHints - g.hints.length };
+      },
+    };
+    return [submitGuess, getHint, startGame, endGame];
+  }
+}
+
+/** The game module contract (src/game/agent-factory.ts): one agent per session. */
+export function createAgent(deps: AgentDeps): GuessNumberAgent {
+  return new GuessNumberAgent(deps);
+}

@@ -1,0 +1,58 @@
+/**
+ * Agent Cards of game agents (seed 000 §A2A 映射): streaming=true, one skill whose id is the game id,
+ * tags `desktop-game/5` + `capability:<c>`, examples = the game's aliases. Built from the game's
+ * declaration (SKILL.md frontmatter), so listing games needs no running worker.
+ */
+import { A2A_PROTOCOL_VERSION, type AgentCard } from '@a2a-js/sdk';
+import { PROTOCOL } from '../protocol/game-protocol.ts';
+import type { Capability, GameDeclaration } from '../protocol/declaration.ts';
+import { JSON_MEDIA } from './game-parts.ts';
+
+/** Custom A2A protocol binding (a URI, as the spec asks of custom bindings): JSON-RPC frames on a MessagePort. */
+export const MESSAGEPORT_BINDING = 'urn:x-a2a-binding:messageport';
+export const CAPABILITY_TAG_PREFIX = 'capability:';
+
+export function gameAgentUrl(gameId: string): string {
+  return `worker://game/${encodeURIComponent(gameId)}`;
+}
+
+export function agentCardFor(decl: GameDeclaration, url: string = gameAgentUrl(decl.id)): AgentCard {
+  return {
+    name: decl.title,
+    description: decl.description,
+    supportedInterfaces: [{ url, protocolBinding: MESSAGEPORT_BINDING, tenant: '', protocolVersion: A2A_PROTOCOL_VERSION }],
+    provider: undefined,
+    version: '1.0.0',
+    capabilities: { streaming: true, pushNotifications: false, extensions: [], extendedAgentCard: false },
+    securitySchemes: {},
+    securityRequirements: [],
+    defaultInputModes: [JSON_MEDIA],
+    defaultOutputModes: [JSON_MEDIA],
+    skills: [
+      {
+        id: decl.id,
+        name: decl.title,
+        description: decl.description,
+        tags: [PROTOCOL, ...decl.capabilities.map((c) => CAPABILITY_TAG_PREFIX + c)],
+        examples: [...decl.aliases],
+        inputModes: [JSON_MEDIA],
+        outputModes: [JSON_MEDIA],
+        securityRequirements: [],
+      },
+    ],
+    signatures: [],
+  };
+}
+
+/** The game id a card serves (its one desktop-game/5 skill), or undefined for other agents. */
+export function gameIdOfCard(card: AgentCard): string | undefined {
+  return card.skills.find((s) => s.tags.includes(PROTOCOL))?.id;
+}
+
+/** The device capabilities a card's game needs. */
+export function capabilitiesOfCard(card: AgentCard): Capability[] {
+  const skill = card.skills.find((s) => s.tags.includes(PROTOCOL));
+  return (skill?.tags ?? [])
+    .filter((t) => t.startsWith(CAPABILITY_TAG_PREFIX))
+    .map((t) => t.slice(CAPABILITY_TAG_PREFIX.length) as Capability);
+}

@@ -1,0 +1,46 @@
+/**
+ * The errors a request to a game agent can end with (seed 000 §出错处理: every request gets a reply
+ * that can be spoken, errors included). The child hears `child`; the parent reads `parent`.
+ */
+import { describe, registerErrors, type ErrorTable } from '../errors/catalogue.ts';
+import { gameReply, type GameInputKind, type GameReply } from '../protocol/game-protocol.ts';
+import { GameRequestError } from './types.ts';
+
+export const a2aErrors: ErrorTable = {
+  game_failed: {
+    child: '游戏那边出了点小问题，我们再试一次吧。',
+    parent: 'The game agent ended the request with a failed task (TASK_STATE_FAILED); the detail says why.',
+  },
+  game_crashed: {
+    child: '游戏突然停下来了，我们重新开始吧。',
+    parent: 'The game worker crashed (an uncaught error or an unreadable message); it is restarted fresh on the next request.',
+  },
+  game_timeout: {
+    child: '游戏那边好像卡住了，我们重新开始吧。',
+    parent: 'The game agent sent nothing for too long while a request was open; the turn was cancelled, or the worker was restarted when it no longer answered a ping.',
+  },
+  game_cancelled: {
+    child: '好的，这一步先不玩了。',
+    parent: 'The request was cancelled (CancelTask, an end of the session, or the game was stopped).',
+  },
+  game_protocol: {
+    child: '游戏那边说的话我没听明白，我们再试一次吧。',
+    parent: 'The game agent answered outside the desktop-game/5 protocol (a missing or invalid GameReply, or a stream without a final reply).',
+  },
+  game_not_found: {
+    child: '我还不会这个游戏呢，我们换一个玩吧。',
+    parent: 'No game with this id is installed (no Agent Card).',
+  },
+};
+
+registerErrors(a2aErrors);
+
+/**
+ * The reply to speak when a request failed (seed 000 §出错处理): `start` and `end` end the session,
+ * a failed `message` keeps it, unless the game's state is gone with its worker.
+ */
+export function spokenErrorReply(error: unknown, kind: GameInputKind): GameReply {
+  const code = error instanceof GameRequestError ? error.code : 'unknown';
+  const lost = error instanceof GameRequestError && (error.sessionLost || error.code === 'game_not_found');
+  return gameReply(describe(code).child, kind === 'message' && !lost ? 'active' : 'ended');
+}

@@ -1,0 +1,280 @@
+/**
+ * The main thread's GameClient (./types.ts): starts a game's worker on the first request, talks to
+ * it only through the SDK's Client over the MessagePort transport, and watches it.
+ *
+ * - Crash: the worker's `error` / `messageerror` event (or a failed init) fails every open request
+ *   with `game_crashed` and drops the worker; the next request starts a fresh one.
+ * - Hang: when an open request hears nothing for `hangTimeoutMs`, the worker is pinged. No pong within
+ *   `pingTimeoutMs`: the worker is stuck, it is dropped and its open requests fail with `game_timeout`.
+ *   A pong: the worker lives but this turn is stuck; the task is cancelled and the request fails
+ *   with `game_timeout` (the game keeps its state).
+ */
+import { TaskState, type AgentCard, type StreamResponse } from '@a2a-js/sdk';
+import { Client, ClientFactory } from '@a2a-js/sdk/client';
+import { ProtocolError, ReplySequence, type GameInput } from '../protocol/game-protocol.ts';
+import { nullTrace, type TraceSink } from '../trace/types.ts';
+import './errors.ts';
+import { gameInputMessage, readGameReply, statusDetail } from './game-parts.ts';
+import { MessagePortTransportFactory, PortConnection } from './port-transport.ts';
+import { ReplyChannel } from './reply-channel.ts';
+import { GameRequestError, type GameClient, type GameRequest, type ReplyEvent } from './types.ts';
+
+/** What the host needs of a Worker (a real `Worker` fits; tests pass a fake over MessageChannel). */
+export type GameWorker = Pick<Worker, 'postMessage' | 'terminate' | 'addEventListener'>;
+
+/** The first message a game worker receives (workers/game-agent.ts). */
+export interface GameWorkerInit {
+  type: 'init';
+  gameId: string;
+  /** `a2a` carries A2A; any others (device, trace, model) belong to the game runtime. */
+  ports: Record<string, MessagePort>;
+}
+
+/** What a game worker posts back after init. */
+export type GameWorkerStatus = { type: 'ready'; gameId: string } | { type: 'init-error'; gameId: string; message: string };
+
+export interface GameClientOptions {
+  spawn(gameId: string): GameWorker;
+  /** Extra ports handed to a new worker along with `a2a` (created fresh for every worker start). */
+  ports?(gameId: string): Record<string, MessagePort>;
+  cards(gameId: string): AgentCard | undefined;
+  /** Silence on an open request before the worker is pinged (default 45 s). */
+  hangTimeoutMs?: number;
+  /** How long a ping may take (default 3 s). */
+  pingTimeoutMs?: number;
+  /**
+   * Where worker-level failures (crash, hang, failed start) are recorded. Requests and replies are
+   * recorded by the caller (the main agent), which knows their round.
+   */
+  trace?: TraceSink;
+}
+
+interface OpenRequest {
+  readonly requestId: string;
+  readonly channel: ReplyChannel<ReplyEvent>;
+  /** Aborts the stream read (detach); set after the request has been failed or finished. */
+  readonly abort: AbortController;
+  taskId: string | undefined;
+  taskKnown: Promise<string | undefined>;
+  resolveTask(id: string | undefined): void;
+  watchdog: ReturnType<typeof setTimeout> | undefined;
+}
+
+interface GameProcess {
+  readonly gameId: string;
+  readonly worker: GameWorker;
+  readonly conn: PortConnection;
+  readonly client: Promise<Client>;
+  readonly open: Set<OpenRequest>;
+  dead: boolean;
+}
+
+export function createGameClient(opts: GameClientOptions): GameClient {
+  const hangTimeoutMs = opts.hangTimeoutMs ?? 45_000;
+  const pingTimeoutMs = opts.pingTimeoutMs ?? 3_000;
+  const trace = opts.trace ?? nullTrace;
+  const factory = new MessagePortTransportFactory();
+  const clientFactory = new ClientFactory({ transports: [factory] });
+  const processes = new Map<string, GameProcess>();
+
+  function start(gameId: string, card: AgentCard): GameProcess {
+    const url = card.supportedInterfaces.find((i) => i.protocolBinding.toLowerCase() === factory.protocolName)?.url;
+    if (!url) throw new GameRequestError('game_failed', `the Agent Card of ${gameId} has no ${factory.protocolName} interface`);
+    const worker = opts.spawn(gameId);
+    const channel = new MessageChannel();
+    const extra = opts.ports?.(gameId) ?? {};
+    const conn = factory.register(url, channel.port1);
+    const proc: GameProcess = {
+      gameId,
+      worker,
+      conn,
+      client: clientFactory.createFromAgentCard(card),
+      open: new Set(),
+      dead: false,
+    };
+    void proc.client.catch(() => undefined);
+    worker.addEventListener('error', (ev: Event) => {
+      (ev as ErrorEvent).preventDefault?.();
+      const detail = (ev as ErrorEvent).message || 'uncaught error in the game worker';
+      kill(proc, 'game_crashed', `The worker of ${gameId} crashed: ${detail}`);
+    });
+    worker.addEventListener('messageerror', () =>
+      kill(proc, 'game_crashed', `The worker of ${gameId} sent a message that could not be read`),
+    );
+    worker.addEventListener('message', (ev: Event) => {
+      const status = (ev as MessageEvent).data as GameWorkerStatus | undefined;
+      if (status?.type === 'init-error') kill(proc, 'game_failed', `The game ${gameId} could not start: ${status.message}`);
+    });
+    const init: GameWorkerInit = { type: 'init', gameId, ports: { ...extra, a2a: channel.port2 } };
+    worker.postMessage(init, [channel.port2, ...Object.values(extra)]);
+    processes.set(gameId, proc);
+    return proc;
+  }
+
+  /** Drops a worker: its open requests fail with `code`, and the next request starts a fresh one. */
+  function kill(proc: GameProcess, code: string, detail: string): void {
+    if (proc.dead) return;
+    proc.dead = true;
+    if (processes.get(proc.gameId) === proc) processes.delete(proc.gameId);
+    const error = () => new GameRequestError(code, detail, { sessionLost: true });
+    for (const req of proc.open) finish(req, error());
+    proc.open.clear();
+    proc.conn.close(error());
+    proc.worker.terminate();
+    trace.record({ kind: 'error', at: Date.now(), source: `game:${proc.gameId}`, name: code, data: { detail } });
+  }
+
+  function finish(req: OpenRequest, error?: GameRequestError): void {
+    clearTimeout(req.watchdog);
+    req.watchdog = undefined;
+    req.resolveTask(req.taskId);
+    if (!error) return req.channel.end();
+    req.channel.fail(error);
+    req.abort.abort(); // stop reading (a detach, not a cancel)
+  }
+
+  function arm(proc: GameProcess, req: OpenRequest): void {
+    clearTimeout(req.watchdog);
+    if (req.channel.settled) return;
+    req.watchdog = setTimeout(() => void onSilence(proc, req), hangTimeoutMs);
+  }
+
+  async function onSilence(proc: GameProcess, req: OpenRequest): Promise<void> {
+    if (req.channel.settled || proc.dead) return;
+    const alive = await proc.conn.ping(pingTimeoutMs);
+    if (req.channel.settled || proc.dead) return;
+    if (!alive) {
+      kill(proc, 'game_timeout', `The worker of ${proc.gameId} stopped answering (no pong within ${pingTimeoutMs} ms)`);
+      return;
+    }
+    const taskId = req.taskId;
+    finish(req, new GameRequestError('game_timeout', `The game ${proc.gameId} sent nothing for ${hangTimeoutMs} ms; the turn was cancelled`));
+    if (taskId) void proc.client.then((c) => c.cancelTask({ tenant: '', id: taskId, metadata: undefined })).catch(() => undefined);
+  }
+
+  function onEvent(proc: GameProcess, req: OpenRequest, seq: ReplySequence, ev: StreamResponse): void {
+    const p = ev.payload;
+    if (!p) return;
+    if (p.$case === 'message') throw new ProtocolError('a game agent must answer with a task, not a bare message', 'payload');
+    if (p.$case === 'artifactUpdate') return;
+    const taskId = p.$case === 'task' ? p.value.id : p.value.taskId;
+    if (!req.taskId && taskId) {
+      req.taskId = taskId;
+      req.resolveTask(taskId);
+    }
+    const status = p.$case === 'task' ? p.value.status : p.value.status;
+    if (!status) return;
+    switch (status.state) {
+      case TaskState.TASK_STATE_SUBMITTED:
+        return;
+      case TaskState.TASK_STATE_WORKING:
+        if (p.$case === 'statusUpdate' && status.message) {
+          const reply = seq.intermediate(readGameReply(status.message));
+          req.channel.push({ reply, final: false });
+        }
+        return;
+      case TaskState.TASK_STATE_COMPLETED: {
+        const reply = seq.final(readGameReply(status.message));
+        req.channel.push({ reply, final: true });
+        finish(req);
+        return;
+      }
+      case TaskState.TASK_STATE_FAILED:
+      case TaskState.TASK_STATE_REJECTED:
+        finish(req, new GameRequestError('game_failed', statusDetail(status.message) || `The game ${proc.gameId} failed this request`));
+        return;
+      case TaskState.TASK_STATE_CANCELED:
+        finish(req, new GameRequestError('game_cancelled', statusDetail(status.message) || 'The request was cancelled'));
+        return;
+      default:
+        throw new ProtocolError(`unexpected task state ${TaskState[status.state] ?? status.state}`, 'status');
+    }
+  }
+
+  async function pump(proc: GameProcess, req: OpenRequest, contextId: string, input: GameInput): Promise<void> {
+    const seq = new ReplySequence();
+    try {
+      const client = await proc.client;
+      const stream = client.sendMessageStream(
+        { tenant: '', message: gameInputMessage(input, contextId, req.requestId), configuration: undefined, metadata: undefined },
+        { signal: req.abort.signal },
+      );
+      for await (const ev of stream) {
+        if (req.channel.settled) continue; // after the final reply the stream ends by itself
+        arm(proc, req);
+        onEvent(proc, req, seq, ev);
+      }
+      if (!req.channel.settled)
+        finish(req, new GameRequestError('game_protocol', `The stream of ${proc.gameId} ended without a final reply`));
+    } catch (e) {
+      if (req.channel.settled) return;
+      if (e instanceof ProtocolError) {
+        const taskId = req.taskId;
+        finish(req, new GameRequestError('game_protocol', `${proc.gameId}: ${e.message}`, { cause: e }));
+        if (taskId) void proc.client.then((c) => c.cancelTask({ tenant: '', id: taskId, metadata: undefined })).catch(() => undefined);
+      } else {
+        finish(req, new GameRequestError('game_failed', `${proc.gameId}: ${e instanceof Error ? e.message : String(e)}`, { cause: e }));
+      }
+    } finally {
+      proc.open.delete(req);
+    }
+  }
+
+  function request(gameId: string, contextId: string, input: GameInput, ropts?: { requestId?: string }): GameRequest {
+    const requestId = ropts?.requestId ?? crypto.randomUUID();
+    let resolveTask!: (id: string | undefined) => void;
+    const req: OpenRequest = {
+      requestId,
+      channel: new ReplyChannel<ReplyEvent>(),
+      abort: new AbortController(),
+      taskId: undefined,
+      taskKnown: new Promise((r) => (resolveTask = r)),
+      resolveTask: (id) => resolveTask(id),
+      watchdog: undefined,
+    };
+    let proc: GameProcess | undefined;
+    const card = opts.cards(gameId);
+    if (!card) {
+      finish(req, new GameRequestError('game_not_found', `No game with id "${gameId}" is installed`));
+    } else {
+      try {
+        proc = processes.get(gameId) ?? start(gameId, card);
+        proc.open.add(req);
+        arm(proc, req);
+        void pump(proc, req, contextId, input);
+      } catch (e) {
+        finish(req, e instanceof GameRequestError ? e : new GameRequestError('game_crashed', `${gameId}: ${String(e)}`, { sessionLost: true }));
+      }
+    }
+    return {
+      requestId,
+      replies: req.channel,
+      async cancel() {
+        if (!proc || req.channel.settled) return;
+        const taskId = await req.taskKnown;
+        if (!taskId || req.channel.settled || proc.dead) return;
+        try {
+          const client = await proc.client;
+          const task = await client.cancelTask({ tenant: '', id: taskId, metadata: undefined });
+          if (task.status?.state === TaskState.TASK_STATE_CANCELED)
+            finish(req, new GameRequestError('game_cancelled', statusDetail(task.status.message) || 'The request was cancelled'));
+        } catch {
+          // Already finished (TaskNotCancelable), or the worker died: the request settles by itself.
+        }
+      },
+    };
+  }
+
+  function stop(gameId: string): void {
+    const proc = processes.get(gameId);
+    if (proc) kill(proc, 'game_cancelled', `The game ${gameId} was stopped`);
+  }
+
+  return {
+    request,
+    stop,
+    stopAll() {
+      for (const id of [...processes.keys()]) stop(id);
+    },
+  };
+}

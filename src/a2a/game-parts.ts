@@ -1,0 +1,81 @@
+/**
+ * The A2A side of `desktop-game/5` (seed 000 §A2A 映射): a GameInput or GameReply travels as the one
+ * data part of an A2A Message. Only `data` (and `text` for error details) parts are used:
+ * `raw` parts need Node's Buffer, which a browser worker does not have (research/a2a.md §2).
+ */
+import { Role, type Message, type Part } from '@a2a-js/sdk';
+import {
+  ProtocolError,
+  parseGameInput,
+  parseGameReply,
+  type GameInput,
+  type GameReply,
+} from '../protocol/game-protocol.ts';
+
+export const JSON_MEDIA = 'application/json';
+
+export function dataPart(value: unknown): Part {
+  return { content: { $case: 'data', value }, mediaType: JSON_MEDIA, filename: '', metadata: undefined };
+}
+
+export function textPart(text: string): Part {
+  return { content: { $case: 'text', value: text }, mediaType: 'text/plain', filename: '', metadata: undefined };
+}
+
+function message(role: Role, parts: Part[], ids: { messageId?: string; contextId: string; taskId?: string }): Message {
+  return {
+    messageId: ids.messageId ?? crypto.randomUUID(),
+    contextId: ids.contextId,
+    taskId: ids.taskId ?? '',
+    role,
+    parts,
+    metadata: undefined,
+    extensions: [],
+    referenceTaskIds: [],
+  };
+}
+
+/** Main → game: `messageId` is the request id, `contextId` the game session. */
+export function gameInputMessage(input: GameInput, contextId: string, requestId: string): Message {
+  return message(Role.ROLE_USER, [dataPart(input)], { messageId: requestId, contextId });
+}
+
+/** Game → main: one GameReply in `status.message`. */
+export function gameReplyMessage(reply: GameReply, taskId: string, contextId: string): Message {
+  return message(Role.ROLE_AGENT, [dataPart(reply)], { taskId, contextId });
+}
+
+/** A human-readable detail for FAILED / CANCELED statuses (for the parent and the trace, never spoken). */
+export function detailMessage(text: string, taskId: string, contextId: string): Message {
+  return message(Role.ROLE_AGENT, [textPart(text)], { taskId, contextId });
+}
+
+function onlyDataPart(msg: Message | undefined, what: string): unknown {
+  const parts = msg?.parts ?? [];
+  if (parts.length !== 1 || parts[0].content?.$case !== 'data')
+    throw new ProtocolError(`${what} must be exactly one data part, got ${describeParts(parts)}`, 'parts');
+  return parts[0].content.value;
+}
+
+function describeParts(parts: Part[]): string {
+  if (parts.length === 0) return 'no parts';
+  return parts.map((p) => p.content?.$case ?? 'empty').join(', ') + ` (${parts.length} part${parts.length > 1 ? 's' : ''})`;
+}
+
+/** Validates the GameInput of an incoming request (throws ProtocolError with a clear message). */
+export function readGameInput(msg: Message | undefined): GameInput {
+  return parseGameInput(onlyDataPart(msg, 'A desktop-game/5 request'));
+}
+
+/** Validates the GameReply of a status message (throws ProtocolError with a clear message). */
+export function readGameReply(msg: Message | undefined): GameReply {
+  return parseGameReply(onlyDataPart(msg, 'A desktop-game/5 reply'));
+}
+
+/** The text parts of a status message joined (error details of FAILED / CANCELED tasks). */
+export function statusDetail(msg: Message | undefined): string {
+  return (msg?.parts ?? [])
+    .map((p) => (p.content?.$case === 'text' ? p.content.value : ''))
+    .filter(Boolean)
+    .join(' ');
+}

@@ -1,0 +1,94 @@
+/**
+ * Reading a game agent's StepRequest the way a scripted "model" sees it (skills/<id>/demo.ts):
+ * only the prompt — the state snapshot in the system prompt, the last user event, and the tool
+ * calls and responses of this turn. A demo policy never sees game internals (so never a secret).
+ */
+import type { Step, StepRequest } from '../llm/types.ts';
+
+export interface ToolExchange {
+  action: string;
+  args: Record<string, unknown>;
+  /** The tool's result (undefined when the step has no response yet). */
+  result?: unknown;
+}
+
+export interface TurnView {
+  event: 'start' | 'message' | 'end';
+  userText: string;
+  /** Tool calls already made in this turn, with their results. */
+  done: ToolExchange[];
+  /** The state snapshot (parsed JSON after "# 当前状态"). */
+  state: Record<string, unknown>;
+  /** Names of the actions legal now. */
+  legal: Set<string>;
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+const TOOL_RESPONSE = /^<tool_response>([\s\S]*)<\/tool_response>$/;
+
+export function readTurn(req: StepRequest): TurnView {
+  const system = req.messages.find((m) => m.role === 'system')?.content ?? '';
+  const marker = system.lastIndexOf('# 当前状态');
+  const state = (marker >= 0 ? parseJson(system.slice(marker + '# 当前状态'.length).trim()) : undefined) as Record<string, unknown> | undefined;
+
+  // The turn starts at the last user message that is an event (not a tool response).
+  let start = -1;
+  let event: TurnView['event'] = 'message';
+  let userText = '';
+  for (let i = req.messages.length - 1; i >= 0; i--) {
+    const m = req.messages[i];
+    if (m.role !== 'user' || TOOL_RESPONSE.test(m.content)) continue;
+    const v = parseJson(m.content) as { event?: TurnView['event']; user_text?: string } | undefined;
+    if (v && typeof v.event === 'string') {
+      start = i;
+      event = v.event;
+      userText = v.user_text ?? '';
+      break;
+    }
+  }
+
+  const done: ToolExchange[] = [];
+  for (let i = start + 1; i < req.messages.length; i++) {
+    const m = req.messages[i];
+    if (m.role === 'assistant') {
+      const step = parseJson(m.content) as Step | undefined;
+      if (step?.action) done.push({ action: step.action, args: step.args ?? {} });
+    } else if (m.role === 'user') {
+      const r = TOOL_RESPONSE.exec(m.content);
+      const body = r ? (parseJson(r[1]) as { result?: unknown } | undefined) : undefined;
+      if (body && done.length > 0) done[done.length - 1].result = body.result;
+    }
+  }
+  return { event, userText, done, state: state ?? {}, legal: new Set(req.tools.map((t) => t.name)) };
+}
+
+/** The last exchange of an action in this turn, if any. */
+export function lastOf(view: TurnView, action: string): ToolExchange | undefined {
+  return [...view.done].reverse().find((d) => d.action === action);
+}
+
+export function call(action: string, args: Record<string, unknown> = {}): Step {
+  return { action, args };
+}
+
+export function reply(text: string): Step {
+  return { action: 'reply', args: { text } };
+}
+
+/** A tool result's `error` text, if the result was an error. */
+export function errorOf(result: unknown): string | undefined {
+  const e = (result as { error?: unknown } | undefined)?.error;
+  return typeof e === 'string' ? e : undefined;
+}
+
+/** Simple intent words a child uses (demo policies only). */
+export const wantsHint = (t: string) => /提示|不知道|想不出|猜不到|帮帮我|线索/.test(t);
+export const wantsStop = (t: string) => /不玩|不想玩|结束|退出|再见|拜拜|停/.test(t);
+export const wantsSkip = (t: string) => /跳过|换一个|换一题|下一题|太难/.test(t);

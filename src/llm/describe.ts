@@ -1,0 +1,28 @@
+/** A ModelError → what the settings screen shows: a short reason and the parent's detail. */
+import { describe } from '../errors/catalogue.ts';
+import './errors.ts';
+import type { ModelError } from './types.ts';
+
+const SHORT: Record<string, string> = {
+  model_no_webgpu: '没有可用的显卡（WebGPU）',
+  model_insecure_context: '页面不是 https，浏览器不提供 WebGPU',
+  model_out_of_memory: '显卡内存不足',
+  model_download_failed: '下载失败',
+  model_offline_not_cached: '离线且模型未下载',
+  model_storage_full: '存储空间不足',
+  model_bad_config: '模型地址或编号无效',
+  model_not_loaded: '模型未加载',
+  model_not_configured: '未选择模型',
+  model_invalid_output: '模型输出无效',
+  model_remote_http: '远程接口返回错误',
+  model_remote_auth: '远程接口密钥无效',
+  model_remote_network: '连不上远程接口',
+  model_remote_timeout: '远程接口超时',
+  model_remote_mixed_content: 'https 页面不能访问 http 接口',
+  model_remote_bad_stream: '远程接口回答格式不对',
+};
+
+export function describeModelError(e: Pick<ModelError, 'code' | 'message'>): { short: string; child: string; parent: string } {
+  const entry = describe(e.code);
+  return { short: SHORT[e.code] ?? '未知错误', child: entry.child, parent: e.message || entry.parent };
+}

@@ -1,0 +1,225 @@
+/**
+ * The model worker's core: one engine, one model at a time, every agent's completions in one
+ * FIFO queue. Cancelling a waiting request removes it from the queue; cancelling the running one
+ * interrupts generation. Results cross the worker boundary as plain values (codes, not Error
+ * objects, whose class is lost on the way). The engine itself is injected (WebLLM in
+ * workers/model.ts, a fake in tests).
+ */
+import { isAbortError, toModelError } from './errors.ts';
+import { FifoQueue } from './request-queue.ts';
+import type { ChatMessage, JsonSchema } from './types.ts';
+
+export interface LoadRequest {
+  modelId: string;
+  /** Absolute (or page-relative) URL of the self-hosted model folder (HF layout). */
+  modelUrl?: string;
+  /** Absolute (or page-relative) URL of the model library (.wasm). */
+  modelLibUrl?: string;
+  contextWindow?: number;
+}
+
+export interface LoadProgress {
+  /** 0..1 */
+  progress: number;
+  text: string;
+}
+
+export interface EngineCompletion {
+  id: string;
+  agent: string;
+  messages: ChatMessage[];
+  schema: JsonSchema;
+  maxTokens: number;
+  temperature: number;
+}
+
+export type EngineResult<T> = { ok: true; value: T } | { ok: false; code: string; message: string };
+
+export interface EngineStatus {
+  loaded?: string;
+  loading?: string;
+  running?: string;
+  waiting: string[];
+}
+
+/** What we use of WebLLM's MLCEngine. */
+export interface EngineLike {
+  reload(modelId: string, chatOpts?: Record<string, unknown>): Promise<void>;
+  chatCompletion(req: Record<string, unknown>): Promise<AsyncIterable<{ choices: Array<{ delta?: { content?: string | null } }> }>>;
+  interruptGenerate(): void | Promise<void>;
+  unload(): Promise<void>;
+}
+
+export interface EngineDeps {
+  /**
+   * The engine to load `req` with: created on first use, then reused (set its app config and
+   * progress callback), so a second load aborts the first and one model stays on the GPU.
+   */
+  prepareEngine(current: EngineLike | undefined, req: LoadRequest, onProgress: (p: LoadProgress) => void): Promise<EngineLike>;
+  /** Step schema → EBNF (bounded whitespace). */
+  grammar(schema: JsonSchema): Promise<string>;
+  isQwen3(modelId: string): boolean;
+  isCached?(req: LoadRequest): Promise<boolean>;
+  deleteCached?(req: LoadRequest): Promise<void>;
+  online?(): boolean;
+}
+
+export interface ModelEngineService {
+  load(req: LoadRequest, onProgress?: (p: LoadProgress) => void): Promise<EngineResult<string>>;
+  complete(c: EngineCompletion): Promise<EngineResult<string>>;
+  cancel(id: string): void;
+  /** Stops the running generation (the request resolves with what it has, flagged aborted). */
+  interrupt(): void;
+  unload(): Promise<EngineResult<void>>;
+  status(): EngineStatus;
+  /** The EBNF sent for this schema (cached; lets a caller warm it up before the first step). */
+  grammar(schema: JsonSchema): Promise<EngineResult<string>>;
+  isCached(req: LoadRequest): Promise<boolean>;
+  deleteCached(req: LoadRequest): Promise<EngineResult<void>>;
+}
+
+function fail(err: unknown, online: boolean): { ok: false; code: string; message: string } {
+  if (isAbortError(err)) return { ok: false, code: 'aborted', message: '已取消' };
+  const e = toModelError(err, online);
+  return { ok: false, code: e.code, message: e.message };
+}
+
+export function createEngineService(deps: EngineDeps): ModelEngineService {
+  const queue = new FifoQueue();
+  const controllers = new Map<string, AbortController>();
+  const online = () => deps.online?.() ?? true;
+  let engine: EngineLike | undefined;
+  let loaded: string | undefined;
+  let loadSeq = 0;
+  let loading: { modelId: string; done: Promise<EngineResult<string>> } | undefined;
+  let runningId: string | undefined;
+
+  async function doLoad(req: LoadRequest, onProgress: (p: LoadProgress) => void): Promise<EngineResult<string>> {
+    const seq = ++loadSeq;
+    try {
+      loaded = undefined;
+      engine = await deps.prepareEngine(engine, req, onProgress);
+      const chatOpts = req.contextWindow ? { context_window_size: req.contextWindow } : undefined;
+      await engine.reload(req.modelId, chatOpts); // unloads the previous model first
+      // WebLLM resolves (does not reject) a reload aborted by a newer load or an unload.
+      if (seq !== loadSeq) return { ok: false, code: 'aborted', message: '加载被新的请求取代' };
+      loaded = req.modelId;
+      onProgress({ progress: 1, text: '已加载' });
+      return { ok: true, value: req.modelId };
+    } catch (err) {
+      return fail(err, online());
+    }
+  }
+
+  async function generate(c: EngineCompletion, signal: AbortSignal): Promise<string> {
+    if (loading) {
+      const r = await loading.done;
+      if (!r.ok) throw new Error(r.message);
+    }
+    if (!engine || !loaded) throw new Error('ModelNotLoadedError: Model not loaded');
+    if (signal.aborted) throw new DOMException('aborted', 'AbortError');
+    const grammar = await deps.grammar(c.schema);
+    const e = engine;
+    runningId = c.id;
+    try {
+      const stream = await e.chatCompletion({
+        messages: c.messages,
+        stream: true,
+        max_tokens: c.maxTokens,
+        temperature: c.temperature,
+        response_format: { type: 'grammar', grammar },
+        ...(deps.isQwen3(loaded) ? { extra_body: { enable_thinking: false } } : {}),
+      });
+      // An interrupt sent before generation started is lost in WebLLM: send it again now.
+      if (signal.aborted) await e.interruptGenerate();
+      let text = '';
+      for await (const chunk of stream) {
+        text += chunk.choices[0]?.delta?.content ?? '';
+        if (signal.aborted) break; // safe in 0.2.86: the lock is released in a finally
+      }
+      if (signal.aborted) throw new DOMException('aborted', 'AbortError');
+      return text;
+    } finally {
+      runningId = undefined;
+    }
+  }
+
+  return {
+    load(req, onProgress = () => {}) {
+      const done = doLoad(req, onProgress).finally(() => {
+        if (loading?.done === done) loading = undefined;
+      });
+      loading = { modelId: req.modelId, done };
+      return done;
+    },
+
+    async complete(c) {
+      const ac = new AbortController();
+      controllers.set(c.id, ac);
+      try {
+        const text = await queue.run(() => generate(c, ac.signal), { signal: ac.signal, label: `${c.agent}#${c.id}` });
+        return { ok: true, value: text };
+      } catch (err) {
+        return fail(err, online());
+      } finally {
+        controllers.delete(c.id);
+      }
+    },
+
+    cancel(id) {
+      const ac = controllers.get(id);
+      if (!ac) return;
+      ac.abort();
+      if (runningId === id) void engine?.interruptGenerate();
+    },
+
+    interrupt() {
+      if (runningId) controllers.get(runningId)?.abort();
+      void engine?.interruptGenerate();
+    },
+
+    async unload() {
+      loadSeq++;
+      for (const ac of controllers.values()) ac.abort();
+      queue.clear();
+      try {
+        await engine?.interruptGenerate();
+        await engine?.unload();
+        loaded = undefined;
+        return { ok: true, value: undefined };
+      } catch (err) {
+        return fail(err, online());
+      }
+    },
+
+    status() {
+      return { loaded, loading: loading?.modelId, running: queue.running, waiting: queue.waitingLabels };
+    },
+
+    async grammar(schema) {
+      try {
+        return { ok: true, value: await deps.grammar(schema) };
+      } catch (err) {
+        return fail(err, online());
+      }
+    },
+
+    async isCached(req) {
+      try {
+        return (await deps.isCached?.(req)) ?? false;
+      } catch {
+        return false;
+      }
+    },
+
+    async deleteCached(req) {
+      try {
+        if (loaded === req.modelId) await this.unload();
+        await deps.deleteCached?.(req);
+        return { ok: true, value: undefined };
+      } catch (err) {
+        return fail(err, online());
+      }
+    },
+  };
+}

@@ -1,0 +1,145 @@
+/**
+ * The one place on the main thread that holds the selected provider (local WebLLM, remote API
+ * or the scripted demo) and queues every agent's steps first in, first out. Agents on the main
+ * thread take `hub.model()`; game workers get `hub.port()` and call `connectModel(port)`.
+ */
+import { abortError, modelError } from './errors.ts';
+import { exposeModel } from './model-port.ts';
+import { FifoQueue } from './request-queue.ts';
+import type { ChatModel, Step, StepRequest } from './types.ts';
+
+export type ProviderKind = 'webllm' | 'remote' | 'scripted';
+
+export interface HubStatus {
+  kind?: ProviderKind;
+  label: string;
+  running?: string;
+  waiting: string[];
+}
+
+export interface StepRecord {
+  agent: string;
+  kind?: ProviderKind;
+  durationMs: number;
+  step?: Step;
+  error?: string;
+}
+
+export class ModelHub {
+  /** Test knob (e2e): holds every step this long before it reaches the model; abortable. */
+  delayMs = 0;
+  private current: { kind: ProviderKind; model: ChatModel } | undefined;
+  private readonly queue = new FifoQueue();
+  private readonly listeners = new Set<(s: HubStatus) => void>();
+  private readonly stepListeners = new Set<(r: StepRecord) => void>();
+
+  get kind(): ProviderKind | undefined {
+    return this.current?.kind;
+  }
+
+  get label(): string {
+    return this.current?.model.label ?? '未选择模型';
+  }
+
+  /** Selects the provider every agent uses from the next step on. */
+  setModel(kind: ProviderKind, model: ChatModel): void {
+    this.current = { kind, model };
+    this.emit();
+  }
+
+  /** No provider: steps fail with model_not_configured. Waiting steps are cancelled. */
+  clearModel(): void {
+    this.current = undefined;
+    this.queue.clear();
+    this.emit();
+  }
+
+  status(): HubStatus {
+    return { kind: this.current?.kind, label: this.label, running: this.queue.running, waiting: this.queue.waitingLabels };
+  }
+
+  subscribe(fn: (s: HubStatus) => void): () => void {
+    this.listeners.add(fn);
+    fn(this.status());
+    return () => this.listeners.delete(fn);
+  }
+
+  /** Every finished step (for tracing as `model_step`). */
+  onStep(fn: (r: StepRecord) => void): () => void {
+    this.stepListeners.add(fn);
+    return () => this.stepListeners.delete(fn);
+  }
+
+  /** The queued ChatModel every agent uses (the provider is looked up when the step runs). */
+  model(): ChatModel {
+    // eslint-disable-next-line @typescript-eslint/no-this-alias
+    const hub = this;
+    return {
+      get label() {
+        return hub.label;
+      },
+      step: (req) => this.step(req),
+    };
+  }
+
+  /** A port for a worker: transfer it and call `connectModel(port)` there. */
+  port(): MessagePort {
+    return this.openPort().port;
+  }
+
+  /** Like `port()`, with `close()` for when the worker ends (cancels its running steps). */
+  openPort(): { port: MessagePort; close: () => void } {
+    const { port1, port2 } = new MessageChannel();
+    const close = exposeModel(this.model(), port1);
+    return { port: port2, close };
+  }
+
+  step(req: StepRequest): Promise<Step> {
+    const p = this.queue.run(() => this.run(req), { signal: req.signal, label: req.agent });
+    this.emit();
+    return p.finally(() => this.emit());
+  }
+
+  private async run(req: StepRequest): Promise<Step> {
+    this.emit();
+    const started = Date.now();
+    const current = this.current;
+    try {
+      if (this.delayMs > 0) await delay(this.delayMs, req.signal);
+      if (!current) throw modelError('model_not_configured');
+      const step = await current.model.step(req);
+      this.record({ agent: req.agent, kind: current.kind, durationMs: Date.now() - started, step });
+      return step;
+    } catch (err) {
+      this.record({ agent: req.agent, kind: current?.kind, durationMs: Date.now() - started, error: String((err as Error)?.message ?? err) });
+      throw err;
+    }
+  }
+
+  private record(r: StepRecord): void {
+    for (const fn of this.stepListeners) fn(r);
+  }
+
+  private emit(): void {
+    const s = this.status();
+    for (const fn of this.listeners) fn(s);
+  }
+}
+
+function delay(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(abortError());
+    const t = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(t);
+      reject(abortError());
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+/** The app's hub. */
+export const modelHub = new ModelHub();

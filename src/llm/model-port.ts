@@ -1,0 +1,95 @@
+/**
+ * A ChatModel across a MessagePort: `exposeModel` on the main thread (the hub's model),
+ * `connectModel` inside a game worker. Each step carries a request id; aborting the signal in
+ * the worker sends `cancel` for that id, which aborts the step on the main thread (and so its
+ * place in the queue or its generation). Errors keep their code and name.
+ */
+import { ModelError, type ChatModel, type Step, type StepRequest } from './types.ts';
+
+type WireRequest = Omit<StepRequest, 'signal'>;
+
+type ToModel = { type: 'step'; id: number; req: WireRequest } | { type: 'cancel'; id: number };
+type FromModel =
+  | { type: 'hello'; label: string }
+  | { type: 'step'; id: number; step: Step }
+  | { type: 'error'; id: number; name: string; code?: string; message: string };
+
+/** Serves `model` on `port` until the returned function is called (or the port closes). */
+export function exposeModel(model: ChatModel, port: MessagePort): () => void {
+  const running = new Map<number, AbortController>();
+  const post = (m: FromModel) => port.postMessage(m);
+  const onMessage = async (ev: MessageEvent<ToModel>) => {
+    const msg = ev.data;
+    if (msg.type === 'cancel') {
+      running.get(msg.id)?.abort();
+      return;
+    }
+    if (msg.type !== 'step') return;
+    const ac = new AbortController();
+    running.set(msg.id, ac);
+    try {
+      const step = await model.step({ ...msg.req, signal: ac.signal });
+      post({ type: 'step', id: msg.id, step });
+    } catch (err) {
+      const e = err as { name?: string; code?: string; message?: string };
+      post({ type: 'error', id: msg.id, name: e?.name ?? 'Error', code: e?.code, message: e?.message ?? String(err) });
+    } finally {
+      running.delete(msg.id);
+    }
+  };
+  port.addEventListener('message', onMessage as unknown as EventListener);
+  port.start();
+  post({ type: 'hello', label: model.label });
+  return () => {
+    port.removeEventListener('message', onMessage as unknown as EventListener);
+    for (const ac of running.values()) ac.abort();
+    port.close();
+  };
+}
+
+/** The ChatModel on the other end of a port given to a worker. */
+export function connectModel(port: MessagePort): ChatModel {
+  let label = '模型';
+  let nextId = 1;
+  const pending = new Map<number, { resolve: (s: Step) => void; reject: (e: unknown) => void }>();
+  port.addEventListener('message', ((ev: MessageEvent<FromModel>) => {
+    const msg = ev.data;
+    if (msg.type === 'hello') {
+      label = msg.label;
+      return;
+    }
+    const p = pending.get(msg.id);
+    if (!p) return;
+    pending.delete(msg.id);
+    if (msg.type === 'step') p.resolve(msg.step);
+    else if (msg.name === 'AbortError') p.reject(new DOMException(msg.message, 'AbortError'));
+    else if (msg.code) p.reject(new ModelError(msg.code, msg.message));
+    else p.reject(Object.assign(new Error(msg.message), { name: msg.name }));
+  }) as EventListener);
+  port.start();
+  return {
+    get label() {
+      return label;
+    },
+    step(req: StepRequest): Promise<Step> {
+      const { signal, ...wire } = req;
+      if (signal?.aborted) return Promise.reject(new DOMException('这一步已取消', 'AbortError'));
+      const id = nextId++;
+      return new Promise<Step>((resolve, reject) => {
+        const onAbort = () => port.postMessage({ type: 'cancel', id } satisfies ToModel);
+        signal?.addEventListener('abort', onAbort, { once: true });
+        pending.set(id, {
+          resolve: (s) => {
+            signal?.removeEventListener('abort', onAbort);
+            resolve(s);
+          },
+          reject: (e) => {
+            signal?.removeEventListener('abort', onAbort);
+            reject(e);
+          },
+        });
+        port.postMessage({ type: 'step', id, req: wire } satisfies ToModel);
+      });
+    },
+  };
+}

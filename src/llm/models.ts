@@ -1,0 +1,78 @@
+/**
+ * The local models offered in settings (WebLLM prebuilt ids, 0.2.86) and the default choice.
+ * Main-thread safe: no WebLLM import (the engine and its app config live in the model worker).
+ */
+import type { WebGpuProbe } from './webgpu-probe.ts';
+
+export interface LocalModelChoice {
+  /** WebLLM model_id. */
+  id: string;
+  label: string;
+  /** Approximate download, MB. */
+  downloadMB: number;
+  /** GPU memory needed, MB (prebuiltAppConfig's vram_required_MB). */
+  vramMB: number;
+  /** Qwen3: send `enable_thinking:false`. */
+  thinking?: boolean;
+}
+
+export const LOCAL_MODELS: LocalModelChoice[] = [
+  { id: 'Qwen2.5-1.5B-Instruct-q4f16_1-MLC', label: 'Qwen2.5-1.5B（推荐）', downloadMB: 880, vramMB: 1630 },
+  { id: 'Qwen2.5-1.5B-Instruct-q4f32_1-MLC', label: 'Qwen2.5-1.5B（q4f32，无 f16 的显卡）', downloadMB: 1100, vramMB: 1889 },
+  { id: 'Qwen2.5-0.5B-Instruct-q4f16_1-MLC', label: 'Qwen2.5-0.5B（较弱的设备）', downloadMB: 280, vramMB: 945 },
+  { id: 'Qwen2.5-0.5B-Instruct-q4f32_1-MLC', label: 'Qwen2.5-0.5B（q4f32，较弱的设备）', downloadMB: 320, vramMB: 1060 },
+  { id: 'Qwen3-1.7B-q4f16_1-MLC', label: 'Qwen3-1.7B', downloadMB: 1000, vramMB: 2037, thinking: true },
+  { id: 'Qwen3-0.6B-q4f16_1-MLC', label: 'Qwen3-0.6B', downloadMB: 350, vramMB: 1403, thinking: true },
+];
+
+export const DEFAULT_MODEL_ID = 'Qwen2.5-1.5B-Instruct-q4f16_1-MLC';
+export const WEAK_DEVICE_MODEL_ID = 'Qwen2.5-0.5B-Instruct-q4f16_1-MLC';
+
+export function isQwen3(modelId: string): boolean {
+  return /^qwen3/i.test(modelId) || LOCAL_MODELS.some((m) => m.id === modelId && m.thinking);
+}
+
+/** The q4f32 twin of a q4f16 id when the adapter has no shader-f16 (WebLLM doesn't check for Qwen). */
+export function adaptToGpu(modelId: string, probe: Pick<WebGpuProbe, 'f16'>): string {
+  return !probe.f16 && modelId.includes('q4f16_1') ? modelId.replace('q4f16_1', 'q4f32_1') : modelId;
+}
+
+export interface DeviceHints {
+  /** navigator.deviceMemory (GB), when the browser tells. */
+  deviceMemoryGB?: number;
+  /** iPad/iPhone: WebContent is killed above ~1.5 GB (research §7). */
+  ios?: boolean;
+}
+
+/** Weak: small GPU buffers (phones), little memory, or iOS. */
+export function isWeakDevice(probe: WebGpuProbe, hints: DeviceHints = {}): boolean {
+  const sbb = probe.maxStorageBufferBindingSize;
+  return (
+    (sbb !== undefined && sbb <= 128 * 1024 * 1024) ||
+    (hints.deviceMemoryGB !== undefined && hints.deviceMemoryGB <= 4) ||
+    hints.ios === true
+  );
+}
+
+/** The model a fresh install offers on this device (as chosen in settings; q4f16 naming). */
+export function defaultChoiceFor(probe: WebGpuProbe, hints: DeviceHints = {}): string {
+  return isWeakDevice(probe, hints) ? WEAK_DEVICE_MODEL_ID : DEFAULT_MODEL_ID;
+}
+
+/** The model id actually loaded by default on this device (q4f32 twin without shader-f16). */
+export function defaultModelFor(probe: WebGpuProbe, hints: DeviceHints = {}): string {
+  return adaptToGpu(defaultChoiceFor(probe, hints), probe);
+}
+
+export function currentDeviceHints(): DeviceHints {
+  const nav = (globalThis as { navigator?: { deviceMemory?: number; userAgent?: string; maxTouchPoints?: number; platform?: string } })
+    .navigator;
+  if (!nav) return {};
+  const ua = nav.userAgent ?? '';
+  const ios = /iPad|iPhone|iPod/.test(ua) || (nav.platform === 'MacIntel' && (nav.maxTouchPoints ?? 0) > 1);
+  return { deviceMemoryGB: nav.deviceMemory, ios };
+}
+
+export function modelLabel(modelId: string): string {
+  return LOCAL_MODELS.find((m) => m.id === modelId)?.label ?? modelId;
+}

@@ -1,0 +1,102 @@
+/**
+ * The per-request step schema: the union (anyOf) of exactly the actions legal right now, each
+ * `{action: <const name>, args: <the tool's parameters>}` with no extra keys; and the second
+ * check after decoding (JSON parse, known action, args valid under ajv), whose error text goes
+ * back to the model as a short correction.
+ */
+import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
+import type { JsonSchema, Step, ToolSpec } from './types.ts';
+
+/** The tool's argument schema as it is enforced: an object with no undeclared keys. */
+export function argsSchema(tool: ToolSpec): JsonSchema {
+  const p = tool.parameters ?? {};
+  return {
+    ...p,
+    type: 'object',
+    properties: (p.properties as JsonSchema | undefined) ?? {},
+    required: (p.required as string[] | undefined) ?? [],
+    additionalProperties: p.additionalProperties ?? false,
+  };
+}
+
+export function buildStepSchema(tools: readonly ToolSpec[]): JsonSchema {
+  if (tools.length === 0) throw new Error('buildStepSchema: an agent step needs at least one legal action');
+  const seen = new Set<string>();
+  for (const t of tools) {
+    if (seen.has(t.name)) throw new Error(`buildStepSchema: duplicate tool name "${t.name}"`);
+    seen.add(t.name);
+  }
+  return {
+    anyOf: tools.map((t) => ({
+      type: 'object',
+      additionalProperties: false,
+      required: ['action', 'args'],
+      properties: { action: { const: t.name }, args: argsSchema(t) },
+    })),
+  };
+}
+
+// One Ajv for the layer; validators are cached by the schema's text (tools repeat every turn).
+const ajv = new Ajv({ allErrors: false, strict: false });
+const validators = new Map<string, ValidateFunction>();
+const MAX_VALIDATORS = 256;
+
+function validatorFor(schema: JsonSchema): ValidateFunction {
+  const key = JSON.stringify(schema);
+  let v = validators.get(key);
+  if (!v) {
+    if (validators.size >= MAX_VALIDATORS) validators.delete(validators.keys().next().value as string);
+    v = ajv.compile(schema);
+    validators.set(key, v);
+  }
+  return v;
+}
+
+export type StepCheck = { ok: true; step: Step } | { ok: false; reason: string };
+
+function describeAjvError(e: ErrorObject): string {
+  const where = e.instancePath ? `args${e.instancePath.replace(/\//g, '.')}` : 'args';
+  if (e.keyword === 'required') return `${where} 缺少 ${(e.params as { missingProperty: string }).missingProperty}`;
+  if (e.keyword === 'additionalProperties')
+    return `${where} 不能有 ${(e.params as { additionalProperty: string }).additionalProperty}`;
+  if (e.keyword === 'enum') return `${where} 必须是其中之一：${(e.params as { allowedValues: unknown[] }).allowedValues.join('、')}`;
+  return `${where} ${e.message ?? '不合法'}`;
+}
+
+/** Strips a Markdown code fence a remote model may wrap its JSON in. */
+function unfence(raw: string): string {
+  const t = raw.trim();
+  const m = /^```(?:json)?\s*([\s\S]*?)\s*```$/.exec(t);
+  return m ? m[1] : t;
+}
+
+/** Checks decoded text against the legal tools; never throws. */
+export function checkStep(raw: string, tools: readonly ToolSpec[]): StepCheck {
+  let value: unknown;
+  try {
+    value = JSON.parse(unfence(raw));
+  } catch {
+    return { ok: false, reason: '输出不是合法的 JSON' };
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    return { ok: false, reason: '输出必须是一个 JSON 对象' };
+  const obj = value as Record<string, unknown>;
+  const extra = Object.keys(obj).filter((k) => k !== 'action' && k !== 'args');
+  if (extra.length) return { ok: false, reason: `对象里只能有 action 和 args，多了 ${extra.join('、')}` };
+  if (typeof obj.action !== 'string') return { ok: false, reason: '缺少 action（字符串）' };
+  const tool = tools.find((t) => t.name === obj.action);
+  if (!tool) return { ok: false, reason: `没有动作 ${obj.action}` };
+  const args = obj.args === undefined ? undefined : obj.args;
+  if (typeof args !== 'object' || args === null || Array.isArray(args))
+    return { ok: false, reason: `${tool.name} 的 args 必须是一个对象` };
+  const validate = validatorFor(argsSchema(tool));
+  if (!validate(args)) return { ok: false, reason: `${tool.name} 的参数不对：${describeAjvError(validate.errors![0])}` };
+  return { ok: true, step: { action: tool.name, args: args as Record<string, unknown> } };
+}
+
+/** The short message that sends an invalid step back to the model. */
+export function correctionMessage(reason: string, tools: readonly ToolSpec[]): string {
+  return `上一个输出无效：${reason}。请只输出一个 JSON 对象 {"action": 动作名, "args": {参数}}，动作只能是：${tools
+    .map((t) => t.name)
+    .join('、')}。`;
+}

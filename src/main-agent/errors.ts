@@ -1,0 +1,33 @@
+import { registerErrors, type ErrorTable } from '../errors/catalogue.ts';
+
+/** Errors and fixed sentences of the main agent (what the child hears / what the parent reads). */
+export const mainAgentErrors: ErrorTable = {
+  main_model_failed: {
+    child: '哎呀，我的脑袋卡住了一下，你能再说一遍吗？',
+    parent: 'The main agent model step failed (see the trace for the model error).',
+  },
+  main_no_decision: {
+    child: '我没太明白，你可以换个说法吗？',
+    parent: 'The main agent took too many steps without a final reply.',
+  },
+  main_game_unavailable: {
+    child: '这个游戏现在还不能玩。',
+    parent: 'The chosen game needs a device capability that is not connected.',
+  },
+  // Fallbacks for the A2A failure codes in case the transport's table is not loaded.
+  main_game_request_failed: {
+    child: '游戏那边出了点问题，我们等一下再试试吧。',
+    parent: 'The game request failed (worker error or failed task).',
+  },
+};
+
+registerErrors(mainAgentErrors);
+
+/** Fixed sentences of the main agent (not errors). */
+export const SAY = {
+  wait: '请稍等，游戏还在想上一句呢。',
+  stopped: '好的，我不说了。',
+  nothingToRepeat: '我刚才还没说话呢。',
+  noGameToEnd: '现在没有在玩游戏哦。',
+  thinking: '嗯，让我想想。',
+} as const;

@@ -1,0 +1,114 @@
+/**
+ * The main agent's prompt and tools (seed 000 §职责: `list_games`, `start_game(game_id)`,
+ * `end_game`, `send_message(text)`; the final action is `reply {text}`).
+ * Kept short, and ordered stable-first so a local model can reuse its KV cache:
+ * [fixed rules + game list] · [history] · [state line + the user's words].
+ */
+import type { ChatMessage, ToolSpec } from '../llm/types.ts';
+import type { ArcadeGame, HistoryEntry, Session } from './types.ts';
+
+export const ROBOT_NAME = '小方';
+/** History entries sent to the model (the newest ones). */
+export const HISTORY_WINDOW = 8;
+
+const RULES = `你是${ROBOT_NAME}，陪小朋友说话和玩语音游戏的机器人。用简短、温暖、适合孩子的中文回答，一两句话，不说自己是真人。
+想玩游戏就用 start_game；问有什么游戏用 list_games；正在玩时，和游戏有关的话用 send_message 原样交给游戏；想结束就用 end_game；普通聊天用 reply。`;
+
+/** One line per game: `- <id>：<title>（又叫：a、b）`. The demo policy reads the same format back. */
+export function gameLine(g: ArcadeGame): string {
+  const aka = g.declaration.aliases.length ? `（又叫：${g.declaration.aliases.join('、')}）` : '';
+  const off = g.available ? '' : `【现在不能玩：${g.reason ?? '设备不支持'}】`;
+  return `- ${g.declaration.id}：${g.declaration.title}${aka}${off}`;
+}
+
+export interface ParsedGameLine {
+  id: string;
+  title: string;
+  aliases: string[];
+}
+
+/** Reads the game lines back out of a system prompt (used by the demo policy, which only sees the request). */
+export function parseGameLines(system: string): ParsedGameLine[] {
+  const out: ParsedGameLine[] = [];
+  for (const line of system.split('\n')) {
+    const m = /^- ([\w-]+)：([^（【]+)(?:（又叫：([^）]*)）)?/.exec(line);
+    if (m) out.push({ id: m[1], title: m[2].trim(), aliases: m[3] ? m[3].split('、').filter(Boolean) : [] });
+  }
+  return out;
+}
+
+export function systemPrompt(games: readonly ArcadeGame[]): string {
+  return `${RULES}\n游戏：\n${games.map(gameLine).join('\n')}`;
+}
+
+/** The line in front of the user's words that tells the model the state (last, so the prefix stays stable). */
+export function stateLine(session: Session | null, busy: boolean): string {
+  if (!session) return '【没有在玩游戏】';
+  return `【正在玩：${session.title}${busy ? '，游戏还在处理上一句' : ''}】`;
+}
+
+export const STATE_LINE_RE = /^【(没有在玩游戏|正在玩：[^】]*)】\n?/;
+
+export function buildMessages(
+  games: readonly ArcadeGame[],
+  history: readonly HistoryEntry[],
+  session: Session | null,
+  busy: boolean,
+  words: string,
+  scratch: readonly ChatMessage[] = [],
+): ChatMessage[] {
+  const msgs: ChatMessage[] = [{ role: 'system', content: systemPrompt(games) }];
+  for (const h of history.slice(-HISTORY_WINDOW)) {
+    if (h.role === 'user') msgs.push({ role: 'user', content: h.text });
+    else if (h.role === 'main') msgs.push({ role: 'assistant', content: h.text });
+    else msgs.push({ role: 'assistant', content: `（游戏说）${h.text}` });
+  }
+  msgs.push({ role: 'user', content: `${stateLine(session, busy)}\n${words}` });
+  msgs.push(...scratch);
+  return msgs;
+}
+
+/** Tools legal right now: no game → list/start/reply; a game running → also end_game and send_message. */
+export function mainTools(games: readonly ArcadeGame[], inGame: boolean): ToolSpec[] {
+  const ids = games.map((g) => g.declaration.id);
+  const tools: ToolSpec[] = [
+    { name: 'list_games', description: '列出可以玩的游戏', parameters: { type: 'object', properties: {}, required: [] } },
+  ];
+  if (ids.length)
+    tools.push({
+      name: 'start_game',
+      description: '开始一个游戏（新的一局）',
+      parameters: {
+        type: 'object',
+        properties: { game_id: { type: 'string', enum: ids } },
+        required: ['game_id'],
+      },
+    });
+  if (inGame) {
+    tools.push(
+      { name: 'end_game', description: '结束正在玩的游戏', parameters: { type: 'object', properties: {}, required: [] } },
+      {
+        name: 'send_message',
+        description: '把孩子的话原样交给正在玩的游戏',
+        // The runtime always forwards the user's original words (seed: 原样转给游戏 Agent); `text` is informative.
+        parameters: { type: 'object', properties: { text: { type: 'string', maxLength: 200 } }, required: [] },
+      },
+    );
+  }
+  tools.push({
+    name: 'reply',
+    description: '直接回答孩子（聊天）',
+    parameters: {
+      type: 'object',
+      properties: { text: { type: 'string', minLength: 1, maxLength: 120 } },
+      required: ['text'],
+    },
+  });
+  return tools;
+}
+
+/** The list_games tool result as the model sees it. */
+export function listGamesResult(games: readonly ArcadeGame[]): string {
+  const parts = games.map((g) => (g.available ? `${g.declaration.title}（可以玩）` : `${g.declaration.title}（现在不能玩：${g.reason ?? '设备不支持'}）`));
+  return `【list_games 结果】${parts.join('；') || '没有安装游戏'}`;
+}

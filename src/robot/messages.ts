@@ -1,0 +1,104 @@
+/**
+ * Protocol v1 messages (docs/robot-protocol.md §3–5): command names and parameters, the hello
+ * event, device error codes and the timing constants both sides use.
+ */
+import type { Expression } from './types.ts';
+
+export const PROTOCOL_VERSION = 1;
+
+export const EXPRESSIONS: readonly Expression[] = ['neutral', 'happy', 'sorry', 'thinking', 'surprised', 'sleepy'];
+
+export type Point = [number, number];
+
+export interface CommandParams {
+  'sys.hello': Record<string, never>;
+  'sys.stop': Record<string, never>;
+  'sys.idle': Record<string, never>;
+  'face.set': { expr: Expression };
+  'face.clear': Record<string, never>;
+  'head.gesture': { name: 'nod' | 'shake'; times?: number; amp?: number; period?: number };
+  'head.home': Record<string, never>;
+  'draw.begin': { id: string; color?: string; width?: number; animate?: boolean };
+  'draw.stroke': { id: string; pts: Point[] };
+  'draw.end': { id: string; label?: string };
+  'screen.progress': { current: number; total: number; label?: string };
+  'screen.text': { text: string };
+  'screen.image': { w: number; h: number; fmt: 'mono1'; len: number };
+}
+export type Method = keyof CommandParams;
+export const METHODS = [
+  'sys.hello', 'sys.stop', 'sys.idle', 'face.set', 'face.clear', 'head.gesture', 'head.home',
+  'draw.begin', 'draw.stroke', 'draw.end', 'screen.progress', 'screen.text', 'screen.image',
+] as const satisfies readonly Method[];
+
+export interface Command<M extends Method = Method> {
+  method: M;
+  params: CommandParams[M];
+}
+
+/** Builds a typed command (keeps call sites short). */
+export function cmd<M extends Method>(method: M, params: CommandParams[M]): Command<M> {
+  return { method, params };
+}
+
+/** The device's hello event (docs/robot-protocol.md §4). */
+export interface Hello {
+  event: 'hello';
+  proto: number;
+  fw: string;
+  model: string;
+  serial: string;
+  /** Random per boot: a new value means the device rebooted. */
+  boot: number;
+  screen?: { w: number; h: number; shape: 'round' | 'rect'; fmt: string };
+  servos: string[];
+  expressions: string[];
+  gestures: string[];
+  draw?: { strokes: boolean; maxPoints: number };
+  images?: string[];
+  maxFrame: number;
+}
+
+/** Error codes the device puts in a NAK or a failed done. */
+export type DeviceErrorCode =
+  | 'unknown_method'
+  | 'bad_params'
+  | 'unsupported'
+  | 'busy'
+  | 'stopped'
+  | 'servo_fault'
+  | 'blob_incomplete'
+  | 'bad_json';
+
+export interface DeviceError {
+  code: DeviceErrorCode | string;
+  msg?: string;
+}
+
+/** Limits and timings (ms). Changing one is a protocol change: keep docs/robot-protocol.md §6 in step. */
+export const LIMITS = {
+  maxPointsPerStroke: 100,
+  maxTextBytes: 200,
+  screenSize: 240,
+  defaultMaxFrame: 1024,
+  deviceDedupe: 16,
+  headQueue: 4,
+  screenQueue: 64,
+} as const;
+
+export const TIMING = {
+  ackTimeout: 300,
+  ackRetries: 2,
+  doneMargin: 2000,
+  helloRetry: 500,
+  helloTimeout: 3000,
+  pingInterval: 1000,
+  staleAfter: 3000,
+  deviceWatchdog: 5000,
+  blobStall: 1000,
+  reconnectRetry: 2000,
+} as const;
+
+export function isHello(v: Record<string, unknown>): v is Hello & Record<string, unknown> {
+  return v.event === 'hello' && typeof v.proto === 'number' && typeof v.boot === 'number';
+}

@@ -1,0 +1,250 @@
+/**
+ * The output module (seed 000 §游戏 Agent): the main thread's DevicePort. It drives the USB
+ * robot when one is ready and always mirrors to the on-screen robot, which takes over (with a
+ * notice to speak) when the robot drops.
+ *
+ * - react(expression, gesture): the face shows at once and the gesture starts; nothing waits.
+ *   The face stays until the next sentence (one that starts after the react) has been spoken,
+ *   then the game's current picture (or the idle screen) comes back.
+ * - idle(): resolves at once; the idle screen comes after the last sentence has been spoken
+ *   (or after `idleGraceMs` if nothing is said at all). A new picture cancels a pending idle.
+ * - showDrawing / showProgress / showText: resolve `{device_completed: true}` when the robot
+ *   that is in charge reports done; `{device_completed: false, error}` when it failed.
+ */
+import { ALL_CAPABILITIES, type Capabilities } from './capabilities.ts';
+import { systemClock, type Clock } from './clock.ts';
+import { Emitter } from './emitter.ts';
+import { describe } from '../errors/catalogue.ts';
+import { ROBOT_NOTICES } from './errors.ts';
+import type { LinkState, RobotLink } from './link.ts';
+import { cmd, type Command } from './messages.ts';
+import { pictureCommands, type Picture } from './pictures.ts';
+import type { SpeechProgress } from './speech-progress.ts';
+import type { DevicePort, DeviceResult, Drawing, Expression, Gesture, Progress, TextCard } from './types.ts';
+import { nullTrace, type TraceSink } from '../trace/types.ts';
+
+export type ActiveRobot = 'robot' | 'screen';
+
+export interface RobotOutputEvents extends Record<string, unknown> {
+  /** A sentence for the app to speak (the robot dropped, or came back). */
+  notice: string;
+  active: ActiveRobot;
+  /** Short Chinese status for the UI ("机器人已连接", …). */
+  status: string;
+}
+
+export interface RobotOutputOptions {
+  speech: SpeechProgress;
+  /** The on-screen robot's link (always there). */
+  screen: RobotLink;
+  /** The USB robot's link, when this browser can have one. */
+  robot?: RobotLink | null;
+  clock?: Clock;
+  trace?: TraceSink;
+  /** Go idle anyway when no sentence comes this long after idle() (ms). */
+  idleGraceMs?: number;
+}
+
+async function run(link: RobotLink, commands: Command[]): Promise<DeviceResult> {
+  const dones: Promise<void>[] = [];
+  try {
+    for (const c of commands) {
+      const h = link.send(c);
+      dones.push(h.done);
+      await h.acked; // flow control: one unacknowledged command at a time
+    }
+    await Promise.all(dones);
+    return { device_completed: true };
+  } catch (e) {
+    const code = (e as { code?: string }).code ?? 'unknown';
+    return { device_completed: false, error: `${code}: ${describe(code).child}` };
+  }
+}
+
+export class RobotOutput extends Emitter<RobotOutputEvents> implements DevicePort {
+  active: ActiveRobot = 'screen';
+  /** The game's current picture (what the screen returns to). */
+  picture: Picture | null = null;
+  /** The expression held by react(), until the next sentence has been spoken. */
+  held: Expression | null = null;
+
+  private holdArmed = false;
+  private idleRequest: { armed: boolean; timer: unknown } | null = null;
+  private pictureChain: Promise<unknown> = Promise.resolve();
+  private readonly clock: Clock;
+  private readonly trace: TraceSink;
+  private readonly offs: Array<() => void> = [];
+  private wasLost = false;
+
+  constructor(private readonly opts: RobotOutputOptions) {
+    super();
+    this.clock = opts.clock ?? systemClock;
+    this.trace = opts.trace ?? nullTrace;
+    const { speech, robot } = opts;
+    this.offs.push(
+      speech.onSentenceStart(() => this.sentenceStarted()),
+      speech.onSentenceSpoken(() => this.sentenceSpoken()),
+    );
+    if (robot) {
+      this.offs.push(
+        robot.on('ready', () => this.robotReady()),
+        robot.on('state', (s) => this.robotState(s)),
+      );
+      if (robot.ready) this.active = 'robot';
+    }
+  }
+
+  /** What the robot in charge can do (the on-screen robot can do everything). */
+  capabilities(): Capabilities {
+    return this.active === 'robot' && this.opts.robot ? this.opts.robot.capabilities : ALL_CAPABILITIES;
+  }
+
+  status(): string {
+    const s = this.opts.robot?.state ?? 'none';
+    if (s === 'ready') return '机器人已连接';
+    if (s === 'connecting') return '正在连接机器人…';
+    if (s === 'lost') return '机器人断开了，正在重新连接…';
+    return '屏幕上的机器人';
+  }
+
+  // ---- DevicePort ---------------------------------------------------------------------------
+
+  async react(expression: Expression, gesture: Gesture): Promise<void> {
+    this.held = expression;
+    // Armed only by a sentence that starts from now on: the one being spoken now does not count.
+    this.holdArmed = false;
+    const commands: Command[] = [cmd('face.set', { expr: expression })];
+    if (gesture === 'nod' || gesture === 'shake') commands.push(cmd('head.gesture', { name: gesture }));
+    for (const c of commands) void this.broadcast([c]);
+    this.record('react', { expression, gesture });
+  }
+
+  showDrawing(drawing: Drawing): Promise<DeviceResult> {
+    return this.showPicture({ kind: 'drawing', drawing }, 'showDrawing');
+  }
+
+  showProgress(progress: Progress): Promise<DeviceResult> {
+    return this.showPicture({ kind: 'progress', progress }, 'showProgress');
+  }
+
+  showText(card: TextCard): Promise<DeviceResult> {
+    return this.showPicture({ kind: 'text', card }, 'showText');
+  }
+
+  async idle(): Promise<void> {
+    this.cancelIdle();
+    const req = { armed: this.opts.speech.isSpeaking(), timer: undefined as unknown };
+    this.idleRequest = req;
+    req.timer = this.clock.setTimeout(() => {
+      if (this.idleRequest === req && !this.opts.speech.isSpeaking()) this.goIdle();
+    }, this.opts.idleGraceMs ?? 8000);
+    if (req.armed) void this.opts.speech.whenIdle().then(() => this.tryIdle());
+    this.record('idle', { waiting: true });
+  }
+
+  dispose(): void {
+    for (const off of this.offs.splice(0)) off();
+    this.cancelIdle();
+  }
+
+  // ---- pictures -----------------------------------------------------------------------------
+
+  private showPicture(picture: Picture, name: string): Promise<DeviceResult> {
+    this.cancelIdle();
+    this.picture = picture;
+    const t0 = this.clock.now();
+    // One picture at a time, in call order: strokes of two drawings never interleave.
+    const result = this.pictureChain.then(() => this.broadcast(pictureCommands(picture, true)));
+    this.pictureChain = result;
+    return result.then((r) => {
+      this.record(name, r, this.clock.now() - t0);
+      return r;
+    });
+  }
+
+  /** Sends to the on-screen robot always and to the USB robot when ready; the result is the active one's. */
+  private broadcast(commands: Command[]): Promise<DeviceResult> {
+    const screen = run(this.opts.screen, commands);
+    const robot = this.opts.robot;
+    if (this.active === 'robot' && robot?.ready) return run(robot, commands);
+    return screen;
+  }
+
+  // ---- speech-timed changes -----------------------------------------------------------------
+
+  private sentenceStarted(): void {
+    if (this.held) this.holdArmed = true;
+    if (this.idleRequest) this.idleRequest.armed = true;
+  }
+
+  private sentenceSpoken(): void {
+    if (this.held && this.holdArmed) {
+      this.held = null;
+      this.holdArmed = false;
+      // The face overlay goes; the robot shows its content layer: the current picture or idle.
+      void this.broadcast([cmd('face.clear', {})]);
+      this.record('restore', { picture: this.picture?.kind ?? 'idle' });
+    }
+    // Let a queued sentence start first (isSpeaking stays true if one is queued).
+    this.clock.setTimeout(() => this.tryIdle(), 0);
+  }
+
+  private tryIdle(): void {
+    const req = this.idleRequest;
+    if (req?.armed && !this.opts.speech.isSpeaking()) this.goIdle();
+  }
+
+  private goIdle(): void {
+    this.cancelIdle();
+    this.picture = null;
+    this.held = null;
+    this.holdArmed = false;
+    void this.broadcast([cmd('sys.idle', {})]);
+    this.record('idle', { waiting: false });
+  }
+
+  private cancelIdle(): void {
+    if (this.idleRequest) this.clock.clearTimeout(this.idleRequest.timer);
+    this.idleRequest = null;
+  }
+
+  // ---- switching robots ---------------------------------------------------------------------
+
+  private robotReady(): void {
+    const robot = this.opts.robot!;
+    // Resync with idempotent setters: content without animation, then the held face.
+    const commands = [...pictureCommands(this.picture, false)];
+    if (this.held) commands.push(cmd('face.set', { expr: this.held }));
+    void run(robot, commands);
+    if (this.active !== 'robot') {
+      this.active = 'robot';
+      this.emit('active', 'robot');
+      if (this.wasLost) this.emit('notice', ROBOT_NOTICES.reconnected);
+    }
+    this.wasLost = false;
+    this.emit('status', this.status());
+  }
+
+  private robotLost(): void {
+    this.wasLost = true;
+    if (this.active === 'robot') {
+      this.active = 'screen';
+      this.emit('active', 'screen');
+      this.emit('notice', ROBOT_NOTICES.unplugged);
+    }
+    this.emit('status', this.status());
+  }
+
+  private robotState(s: LinkState): void {
+    if (s === 'lost') return this.robotLost();
+    if (s !== 'ready' && this.active === 'robot') {
+      this.active = 'screen';
+      this.emit('active', 'screen');
+    }
+    this.emit('status', this.status());
+  }
+
+  private record(name: string, data: unknown, durationMs?: number): void {
+    this.trace.record({ kind: 'device', at: Date.now(), source: 'robot', name, data: { ...(data as object), robot: this.active }, durationMs });
+  }
+}

@@ -1,0 +1,56 @@
+/** From the accepted design facts to the game's records: CardAssets and its GameDeclaration. */
+import { pinyin } from 'pinyin-pro';
+import type { Capability, GameDeclaration } from '../protocol/declaration.ts';
+import type { CardAsset } from './types.ts';
+
+function strList(v: unknown): string[] {
+  return Array.isArray(v) ? v.map((x) => String(x).trim()).filter(Boolean) : [];
+}
+
+/** `设计.卡牌` → CardAssets; cards without a prompt or an answer are dropped (the skill must not produce them). */
+export function cardsFromDesign(projectId: string, deck: unknown): CardAsset[] {
+  if (!Array.isArray(deck)) return [];
+  const out: CardAsset[] = [];
+  deck.forEach((raw, i) => {
+    if (!raw || typeof raw !== 'object') return;
+    const c = raw as Record<string, unknown>;
+    const answer = String(c.answer ?? '').trim();
+    const prompt = String(c.prompt ?? '').trim();
+    if (!answer || !prompt) return;
+    const d = Number(c.difficulty);
+    out.push({
+      projectId,
+      cardId: typeof c.id === 'string' && c.id ? c.id : `c${i + 1}`,
+      kind: c.kind === 'picture' ? 'picture' : 'question',
+      prompt,
+      ...(typeof c.picture === 'string' && c.picture ? { picture: c.picture } : {}),
+      answer,
+      aliases: strList(c.aliases),
+      hints: strList(c.hints),
+      difficulty: d === 1 || d === 2 || d === 3 ? d : 2,
+    });
+  });
+  return out;
+}
+
+/** A stable a-z0-9- game id from the title, e.g. 恐龙问答 → studio-konglong-wenda-1a2b. */
+export function gameIdFor(title: string, projectId: string): string {
+  const syllables = pinyin(title, { toneType: 'none', type: 'array', nonZh: 'consecutive' })
+    .map((s) => s.toLowerCase().replace(/[^a-z0-9]/g, ''))
+    .filter(Boolean);
+  const suffix = projectId.replace(/[^a-z0-9]/gi, '').toLowerCase().slice(-4) || '0000';
+  const slug = syllables.join('').slice(0, 32) || 'game';
+  return `studio-${slug}-${suffix}`;
+}
+
+export interface ThemeFact {
+  主题?: string;
+  标题?: string;
+  别名?: string[];
+}
+
+export function declarationFor(opts: { gameId: string; theme: ThemeFact; description: string; capabilities: Capability[] }): GameDeclaration {
+  const title = (opts.theme.标题 ?? `${opts.theme.主题 ?? ''}问答`).trim() || '问答游戏';
+  const aliases = [...new Set([title, ...strList(opts.theme.别名)])];
+  return { id: opts.gameId, title, description: opts.description, aliases, capabilities: opts.capabilities, source: 'studio' };
+}

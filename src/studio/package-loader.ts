@@ -1,0 +1,197 @@
+/**
+ * Skill packages (seed 004 §1, §5): `skills/<pkg>/orchestrator.md` is a manifest — which skills
+ * exist, their stage, the tags each reads and writes, constraints and the acceptance policy — and
+ * `skills/<pkg>/workers/<skill>/SKILL.md` holds each skill's Agent Skills definition.
+ *
+ * `loadPackage` is pure (file texts in, package or every error out); `discoverPackages` finds the
+ * folders with `import.meta.glob`, so adding a package folder needs no edit anywhere else.
+ */
+import { CAPABILITIES, type Capability } from '../protocol/declaration.ts';
+import { splitFrontmatter } from './frontmatter.ts';
+
+export type SkillStage = 'instantiate' | 'run';
+/** How a read tag appears in a worker's dynamic context: whole, shortened, or with fields hidden. */
+export type ContextRule = 'full' | 'brief' | { hide: string[] };
+
+export interface SkillDef {
+  id: string;
+  stage: SkillStage;
+  title: string;
+  description: string;
+  reads: string[];
+  writes: string[];
+  /** `model`: a worker LLM in its own tool loop; `code`: the package's runtime code (no prompt). */
+  executor: 'model' | 'code';
+  /** Context profile: rule per read tag (default `full`). */
+  context: Record<string, ContextRule>;
+  /** The SKILL.md text exactly as shipped (the fixed upper half quotes it byte for byte). */
+  skillMd: string;
+  metadata: Record<string, string>;
+}
+
+export interface SkillPackage {
+  id: string;
+  title: string;
+  description: string;
+  version: number;
+  capabilities: Capability[];
+  burstCap: number;
+  constraints: string[];
+  acceptance: { design: 'user'; play: 'runtime' };
+  /** Declared tag vocabulary: name → meaning. */
+  tags: Record<string, string>;
+  skills: SkillDef[];
+  manifestBody: string;
+}
+
+export type LoadResult = { ok: true; pkg: SkillPackage } | { ok: false; packageId: string; errors: string[] };
+
+export const DESIGN_PREFIX = '设计.';
+export const PLAY_PREFIX = '运行.';
+const SKILL_NAME = /^(?!-)(?!.*--)[a-z0-9-]{1,64}(?<!-)$/;
+const SKILL_MD_KEYS = new Set(['name', 'description', 'license', 'compatibility', 'metadata', 'allowed-tools']);
+export const DEFAULT_BURST_CAP = 8;
+
+/** Files of one package, keyed by path relative to the package folder (`orchestrator.md`, `workers/x/SKILL.md`). */
+export type PackageFiles = Record<string, string>;
+
+function strings(v: unknown): string[] | null {
+  return Array.isArray(v) && v.every((x) => typeof x === 'string') ? (v as string[]) : null;
+}
+
+export function loadPackage(folder: string, files: PackageFiles): LoadResult {
+  const errors: string[] = [];
+  const err = (msg: string) => errors.push(msg);
+  const manifestText = files['orchestrator.md'];
+  if (manifestText === undefined) return { ok: false, packageId: folder, errors: [`${folder}: 缺少 orchestrator.md`] };
+  const head = splitFrontmatter(manifestText, { allowFencedBlock: true });
+  head.diagnostics.forEach((d) => err(`${folder}/orchestrator.md: ${d}`));
+  const m = head.data ?? {};
+
+  const id = typeof m.id === 'string' ? m.id : folder;
+  if (id !== folder) err(`${folder}/orchestrator.md: id「${id}」与文件夹名「${folder}」不一致`);
+  if (typeof m.title !== 'string' || !m.title) err(`${folder}/orchestrator.md: 缺少 title`);
+  const capabilities = strings(m.capabilities ?? []) ?? [];
+  for (const c of capabilities) if (!CAPABILITIES.includes(c as Capability)) err(`${folder}/orchestrator.md: 未知能力 capability「${c}」`);
+  const constraints = strings(m.constraints ?? []);
+  if (!constraints) err(`${folder}/orchestrator.md: constraints 必须是字符串列表`);
+  const tags: Record<string, string> = {};
+  if (m.tags && typeof m.tags === 'object' && !Array.isArray(m.tags)) {
+    for (const [name, meaning] of Object.entries(m.tags as Record<string, unknown>)) {
+      if (!name.startsWith(DESIGN_PREFIX) && !name.startsWith(PLAY_PREFIX))
+        err(`${folder}/orchestrator.md: 标签「${name}」必须以「${DESIGN_PREFIX}」或「${PLAY_PREFIX}」开头`);
+      tags[name] = String(meaning ?? '');
+    }
+  } else err(`${folder}/orchestrator.md: 缺少 tags（标签表）`);
+  if (!tags['设计.run_skill清单'] && head.data) err(`${folder}/orchestrator.md: 标签表里必须有「设计.run_skill清单」`);
+
+  const skills: SkillDef[] = [];
+  const seen = new Set<string>();
+  const rawSkills = Array.isArray(m.skills) ? m.skills : [];
+  if (!Array.isArray(m.skills) && head.data) err(`${folder}/orchestrator.md: 缺少 skills 列表`);
+  for (const [i, raw] of rawSkills.entries()) {
+    const where = `${folder}/orchestrator.md skills[${i}]`;
+    if (!raw || typeof raw !== 'object') { err(`${where}: 必须是映射`); continue; }
+    const s = raw as Record<string, unknown>;
+    const sid = typeof s.id === 'string' ? s.id : '';
+    if (!SKILL_NAME.test(sid)) { err(`${where}: skill id「${String(s.id)}」只能用 a-z 0-9 -`); continue; }
+    if (seen.has(sid)) { err(`${where}: skill「${sid}」重复`); continue; }
+    seen.add(sid);
+    const stage = s.stage;
+    if (stage !== 'instantiate' && stage !== 'run') err(`${where}: skill「${sid}」的 stage 必须是 instantiate 或 run`);
+    const reads = strings(s.reads ?? []);
+    const writes = strings(s.writes ?? []);
+    if (!reads) err(`${where}: reads 必须是标签列表`);
+    if (!writes || writes.length === 0) err(`${where}: skill「${sid}」必须声明至少一个 writes 标签`);
+    for (const t of [...(reads ?? []), ...(writes ?? [])]) if (!(t in tags)) err(`${where}: skill「${sid}」引用了未声明的标签「${t}」`);
+    const wantPrefix = stage === 'run' ? PLAY_PREFIX : DESIGN_PREFIX;
+    for (const t of writes ?? []) if (!t.startsWith(wantPrefix)) err(`${where}: ${String(stage)} skill「${sid}」只能写「${wantPrefix}*」标签，不能写「${t}」`);
+    const context: Record<string, ContextRule> = {};
+    if (s.context && typeof s.context === 'object') {
+      for (const [t, rule] of Object.entries(s.context as Record<string, unknown>)) {
+        if (!(reads ?? []).includes(t)) err(`${where}: context 里的「${t}」不在 skill「${sid}」的 reads 里`);
+        if (rule === 'full' || rule === 'brief') context[t] = rule;
+        else if (rule && typeof rule === 'object' && strings((rule as { hide?: unknown }).hide)) context[t] = { hide: (rule as { hide: string[] }).hide };
+        else err(`${where}: context「${t}」必须是 full、brief 或 {hide: [字段]}`);
+      }
+    }
+    const executor = s.executor === 'code' ? 'code' : 'model';
+    if (s.executor !== undefined && s.executor !== 'code' && s.executor !== 'model') err(`${where}: executor 必须是 model 或 code`);
+
+    const mdPath = `workers/${sid}/SKILL.md`;
+    const md = files[mdPath];
+    let description = '';
+    let title = sid;
+    let metadata: Record<string, string> = {};
+    if (md === undefined) err(`${folder}/${mdPath}: 文件缺失（skill「${sid}」在 orchestrator.md 里声明了）`);
+    else {
+      const fm = splitFrontmatter(md);
+      fm.diagnostics.forEach((d) => err(`${folder}/${mdPath}: ${d}`));
+      const f = fm.data ?? {};
+      if (fm.data) {
+        if (f.name !== sid) err(`${folder}/${mdPath}: name「${String(f.name)}」必须等于文件夹名「${sid}」`);
+        for (const k of Object.keys(f)) if (!SKILL_MD_KEYS.has(k)) err(`${folder}/${mdPath}: 不允许的字段「${k}」（额外信息放进 metadata）`);
+        if (typeof f.description !== 'string' || !f.description.trim() || f.description.length > 1024)
+          err(`${folder}/${mdPath}: description 必须是 1～1024 个字符`);
+        else description = f.description;
+        if (f.metadata !== undefined) {
+          if (!f.metadata || typeof f.metadata !== 'object' || Array.isArray(f.metadata)) err(`${folder}/${mdPath}: metadata 必须是 字符串→字符串 映射`);
+          else metadata = Object.fromEntries(Object.entries(f.metadata).map(([k, v]) => [k, String(v)]));
+        }
+        if (metadata.stage && metadata.stage !== stage) err(`${folder}/${mdPath}: metadata.stage「${metadata.stage}」与 manifest 的「${String(stage)}」不一致`);
+        title = metadata.title ?? sid;
+      }
+    }
+    skills.push({ id: sid, stage: stage as SkillStage, title, description, reads: reads ?? [], writes: writes ?? [], executor, context, skillMd: md ?? '', metadata });
+  }
+  // A worker folder the manifest does not mention is almost always a typo in one of the two.
+  for (const path of Object.keys(files)) {
+    const w = /^workers\/([^/]+)\/SKILL\.md$/.exec(path);
+    if (w && !seen.has(w[1])) err(`${folder}/${path}: 这个 skill 没有在 orchestrator.md 的 skills 里声明`);
+  }
+  if (!skills.some((s) => s.stage === 'instantiate' && s.writes.includes('设计.run_skill清单')) && head.data)
+    err(`${folder}/orchestrator.md: 必须有一个 instantiate skill 写「设计.run_skill清单」（交互范式）`);
+  if (errors.length) return { ok: false, packageId: folder, errors };
+  return {
+    ok: true,
+    pkg: {
+      id,
+      title: m.title as string,
+      description: typeof m.description === 'string' ? m.description : '',
+      version: typeof m.version === 'number' ? m.version : 1,
+      capabilities: capabilities as Capability[],
+      burstCap: typeof m.burstCap === 'number' && m.burstCap > 0 ? m.burstCap : DEFAULT_BURST_CAP,
+      constraints: constraints ?? [],
+      acceptance: { design: 'user', play: 'runtime' },
+      tags,
+      skills,
+      manifestBody: head.body,
+    },
+  };
+}
+
+/** Groups globbed files (`/skills/<pkg>/…`) by package folder and loads each package. */
+export function loadPackagesFromFiles(all: Record<string, string>): LoadResult[] {
+  const byFolder = new Map<string, PackageFiles>();
+  for (const [path, text] of Object.entries(all)) {
+    const m = /^\/?skills\/([^/]+)\/(.+)$/.exec(path);
+    if (!m) continue;
+    if (!byFolder.has(m[1])) byFolder.set(m[1], {});
+    byFolder.get(m[1])![m[2]] = text;
+  }
+  return [...byFolder.entries()]
+    .filter(([, files]) => 'orchestrator.md' in files)
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([folder, files]) => loadPackage(folder, files));
+}
+
+/** Every studio package shipped under `skills/` (a folder with an orchestrator.md). */
+export function discoverPackages(): LoadResult[] {
+  const manifests = import.meta.glob('/skills/*/orchestrator.md', { query: '?raw', import: 'default', eager: true }) as Record<string, string>;
+  const workers = import.meta.glob('/skills/*/workers/*/SKILL.md', { query: '?raw', import: 'default', eager: true }) as Record<string, string>;
+  return loadPackagesFromFiles({ ...manifests, ...workers });
+}
+
+export function skillById(pkg: SkillPackage, id: string): SkillDef | undefined {
+  return pkg.skills.find((s) => s.id === id);
+}

@@ -1,0 +1,262 @@
+/**
+ * The 5-phase machine (seed 004 §4): a pure `transition(state, event) → {state, effects}`.
+ * It never calls a model and does no I/O; effects are data the phase runtime carries out.
+ * It decides (1) who may act now, (2) which tools are legal now, (3) the fact lifecycle
+ * (draft → accepted only by the user) and (4) the precise `waitingReason`.
+ *
+ * phase: idle | running | waiting_user | done | error;  stage: design → play → done.
+ * A user hard event (input, accept/reject/edit that completes a review, continue, a player's input)
+ * sets phase running and resets the burst counter; every model round counts against the cap N,
+ * and reaching N ends in waiting_user with reason `burst_cap` — not an exception.
+ */
+export type Stage = 'design' | 'play' | 'done';
+export type Phase = 'idle' | 'running' | 'waiting_user' | 'done' | 'error';
+export type Who = 'user' | 'agent' | 'worker' | 'nobody';
+
+/** What the user is asked for right now, with what the screen needs to ask it. */
+export type WaitingReason =
+  | { kind: 'review_drafts'; skill: string; workerId: string; tags: string[] }
+  | { kind: 'agent_question'; question: string; options?: string[] }
+  | { kind: 'worker_question'; skill: string; workerId: string; question: string; options?: string[] }
+  | { kind: 'burst_cap'; rounds: number; cap: number }
+  | { kind: 'worker_failed'; skill: string; workerId: string; message: string }
+  | { kind: 'interrupted' }
+  | { kind: 'player_input' };
+
+export interface PhaseState {
+  stage: Stage;
+  phase: Phase;
+  /** Model rounds since the last user hard event. */
+  burst: number;
+  burstCap: number;
+  /** Bursts started in this session (1-based once running); recorded in provenance. */
+  burstNo: number;
+  waiting: WaitingReason | null;
+  /** The worker executing now (phase running, actor worker). */
+  worker: { workerId: string; skill: string } | null;
+  /** Runtime-reported fact: every tag the run skills need is accepted. Gates declare_instance_ready. */
+  ready: boolean;
+  error: { code: string; message: string } | null;
+}
+
+export type PhaseEvent =
+  // user hard events
+  | { type: 'user_input'; text: string }
+  | { type: 'user_accept'; tag: string }
+  | { type: 'user_reject'; tag: string; reason: string }
+  | { type: 'user_edit'; tag: string; value: unknown }
+  | { type: 'user_continue' }
+  | { type: 'player_input'; text: string }
+  | { type: 'player_end' }
+  // the manager's tool calls (one per model round)
+  | { type: 'agent_loop_tool'; name: string }
+  | { type: 'agent_run_worker'; skill: string; workerId: string }
+  | { type: 'agent_ask_user'; question: string; options?: string[] }
+  | { type: 'agent_declare_ready' }
+  | { type: 'agent_reply'; text: string }
+  | { type: 'agent_finish'; text: string }
+  /** A round whose step was not a legal tool call: counted, answered with an error, phase unchanged. */
+  | { type: 'agent_tool_error'; message: string }
+  // the worker's boundary
+  | { type: 'worker_submitted'; workerId: string; tags: string[] }
+  | { type: 'worker_asked'; workerId: string; question: string; options?: string[] }
+  | { type: 'worker_failed'; workerId: string; message: string }
+  // runtime facts
+  | { type: 'facts_changed'; ready: boolean }
+  | { type: 'failure'; code: string; message: string }
+  | { type: 'restored' };
+
+export type Effect =
+  | { type: 'call_model'; tools: string[] }
+  | { type: 'run_worker'; skill: string; workerId: string }
+  | { type: 'resume_worker'; workerId: string; skill: string; answer: string }
+  | { type: 'record_user_words'; text: string }
+  | { type: 'record_player_input'; text: string }
+  | { type: 'accept_tag'; tag: string }
+  | { type: 'reject_tag'; tag: string; reason: string }
+  | { type: 'edit_tag'; tag: string; value: unknown }
+  | { type: 'wait'; reason: WaitingReason }
+  | { type: 'declare_ready' }
+  | { type: 'send_reply'; text: string; session: 'active' | 'ended' }
+  | { type: 'end_play' }
+  | { type: 'persist' }
+  | { type: 'refused'; event: PhaseEvent['type']; message: string };
+
+export interface Transition {
+  state: PhaseState;
+  effects: Effect[];
+}
+
+export const LOOP_TOOLS = ['read_blackboard', 'list_skills', 'missing_skills'] as const;
+export const DESIGN_BOUNDARY_TOOLS = ['run_worker', 'ask_user', 'declare_instance_ready'] as const;
+export const PLAY_BOUNDARY_TOOLS = ['run_worker', 'reply', 'finish'] as const;
+export const WORKER_TOOLS = ['submit', 'ask_user'] as const;
+
+export function isLoopTool(name: string): boolean {
+  return (LOOP_TOOLS as readonly string[]).includes(name);
+}
+
+export function initialPhaseState(burstCap: number, stage: Stage = 'design'): PhaseState {
+  return { stage, phase: 'idle', burst: 0, burstCap, burstNo: 0, waiting: null, worker: null, ready: false, error: null };
+}
+
+/** Who may act now. */
+export function whoActs(s: PhaseState): Who {
+  if (s.phase === 'running') return s.worker ? 'worker' : 'agent';
+  if (s.phase === 'done') return 'nobody';
+  return 'user';
+}
+
+/** The tools legal right now for whoever acts (empty when the user acts). */
+export function allowedTools(s: PhaseState): string[] {
+  const who = whoActs(s);
+  if (who === 'worker') return [...WORKER_TOOLS];
+  if (who !== 'agent') return [];
+  if (s.stage === 'design') {
+    const tools: string[] = [...LOOP_TOOLS, 'run_worker', 'ask_user'];
+    if (s.ready) tools.push('declare_instance_ready');
+    return tools;
+  }
+  if (s.stage === 'play') return ['read_blackboard', ...PLAY_BOUNDARY_TOOLS];
+  return [];
+}
+
+/** What the user may do now (for the screen). */
+export function userActions(s: PhaseState): Array<'input' | 'accept' | 'reject' | 'edit' | 'continue' | 'play'> {
+  if (whoActs(s) !== 'user') return [];
+  if (s.stage === 'play') return s.phase === 'error' || s.waiting?.kind === 'player_input' || s.phase === 'idle' ? ['play'] : [];
+  const acts: Array<'input' | 'accept' | 'reject' | 'edit' | 'continue'> = ['input', 'accept', 'reject', 'edit'];
+  if (s.phase === 'error' || s.waiting?.kind === 'burst_cap' || s.waiting?.kind === 'interrupted' || s.waiting?.kind === 'worker_failed') acts.push('continue');
+  return acts;
+}
+
+function refuse(s: PhaseState, e: PhaseEvent, message: string): Transition {
+  return { state: s, effects: [{ type: 'refused', event: e.type, message }] };
+}
+
+/** Start a burst: a user hard event hands the turn to the agent with a fresh counter. */
+function startBurst(s: PhaseState, pre: Effect[]): Transition {
+  const state: PhaseState = { ...s, phase: 'running', burst: 0, burstNo: s.burstNo + 1, waiting: null, worker: null, error: null };
+  return { state, effects: [...pre, { type: 'call_model', tools: allowedTools(state) }] };
+}
+
+function waitFor(s: PhaseState, reason: WaitingReason, extra: Effect[] = []): Transition {
+  return { state: { ...s, phase: 'waiting_user', waiting: reason, worker: null }, effects: [...extra, { type: 'wait', reason }, { type: 'persist' }] };
+}
+
+/** After a model round: continue the burst, or stop at the cap. */
+function nextRound(s: PhaseState): Transition {
+  if (s.burst >= s.burstCap) return waitFor(s, { kind: 'burst_cap', rounds: s.burst, cap: s.burstCap });
+  return { state: s, effects: [{ type: 'call_model', tools: allowedTools(s) }] };
+}
+
+function userMayAct(s: PhaseState): boolean {
+  return whoActs(s) === 'user';
+}
+
+export function transition(s: PhaseState, e: PhaseEvent): Transition {
+  const who = whoActs(s);
+  switch (e.type) {
+    case 'user_input': {
+      if (s.stage !== 'design') return refuse(s, e, '设计已经完成，现在不能再对总管说话');
+      if (!userMayAct(s)) return refuse(s, e, '总管正在工作，请稍等');
+      if (!e.text.trim()) return refuse(s, e, '请先输入内容');
+      const w = s.waiting;
+      if (w?.kind === 'worker_question') {
+        const state: PhaseState = { ...s, phase: 'running', burst: 0, burstNo: s.burstNo + 1, waiting: null, worker: { workerId: w.workerId, skill: w.skill }, error: null };
+        return { state, effects: [{ type: 'record_user_words', text: e.text }, { type: 'resume_worker', workerId: w.workerId, skill: w.skill, answer: e.text }] };
+      }
+      return startBurst(s, [{ type: 'record_user_words', text: e.text }]);
+    }
+    case 'user_accept':
+    case 'user_reject':
+    case 'user_edit': {
+      if (s.stage !== 'design') return refuse(s, e, '只有设计阶段的草稿需要验收');
+      if (!userMayAct(s)) return refuse(s, e, '总管正在工作，请稍等');
+      if (e.type === 'user_reject' && !e.reason.trim()) return refuse(s, e, '驳回时请写一句理由');
+      const op: Effect =
+        e.type === 'user_accept' ? { type: 'accept_tag', tag: e.tag } : e.type === 'user_reject' ? { type: 'reject_tag', tag: e.tag, reason: e.reason } : { type: 'edit_tag', tag: e.tag, value: e.value };
+      const w = s.waiting;
+      if (w?.kind === 'review_drafts' && w.tags.includes(e.tag)) {
+        const rest = w.tags.filter((t) => t !== e.tag);
+        // The review is complete: that is the user's hard event that hands the turn back to the agent.
+        if (rest.length === 0) return startBurst(s, [op]);
+        return waitFor(s, { ...w, tags: rest }, [op]);
+      }
+      return { state: s, effects: [op, { type: 'persist' }] };
+    }
+    case 'user_continue': {
+      if (s.stage === 'done') return refuse(s, e, '已经结束了');
+      if (!userMayAct(s)) return refuse(s, e, '总管正在工作，请稍等');
+      const k = s.waiting?.kind;
+      if (s.phase !== 'error' && k !== 'burst_cap' && k !== 'interrupted' && k !== 'worker_failed') return refuse(s, e, '现在在等你回答或验收，不能直接继续');
+      return startBurst(s, []);
+    }
+    case 'player_input': {
+      if (s.stage !== 'play') return refuse(s, e, s.stage === 'design' ? '游戏还在设计中，不能开始玩' : '这局游戏已经结束');
+      if (!userMayAct(s)) return refuse(s, e, '上一句还在处理');
+      return startBurst(s, [{ type: 'record_player_input', text: e.text }]);
+    }
+    case 'player_end': {
+      if (s.stage !== 'play') return refuse(s, e, '没有正在进行的游戏');
+      return { state: { ...s, stage: 'done', phase: 'done', waiting: null, worker: null }, effects: [{ type: 'end_play' }, { type: 'persist' }] };
+    }
+    case 'agent_loop_tool': {
+      if (who !== 'agent') return refuse(s, e, '现在不是总管的回合');
+      if (!isLoopTool(e.name) || !allowedTools(s).includes(e.name)) return refuse(s, e, `工具 ${e.name} 现在不可用`);
+      return nextRound({ ...s, burst: s.burst + 1 });
+    }
+    case 'agent_tool_error': {
+      if (who !== 'agent') return refuse(s, e, '现在不是总管的回合');
+      return nextRound({ ...s, burst: s.burst + 1 });
+    }
+    case 'agent_run_worker': {
+      if (who !== 'agent' || !allowedTools(s).includes('run_worker')) return refuse(s, e, '现在不能启动 worker');
+      const state: PhaseState = { ...s, burst: s.burst + 1, worker: { workerId: e.workerId, skill: e.skill } };
+      return { state, effects: [{ type: 'run_worker', skill: e.skill, workerId: e.workerId }] };
+    }
+    case 'agent_ask_user': {
+      if (who !== 'agent' || !allowedTools(s).includes('ask_user')) return refuse(s, e, '现在不能提问');
+      return waitFor({ ...s, burst: s.burst + 1 }, { kind: 'agent_question', question: e.question, ...(e.options?.length ? { options: e.options } : {}) });
+    }
+    case 'agent_declare_ready': {
+      if (who !== 'agent' || s.stage !== 'design') return refuse(s, e, '现在不能宣布实例完成');
+      if (!s.ready) return refuse(s, e, 'run skill 需要的标签还没有全部被家长采用');
+      return { state: { ...s, stage: 'play', phase: 'idle', burst: s.burst + 1, waiting: null, worker: null }, effects: [{ type: 'declare_ready' }, { type: 'persist' }] };
+    }
+    case 'agent_reply':
+    case 'agent_finish': {
+      if (who !== 'agent' || s.stage !== 'play') return refuse(s, e, '现在不能回复玩家');
+      if (e.type === 'agent_reply')
+        return {
+          state: { ...s, phase: 'waiting_user', burst: s.burst + 1, waiting: { kind: 'player_input' } },
+          effects: [{ type: 'send_reply', text: e.text, session: 'active' }, { type: 'wait', reason: { kind: 'player_input' } }, { type: 'persist' }],
+        };
+      return { state: { ...s, stage: 'done', phase: 'done', burst: s.burst + 1, waiting: null }, effects: [{ type: 'send_reply', text: e.text, session: 'ended' }, { type: 'end_play' }, { type: 'persist' }] };
+    }
+    case 'worker_submitted': {
+      if (who !== 'worker' || s.worker?.workerId !== e.workerId) return refuse(s, e, '没有这个正在运行的 worker');
+      const skill = s.worker.skill;
+      // Design drafts wait for the user's verdict; play values are live and the agent continues its burst.
+      if (s.stage === 'design') return waitFor(s, { kind: 'review_drafts', skill, workerId: e.workerId, tags: e.tags });
+      return nextRound({ ...s, worker: null });
+    }
+    case 'worker_asked': {
+      if (who !== 'worker' || s.worker?.workerId !== e.workerId) return refuse(s, e, '没有这个正在运行的 worker');
+      if (s.stage !== 'design') return refuse(s, e, '运行阶段的 worker 不能向家长提问');
+      return waitFor(s, { kind: 'worker_question', skill: s.worker.skill, workerId: e.workerId, question: e.question, ...(e.options?.length ? { options: e.options } : {}) });
+    }
+    case 'worker_failed': {
+      if (who !== 'worker' || s.worker?.workerId !== e.workerId) return refuse(s, e, '没有这个正在运行的 worker');
+      return waitFor(s, { kind: 'worker_failed', skill: s.worker.skill, workerId: e.workerId, message: e.message });
+    }
+    case 'facts_changed':
+      return { state: { ...s, ready: e.ready }, effects: [] };
+    case 'failure':
+      return { state: { ...s, phase: 'error', worker: null, waiting: null, error: { code: e.code, message: e.message } }, effects: [{ type: 'persist' }] };
+    case 'restored':
+      // A reload interrupted a burst: nothing is half-applied (tools apply atomically), so ask to continue.
+      if (s.phase === 'running') return waitFor(s, { kind: 'interrupted' });
+      return { state: s, effects: [] };
+  }
+}

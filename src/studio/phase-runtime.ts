@@ -1,0 +1,434 @@
+/**
+ * The phase runtime (seed 004 §3, §7, §9): owns one Session (phase state, blackboard, the manager's
+ * conversation), feeds events to the pure phase machine and carries out its effects — calls the
+ * model with the tools allowed now, runs workers, writes the board, persists snapshots and the
+ * design trace. No DOM: it runs on the main thread for the Studio and in a Web Worker for play.
+ */
+import { ModelError, type ChatMessage, type ChatModel } from '../llm/types.ts';
+import './errors.ts';
+import type { GameDeclaration } from '../protocol/declaration.ts';
+import * as bb from './blackboard.ts';
+import { cardsFromDesign, declarationFor, gameIdFor, type ThemeFact } from './cards.ts';
+import { skillById, type SkillDef, type SkillPackage } from './package-loader.ts';
+import { allowedTools, initialPhaseState, transition, whoActs, type Effect, type PhaseEvent, type PhaseState, type WaitingReason } from './phase-machine.ts';
+import { missingInstantiateSkills, RUN_SKILL_LIST } from './planner.ts';
+import { assistantMessage, managerSystemPrompt, managerToolSpecs, MANAGER_AGENT, parseManagerStep, resultMessage, runLoopTool } from './tool-loop.ts';
+import type { CardAsset, DesignTraceEntry, SessionSnapshot, TranscriptItem } from './types.ts';
+import { assembleWorkerContext, runWorkerLoop, type WorkerOutcome } from './worker-executor.ts';
+
+export const USER_WORDS_TAG = '设计.家长要求';
+export const PLAYER_INPUT_TAG = '运行.玩家输入';
+export const REPLY_TAG = '运行.回复';
+
+/** Runtime code for `executor: code` skills: reads (unmasked) in, output tag values out. */
+export type CodeExecutor = (reads: Record<string, unknown>) => Record<string, unknown>;
+
+/** Where a session persists itself (the Book implements it; tests may pass nothing). */
+export interface SessionStore {
+  saveSession(snapshot: SessionSnapshot, trace: DesignTraceEntry[]): Promise<void>;
+  saveDeclared(projectId: string, declared: DeclaredGame): Promise<void>;
+}
+
+export interface DeclaredGame {
+  declaration: GameDeclaration;
+  cards: CardAsset[];
+  /** Accepted `设计.*` values: everything the play stage reads. */
+  design: Record<string, unknown>;
+}
+
+export interface SessionDeps {
+  pkg: SkillPackage;
+  model: ChatModel;
+  store?: SessionStore;
+  now?: () => number;
+  codeExecutors?: Record<string, CodeExecutor>;
+}
+
+export interface SessionView {
+  projectId: string;
+  packageId: string;
+  state: PhaseState;
+  who: ReturnType<typeof whoActs>;
+  waiting: WaitingReason | null;
+  board: bb.Blackboard;
+  transcript: TranscriptItem[];
+  busy: boolean;
+}
+
+export type ActResult = { ok: true } | { ok: false; message: string };
+
+export class StudioSession {
+  private snap: SessionSnapshot;
+  private trace: DesignTraceEntry[] = [];
+  private listeners = new Set<(v: SessionView) => void>();
+  private busy = false;
+  private replies: Array<{ text: string; session: 'active' | 'ended' }> = [];
+  private declared: DeclaredGame | null = null;
+  private declaredSaved = false;
+  private readonly now: () => number;
+
+  private constructor(
+    private readonly deps: SessionDeps,
+    snap: SessionSnapshot,
+  ) {
+    this.snap = snap;
+    this.now = deps.now ?? Date.now;
+  }
+
+  /** A new design session for a package. */
+  static create(deps: SessionDeps, projectId: string): StudioSession {
+    const at = (deps.now ?? Date.now)();
+    return new StudioSession(deps, {
+      v: 1,
+      projectId,
+      packageId: deps.pkg.id,
+      state: initialPhaseState(deps.pkg.burstCap),
+      board: bb.emptyBoard(Object.keys(deps.pkg.tags)),
+      manager: [{ role: 'system', content: managerSystemPrompt(deps.pkg, 'design') }],
+      pendingWorker: null,
+      transcript: [{ who: 'system', text: `开始设计「${deps.pkg.title}」。说说你想给孩子做个什么样的游戏吧。`, at }],
+      seq: 0,
+      savedAt: at,
+    });
+  }
+
+  /** Resume a persisted session exactly where it waited (a burst cut by a reload asks to continue). */
+  static restore(deps: SessionDeps, snapshot: SessionSnapshot): StudioSession {
+    if (snapshot.packageId !== deps.pkg.id) throw new Error(`snapshot is for package ${snapshot.packageId}, not ${deps.pkg.id}`);
+    const s = new StudioSession(deps, structuredClone(snapshot));
+    const t = transition(s.snap.state, { type: 'restored' });
+    s.snap.state = t.state;
+    return s;
+  }
+
+  /**
+   * The play stage of a declared design: a fresh board holding the accepted design facts, the
+   * manager in play mode, waiting for the player's first input.
+   */
+  static startPlay(deps: SessionDeps, projectId: string, design: Record<string, unknown>): StudioSession {
+    const at = (deps.now ?? Date.now)();
+    let board = bb.emptyBoard(Object.keys(deps.pkg.tags));
+    for (const [tag, value] of Object.entries(design)) board = bb.recordUserFact(board, tag, value, at);
+    const state: PhaseState = { ...initialPhaseState(deps.pkg.burstCap, 'play'), ready: true };
+    return new StudioSession(deps, {
+      v: 1,
+      projectId,
+      packageId: deps.pkg.id,
+      state,
+      board,
+      manager: [{ role: 'system', content: managerSystemPrompt(deps.pkg, 'play') }],
+      pendingWorker: null,
+      transcript: [],
+      seq: 0,
+      savedAt: at,
+    });
+  }
+
+  get view(): SessionView {
+    const s = this.snap;
+    return { projectId: s.projectId, packageId: s.packageId, state: s.state, who: whoActs(s.state), waiting: s.state.waiting, board: s.board, transcript: s.transcript, busy: this.busy };
+  }
+
+  snapshot(): SessionSnapshot {
+    return structuredClone({ ...this.snap, savedAt: this.now() });
+  }
+
+  subscribe(fn: (v: SessionView) => void): () => void {
+    this.listeners.add(fn);
+    fn(this.view);
+    return () => this.listeners.delete(fn);
+  }
+
+  // ── user hard events ────────────────────────────────────────────────────────────
+  input(text: string): Promise<ActResult> {
+    return this.drive({ type: 'user_input', text });
+  }
+  accept(tag: string): Promise<ActResult> {
+    return this.drive({ type: 'user_accept', tag });
+  }
+  reject(tag: string, reason: string): Promise<ActResult> {
+    return this.drive({ type: 'user_reject', tag, reason });
+  }
+  edit(tag: string, value: unknown): Promise<ActResult> {
+    return this.drive({ type: 'user_edit', tag, value });
+  }
+  continue(): Promise<ActResult> {
+    return this.drive({ type: 'user_continue' });
+  }
+
+  /**
+   * Play stage: one player input is one user hard event → one manager burst → run skills →
+   * `运行.*` tags → the replies of this burst (the last one may have session `ended`).
+   */
+  async play(text: string): Promise<{ ok: boolean; message?: string; replies: Array<{ text: string; session: 'active' | 'ended' }> }> {
+    this.replies = [];
+    const r = await this.drive({ type: 'player_input', text });
+    const replies = this.replies;
+    this.replies = [];
+    return r.ok ? { ok: true, replies } : { ok: false, message: r.message, replies };
+  }
+
+  async endPlay(): Promise<ActResult> {
+    return this.drive({ type: 'player_end' });
+  }
+
+  /** The declared game, once `declare_instance_ready` succeeded in this session. */
+  get declaredGame(): DeclaredGame | null {
+    return this.declared;
+  }
+
+  // ── driver ───────────────────────────────────────────────────────────────────────
+  private emit(): void {
+    const v = this.view;
+    for (const fn of this.listeners) fn(v);
+  }
+
+  private log(kind: DesignTraceEntry['kind'], data: Record<string, unknown>): void {
+    this.trace.push({ projectId: this.snap.projectId, at: this.now(), kind, burstNo: this.snap.state.burstNo, data });
+  }
+
+  private say(item: Omit<TranscriptItem, 'at'>): void {
+    this.snap.transcript = [...this.snap.transcript, { ...item, at: this.now() }];
+  }
+
+  private async drive(first: PhaseEvent): Promise<ActResult> {
+    if (this.busy) return { ok: false, message: '上一步还在处理，请稍等' };
+    this.busy = true;
+    this.emit();
+    try {
+      const work: Effect[] = [];
+      const r = this.dispatch(first, work);
+      if (!r.ok) return r;
+      while (work.length) {
+        const w = work.shift()!;
+        if (w.type === 'call_model') await this.managerRound(work);
+        else if (w.type === 'run_worker') await this.runWorker(w.skill, w.workerId, null, work);
+        else if (w.type === 'resume_worker') await this.runWorker(w.skill, w.workerId, w.answer, work);
+        this.emit();
+      }
+      return { ok: true };
+    } finally {
+      this.busy = false;
+      await this.persist();
+      this.emit();
+    }
+  }
+
+  /**
+   * Apply one event: the machine decides, board effects are applied atomically (a refused board
+   * write leaves everything as it was), asynchronous work is queued.
+   */
+  private dispatch(event: PhaseEvent, work: Effect[]): ActResult {
+    const prevBurst = this.snap.state.burstNo;
+    const t = transition(this.snap.state, event);
+    const refused = t.effects.find((e) => e.type === 'refused');
+    if (refused && refused.type === 'refused') return { ok: false, message: refused.message };
+    const at = this.now();
+    let board = this.snap.board;
+    const notes: Array<() => void> = [];
+    try {
+      for (const e of t.effects) {
+        if (e.type === 'accept_tag') {
+          board = bb.accept(board, e.tag, 'user', at);
+          notes.push(() => this.userDecision(`采用 ${e.tag}`, { decision: 'accept', tag: e.tag }));
+        } else if (e.type === 'reject_tag') {
+          board = bb.reject(board, e.tag, e.reason, 'user', at);
+          notes.push(() => this.userDecision(`驳回 ${e.tag}，理由：${e.reason}`, { decision: 'reject', tag: e.tag, reason: e.reason }));
+        } else if (e.type === 'edit_tag') {
+          board = bb.editAndAccept(board, e.tag, e.value, 'user', at);
+          notes.push(() => this.userDecision(`修改并采用 ${e.tag}`, { decision: 'edit', tag: e.tag, value: e.value }));
+        } else if (e.type === 'record_user_words') {
+          const prev = bb.acceptedValue<string[]>(board, USER_WORDS_TAG) ?? [];
+          board = bb.recordUserFact(board, USER_WORDS_TAG, [...prev, e.text], at);
+          notes.push(() => {
+            this.say({ who: 'user', text: e.text });
+            this.snap.manager = [...this.snap.manager, { role: 'user', content: `[家长] ${e.text}` }];
+            this.log('user_input', { text: e.text });
+          });
+        } else if (e.type === 'record_player_input') {
+          board = bb.recordRuntimeFact(board, PLAYER_INPUT_TAG, e.text, at);
+          notes.push(() => {
+            this.say({ who: 'user', text: e.text });
+            this.snap.manager = [...this.snap.manager, { role: 'user', content: `[孩子] ${e.text}` }];
+            this.log('play_turn', { input: e.text });
+          });
+        }
+      }
+    } catch (err) {
+      if (err instanceof bb.BoardError) return { ok: false, message: err.message };
+      throw err;
+    }
+    this.snap.state = t.state;
+    this.snap.board = board;
+    notes.forEach((n) => n());
+    for (const e of t.effects) {
+      switch (e.type) {
+        case 'call_model':
+        case 'run_worker':
+        case 'resume_worker':
+          work.push(e);
+          break;
+        case 'wait':
+          this.announceWait(e.reason);
+          break;
+        case 'declare_ready':
+          this.declare();
+          break;
+        case 'send_reply':
+          this.replies.push({ text: e.text, session: e.session });
+          this.say({ who: 'agent', text: e.text });
+          break;
+        default:
+          break;
+      }
+    }
+    if (t.state.burstNo > prevBurst) this.log('burst', { burstNo: t.state.burstNo, cause: event.type });
+    this.refreshReadiness();
+    return { ok: true };
+  }
+
+  private userDecision(text: string, data: Record<string, unknown>): void {
+    this.say({ who: 'user', text });
+    this.snap.manager = [...this.snap.manager, { role: 'user', content: `[验收] ${text}` }];
+    this.log('user_decision', data);
+  }
+
+  /** Keep the machine's `ready` fact in step with the board (it gates declare_instance_ready). */
+  private refreshReadiness(): void {
+    if (this.snap.state.stage !== 'design') return;
+    const ready = missingInstantiateSkills(this.deps.pkg, this.snap.board).ready;
+    if (ready !== this.snap.state.ready) this.snap.state = transition(this.snap.state, { type: 'facts_changed', ready }).state;
+  }
+
+  private announceWait(reason: WaitingReason): void {
+    const title = (id: string) => skillById(this.deps.pkg, id)?.title ?? id;
+    if (reason.kind === 'agent_question') this.say({ who: 'agent', text: reason.question });
+    else if (reason.kind === 'worker_question') this.say({ who: 'worker', skill: reason.skill, text: reason.question });
+    else if (reason.kind === 'review_drafts' && reason.tags.length && !this.snap.transcript.at(-1)?.text.includes(reason.workerId))
+      this.say({ who: 'worker', skill: reason.skill, text: `「${title(reason.skill)}」交了草稿：${reason.tags.join('、')}。请看一看，采用或驳回。` });
+    else if (reason.kind === 'burst_cap') this.say({ who: 'system', text: `总管连续想了 ${reason.rounds} 步还没有结果，先停下来等你：可以补充说明，或点「继续」。` });
+    else if (reason.kind === 'worker_failed') this.say({ who: 'system', text: `「${title(reason.skill)}」没有完成：${reason.message}。可以点「继续」再试。` });
+    else if (reason.kind === 'interrupted') this.say({ who: 'system', text: '上次在总管工作时被打断了，点「继续」接着做。' });
+  }
+
+  private async managerRound(work: Effect[]): Promise<void> {
+    const s = this.snap.state;
+    const allowed = allowedTools(s);
+    const runSkills = s.stage === 'play' ? (bb.acceptedValue<string[]>(this.snap.board, RUN_SKILL_LIST) ?? []) : [];
+    const tools = managerToolSpecs(this.deps.pkg, s, allowed, runSkills);
+    let step;
+    try {
+      step = await this.deps.model.step({ agent: MANAGER_AGENT, messages: this.snap.manager, tools });
+    } catch (err) {
+      this.fail(err);
+      return;
+    }
+    this.snap.manager = [...this.snap.manager, assistantMessage(step)];
+    const parsed = parseManagerStep(step, allowed, this.deps.pkg, s.stage, () => `w${++this.snap.seq}`);
+    this.log('tool_call', { tool: step.action, args: step.args, kind: parsed.kind });
+    if (parsed.kind === 'invalid') {
+      this.snap.manager = [...this.snap.manager, resultMessage(step.action, `错误：${parsed.message}`)];
+      this.dispatch({ type: 'agent_tool_error', message: parsed.message }, work);
+      return;
+    }
+    if (parsed.kind === 'loop') {
+      this.snap.manager = [...this.snap.manager, resultMessage(parsed.name, runLoopTool(parsed.name, this.deps.pkg, this.snap.board))];
+      this.dispatch({ type: 'agent_loop_tool', name: parsed.name }, work);
+      return;
+    }
+    const r = this.dispatch(parsed.event, work);
+    if (!r.ok) {
+      this.snap.manager = [...this.snap.manager, resultMessage(step.action, `错误：${r.message}`)];
+      this.dispatch({ type: 'agent_tool_error', message: r.message }, work);
+    } else if (parsed.event.type === 'agent_run_worker') {
+      const title = skillById(this.deps.pkg, parsed.event.skill)?.title ?? parsed.event.skill;
+      if (s.stage === 'design') this.say({ who: 'agent', text: `请「${title}」来做这一步。` });
+    }
+  }
+
+  private fail(err: unknown): void {
+    const code = err instanceof ModelError ? err.code : 'studio_runtime';
+    const message = err instanceof Error ? err.message : String(err);
+    this.log('model_error', { code, message });
+    this.say({ who: 'system', text: `出错了：${message}。可以点「继续」再试。` });
+    this.dispatch({ type: 'failure', code, message }, []);
+  }
+
+  private async runWorker(skillId: string, workerId: string, answer: string | null, work: Effect[]): Promise<void> {
+    const pkg = this.deps.pkg;
+    const skill = skillById(pkg, skillId) as SkillDef;
+    const started = this.now();
+    let outcome: WorkerOutcome;
+    try {
+      if (skill.executor === 'code') outcome = this.runCodeWorker(skill);
+      else {
+        let messages: ChatMessage[];
+        if (answer !== null && this.snap.pendingWorker?.workerId === workerId) messages = [...this.snap.pendingWorker.messages, { role: 'user', content: `[家长回答] ${answer}` }];
+        else messages = assembleWorkerContext(pkg, skill, this.snap.board).messages;
+        outcome = await runWorkerLoop({ model: this.deps.model, skill, messages });
+      }
+    } catch (err) {
+      this.fail(err);
+      return;
+    }
+    this.snap.pendingWorker = null;
+    this.log('worker_run', { workerId, skill: skillId, outcome: outcome.kind, rounds: outcome.rounds, ms: this.now() - started, ...(outcome.kind === 'submitted' ? { tags: Object.keys(outcome.values) } : {}) });
+    if (outcome.kind === 'asked') {
+      this.snap.pendingWorker = { workerId, skill: skillId, messages: outcome.messages };
+      this.dispatch({ type: 'worker_asked', workerId, question: outcome.question, options: outcome.options }, work);
+      return;
+    }
+    if (outcome.kind === 'failed') {
+      this.dispatch({ type: 'worker_failed', workerId, message: outcome.message }, work);
+      return;
+    }
+    try {
+      this.snap.board = bb.submit(this.snap.board, { workerId, skill: skillId, burst: this.snap.state.burstNo, at: this.now(), declaredWrites: skill.writes, values: outcome.values });
+    } catch (err) {
+      this.dispatch({ type: 'worker_failed', workerId, message: (err as Error).message }, work);
+      return;
+    }
+    if (this.snap.state.stage === 'play') {
+      this.snap.manager = [...this.snap.manager, resultMessage('run_worker', `${skillId} 已更新：${this.playResultSummary(Object.keys(outcome.values))}`)];
+    } else {
+      this.snap.manager = [...this.snap.manager, resultMessage('run_worker', `${skillId} 交了草稿：${Object.keys(outcome.values).join('、')}，等家长验收`)];
+    }
+    this.dispatch({ type: 'worker_submitted', workerId, tags: Object.keys(outcome.values) }, work);
+  }
+
+  /** What the play manager may see of the new `运行.*` values (never the current card's answer). */
+  private playResultSummary(tags: string[]): string {
+    return JSON.stringify(Object.fromEntries(tags.filter((t) => t !== '运行.当前卡').map((t) => [t, this.snap.board.tags[t]?.value])));
+  }
+
+  private runCodeWorker(skill: SkillDef): WorkerOutcome {
+    const exec = this.deps.codeExecutors?.[skill.id];
+    if (!exec) return { kind: 'failed', message: `skill「${skill.id}」需要运行时代码，但没有提供`, messages: [], rounds: 0 };
+    const reads = Object.fromEntries(skill.reads.map((t) => [t, this.snap.board.tags[t]?.status === 'accepted' ? this.snap.board.tags[t].value : undefined]));
+    return { kind: 'submitted', values: exec(reads), messages: [], rounds: 1 };
+  }
+
+  private declare(): void {
+    const pkg = this.deps.pkg;
+    const design: Record<string, unknown> = {};
+    for (const e of Object.values(this.snap.board.tags)) if (e.status === 'accepted' && e.name.startsWith('设计.')) design[e.name] = e.value;
+    const theme = (design['设计.主题'] ?? {}) as ThemeFact;
+    const declaration = declarationFor({ gameId: gameIdFor(theme.标题 ?? theme.主题 ?? pkg.title, this.snap.projectId), theme, description: `${pkg.title}：${theme.主题 ?? ''}`, capabilities: pkg.capabilities });
+    const cards = cardsFromDesign(this.snap.projectId, design['设计.卡牌']);
+    this.declared = { declaration, cards, design };
+    this.log('declared', { gameId: declaration.id, title: declaration.title, cards: cards.length });
+    this.say({ who: 'agent', text: `设计完成！「${declaration.title}」已经保存，可以去游戏厅玩了。` });
+  }
+
+  private async persist(): Promise<void> {
+    const store = this.deps.store;
+    const trace = this.trace;
+    this.trace = [];
+    if (!store) return;
+    if (this.declared && !this.declaredSaved) {
+      await store.saveDeclared(this.snap.projectId, this.declared);
+      this.declaredSaved = true;
+    }
+    await store.saveSession(this.snapshot(), trace);
+  }
+}

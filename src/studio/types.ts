@@ -1,0 +1,90 @@
+/** Records shared by the Studio runtime and the Book (seed 004 §8: process / assets / play). */
+import type { ChatMessage } from '../llm/types.ts';
+import type { GameDeclaration } from '../protocol/declaration.ts';
+import type { Blackboard } from './blackboard.ts';
+import type { PhaseState } from './phase-machine.ts';
+
+/** One line of the conversation shown on the Studio screen. */
+export interface TranscriptItem {
+  who: 'user' | 'agent' | 'worker' | 'system';
+  text: string;
+  at: number;
+  skill?: string;
+}
+
+/** Everything needed to resume a session exactly where it waited (one JSON-safe record). */
+export interface SessionSnapshot {
+  v: 1;
+  projectId: string;
+  packageId: string;
+  state: PhaseState;
+  board: Blackboard;
+  /** The manager's conversation (system prompt first). */
+  manager: ChatMessage[];
+  /** The worker waiting for the user's answer (its own conversation), if any. */
+  pendingWorker: { workerId: string; skill: string; messages: ChatMessage[] } | null;
+  transcript: TranscriptItem[];
+  seq: number;
+  savedAt: number;
+}
+
+export type DesignTraceKind = 'user_input' | 'user_decision' | 'burst' | 'tool_call' | 'worker_run' | 'model_error' | 'declared' | 'play_turn';
+
+export interface DesignTraceEntry {
+  projectId: string;
+  at: number;
+  kind: DesignTraceKind;
+  burstNo: number;
+  data: Record<string, unknown>;
+}
+
+/** A card of a designed quiz (`设计.卡牌` item), stored once the design is declared ready. */
+export interface CardAsset {
+  projectId: string;
+  cardId: string;
+  kind: 'question' | 'picture';
+  prompt: string;
+  /** What the robot draws / shows for a picture card (never names the answer). */
+  picture?: string;
+  answer: string;
+  aliases: string[];
+  hints: string[];
+  difficulty: 1 | 2 | 3;
+}
+
+export interface ProjectRecord {
+  id: string;
+  /** A2A skill id of the designed game (a-z0-9-). */
+  gameId: string;
+  packageId: string;
+  title: string;
+  aliases: string[];
+  capabilities: GameDeclaration['capabilities'];
+  stage: PhaseState['stage'];
+  /** Short Chinese line for the list: what it waits for. */
+  status: string;
+  createdAt: number;
+  updatedAt: number;
+  /** Set when the design reached play. */
+  declaration?: GameDeclaration;
+  /** The accepted design facts (`设计.*` values) at declaration: the play stage's input. */
+  design?: Record<string, unknown>;
+}
+
+export interface PlayTurn {
+  at: number;
+  input: string;
+  replies: string[];
+}
+
+export interface PlayBook {
+  id: string;
+  projectId: string;
+  startedAt: number;
+  endedAt?: number;
+  turns: PlayTurn[];
+  score: number;
+  correct: number;
+  cardsPlayed: number;
+  durationMs: number;
+}

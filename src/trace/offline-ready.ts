@@ -1,0 +1,73 @@
+/**
+ * "Ready offline": true only when the app shell is in the service worker's cache AND a model
+ * finished loading completely (so its weights, config and wasm are in WebLLM's caches).
+ * The model helper calls `markModelLoaded(modelId)` after a successful full load, and
+ * `markModelMissing()` when the cache is deleted or a load fails. With the remote API provider
+ * nothing can be promised offline (the settings screen says so).
+ */
+import { derived, writable, type Readable } from 'svelte/store';
+
+export interface OfflineState {
+  /** The model whose complete load was seen last (persisted). */
+  modelId: string | null;
+  loadedAt: number | null;
+  /** The service worker controls the page / reported its precache complete. */
+  shellCached: boolean;
+}
+
+export interface OfflineReady extends OfflineState {
+  ready: boolean;
+}
+
+const KEY = 'agentcade.offline-model';
+
+function loadModel(): Pick<OfflineState, 'modelId' | 'loadedAt'> {
+  try {
+    const v = JSON.parse(localStorage.getItem(KEY) ?? 'null') as { modelId?: unknown; loadedAt?: unknown } | null;
+    if (v && typeof v.modelId === 'string') return { modelId: v.modelId, loadedAt: typeof v.loadedAt === 'number' ? v.loadedAt : null };
+  } catch {
+    // no storage: nothing known
+  }
+  return { modelId: null, loadedAt: null };
+}
+
+function controlled(): boolean {
+  try {
+    return typeof navigator !== 'undefined' && !!navigator.serviceWorker?.controller;
+  } catch {
+    return false;
+  }
+}
+
+const state = writable<OfflineState>({ ...loadModel(), shellCached: controlled() });
+
+/** The flag the settings screen shows. */
+export const offlineReady: Readable<OfflineReady> = derived(state, (s) => ({ ...s, ready: s.shellCached && s.modelId !== null }));
+
+/** Whether `modelId` in particular is ready offline (the chosen model may differ from the loaded one). */
+export function readyOfflineFor(s: OfflineReady, modelId: string): boolean {
+  return s.shellCached && s.modelId === modelId;
+}
+
+export function markModelLoaded(modelId: string, at = Date.now()): void {
+  try {
+    localStorage.setItem(KEY, JSON.stringify({ modelId, loadedAt: at }));
+  } catch {
+    // still true for this session
+  }
+  state.update((s) => ({ ...s, modelId, loadedAt: at }));
+}
+
+export function markModelMissing(): void {
+  try {
+    localStorage.removeItem(KEY);
+  } catch {
+    // nothing stored
+  }
+  state.update((s) => ({ ...s, modelId: null, loadedAt: null }));
+}
+
+/** Called by the service worker registration (UpdatePrompt) when the shell is cached. */
+export function markShellCached(cached = true): void {
+  state.update((s) => ({ ...s, shellCached: cached }));
+}

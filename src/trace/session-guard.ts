@@ -1,0 +1,137 @@
+/**
+ * Resume after reload: remembers the running game session (game id + contextId) in
+ * localStorage, so that after a reload or a crash the app ends it cleanly (`end` with empty
+ * text, as the protocol allows when the app exits) and tells the child.
+ *
+ * Main agent: `guard.remember(gameId, contextId)` after sending `start` (and on each message, to
+ * keep it fresh); `guard.forget()` when the session ends (a reply with `session: ended`, or
+ * `end_game`). At start-up: `await guard.recover(gameClient, { say })`.
+ */
+import type { GameClient } from '../a2a/types.ts';
+import { gameInput } from '../protocol/game-protocol.ts';
+import type { TraceSink } from './types.ts';
+
+export const INTERRUPTED_GAME_TEXT = '刚才的游戏中断了，我们重新开始吧';
+
+export interface RunningSession {
+  gameId: string;
+  contextId: string;
+  startedAt: number;
+  lastActiveAt: number;
+}
+
+export type GuardStorage = Pick<Storage, 'getItem' | 'setItem' | 'removeItem'>;
+
+export interface RecoverOptions {
+  /** Tells the child (speech queue). Called only for a session active within `maxAgeMs`. */
+  say?: (text: string) => unknown;
+  trace?: TraceSink;
+  /** How long to wait for the game's answer to `end` (ms). */
+  timeoutMs?: number;
+  /** Older sessions are ended silently: nobody is waiting for them any more (default 6 h). */
+  maxAgeMs?: number;
+  now?: () => number;
+}
+
+export interface SessionGuard {
+  remember(gameId: string, contextId: string): void;
+  forget(): void;
+  /** The session that was running when the page last went away, if any. */
+  interrupted(): RunningSession | null;
+  /** Ends the interrupted session (if any) and tells the child; resolves with it. */
+  recover(client: Pick<GameClient, 'request'>, opts?: RecoverOptions): Promise<RunningSession | null>;
+}
+
+const KEY = 'agentcade.running-session';
+
+function memoryStorage(): GuardStorage {
+  const m = new Map<string, string>();
+  return { getItem: (k) => m.get(k) ?? null, setItem: (k, v) => void m.set(k, v), removeItem: (k) => void m.delete(k) };
+}
+
+function defaultStorage(): GuardStorage {
+  try {
+    if (typeof localStorage !== 'undefined') return localStorage;
+  } catch {
+    // storage disabled
+  }
+  return memoryStorage();
+}
+
+function parse(raw: string | null): RunningSession | null {
+  if (!raw) return null;
+  try {
+    const v = JSON.parse(raw) as Partial<RunningSession>;
+    if (typeof v.gameId !== 'string' || typeof v.contextId !== 'string' || !v.gameId || !v.contextId) return null;
+    const startedAt = typeof v.startedAt === 'number' ? v.startedAt : 0;
+    return { gameId: v.gameId, contextId: v.contextId, startedAt, lastActiveAt: typeof v.lastActiveAt === 'number' ? v.lastActiveAt : startedAt };
+  } catch {
+    return null;
+  }
+}
+
+export function createSessionGuard(storage: GuardStorage = defaultStorage(), now: () => number = Date.now): SessionGuard {
+  const write = (s: RunningSession | null) => {
+    try {
+      if (s) storage.setItem(KEY, JSON.stringify(s));
+      else storage.removeItem(KEY);
+    } catch {
+      // Quota: the guard is a courtesy; the game itself goes on.
+    }
+  };
+  const read = () => {
+    try {
+      return parse(storage.getItem(KEY));
+    } catch {
+      return null;
+    }
+  };
+  return {
+    remember(gameId, contextId) {
+      const prev = read();
+      const t = now();
+      const same = prev && prev.gameId === gameId && prev.contextId === contextId;
+      write({ gameId, contextId, startedAt: same ? prev.startedAt : t, lastActiveAt: t });
+    },
+    forget() {
+      write(null);
+    },
+    interrupted: read,
+    async recover(client, opts = {}) {
+      const s = read();
+      if (!s) return null;
+      write(null); // never loop on a session whose ending itself crashes the page
+      const clock = opts.now ?? now;
+      const at = clock();
+      let outcome = 'ended';
+      try {
+        const req = client.request(s.gameId, s.contextId, gameInput('end', ''));
+        opts.trace?.record({ kind: 'a2a_request', at, source: 'main', name: s.gameId, requestId: req.requestId, contextId: s.contextId, data: { gameId: s.gameId, kind: 'end', text: '', reason: 'interrupted' } });
+        const drained = (async () => {
+          for await (const _ of req.replies) {
+            // The game's goodbye is not spoken: the child hears INTERRUPTED_GAME_TEXT instead.
+          }
+        })();
+        let timer: ReturnType<typeof setTimeout> | undefined;
+        const timeout = new Promise<'timeout'>((r) => (timer = setTimeout(() => r('timeout'), opts.timeoutMs ?? 5000)));
+        const first = await Promise.race([drained.then(
+            () => 'done' as const,
+            (err: unknown) => {
+              outcome = `game error: ${(err as { code?: string })?.code ?? String(err)}`;
+              return 'done' as const;
+            },
+          ), timeout]);
+        clearTimeout(timer);
+        if (first === 'timeout') {
+          outcome = 'timeout';
+          await req.cancel().catch(() => {});
+        }
+      } catch (err) {
+        outcome = `failed: ${err instanceof Error ? err.message : String(err)}`;
+      }
+      opts.trace?.record({ kind: 'main_tool', at, durationMs: clock() - at, source: 'main', name: 'end_interrupted_game', contextId: s.contextId, data: { gameId: s.gameId, outcome } });
+      if (clock() - s.lastActiveAt <= (opts.maxAgeMs ?? 6 * 3600_000)) await opts.say?.(INTERRUPTED_GAME_TEXT);
+      return s;
+    },
+  };
+}

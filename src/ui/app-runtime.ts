@@ -1,0 +1,220 @@
+/**
+ * The composition root: builds the model hub and its controller, the trace recorder, speech
+ * (speaking queue + recognizer + half-duplex loop), the robot output, the GameClient with one
+ * Web Worker per game (ports: a2a, model, device, trace) and the main agent, and wires them.
+ * Svelte screens only read from and call into the object returned here.
+ */
+import type { AgentCard } from '@a2a-js/sdk';
+import { agentCardFor } from '../a2a/card.ts';
+import { createGameClient, type GameWorker } from '../a2a/game-host.ts';
+import type { GameClient } from '../a2a/types.ts';
+import { builtinGames } from '../game/catalog.ts';
+import { createModelController, type ModelController } from '../llm/model-controller.ts';
+import { modelHub, type ModelHub } from '../llm/model-hub.ts';
+import { registerMainDemoPolicy } from '../main-agent/demo-policy.ts';
+import { MainAgent } from '../main-agent/main-agent.ts';
+import type { ArcadeGame } from '../main-agent/types.ts';
+import type { GameDeclaration } from '../protocol/declaration.ts';
+import { gameAvailability } from '../robot/capabilities.ts';
+import { createRobotOutput, type RobotSetup } from '../robot/create-robot-output.ts';
+import { exposeDevice } from '../robot/device-port.ts';
+import { trackSource } from '../speech/mic-devices.ts';
+import { Recognizer, findRecognition, supportsStartTrack } from '../speech/recognizer.ts';
+import { robotSpeechProgress } from '../speech/robot-progress.ts';
+import { loadSpeechSettings, saveSpeechSettings, type SpeechSettings } from '../speech/settings.ts';
+import { SpeechQueue } from '../speech/tts-queue.ts';
+import { VoiceLoop } from '../speech/voice-loop.ts';
+import { createWebSynth, type WebSynth } from '../speech/web-synth.ts';
+import { TraceRecorder } from '../trace/recorder.ts';
+import { createSessionGuard, type SessionGuard } from '../trace/session-guard.ts';
+import { exposeTrace } from '../trace/trace-port.ts';
+import { traceMaxBytes } from '../trace/trace-settings.ts';
+import { TraceStore } from '../trace/trace-store.ts';
+
+export interface AppRuntime {
+  hub: ModelHub;
+  controller: ModelController;
+  recorder: TraceRecorder;
+  traceStore: Promise<TraceStore>;
+  speech: SpeechQueue;
+  synth: WebSynth;
+  recognizer: Recognizer;
+  loop: VoiceLoop;
+  robot: RobotSetup;
+  games: GameClient;
+  agent: MainAgent;
+  guard: SessionGuard;
+  /** Installed games with availability on the robot in charge now. */
+  catalog(): ArcadeGame[];
+  /** Studio (issue 9) adds its playable designs here; the arcade lists them like built-ins. */
+  addGames(source: () => GameDeclaration[]): void;
+  speechSettings: SpeechSettings;
+  updateSpeechSettings(patch: Partial<SpeechSettings>): void;
+  /** The words as typed or heard: one round (the mic obeys half-duplex meanwhile). */
+  input(text: string): Promise<unknown>;
+  /** Tap anywhere: stop talking. */
+  stopTalking(): void;
+  /** Test-only: crash a game worker the way the browser reports it (error event). */
+  killGameWorker(gameId: string): boolean;
+}
+
+export function createAppRuntime(): AppRuntime {
+  const hub = modelHub;
+  registerMainDemoPolicy();
+  const controller = createModelController(hub);
+  void controller.init().catch((e) => console.error('model settings', e));
+
+  // ---- trace -------------------------------------------------------------------------------
+  const traceStore = TraceStore.open({ maxBytes: traceMaxBytes });
+  const recorder = new TraceRecorder(traceStore, { onError: (e) => console.warn('trace write failed', e) });
+  hub.onStep((r) =>
+    recorder.record({ kind: 'model_step', at: Date.now(), source: r.agent === 'main' ? 'main' : r.agent, name: r.step?.action ?? 'error', durationMs: r.durationMs, data: { step: r.step, error: r.error, provider: r.kind } }),
+  );
+
+  // ---- speech ------------------------------------------------------------------------------
+  let speechSettings = loadSpeechSettings();
+  const synth = createWebSynth(window);
+  synth.prefer(speechSettings.voice);
+  const speech = new SpeechQueue({
+    engine: synth,
+    // While voices are still loading, try to speak (zh-CN by lang); with none at all, subtitles only.
+    hasVoice: () => synth.status.state === 'loading' || synth.hasVoice(),
+    rate: speechSettings.rate,
+    volume: speechSettings.volume,
+  });
+  speech.subscribe((e) => {
+    if (e.type === 'utterance-end' && !e.completed && e.reason !== 'stopped')
+      recorder.record({ kind: 'speech', at: Date.now(), source: 'speech', name: 'unfinished', data: { text: e.text, reason: e.reason } });
+  });
+  const ctor = findRecognition(window);
+  const recognizer = new Recognizer({
+    ctor,
+    lang: 'zh-CN',
+    supportsTrack: supportsStartTrack(ctor),
+    getTrack: trackSource(() => speechSettings.micDeviceId),
+  });
+  void recognizer.init();
+
+  // ---- robot -------------------------------------------------------------------------------
+  const robot = createRobotOutput({ speech: robotSpeechProgress(speech), trace: recorder });
+  robot.output.on('notice', (text) => void speech.say(text, 'main'));
+
+  // ---- games -------------------------------------------------------------------------------
+  const sources: Array<() => GameDeclaration[]> = [builtinGames];
+  const declarations = (): GameDeclaration[] => {
+    const seen = new Map<string, GameDeclaration>();
+    for (const src of sources) for (const d of safe(src)) if (!seen.has(d.id)) seen.set(d.id, d);
+    return [...seen.values()];
+  };
+  const catalog = (): ArcadeGame[] => {
+    const caps = robot.output.capabilities();
+    return declarations().map((declaration) => {
+      const a = gameAvailability(declaration, caps);
+      return a.available ? { declaration, available: true } : { declaration, available: false, reason: a.reason };
+    });
+  };
+  const workers = new Map<string, Worker>();
+  const games = createGameClient({
+    spawn(gameId): GameWorker {
+      const w = new Worker(new URL('../../workers/game-agent.ts', import.meta.url), { type: 'module', name: `game-${gameId}` });
+      workers.set(gameId, w);
+      return w;
+    },
+    ports() {
+      const device = new MessageChannel();
+      exposeDevice(robot.output, device.port1);
+      const trace = new MessageChannel();
+      exposeTrace(recorder, trace.port1);
+      return { model: hub.port(), device: device.port2, trace: trace.port2 };
+    },
+    cards(gameId): AgentCard | undefined {
+      const d = declarations().find((x) => x.id === gameId);
+      return d ? agentCardFor(d) : undefined;
+    },
+    trace: recorder,
+  });
+
+  // ---- the main agent and the voice loop ---------------------------------------------------
+  const guard = createSessionGuard();
+  const agent = new MainAgent({
+    model: () => hub.model(),
+    games,
+    catalog,
+    speaker: speech,
+    trace: recorder,
+    startRound: (text) => recorder.startRound(text),
+    sessions: guard,
+  });
+  let lastSpoken: string | null = null;
+  agent.subscribe((e) => {
+    if (e.type === 'spoken') lastSpoken = e.text;
+  });
+  const loop = new VoiceLoop({
+    mic: recognizer,
+    speech,
+    mode: speechSettings.micMode,
+    onInput: (text) => agent.handle(text),
+    lastSpoken: () => lastSpoken,
+  });
+
+  // A session interrupted by a reload or crash is ended cleanly, and the child is told.
+  void guard.recover(games, { say: (t) => speech.say(t, 'main'), trace: recorder }).catch(() => undefined);
+  // Leaving for good with a game running: `end` with empty text (seed 000 §主 Agent).
+  window.addEventListener('pagehide', () => {
+    agent.shutdown();
+    speech.stop();
+    void recorder.flush?.();
+  });
+
+  return {
+    hub,
+    controller,
+    recorder,
+    traceStore,
+    speech,
+    synth,
+    recognizer,
+    loop,
+    robot,
+    games,
+    agent,
+    guard,
+    catalog,
+    addGames(source) {
+      sources.push(source);
+    },
+    get speechSettings() {
+      return speechSettings;
+    },
+    updateSpeechSettings(patch) {
+      speechSettings = { ...speechSettings, ...patch };
+      saveSpeechSettings(speechSettings);
+      speech.setOptions({ rate: speechSettings.rate, volume: speechSettings.volume });
+      if (patch.voice !== undefined) synth.prefer(speechSettings.voice);
+      if (patch.micMode) loop.setMode(speechSettings.micMode);
+      if (patch.micDeviceId !== undefined && recognizer.listening) {
+        recognizer.stop();
+        recognizer.start();
+      }
+    },
+    input: (text) => loop.submit(text),
+    stopTalking: () => agent.stopTalking(),
+    killGameWorker(gameId) {
+      const w = workers.get(gameId);
+      if (!w) return false;
+      w.terminate();
+      w.dispatchEvent(new ErrorEvent('error', { message: '测试：游戏进程被强行结束' }));
+      workers.delete(gameId);
+      return true;
+    },
+  };
+}
+
+function safe<T>(fn: () => T[]): T[] {
+  try {
+    return fn();
+  } catch (e) {
+    console.error('game source failed', e);
+    return [];
+  }
+}

@@ -1,0 +1,75 @@
+/**
+ * The arcade's view model: mirrors the runtime's plain-TS objects (main agent, speech, mic loop,
+ * robot, model hub) into Svelte 5 state, so components only read fields and call actions.
+ */
+import type { AgentSnapshot, ArcadeGame } from '../../main-agent/types.ts';
+import type { MicStatus } from '../../speech/recognizer.ts';
+import type { LoopState } from '../../speech/voice-loop.ts';
+import type { VoiceStatus } from '../../speech/web-synth.ts';
+import type { AppRuntime } from '../app-runtime.ts';
+
+export interface SubtitleLine {
+  id: number;
+  who: 'child' | 'robot' | 'game';
+  text: string;
+}
+
+const MAX_LINES = 30;
+
+export class ArcadeState {
+  snapshot: AgentSnapshot = $state({ phase: 'idle', session: null, gameBusy: false });
+  loopState: LoopState = $state('idle');
+  micStatus: MicStatus = $state('off');
+  voice: VoiceStatus = $state({ state: 'loading' });
+  lines: SubtitleLine[] = $state([]);
+  speakingNow: string = $state('');
+  games: ArcadeGame[] = $state([]);
+  modelLabel: string = $state('');
+  modelReady: boolean = $state(false);
+  robotStatus: string = $state('');
+  robotActive: 'robot' | 'screen' = $state('screen');
+  private nextId = 1;
+  private readonly offs: Array<() => void> = [];
+
+  constructor(readonly rt: AppRuntime) {
+    this.offs.push(
+      rt.agent.subscribe((e) => {
+        if (e.type === 'state') this.snapshot = e.snapshot;
+        else if (e.type === 'heard') this.push('child', e.text);
+      }),
+      rt.speech.subscribe((e) => {
+        if (e.type === 'utterance-start') {
+          this.push(e.role === 'game_agent' ? 'game' : 'robot', e.text);
+          this.speakingNow = e.text;
+        } else if (e.type === 'idle') this.speakingNow = '';
+      }),
+      rt.loop.onState((s) => (this.loopState = s)),
+      rt.recognizer.onStatus((s) => (this.micStatus = s)),
+      rt.synth.onStatus((s) => (this.voice = s)),
+      rt.hub.subscribe((s) => {
+        this.modelLabel = s.label;
+        this.modelReady = s.kind !== undefined;
+      }),
+      rt.robot.output.on('status', (s) => (this.robotStatus = s)),
+      rt.robot.output.on('active', (a) => {
+        this.robotActive = a;
+        this.refreshGames();
+      }),
+    );
+    this.robotStatus = rt.robot.output.status();
+    this.robotActive = rt.robot.output.active;
+    this.refreshGames();
+  }
+
+  refreshGames(): void {
+    this.games = this.rt.catalog();
+  }
+
+  private push(who: SubtitleLine['who'], text: string): void {
+    this.lines = [...this.lines.slice(-(MAX_LINES - 1)), { id: this.nextId++, who, text }];
+  }
+
+  dispose(): void {
+    for (const off of this.offs.splice(0)) off();
+  }
+}

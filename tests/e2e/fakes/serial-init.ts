@@ -1,0 +1,49 @@
+/**
+ * Init script for e2e tests (bundled with esbuild by tests/e2e/robot.spec.ts): replaces
+ * `navigator.serial` with one simulated robot (src/robot/sim) on the far side of real byte
+ * streams. The grant survives reloads (localStorage), like Chrome's permission for a device
+ * with a serial number. `window.__robotSim` lets the test look at the robot and pull its cable.
+ */
+import { FirmwareSim } from '../../../src/robot/sim/firmware.ts';
+import { SimPort } from '../../../src/robot/sim/sim-port.ts';
+import { SimSerial } from '../../../src/robot/sim/sim-serial.ts';
+
+const KEY = 'agentcade.e2e.serialGranted';
+
+function granted(): boolean {
+  try {
+    return localStorage.getItem(KEY) === '1';
+  } catch {
+    return false;
+  }
+}
+
+const sim = new FirmwareSim({ serial: 'E2E00001' });
+const port = new SimPort(sim);
+const serial = new SimSerial(port, {
+  granted: granted(),
+  onGrant: () => {
+    try {
+      localStorage.setItem(KEY, '1');
+    } catch {
+      /* opaque origin */
+    }
+  },
+});
+
+Object.defineProperty(Navigator.prototype, 'serial', { configurable: true, get: () => serial });
+
+(globalThis as unknown as { __robotSim: unknown }).__robotSim = {
+  sim,
+  port,
+  serial,
+  get state() {
+    return sim.state;
+  },
+  get faults() {
+    return sim.faults;
+  },
+  unplug: () => port.unplug(),
+  plug: () => port.plug(),
+  reboot: () => sim.reboot(),
+};

@@ -1,0 +1,125 @@
+import { chromium, expect, test, type Page } from '@playwright/test';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+
+// The build the webServer serves (playwright.config.ts builds into .cache/dist-<port>).
+const PORT = Number(process.env.E2E_PORT ?? 4173);
+const DIST = resolve(import.meta.dirname, '../..', `.cache/dist-${PORT}`);
+
+// The machine running these is shared and slow; a service worker install precaches ~9 MB.
+test.describe.configure({ timeout: 180_000 });
+
+async function waitForControl(page: Page) {
+  await page.waitForFunction(() => !!navigator.serviceWorker?.controller, null, { timeout: 30_000 });
+}
+
+/** Width and height from a PNG's IHDR. */
+function pngSize(buf: Buffer): [number, number] {
+  expect(buf.subarray(1, 4).toString('ascii')).toBe('PNG');
+  return [buf.readUInt32BE(16), buf.readUInt32BE(20)];
+}
+
+test('the manifest is valid and Chromium finds the app installable', async ({ page, request }) => {
+  await page.goto('/');
+  const href = await page.locator('link[rel="manifest"]').getAttribute('href');
+  expect(href).toBeTruthy();
+  const manifest = await (await request.get(href!)).json();
+  expect(manifest).toMatchObject({
+    name: '机器人游戏厅',
+    lang: 'zh-CN',
+    display: 'standalone',
+    orientation: 'landscape',
+    start_url: '/',
+    theme_color: '#ffb347',
+  });
+  const want = new Set(['192x192 any', '512x512 any', '192x192 maskable', '512x512 maskable']);
+  for (const icon of manifest.icons as { src: string; sizes: string; purpose: string; type: string }[]) {
+    const res = await request.get(`/${icon.src}`);
+    expect(res.ok(), icon.src).toBe(true);
+    const [w, h] = pngSize(await res.body());
+    expect(`${w}x${h}`).toBe(icon.sizes);
+    want.delete(`${icon.sizes} ${icon.purpose}`);
+  }
+  expect([...want]).toEqual([]);
+
+  // Chromium's own installability checks; Playwright's usual contexts count as incognito
+  // (never installable), so this one runs in a persistent profile.
+  const profile = mkdtempSync(join(tmpdir(), 'agentcade-pwa-'));
+  const ctx = await chromium.launchPersistentContext(profile, {
+    executablePath: '/usr/bin/chromium',
+    baseURL: `http://localhost:${PORT}`,
+    args: ['--no-first-run', '--disable-sync'],
+  });
+  try {
+    const p = ctx.pages()[0] ?? (await ctx.newPage());
+    await p.goto('/');
+    await waitForControl(p);
+    const cdp = await ctx.newCDPSession(p);
+    const app = await cdp.send('Page.getAppManifest');
+    expect(app.errors).toEqual([]);
+    const { installabilityErrors } = await cdp.send('Page.getInstallabilityErrors');
+    expect(installabilityErrors).toEqual([]);
+  } finally {
+    await ctx.close();
+    rmSync(profile, { recursive: true, force: true });
+  }
+});
+
+test('the service worker precaches every JS chunk, workers included, and never touches WebLLM caches', async ({ page }) => {
+  // A model cache that exists before the service worker installs (WebLLM's cache names).
+  await page.goto('/lab/trace.html');
+  await page.evaluate(async () => {
+    const c = await caches.open('webllm/model');
+    await c.put('https://models.example/params_shard_0.bin', new Response('weights'));
+  });
+  await page.goto('/');
+  await waitForControl(page);
+  const cached = await page.evaluate(async () => {
+    const names = await caches.keys();
+    const urls: string[] = [];
+    for (const n of names.filter((n) => n.includes('precache'))) {
+      for (const r of await (await caches.open(n)).keys()) urls.push(new URL(r.url).pathname);
+    }
+    const weights = await (await caches.open('webllm/model')).match('https://models.example/params_shard_0.bin');
+    return { names, urls, weights: weights ? await weights.text() : null };
+  });
+  expect(cached.weights).toBe('weights');
+  const js = readdirSync(resolve(DIST, 'assets')).filter((f) => f.endsWith('.js'));
+  const workers = js.filter((f) => /^(game-agent|model)-/.test(f));
+  expect(workers.length).toBeGreaterThan(0);
+  for (const f of js) expect(cached.urls, f).toContain(`/assets/${f}`);
+  expect(cached.urls).toContain('/index.html');
+  expect(cached.urls.some((u) => u.startsWith('/lab/'))).toBe(false);
+});
+
+test('after one visit the app loads with the network off, from the service worker', async ({ page, context }) => {
+  await page.goto('/');
+  await waitForControl(page);
+  await context.setOffline(true);
+  try {
+    await page.reload();
+    await expect(page).toHaveTitle('机器人游戏厅');
+    await expect(page.locator('h1')).toHaveText('机器人游戏厅');
+    // a deep link falls back to the app shell
+    await page.goto('/some/deep/link');
+    await expect(page.locator('h1')).toHaveText('机器人游戏厅');
+    expect(await page.evaluate(() => fetch('/manifest.webmanifest').then((r) => r.ok))).toBe(true);
+  } finally {
+    await context.setOffline(false);
+  }
+});
+
+test('"ready offline" turns true only after a complete model load, and storage is shown', async ({ page }) => {
+  await page.goto('/');
+  await waitForControl(page);
+  await page.goto('/lab/trace.html');
+  await page.waitForSelector('body[data-ready="1"]');
+  await expect(page.getByTestId('storage-used')).not.toHaveText('未知');
+  await expect(page.getByTestId('storage-free')).toContainText(/B$/);
+  await expect(page.getByTestId('offline-ready')).toContainText('请先完整加载一次模型');
+  await page.evaluate(() => (window as unknown as { labTrace: { markModelLoaded(id: string): void } }).labTrace.markModelLoaded('Qwen2.5-1.5B-Instruct-q4f16_1-MLC'));
+  await expect(page.getByTestId('offline-ready')).toContainText('可以离线游戏');
+  await page.reload();
+  await expect(page.getByTestId('offline-ready')).toContainText('可以离线游戏');
+});

@@ -1,0 +1,54 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { createGameAgent, loadGameModule } from '../../../src/game/agent-factory.ts';
+import { builtinGames } from '../../../src/game/catalog.ts';
+import { exposeModel } from '../../../src/llm/model-port.ts';
+import { demoPolicy } from '../../../src/llm/demo-policies.ts';
+import { createScriptedModel } from '../../../src/llm/scripted.ts';
+import { exposeDevice } from '../../../src/robot/device-port.ts';
+import { exposeTrace } from '../../../src/trace/trace-port.ts';
+import { FakeDevice, RecordingTrace, send } from './helpers.ts';
+
+const channels: MessageChannel[] = [];
+afterEach(() => {
+  for (const c of channels.splice(0)) {
+    c.port1.close();
+    c.port2.close();
+  }
+});
+
+function ports() {
+  const [m, d, t] = [new MessageChannel(), new MessageChannel(), new MessageChannel()];
+  channels.push(m, d, t);
+  const device = new FakeDevice();
+  const trace = new RecordingTrace();
+  exposeModel(createScriptedModel((agent) => demoPolicy(agent)), m.port1);
+  exposeDevice(device, d.port1);
+  exposeTrace(trace, t.port1);
+  return { device, trace, ports: { model: m.port2, device: d.port2, trace: t.port2 } };
+}
+
+describe('createGameAgent (what workers/game-agent.ts calls)', () => {
+  it('every built-in game folder has a game module with createAgent', async () => {
+    for (const g of builtinGames()) expect(typeof (await loadGameModule(g.id)).createAgent).toBe('function');
+  });
+
+  it('builds the card from SKILL.md and a handler wired to the model, robot and trace ports', async () => {
+    const { device, trace, ports: p } = ports();
+    const { card, handler } = await createGameAgent('draw-guess', p);
+    expect(card.name).toBe('你画我猜');
+    expect(card.capabilities.streaming).toBe(true);
+    expect(card.skills[0]).toMatchObject({ id: 'draw-guess', tags: ['desktop-game/5', 'capability:draw', 'capability:face', 'capability:head'] });
+    expect(card.skills[0].examples).toContain('猜动物');
+
+    const r = await send(handler, 'start', '玩你画我猜');
+    expect(r.reply).toMatchObject({ text: '画好啦！第 1 题，这是什么动物呀？', session: 'active' });
+    expect(device.calls.map((c) => c.op)).toEqual(['showDrawing', 'showProgress']);
+    await expect.poll(() => trace.events.filter((e) => e.requestId === r.requestId && e.kind === 'game_tool').map((e) => e.name)).toContain('show_drawing');
+    expect(trace.events.every((e) => e.source === 'game:draw-guess')).toBe(true);
+  });
+
+  it('an unknown game id is a clear error', async () => {
+    const { ports: p } = ports();
+    await expect(createGameAgent('no-such-game', p)).rejects.toMatchObject({ code: 'game_unknown' });
+  });
+});

@@ -1,0 +1,126 @@
+/** Small fakes for the game runtime tests: a recording device, a recording model, turn contexts. */
+import { createScriptedModel } from '../../../src/llm/scripted.ts';
+import type { ChatModel, ScriptPolicy, Step, StepRequest } from '../../../src/llm/types.ts';
+import { gameInput, type GameInput, type GameInputKind, type GameReply } from '../../../src/protocol/game-protocol.ts';
+import type { GameHandler, GameTurnContext } from '../../../src/protocol/handler.ts';
+import type { DevicePort, DeviceResult, Drawing, Expression, Gesture, Progress, TextCard } from '../../../src/robot/types.ts';
+import type { TraceEvent, TraceSink } from '../../../src/trace/types.ts';
+
+export type DeviceCall =
+  | { op: 'react'; expression: Expression; gesture: Gesture }
+  | { op: 'showDrawing'; drawing: Drawing }
+  | { op: 'showProgress'; progress: Progress }
+  | { op: 'showText'; card: TextCard }
+  | { op: 'idle' };
+
+export class FakeDevice implements DevicePort {
+  calls: DeviceCall[] = [];
+  fail = false;
+  private done(): DeviceResult {
+    if (this.fail) throw new Error('robot unplugged');
+    return { device_completed: true };
+  }
+  async react(expression: Expression, gesture: Gesture) {
+    this.calls.push({ op: 'react', expression, gesture });
+    if (this.fail) throw new Error('robot unplugged');
+  }
+  async showDrawing(drawing: Drawing) {
+    this.calls.push({ op: 'showDrawing', drawing });
+    return this.done();
+  }
+  async showProgress(progress: Progress) {
+    this.calls.push({ op: 'showProgress', progress });
+    return this.done();
+  }
+  async showText(card: TextCard) {
+    this.calls.push({ op: 'showText', card });
+    return this.done();
+  }
+  async idle() {
+    this.calls.push({ op: 'idle' });
+  }
+  reacts(): string[] {
+    return this.calls.flatMap((c) => (c.op === 'react' ? [`${c.expression}+${c.gesture}`] : []));
+  }
+}
+
+export class RecordingTrace implements TraceSink {
+  events: TraceEvent[] = [];
+  record(e: TraceEvent) {
+    this.events.push(e);
+  }
+}
+
+/** A model that records every request, deciding with `decide` (raw: no decoding layer in between). */
+export class RecordingModel implements ChatModel {
+  readonly label = 'test';
+  requests: StepRequest[] = [];
+  constructor(private decide: (req: StepRequest, n: number) => Step | Promise<Step>) {}
+  async step(req: StepRequest): Promise<Step> {
+    this.requests.push(req);
+    return this.decide(req, this.requests.length);
+  }
+  /** The whole prompt text of every request (what a leak test scans). */
+  prompts(): string[] {
+    return this.requests.map((r) => r.messages.map((m) => m.content).join('\n'));
+  }
+}
+
+/** The demo policy behind the real model layer (decoding, validation), with every request recorded. */
+export function scriptedRecording(agent: string, policy: ScriptPolicy): { model: ChatModel; requests: StepRequest[] } {
+  const requests: StepRequest[] = [];
+  const inner = createScriptedModel({ [agent]: policy });
+  return {
+    requests,
+    model: {
+      label: inner.label,
+      step(req) {
+        requests.push(req);
+        return inner.step(req);
+      },
+    },
+  };
+}
+
+export interface Said {
+  intermediate: string[];
+}
+
+let seq = 0;
+export function ctx(contextId = 'ctx-1', signal: AbortSignal = new AbortController().signal): GameTurnContext & Said {
+  const intermediate: string[] = [];
+  return { contextId, requestId: `req-${++seq}`, signal, say: (t) => intermediate.push(t), intermediate };
+}
+
+/** Sends one input to a handler; returns the final reply and the intermediate ones. */
+export async function send(
+  handler: GameHandler,
+  kind: GameInputKind,
+  text: string,
+  contextId = 'ctx-1',
+): Promise<{ reply: GameReply; intermediate: string[]; requestId: string }> {
+  const c = ctx(contextId);
+  const reply = await handler.handle(gameInput(kind, text) as GameInput, c);
+  return { reply, intermediate: c.intermediate, requestId: c.requestId };
+}
+
+/** A random source that returns the given values in turn (then repeats the last). */
+export function sequence(...values: number[]): () => number {
+  let i = 0;
+  return () => values[Math.min(i++, values.length - 1)];
+}
+
+/** The random value that makes GuessNumberGame pick `secret` in 1..100. */
+export function secretRandom(secret: number, min = 1, max = 100): number {
+  return (secret - min + 0.5) / (max - min + 1);
+}
+
+export function deferred<T>() {
+  let resolve!: (v: T) => void;
+  let reject!: (e: unknown) => void;
+  const promise = new Promise<T>((res, rej) => {
+    resolve = res;
+    reject = rej;
+  });
+  return { promise, resolve, reject };
+}

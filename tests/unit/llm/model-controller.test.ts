@@ -1,0 +1,122 @@
+import { describe, expect, it } from 'vitest';
+import { localStateText, ModelController, tryStep } from '../../../src/llm/model-controller.ts';
+import { ModelHub } from '../../../src/llm/model-hub.ts';
+import { defaultModelSettings, type ModelSettings } from '../../../src/llm/settings-store.ts';
+import type { WebLlmProvider } from '../../../src/llm/webllm-provider.ts';
+import type { WebGpuProbe } from '../../../src/llm/webgpu-probe.ts';
+import type { LoadProgress } from '../../../src/llm/engine-service.ts';
+
+const gpu: WebGpuProbe = { usable: true, f16: true, adapter: 'test', maxStorageBufferBindingSize: 1 << 30 };
+
+/** A WebLLM provider whose load the test drives (no worker, no GPU). */
+function fakeWebLlm(opts: { cached?: boolean; fail?: string } = {}) {
+  const calls: string[] = [];
+  let progress: ((p: LoadProgress) => void) | undefined;
+  let finish!: (id: string) => void;
+  let failLoad!: (e: unknown) => void;
+  const provider: WebLlmProvider = {
+    label: 'Qwen2.5-1.5B（推荐）（本机）',
+    async load(req, onProgress) {
+      calls.push(`load ${req.modelId}`);
+      progress = onProgress;
+      return new Promise<string>((res, rej) => {
+        finish = res;
+        failLoad = rej;
+      });
+    },
+    complete: async () => '{"action":"reply","args":{"text":"本机模型在此"}}',
+    interrupt() {},
+    async unload() {
+      calls.push('unload');
+    },
+    isCached: async () => opts.cached ?? false,
+    deleteCached: async () => void calls.push('delete'),
+    status: async () => ({ waiting: [] }),
+    prepareGrammar: async () => '',
+    dispose() {},
+  };
+  return { provider, calls, progress: (p: number) => progress?.({ progress: p, text: `Fetching param cache[${p}]` }), finish: (id: string) => finish(id), failLoad: (e: unknown) => failLoad(e) };
+}
+
+function controller(f: ReturnType<typeof fakeWebLlm>, stored: Partial<ModelSettings> = {}, probe = gpu) {
+  const hub = new ModelHub();
+  const saved: ModelSettings[] = [];
+  const c = new ModelController({
+    hub,
+    webllm: () => f.provider,
+    probe: async () => probe,
+    load: async () => ({ ...defaultModelSettings(), ...stored }),
+    save: async (s) => void saved.push(s),
+  });
+  return { c, hub, saved };
+}
+
+const tick = () => new Promise((r) => setTimeout(r, 0));
+
+describe('ModelController (settings screen logic)', () => {
+  it('download: 未下载 → 下载中 n% → 已可离线使用, then every agent uses the local model', async () => {
+    const f = fakeWebLlm();
+    const { c, hub, saved } = controller(f);
+    await c.init();
+    expect(localStateText(c.snapshot.local)).toBe('未下载');
+    const loading = c.loadLocal();
+    await tick();
+    f.progress(0.42);
+    expect(localStateText(c.snapshot.local)).toBe('下载中 42%');
+    f.finish('Qwen2.5-1.5B-Instruct-q4f16_1-MLC');
+    await loading;
+    expect(localStateText(c.snapshot.local)).toBe('已可离线使用');
+    expect(saved.at(-1)!.readyOffline).toEqual(['Qwen2.5-1.5B-Instruct-q4f16_1-MLC']);
+    expect(hub.kind).toBe('webllm');
+    expect(await tryStep(hub, '你好')).toBe('本机模型在此');
+  });
+
+  it('a failed load says why (失败：原因) and leaves no model selected', async () => {
+    const f = fakeWebLlm();
+    const { c, hub } = controller(f);
+    await c.init();
+    const loading = c.loadLocal();
+    await tick();
+    f.failLoad('Error: Device was lost. This can happen due to insufficient memory (OOM).');
+    await loading;
+    expect(localStateText(c.snapshot.local)).toBe('失败：显卡内存不足');
+    expect(hub.kind).toBeUndefined();
+  });
+
+  it('at start, a model that is ready offline is loaded again without asking', async () => {
+    const f = fakeWebLlm({ cached: true });
+    const { c } = controller(f, { readyOffline: ['Qwen2.5-1.5B-Instruct-q4f16_1-MLC'] });
+    await c.init();
+    await tick();
+    expect(f.calls).toEqual(['load Qwen2.5-1.5B-Instruct-q4f16_1-MLC']);
+  });
+
+  it('without a usable GPU the local model is unavailable and never loaded', async () => {
+    const f = fakeWebLlm();
+    const { c } = controller(f, {}, { usable: false, reason: 'no-adapter', f16: false });
+    await c.init();
+    expect(localStateText(c.snapshot.local)).toBe('本机不能运行模型');
+    await c.loadLocal();
+    expect(localStateText(c.snapshot.local)).toBe('失败：没有可用的显卡（WebGPU）');
+    expect(f.calls).toEqual([]);
+  });
+
+  it('no shader-f16: the q4f32 twin is loaded; a weak first-run device defaults to 0.5B', async () => {
+    const f = fakeWebLlm();
+    const { c } = controller(f, {}, { ...gpu, f16: false, maxStorageBufferBindingSize: 128 << 20 });
+    await c.init();
+    expect(c.snapshot.settings.localModelId).toBe('Qwen2.5-0.5B-Instruct-q4f16_1-MLC');
+    expect(c.snapshot.effectiveModelId).toBe('Qwen2.5-0.5B-Instruct-q4f32_1-MLC');
+  });
+
+  it('the saved remote provider is restored at start, and the demo script only when chosen', async () => {
+    const f = fakeWebLlm();
+    const remote = { baseUrl: 'http://127.0.0.1:1/v1', model: 'm', apiKey: '', timeoutMs: 1000, disableThinking: false };
+    const { c, hub } = controller(f, { provider: 'remote', remote });
+    await c.init();
+    expect(hub.kind).toBe('remote');
+    expect(hub.label).toBe('远程接口：m');
+    await c.chooseProvider('scripted');
+    expect(hub.label).toBe('演示脚本（无模型）');
+  });
+});

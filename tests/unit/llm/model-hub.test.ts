@@ -1,0 +1,113 @@
+import { describe, expect, it } from 'vitest';
+import { ModelHub } from '../../../src/llm/model-hub.ts';
+import { connectModel, exposeModel } from '../../../src/llm/model-port.ts';
+import { createScriptedModel } from '../../../src/llm/scripted.ts';
+import { ModelError, type ChatModel, type Step, type StepRequest } from '../../../src/llm/types.ts';
+import { guessNumberTools } from './fixtures.ts';
+
+const req = (agent: string, text = '你好', signal?: AbortSignal): StepRequest => ({
+  agent,
+  messages: [{ role: 'user', content: text }],
+  tools: guessNumberTools,
+  signal,
+});
+
+/** A model whose steps finish only when the test says so. */
+function gatedModel() {
+  const started: string[] = [];
+  const gates: Array<(s: Step) => void> = [];
+  const model: ChatModel = {
+    label: '测试模型',
+    step: (r) =>
+      new Promise<Step>((resolve, reject) => {
+        started.push(r.agent);
+        gates.push(resolve);
+        r.signal?.addEventListener('abort', () => reject(new DOMException('x', 'AbortError')));
+      }),
+  };
+  return { model, started, gates };
+}
+
+const tick = () => new Promise((r) => setTimeout(r, 0));
+
+describe('ModelHub', () => {
+  it('queues agents first in, first out; an aborted waiting step leaves the queue', async () => {
+    const hub = new ModelHub();
+    const g = gatedModel();
+    hub.setModel('scripted', g.model);
+    const ac = new AbortController();
+    const a = hub.model().step(req('main'));
+    const b = hub.model().step(req('game:draw-guess', '', ac.signal));
+    const c = hub.model().step(req('game:guess-number'));
+    await tick();
+    expect(hub.status()).toMatchObject({ running: 'main', waiting: ['game:draw-guess', 'game:guess-number'] });
+    ac.abort();
+    await expect(b).rejects.toMatchObject({ name: 'AbortError' });
+    g.gates.shift()!({ action: 'reply', args: { text: 'a' } });
+    expect(await a).toEqual({ action: 'reply', args: { text: 'a' } });
+    await tick();
+    g.gates.shift()!({ action: 'get_hint', args: {} });
+    expect(await c).toEqual({ action: 'get_hint', args: {} });
+    expect(g.started).toEqual(['main', 'game:guess-number']);
+  });
+
+  it('without a selected provider a step fails clearly', async () => {
+    const err = await new ModelHub().model().step(req('main')).catch((e) => e);
+    expect(err).toBeInstanceOf(ModelError);
+    expect(err.code).toBe('model_not_configured');
+  });
+
+  it('a provider switch applies to the next step, and the label follows', async () => {
+    const hub = new ModelHub();
+    const model = hub.model();
+    hub.setModel('scripted', createScriptedModel({ main: () => ({ action: 'reply', args: { text: '一' } }) }));
+    expect(model.label).toBe('演示脚本（无模型）');
+    expect(await model.step(req('main'))).toEqual({ action: 'reply', args: { text: '一' } });
+    hub.setModel('remote', { label: '远程接口：m', step: async () => ({ action: 'end_game', args: {} }) });
+    expect(model.label).toBe('远程接口：m');
+    expect(await model.step(req('main'))).toEqual({ action: 'end_game', args: {} });
+  });
+
+  it('delayMs holds steps (test knob) and stays abortable', async () => {
+    const hub = new ModelHub();
+    hub.delayMs = 10_000;
+    hub.setModel('scripted', createScriptedModel({ main: () => ({ action: 'get_hint', args: {} }) }));
+    const ac = new AbortController();
+    const p = hub.model().step(req('main', 'x', ac.signal));
+    await tick();
+    ac.abort();
+    await expect(p).rejects.toMatchObject({ name: 'AbortError' });
+  });
+});
+
+describe('model ports (main thread ↔ game worker)', () => {
+  it('a worker-side model steps through the hub and sees the provider label', async () => {
+    const hub = new ModelHub();
+    hub.setModel('scripted', createScriptedModel({ 'game:guess-number': (r) => ({ action: 'reply', args: { text: `收到：${r.messages[0].content}` } }) }));
+    const remote = connectModel(hub.port());
+    expect(await remote.step(req('game:guess-number', '五十'))).toEqual({ action: 'reply', args: { text: '收到：五十' } });
+    expect(remote.label).toBe('演示脚本（无模型）');
+  });
+
+  it('errors keep their catalogue code across the port', async () => {
+    const hub = new ModelHub();
+    hub.setModel('scripted', createScriptedModel({ main: () => ({ raw: 'garbage' }) }));
+    const err = await connectModel(hub.port()).step(req('main')).catch((e) => e);
+    expect(err).toBeInstanceOf(ModelError);
+    expect(err.code).toBe('model_invalid_output');
+  });
+
+  it('aborting in the worker cancels the step on the main thread', async () => {
+    const g = gatedModel();
+    const { port1, port2 } = new MessageChannel();
+    exposeModel(g.model, port1);
+    const remote = connectModel(port2);
+    const ac = new AbortController();
+    const p = remote.step(req('game:x', 'hi', ac.signal));
+    while (g.started.length === 0) await tick();
+    ac.abort();
+    await expect(p).rejects.toMatchObject({ name: 'AbortError' });
+    port1.close();
+    port2.close();
+  });
+});

@@ -1,0 +1,65 @@
+import { describe, expect, it } from 'vitest';
+import { createScriptedModel } from '../../../src/llm/scripted.ts';
+import { mainDemoPolicy } from '../../../src/main-agent/demo-policy.ts';
+import { globalIntent, isClearInGame, isEcho, mentionedGame } from '../../../src/main-agent/intents.ts';
+import { buildMessages, mainTools, parseGameLines, systemPrompt } from '../../../src/main-agent/prompt.ts';
+import { GAMES, game } from './fakes.ts';
+
+describe('global intents', () => {
+  it.each(['再说一遍', '你能再说一遍吗？', '没听清', '刚才说什么？'])('%s → repeat', (w) => expect(globalIntent(w, GAMES)).toBe('repeat'));
+  it.each(['停', '停！', '停下来', '别说了', '不玩了', '我不想玩了。', '结束游戏'])('%s → stop', (w) => expect(globalIntent(w, GAMES)).toBe('stop'));
+  it.each(['我猜50', '停车场', '是长颈鹿吗', '我们玩猜数字吧', '不玩这个了，我们玩猜数字吧'])('%s → none', (w) =>
+    expect(globalIntent(w, GAMES)).toBeNull(),
+  );
+});
+
+describe('fast path', () => {
+  it('a short in-game utterance is clear; arcade words, game names and long speeches are not', () => {
+    expect(isClearInGame('是37吗？', GAMES, true)).toBe(true);
+    expect(isClearInGame('大象', GAMES, true)).toBe(true);
+    expect(isClearInGame('是37吗？', GAMES, false)).toBe(false);
+    expect(isClearInGame('我们换个游戏吧', GAMES, true)).toBe(false);
+    expect(isClearInGame('猜数字', GAMES, true)).toBe(false);
+    expect(isClearInGame('你叫什么名字', GAMES, true)).toBe(false);
+    expect(isClearInGame('我今天在幼儿园里画了一幅很大很大的画还有一只小猫咪', GAMES, true)).toBe(false);
+  });
+  it('finds a game by title or alias, the longest name winning', () => {
+    const gs = [game('a', '猜'), game('b', '猜数字')];
+    expect(mentionedGame('我们玩猜数字', gs)?.declaration.id).toBe('b');
+    expect(mentionedGame('玩数字游戏', GAMES)?.declaration.id).toBe('guess-number');
+  });
+  it('drops the robot hearing its own last sentence', () => {
+    expect(isEcho('你猜是几', '我想好了一个数，你猜是几？')).toBe(true);
+    expect(isEcho('50', '我想好了一个数，你猜是几？')).toBe(false);
+  });
+});
+
+describe('prompt and demo policy', () => {
+  it('the game list round-trips through the system prompt', () => {
+    expect(parseGameLines(systemPrompt(GAMES))).toEqual([
+      { id: 'guess-number', title: '猜数字', aliases: ['猜数', '数字游戏'] },
+      { id: 'draw-guess', title: '你画我猜', aliases: ['画画猜猜'] },
+    ]);
+  });
+  it('keeps the stable part first: two turns share the system prompt and the history prefix', () => {
+    const a = buildMessages(GAMES, [], null, false, '你好');
+    const b = buildMessages(GAMES, [{ role: 'user', text: '你好', at: 0 }], null, false, '我们玩猜数字吧');
+    expect(b[0]).toEqual(a[0]);
+    expect(systemPrompt(GAMES).length).toBeLessThan(400);
+  });
+  it('demo routes "我们玩猜数字吧" to start_game guess-number, "你好" to chat, in-game words to send_message', async () => {
+    const model = createScriptedModel({ main: mainDemoPolicy });
+    const step = (w: string, inGame = false) =>
+      model.step({
+        agent: 'main',
+        messages: buildMessages(GAMES, [], inGame ? { gameId: 'guess-number', title: '猜数字', contextId: 'c' } : null, false, w),
+        tools: mainTools(GAMES, inGame),
+      });
+    expect(await step('我们玩猜数字吧')).toEqual({ action: 'start_game', args: { game_id: 'guess-number' } });
+    expect(await step('来玩数字游戏')).toEqual({ action: 'start_game', args: { game_id: 'guess-number' } });
+    expect((await step('你好')).action).toBe('reply');
+    expect(await step('有什么游戏')).toEqual({ action: 'list_games', args: {} });
+    expect((await step('我猜五十', true)).action).toBe('send_message');
+    expect((await step('结束吧', true)).action).toBe('end_game');
+  });
+});

@@ -1,0 +1,471 @@
+import { describe, expect, it, vi } from 'vitest';
+import { createScriptedModel } from '../../../src/llm/scripted.ts';
+import type { ScriptPolicy, StepRequest } from '../../../src/llm/types.ts';
+import { mainDemoPolicy } from '../../../src/main-agent/demo-policy.ts';
+import { SAY } from '../../../src/main-agent/errors.ts';
+import { MainAgent } from '../../../src/main-agent/main-agent.ts';
+import type { TraceEvent } from '../../../src/trace/types.ts';
+import { FakeGameClient, FakeSpeaker, GAMES, until } from './fakes.ts';
+
+function setup(opts: { policy?: ScriptPolicy; fastPath?: boolean; manual?: boolean } = {}) {
+  const games = new FakeGameClient();
+  const speaker = new FakeSpeaker();
+  speaker.manual = opts.manual ?? false;
+  const calls: StepRequest[] = [];
+  const policy = opts.policy ?? mainDemoPolicy;
+  const model = createScriptedModel({
+    main: (req) => {
+      calls.push(req);
+      return policy(req);
+    },
+  });
+  const trace: TraceEvent[] = [];
+  let n = 0;
+  const agent = new MainAgent({
+    model: () => model,
+    games,
+    catalog: () => GAMES,
+    speaker,
+    trace: { record: (e) => trace.push(e) },
+    newId: () => `id-${++n}`,
+    fastPath: opts.fastPath,
+    thinkingFillerMs: 0,
+  });
+  return { agent, games, speaker, calls, trace };
+}
+
+/** Starts guess-number and lets the game answer its start with one final active reply. */
+async function startGuessNumber(t: ReturnType<typeof setup>) {
+  const round = t.agent.handle('我们玩猜数字吧');
+  await until(() => t.games.requests.length === 1, 'start request');
+  t.games.last().reply('我想好了一个1到100的数，你猜是几？', { final: true });
+  await round;
+  await t.agent.settled();
+}
+
+describe('routing', () => {
+  it('"我们玩猜数字吧" starts guess-number with a new contextId and the exact words', async () => {
+    const t = setup();
+    await startGuessNumber(t);
+    const r = t.games.requests[0];
+    expect(r.gameId).toBe('guess-number');
+    expect(r.input).toEqual({ protocol: 'desktop-game/5', kind: 'start', text: '我们玩猜数字吧' });
+    expect(t.agent.snapshot().session).toMatchObject({ gameId: 'guess-number', title: '猜数字', contextId: r.contextId });
+    expect(t.speaker.texts()).toEqual(['我想好了一个1到100的数，你猜是几？']);
+    // A second start (by alias) is a new session: another contextId.
+    t.games.auto = (req) =>
+      req.input.kind === 'start' ? req.reply('新的一局开始！', { final: true }) : req.reply('好的。', { final: true, session: 'ended' });
+    await t.agent.handle('再来一局数字游戏');
+    await t.agent.settled();
+    const starts = t.games.requests.filter((q) => q.input.kind === 'start');
+    expect(starts).toHaveLength(2);
+    expect(starts[1].contextId).not.toBe(starts[0].contextId);
+    // The old session got `end` (not spoken) when the new one began.
+    expect(t.games.requests.some((q) => q.input.kind === 'end' && q.contextId === starts[0].contextId)).toBe(true);
+  });
+
+  it('chats while idle: the main agent answers itself, no game request', async () => {
+    const t = setup();
+    const r = await t.agent.handle('你好');
+    expect(r.action).toBe('reply');
+    expect(t.games.requests).toHaveLength(0);
+    expect(t.speaker.spoken[0]).toMatchObject({ role: 'main' });
+    expect(t.speaker.texts()[0]).toContain('你好呀');
+    expect(t.agent.getHistory().map((h) => h.role)).toEqual(['user', 'main']);
+  });
+
+  it('lists games through list_games, then replies with the playable ones', async () => {
+    const t = setup();
+    const r = await t.agent.handle('有什么游戏可以玩？');
+    expect(r.modelCalls).toBe(2);
+    expect(t.calls[0].tools.map((x) => x.name)).toEqual(['list_games', 'start_game', 'reply']);
+    expect(t.speaker.texts()[0]).toBe('我们可以玩：猜数字。你想玩哪个？');
+  });
+
+  it('offers end_game and send_message only while a game runs; start_game enum = installed ids', async () => {
+    const t = setup({ fastPath: false });
+    await t.agent.handle('你好');
+    const idleTools = t.calls[0].tools;
+    expect(idleTools.map((x) => x.name)).not.toContain('send_message');
+    const start = idleTools.find((x) => x.name === 'start_game')!;
+    expect((start.parameters.properties as any).game_id.enum).toEqual(['guess-number', 'draw-guess']);
+    await startGuessNumber(t);
+    t.games.auto = (r) => r.reply('比50小。', { final: true });
+    await t.agent.handle('我猜50');
+    expect(t.calls[t.calls.length - 1].tools.map((x) => x.name)).toEqual(['list_games', 'start_game', 'end_game', 'send_message', 'reply']);
+  });
+
+  it('an unavailable game is not started; the reason is spoken', async () => {
+    const t = setup();
+    await t.agent.handle('我们玩你画我猜吧');
+    expect(t.games.requests).toHaveLength(0);
+    expect(t.speaker.texts()[0]).toContain('需要能画画的机器人屏幕');
+    expect(t.agent.snapshot().session).toBeNull();
+  });
+});
+
+describe('the three tools carry the original words', () => {
+  it('send_message forwards the words unchanged, not the model\'s paraphrase', async () => {
+    const policy: ScriptPolicy = (req) => {
+      const inGame = req.tools.some((x) => x.name === 'send_message');
+      if (!inGame) return { action: 'start_game', args: { game_id: 'guess-number' } };
+      return { action: 'send_message', args: { text: '50' } };
+    };
+    const t = setup({ policy, fastPath: false });
+    await startGuessNumber(t);
+    t.games.auto = (r) => r.reply('太大了！', { final: true });
+    await t.agent.handle('嗯……我猜 五十！');
+    const msg = t.games.requests.find((r) => r.input.kind === 'message')!;
+    expect(msg.input.text).toBe('嗯……我猜 五十！');
+    expect(msg.contextId).toBe(t.games.requests[0].contextId);
+  });
+
+  it('end_game cancels the unfinished request first, then sends end with the words', async () => {
+    const t = setup();
+    await startGuessNumber(t);
+    const round = t.agent.handle('我猜30');
+    await until(() => t.games.requests.length === 2);
+    t.games.last().reply('让我想想……'); // intermediate: the game is still working
+    await round;
+    expect(t.agent.snapshot().gameBusy).toBe(true);
+    t.games.auto = (r) => r.input.kind === 'end' && r.reply('好的，下次再玩！', { final: true, session: 'ended' });
+    await t.agent.handle('结束游戏吧');
+    await t.agent.settled();
+    expect(t.games.log.slice(-2)).toEqual(['cancel req-2', 'request end 结束游戏吧']);
+    expect(t.games.requests[1].cancelled).toBe(true);
+    expect(t.agent.snapshot().session).toBeNull();
+    expect(t.speaker.texts()).toContain('好的，下次再玩！');
+  });
+});
+
+describe('reply stream', () => {
+  it('the first spoken reply ends the round; later replies are spoken as they arrive and written as game_agent', async () => {
+    const t = setup({ manual: true });
+    const round = t.agent.handle('我们玩猜数字吧');
+    let over = false;
+    void round.then(() => (over = true));
+    await until(() => t.games.requests.length === 1);
+    const req = t.games.last();
+    req.reply('好呀，我来想一个数。');
+    await until(() => t.speaker.current === '好呀，我来想一个数。');
+    // Not written to history before it is spoken; the round is not over yet.
+    expect(t.agent.getHistory().filter((h) => h.role === 'game_agent')).toHaveLength(0);
+    expect(over).toBe(false);
+    t.speaker.release();
+    await round;
+    expect(t.agent.getHistory().map((h) => h.role)).toEqual(['user', 'game_agent']);
+    expect(t.agent.snapshot().gameBusy).toBe(true);
+    // A later reply, after the round: spoken and written.
+    req.reply('想好了，1到100，你猜！', { final: true });
+    await until(() => t.speaker.current === '想好了，1到100，你猜！');
+    t.speaker.release();
+    await t.agent.settled();
+    const h = t.agent.getHistory();
+    expect(h.map((x) => [x.role, x.text])).toEqual([
+      ['user', '我们玩猜数字吧'],
+      ['game_agent', '好呀，我来想一个数。'],
+      ['game_agent', '想好了，1到100，你猜！'],
+    ]);
+    expect(h[1].gameId).toBe('guess-number');
+    expect(t.agent.snapshot().gameBusy).toBe(false);
+  });
+
+  it('a final reply with session ended clears the current game', async () => {
+    const t = setup();
+    await startGuessNumber(t);
+    t.games.auto = (r) => r.reply('猜对啦！就是42，游戏结束。', { final: true, session: 'ended' });
+    await t.agent.handle('42');
+    await t.agent.settled();
+    expect(t.agent.snapshot().session).toBeNull();
+    // The next words are not sent to the finished game.
+    await t.agent.handle('你好');
+    expect(t.games.requests.filter((r) => r.input.kind === 'message')).toHaveLength(1);
+  });
+});
+
+describe('busy gating', () => {
+  async function busyGame() {
+    const t = setup();
+    await startGuessNumber(t);
+    const round = t.agent.handle('我猜30');
+    await until(() => t.games.requests.length === 2);
+    t.games.last().reply('嗯，让我算一算……');
+    await round;
+    return t;
+  }
+
+  it('a message while the game still works is not forwarded: "请稍等"', async () => {
+    const t = await busyGame();
+    const before = t.games.requests.length;
+    const r = await t.agent.handle('我猜40');
+    expect(r.route).toBe('wait');
+    expect(t.games.requests.length).toBe(before);
+    expect(t.speaker.texts().at(-1)).toBe(SAY.wait);
+  });
+
+  it('the same holds when the model routes to send_message (no fast path)', async () => {
+    const t = setup({ fastPath: false });
+    await startGuessNumber(t);
+    const round = t.agent.handle('我猜30');
+    await until(() => t.games.requests.length === 2);
+    t.games.last().reply('嗯……');
+    await round;
+    const r = await t.agent.handle('我猜40');
+    expect(r).toMatchObject({ route: 'model', action: 'send_message' });
+    expect(t.games.requests).toHaveLength(2);
+    expect(t.speaker.texts().at(-1)).toBe(SAY.wait);
+  });
+
+  it('chat and end_game still work while the game is busy', async () => {
+    const t = await busyGame();
+    const chat = await t.agent.handle('你叫什么名字');
+    expect(chat.action).toBe('reply');
+    expect(t.speaker.texts().at(-1)).toContain('小方');
+    t.games.auto = (r) => r.reply('好的，不玩了。', { final: true, session: 'ended' });
+    const end = await t.agent.handle('不玩了');
+    expect(end.action).toBe('end_game');
+    expect(t.games.last().input).toMatchObject({ kind: 'end', text: '不玩了' });
+  });
+});
+
+describe('failures (seed 出错处理: request itself failing)', () => {
+  it.each([
+    ['start', 'game_crashed'],
+    ['end', 'game_failed'],
+  ] as const)('%s failing (%s): told, session cleared, agent keeps running', async (kind, code) => {
+    const t = setup();
+    if (kind === 'start') {
+      const round = t.agent.handle('我们玩猜数字吧');
+      await until(() => t.games.requests.length === 1);
+      t.games.last().fail(code);
+      await round;
+    } else {
+      await startGuessNumber(t);
+      t.games.auto = (r) => r.fail(code);
+      await t.agent.handle('不玩了');
+    }
+    await t.agent.settled();
+    expect(t.agent.snapshot().session).toBeNull();
+    expect(t.speaker.spoken.at(-1)!.role).toBe('main');
+    expect(t.speaker.texts().at(-1)!.length).toBeGreaterThan(4);
+    expect(t.trace.some((e) => e.kind === 'error' && e.name === code)).toBe(true);
+    // Still running: chat works.
+    await t.agent.handle('你好');
+    expect(t.speaker.texts().at(-1)).toContain('你好呀');
+  });
+
+  it('message failing: told, session kept', async () => {
+    const t = setup();
+    await startGuessNumber(t);
+    const ctx = t.agent.snapshot().session!.contextId;
+    t.games.auto = (r) => r.fail('game_timeout');
+    const r = await t.agent.handle('我猜50');
+    expect(r.action).toBe('send_message');
+    await t.agent.settled();
+    expect(t.agent.snapshot().session?.contextId).toBe(ctx);
+    expect(t.agent.snapshot().gameBusy).toBe(false);
+    // The next guess goes to the same session.
+    t.games.auto = (q) => q.reply('小一点。', { final: true });
+    await t.agent.handle('我猜60');
+    expect(t.games.last().contextId).toBe(ctx);
+    expect(t.speaker.texts().at(-1)).toBe('小一点。');
+  });
+
+  it('message failing because the worker crashed (state lost): told, session cleared', async () => {
+    const t = setup();
+    await startGuessNumber(t);
+    t.games.auto = (r) => r.fail('game_crashed', true);
+    await t.agent.handle('我猜50');
+    await t.agent.settled();
+    expect(t.agent.snapshot().session).toBeNull();
+    expect(t.speaker.texts().at(-1)).toBe('游戏突然停下来了，我们重新开始吧。');
+  });
+
+  it('a failure after an intermediate reply: both are spoken, in order', async () => {
+    const t = setup();
+    const round = t.agent.handle('我们玩猜数字吧');
+    await until(() => t.games.requests.length === 1);
+    t.games.last().reply('好呀！');
+    await round;
+    t.games.last().fail('game_crashed');
+    await t.agent.settled();
+    expect(t.speaker.spoken.map((s) => s.role)).toEqual(['game_agent', 'main']);
+    expect(t.agent.snapshot().session).toBeNull();
+  });
+
+  it('the request throwing at once (worker cannot start) is spoken too', async () => {
+    const t = setup();
+    t.games.throwOnRequest = new Error('worker failed to load');
+    const r = await t.agent.handle('我们玩猜数字吧');
+    expect(r.action).toBe('start_game');
+    expect(t.speaker.spoken).toHaveLength(1);
+    expect(t.agent.snapshot().session).toBeNull();
+  });
+
+  it('a model failure is spoken and the agent keeps running', async () => {
+    let fail = true;
+    const t = setup({
+      policy: (req) => {
+        if (fail) throw new Error('boom');
+        return mainDemoPolicy(req);
+      },
+    });
+    const r = await t.agent.handle('你好');
+    expect(r.action).toBe('error');
+    expect(t.speaker.spoken).toHaveLength(1);
+    fail = false;
+    await t.agent.handle('你好');
+    expect(t.speaker.texts().at(-1)).toContain('你好呀');
+  });
+});
+
+describe('pagehide', () => {
+  it('with a game running, sends end with empty text to the current context', async () => {
+    const t = setup();
+    await startGuessNumber(t);
+    const ctx = t.agent.snapshot().session!.contextId;
+    const spokenBefore = t.speaker.spoken.length;
+    t.agent.shutdown();
+    expect(t.games.last().input).toEqual({ protocol: 'desktop-game/5', kind: 'end', text: '' });
+    expect(t.games.last().contextId).toBe(ctx);
+    expect(t.agent.snapshot().session).toBeNull();
+    expect(t.speaker.spoken.length).toBe(spokenBefore);
+  });
+  it('with no game, sends nothing', () => {
+    const t = setup();
+    t.agent.shutdown();
+    expect(t.games.requests).toHaveLength(0);
+  });
+});
+
+describe('fast path and global intents (no main-agent model call)', () => {
+  it('a clear in-game guess goes to the game without a model call', async () => {
+    const t = setup();
+    await startGuessNumber(t);
+    const callsBefore = t.calls.length;
+    t.games.auto = (r) => r.reply('比37大。', { final: true });
+    const r = await t.agent.handle('是37吗？');
+    expect(r).toMatchObject({ route: 'fast', modelCalls: 0, action: 'send_message' });
+    expect(t.calls.length).toBe(callsBefore);
+    expect(t.games.last().input).toMatchObject({ kind: 'message', text: '是37吗？' });
+  });
+
+  it('words about another game or the arcade still go through the model', async () => {
+    const t = setup();
+    await startGuessNumber(t);
+    const callsBefore = t.calls.length;
+    await t.agent.handle('你叫什么名字？');
+    expect(t.calls.length).toBe(callsBefore + 1);
+    expect(t.games.requests.filter((r) => r.input.kind === 'message')).toHaveLength(0);
+  });
+
+  it('"再说一遍" repeats the last sentence verbatim, no model call, nothing sent', async () => {
+    const t = setup();
+    await startGuessNumber(t);
+    const calls = t.calls.length;
+    const reqs = t.games.requests.length;
+    const r = await t.agent.handle('再说一遍');
+    expect(r.route).toBe('repeat');
+    expect(t.speaker.texts().at(-1)).toBe('我想好了一个1到100的数，你猜是几？');
+    expect(t.calls.length).toBe(calls);
+    expect(t.games.requests.length).toBe(reqs);
+  });
+
+  it('"不玩了" always ends the game without a model call, even while the game is busy', async () => {
+    const t = setup();
+    await startGuessNumber(t);
+    const round = t.agent.handle('我猜30');
+    await until(() => t.games.requests.length === 2);
+    // The game has not answered at all yet (the round is still open); "不玩了" must not wait for it.
+    const calls = t.calls.length;
+    t.games.auto = (r) => r.input.kind === 'end' && r.reply('好的，再见！', { final: true, session: 'ended' });
+    const r = await t.agent.handle('我不玩了');
+    expect(r).toMatchObject({ route: 'stop', action: 'end_game', modelCalls: 0 });
+    expect(t.calls.length).toBe(calls);
+    expect(t.games.requests[1].cancelled).toBe(true);
+    expect(t.games.last().input).toMatchObject({ kind: 'end', text: '我不玩了' });
+    await round;
+    await t.agent.settled();
+    expect(t.agent.snapshot().session).toBeNull();
+  });
+
+  it('"停" stops the talking at once; with no game it just acknowledges', async () => {
+    const t = setup({ manual: true });
+    const first = t.agent.handle('你好');
+    await until(() => t.speaker.current !== undefined);
+    const stop = t.agent.handle('停');
+    expect(t.speaker.stops).toBe(1);
+    await first;
+    await until(() => t.speaker.current === SAY.stopped);
+    t.speaker.release();
+    expect((await stop).route).toBe('stop');
+    expect(t.games.requests).toHaveLength(0);
+  });
+
+  it('"停" while the game is still thinking about its first reply does not hang', async () => {
+    const t = setup();
+    const round = t.agent.handle('我们玩猜数字吧');
+    await until(() => t.games.requests.length === 1);
+    t.games.auto = (r) => r.input.kind === 'end' && r.reply('好的。', { final: true, session: 'ended' });
+    const stop = await t.agent.handle('停');
+    await round;
+    expect(stop.action).toBe('end_game');
+    expect(t.games.requests[0].cancelled).toBe(true);
+    await t.agent.settled();
+    expect(t.agent.snapshot().session).toBeNull();
+  });
+});
+
+describe('trace and the thinking filler', () => {
+  it('records user input, main tool, a2a request, replies and speech under the round', async () => {
+    const t = setup();
+    await startGuessNumber(t);
+    const kinds = t.trace.map((e) => e.kind);
+    for (const k of ['user_input', 'main_tool', 'a2a_request', 'reply', 'speech'] as const) expect(kinds).toContain(k);
+    const roundId = t.trace.find((e) => e.kind === 'user_input')!.roundId;
+    expect(t.trace.filter((e) => e.kind === 'reply').every((e) => e.roundId === roundId && e.requestId === 'req-1')).toBe(true);
+  });
+
+  it('a slow model gets one "嗯，让我想想" so there is no dead air', async () => {
+    vi.useFakeTimers();
+    try {
+      const games = new FakeGameClient();
+      const speaker = new FakeSpeaker();
+      speaker.manual = true;
+      let release!: () => void;
+      const gate = new Promise<void>((r) => (release = r));
+      const model = createScriptedModel({
+        main: async () => {
+          await gate;
+          return { action: 'reply', args: { text: '我在呢！' } };
+        },
+      });
+      const agent = new MainAgent({ model: () => model, games, catalog: () => GAMES, speaker, thinkingFillerMs: 2500 });
+      const done = agent.handle('你在吗');
+      await vi.advanceTimersByTimeAsync(2600);
+      expect(speaker.current).toBe(SAY.thinking);
+      speaker.release();
+      release();
+      await vi.advanceTimersByTimeAsync(10);
+      speaker.release();
+      await done;
+      expect(speaker.texts()).toEqual([SAY.thinking, '我在呢！']);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+});
+
+describe('tapping a game card', () => {
+  it('starts the game without a model call; an unavailable one says why', async () => {
+    const t = setup();
+    t.games.auto = (r) => r.reply('开始啦！', { final: true });
+    const r = await t.agent.startByTap('guess-number');
+    expect(r).toMatchObject({ route: 'tap', modelCalls: 0 });
+    expect(t.calls).toHaveLength(0);
+    expect(t.games.last().input).toMatchObject({ kind: 'start', text: '我要玩猜数字' });
+    await t.agent.startByTap('draw-guess');
+    expect(t.games.requests.filter((q) => q.input.kind === 'start')).toHaveLength(1);
+    expect(t.speaker.texts().at(-1)).toContain('需要能画画的机器人屏幕');
+  });
+});

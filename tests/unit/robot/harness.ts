@@ -1,0 +1,42 @@
+/** Shared set-up for robot tests: a simulated robot on real byte streams, fake timers. */
+import { vi } from 'vitest';
+import { RobotLink, type LinkOptions } from '../../../src/robot/link.ts';
+import { nativeSerialSource } from '../../../src/robot/serial-port.ts';
+import { FirmwareSim, type SimOptions } from '../../../src/robot/sim/firmware.ts';
+import { SimPort } from '../../../src/robot/sim/sim-port.ts';
+import { SimSerial } from '../../../src/robot/sim/sim-serial.ts';
+
+export function robotRig(opts: { sim?: SimOptions; granted?: boolean; link?: Partial<LinkOptions> } = {}) {
+  let r = 0.1;
+  const sim = new FirmwareSim({ random: () => (r = (r + 0.137) % 1), ...opts.sim });
+  const port = new SimPort(sim);
+  const serial = new SimSerial(port, { granted: opts.granted });
+  const link = new RobotLink({ source: nativeSerialSource(serial as unknown as Serial), ...opts.link });
+  const events: string[] = [];
+  link.on('state', (s) => events.push(`state:${s}`));
+  link.on('lost', (l) => events.push(`lost:${l.code}`));
+  link.on('error', (e) => events.push(`error:${e.code}`));
+  link.on('ready', (r) => events.push(`ready${r.rebooted ? ':rebooted' : ''}`));
+  return { sim, port, serial, link, events };
+}
+
+export const tick = (ms: number) => vi.advanceTimersByTimeAsync(ms);
+
+/** Connects by "tap" and lets the robot boot and greet. */
+export async function connected(opts: Parameters<typeof robotRig>[0] = {}) {
+  const rig = robotRig(opts);
+  const ok = rig.link.connectByTap();
+  await tick(1200);
+  if (!(await ok)) throw new Error(`did not connect: ${rig.events.join(' ')}`);
+  return rig;
+}
+
+/** Settles a promise into a plain outcome so tests can assert without racing. */
+export function outcome<T>(p: Promise<T>): { value?: T; error?: { code?: string; message: string }; settled: boolean } {
+  const o: { value?: T; error?: { code?: string; message: string }; settled: boolean } = { settled: false };
+  p.then(
+    (v) => Object.assign(o, { value: v, settled: true }),
+    (e: { code?: string; message: string }) => Object.assign(o, { error: { code: e.code, message: e.message }, settled: true }),
+  );
+  return o;
+}

@@ -1,0 +1,93 @@
+import { describe, expect, it } from 'vitest';
+import { allowedTools, initialPhaseState, transition, whoActs, type PhaseEvent, type PhaseState } from '../../../src/studio/phase-machine.ts';
+
+const base = initialPhaseState(3);
+const st = (o: Partial<PhaseState>): PhaseState => ({ ...base, ...o });
+const agentRunning = st({ phase: 'running', burst: 1, burstNo: 1 });
+const workerRunning = st({ phase: 'running', burst: 1, burstNo: 1, worker: { workerId: 'w1', skill: 'theme' } });
+const review = st({ phase: 'waiting_user', burst: 2, burstNo: 1, waiting: { kind: 'review_drafts', skill: 'x', workerId: 'w1', tags: ['设计.a', '设计.b'] } });
+const reviewOne = st({ ...review, waiting: { kind: 'review_drafts', skill: 'x', workerId: 'w1', tags: ['设计.b'] } });
+const workerQ = st({ phase: 'waiting_user', burstNo: 1, waiting: { kind: 'worker_question', skill: 'theme', workerId: 'w1', question: '主题？' } });
+const capped = st({ phase: 'waiting_user', burst: 3, burstNo: 1, waiting: { kind: 'burst_cap', rounds: 3, cap: 3 } });
+const playIdle = st({ stage: 'play', ready: true });
+const playAgent = st({ stage: 'play', phase: 'running', burst: 1, burstNo: 1, ready: true });
+const playWorker = st({ ...playAgent, worker: { workerId: 'w2', skill: 'present-card' } });
+const errored = st({ phase: 'error', error: { code: 'x', message: 'boom' } });
+
+type Row = [string, PhaseState, PhaseEvent, Partial<PhaseState> | 'refused', string[]];
+
+const rows: Row[] = [
+  // user hard events
+  ['idle: input starts a burst', base, { type: 'user_input', text: '做个游戏' }, { phase: 'running', burst: 0, burstNo: 1 }, ['record_user_words', 'call_model']],
+  ['input while the agent runs is refused', agentRunning, { type: 'user_input', text: 'x' }, 'refused', ['refused']],
+  ['empty input is refused', base, { type: 'user_input', text: '  ' }, 'refused', ['refused']],
+  ['input answers a worker question and resumes that worker', workerQ, { type: 'user_input', text: '恐龙' }, { phase: 'running', worker: { workerId: 'w1', skill: 'theme' }, burst: 0 }, ['record_user_words', 'resume_worker']],
+  ['input after the cap resets the burst', capped, { type: 'user_input', text: '继续吧' }, { phase: 'running', burst: 0, burstNo: 2 }, ['record_user_words', 'call_model']],
+  ['accepting one of two drafts keeps waiting for the other', review, { type: 'user_accept', tag: '设计.a' }, { phase: 'waiting_user', waiting: { kind: 'review_drafts', skill: 'x', workerId: 'w1', tags: ['设计.b'] } }, ['accept_tag', 'wait', 'persist']],
+  ['accepting the last draft hands the turn to the agent', reviewOne, { type: 'user_accept', tag: '设计.b' }, { phase: 'running', burst: 0, burstNo: 2, waiting: null }, ['accept_tag', 'call_model']],
+  ['rejecting with a reason is a decision too', reviewOne, { type: 'user_reject', tag: '设计.b', reason: '太难' }, { phase: 'running', burst: 0 }, ['reject_tag', 'call_model']],
+  ['rejecting without a reason is refused', reviewOne, { type: 'user_reject', tag: '设计.b', reason: ' ' }, 'refused', ['refused']],
+  ['editing a draft accepts the edit', reviewOne, { type: 'user_edit', tag: '设计.b', value: 1 }, { phase: 'running' }, ['edit_tag', 'call_model']],
+  ['accepting while the agent runs is refused', agentRunning, { type: 'user_accept', tag: '设计.a' }, 'refused', ['refused']],
+  ['continue after the cap', capped, { type: 'user_continue' }, { phase: 'running', burst: 0 }, ['call_model']],
+  ['continue after an error', errored, { type: 'user_continue' }, { phase: 'running', error: null }, ['call_model']],
+  ['continue while a review waits is refused', review, { type: 'user_continue' }, 'refused', ['refused']],
+  // the agent's tools
+  ['a loop tool counts a round and keeps running', agentRunning, { type: 'agent_loop_tool', name: 'read_blackboard' }, { phase: 'running', burst: 2 }, ['call_model']],
+  ['the round that reaches the cap waits for the user', st({ ...agentRunning, burst: 2 }), { type: 'agent_loop_tool', name: 'missing_skills' }, { phase: 'waiting_user', burst: 3, waiting: { kind: 'burst_cap', rounds: 3, cap: 3 } }, ['wait', 'persist']],
+  ['a boundary name is not a loop tool', agentRunning, { type: 'agent_loop_tool', name: 'run_worker' }, 'refused', ['refused']],
+  ['an invalid step counts a round', agentRunning, { type: 'agent_tool_error', message: 'bad' }, { phase: 'running', burst: 2 }, ['call_model']],
+  ['run_worker hands the turn to the worker', agentRunning, { type: 'agent_run_worker', skill: 'theme', workerId: 'w1' }, { phase: 'running', worker: { workerId: 'w1', skill: 'theme' }, burst: 2 }, ['run_worker']],
+  ['ask_user waits with the question', agentRunning, { type: 'agent_ask_user', question: '几岁？', options: ['4岁'] }, { phase: 'waiting_user', waiting: { kind: 'agent_question', question: '几岁？', options: ['4岁'] } }, ['wait', 'persist']],
+  ['declare is refused until the facts are ready', agentRunning, { type: 'agent_declare_ready' }, 'refused', ['refused']],
+  ['declare when ready moves to play', st({ ...agentRunning, ready: true }), { type: 'agent_declare_ready' }, { stage: 'play', phase: 'idle' }, ['declare_ready', 'persist']],
+  ['the agent cannot act while the user is asked', review, { type: 'agent_loop_tool', name: 'read_blackboard' }, 'refused', ['refused']],
+  ['reply is a play tool only', agentRunning, { type: 'agent_reply', text: '你好' }, 'refused', ['refused']],
+  // the worker's boundary
+  ['a design worker submits drafts: the user reviews them', workerRunning, { type: 'worker_submitted', workerId: 'w1', tags: ['设计.主题'] }, { phase: 'waiting_user', worker: null, waiting: { kind: 'review_drafts', skill: 'theme', workerId: 'w1', tags: ['设计.主题'] } }, ['wait', 'persist']],
+  ['a worker asks the user', workerRunning, { type: 'worker_asked', workerId: 'w1', question: '主题？' }, { phase: 'waiting_user', waiting: { kind: 'worker_question', skill: 'theme', workerId: 'w1', question: '主题？' } }, ['wait', 'persist']],
+  ['a worker that failed waits for the user', workerRunning, { type: 'worker_failed', workerId: 'w1', message: 'x' }, { phase: 'waiting_user', waiting: { kind: 'worker_failed', skill: 'theme', workerId: 'w1', message: 'x' } }, ['wait', 'persist']],
+  ['another worker id is refused', workerRunning, { type: 'worker_submitted', workerId: 'w9', tags: [] }, 'refused', ['refused']],
+  // play
+  ['design sessions cannot be played', base, { type: 'player_input', text: '开始' }, 'refused', ['refused']],
+  ['a player input starts a play burst', playIdle, { type: 'player_input', text: '开始' }, { phase: 'running', burst: 0, burstNo: 1 }, ['record_player_input', 'call_model']],
+  ['a play worker returns the turn to the agent', playWorker, { type: 'worker_submitted', workerId: 'w2', tags: ['运行.回复'] }, { phase: 'running', worker: null }, ['call_model']],
+  ['play workers cannot ask the parent', playWorker, { type: 'worker_asked', workerId: 'w2', question: '?' }, 'refused', ['refused']],
+  ['reply waits for the player', playAgent, { type: 'agent_reply', text: '第1题' }, { phase: 'waiting_user', waiting: { kind: 'player_input' } }, ['send_reply', 'wait', 'persist']],
+  ['finish ends the game', playAgent, { type: 'agent_finish', text: '再见' }, { stage: 'done', phase: 'done' }, ['send_reply', 'end_play', 'persist']],
+  ['the player leaving ends the game', playAgent, { type: 'player_end' }, { stage: 'done', phase: 'done' }, ['end_play', 'persist']],
+  // runtime
+  ['facts change readiness only', agentRunning, { type: 'facts_changed', ready: true }, { ready: true, phase: 'running' }, []],
+  ['a failure is the error phase', agentRunning, { type: 'failure', code: 'm', message: 'down' }, { phase: 'error', error: { code: 'm', message: 'down' } }, ['persist']],
+  ['restoring a burst cut by a reload asks to continue', agentRunning, { type: 'restored' }, { phase: 'waiting_user', waiting: { kind: 'interrupted' } }, ['wait', 'persist']],
+  ['restoring a waiting session changes nothing', workerQ, { type: 'restored' }, { waiting: workerQ.waiting }, []],
+];
+
+describe('phase machine transitions', () => {
+  it.each(rows)('%s', (_name, from, event, want, effects) => {
+    const t = transition(from, event);
+    if (want === 'refused') expect(t.state).toBe(from);
+    else expect(t.state).toMatchObject(want);
+    expect(t.effects.map((e) => e.type)).toEqual(effects);
+  });
+});
+
+describe('who acts and which tools are legal', () => {
+  it.each([
+    ['idle design', base, 'user', []],
+    ['agent in design, not ready', agentRunning, 'agent', ['read_blackboard', 'list_skills', 'missing_skills', 'run_worker', 'ask_user']],
+    ['agent in design, ready', st({ ...agentRunning, ready: true }), 'agent', ['read_blackboard', 'list_skills', 'missing_skills', 'run_worker', 'ask_user', 'declare_instance_ready']],
+    ['worker', workerRunning, 'worker', ['submit', 'ask_user']],
+    ['agent in play', playAgent, 'agent', ['read_blackboard', 'run_worker', 'reply', 'finish']],
+    ['waiting for review', review, 'user', []],
+    ['done', st({ stage: 'done', phase: 'done' }), 'nobody', []],
+  ] as const)('%s', (_n, s, who, tools) => {
+    expect(whoActs(s)).toBe(who);
+    expect(allowedTools(s)).toEqual(tools);
+  });
+  it('call_model carries exactly the tools allowed in the new state', () => {
+    const t = transition(st({ ...reviewOne, ready: true }), { type: 'user_accept', tag: '设计.b' });
+    expect(t.effects.at(-1)).toEqual({ type: 'call_model', tools: allowedTools(t.state) });
+    expect(allowedTools(t.state)).toContain('declare_instance_ready');
+  });
+});
