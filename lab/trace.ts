@@ -6,6 +6,7 @@
 import { mount } from 'svelte';
 import TraceScreen from '../src/ui/trace/TraceScreen.svelte';
 import StorageInfo from '../src/ui/settings/StorageInfo.svelte';
+import UpdateLab from './UpdateLab.svelte';
 import { TraceRecorder } from '../src/trace/recorder.ts';
 import { TraceStore } from '../src/trace/trace-store.ts';
 import { traceMaxBytes } from '../src/trace/trace-settings.ts';
@@ -33,6 +34,7 @@ async function seedRound(opts: { text?: string; reveal?: boolean; contextId?: st
   return requestId;
 }
 
+if (new URLSearchParams(location.search).has('sw')) mount(UpdateLab, { target: document.getElementById('storage')! });
 mount(StorageInfo, { target: document.getElementById('storage')! });
 mount(TraceScreen, { target: document.getElementById('app')!, props: { store, recorder } });
 

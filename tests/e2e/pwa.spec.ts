@@ -1,5 +1,5 @@
 import { chromium, expect, test, type Page } from '@playwright/test';
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
@@ -122,4 +122,30 @@ test('"ready offline" turns true only after a complete model load, and storage i
   await expect(page.getByTestId('offline-ready')).toContainText('可以离线游戏');
   await page.reload();
   await expect(page.getByTestId('offline-ready')).toContainText('可以离线游戏');
+});
+
+test('a new version is offered only when no game is running, and applied on request', async ({ page }) => {
+  await page.goto('/lab/trace.html?sw');
+  await waitForControl(page);
+  await page.getByTestId('game-running').check();
+  // A new version is deployed: the served sw.js changes (restored afterwards).
+  const swPath = resolve(DIST, 'sw.js');
+  const original = readFileSync(swPath, 'utf8');
+  writeFileSync(swPath, `${original}\n// next version\n`);
+  try {
+    await page.evaluate(async () => (await navigator.serviceWorker.getRegistration())!.update());
+    await page.waitForFunction(async () => !!(await navigator.serviceWorker.getRegistration())?.waiting, null, { timeout: 60_000 });
+    await expect(page.getByText('有新版本')).toHaveCount(0);
+    await page.getByTestId('game-running').uncheck();
+    await expect(page.getByText('有新版本')).toBeVisible();
+    // Accepting activates the waiting version and reloads the page under it.
+    await Promise.all([page.waitForEvent('load', { timeout: 60_000 }), page.getByRole('button', { name: '现在更新' }).click()]);
+    await page.waitForFunction(async () => {
+      const r = await navigator.serviceWorker.getRegistration();
+      return !r?.waiting && !!navigator.serviceWorker.controller;
+    }, null, { timeout: 60_000 });
+    await expect(page.getByText('有新版本')).toHaveCount(0);
+  } finally {
+    writeFileSync(swPath, original);
+  }
 });

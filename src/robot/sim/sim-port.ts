@@ -93,6 +93,29 @@ export class SimPort extends EventTarget implements SerialPortLike {
     this.writable = null;
   }
 
+  /**
+   * A non-fatal line error (parity, framing, overrun, break): the pending read rejects and
+   * `readable` is replaced by a fresh stream, as Chrome does. Bytes in flight are lost.
+   */
+  lineError(name: 'ParityError' | 'FramingError' | 'BufferOverrunError' | 'BreakError' = 'FramingError'): void {
+    if (!this.rx || !this.openOptions) return;
+    this.rx.error(new DOMException('Line error.', name));
+    this.rx = null;
+    const options = this.openOptions;
+    this.readable = new ReadableStream<Uint8Array>(
+      {
+        start: (c) => {
+          this.rx = c;
+        },
+        cancel: () => {
+          this.log.push('readable.cancel');
+          this.rx = null;
+        },
+      },
+      { highWaterMark: options.bufferSize ?? 255, size: (chunk) => chunk?.byteLength ?? 1 },
+    );
+  }
+
   /** Pull the cable: the robot loses power, reads fail with NetworkError, `disconnect` fires. */
   unplug(): void {
     if (!this.plugged) return;

@@ -36,7 +36,7 @@ describe('createGameAgent (what workers/game-agent.ts calls)', () => {
     const { device, trace, ports: p } = ports();
     const { card, handler } = await createGameAgent('draw-guess', p);
     expect(card.name).toBe('你画我猜');
-    expect(card.capabilities.streaming).toBe(true);
+    expect(card.capabilities?.streaming).toBe(true);
     expect(card.skills[0]).toMatchObject({ id: 'draw-guess', tags: ['desktop-game/5', 'capability:draw', 'capability:face', 'capability:head'] });
     expect(card.skills[0].examples).toContain('猜动物');
 

@@ -8,7 +8,7 @@ import { maskNames, type Card } from '../../../skills/draw-guess/rules.ts';
 import { ctx, FakeDevice, RecordingModel, scriptedRecording, send } from './helpers.ts';
 
 const line = (id: string): Card['drawing'] => ({ id, strokes: [[[10, 10], [200, 200]]] });
-export const DECK: Card[] = [
+const DECK: Card[] = [
   {
     id: 'tiger',
     name: '老虎',

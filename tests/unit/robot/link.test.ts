@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { cmd } from '../../../src/robot/messages.ts';
+import { browserSerialSource } from '../../../src/robot/serial-port.ts';
 import { connected, outcome, robotRig, tick } from './harness.ts';
 
 beforeEach(() => {
@@ -7,6 +8,15 @@ beforeEach(() => {
 });
 afterEach(() => {
   vi.useRealTimers();
+});
+
+describe('browserSerialSource', () => {
+  it('uses Web Serial when there is one, else WebUSB with the polyfill, else nothing (iPad)', () => {
+    const usb = { addEventListener() {}, removeEventListener() {} };
+    expect(browserSerialSource({ serial: new EventTarget() } as unknown as Navigator)?.kind).toBe('serial');
+    expect(browserSerialSource({ usb } as unknown as Navigator)?.kind).toBe('usb');
+    expect(browserSerialSource({} as Navigator)).toBeNull();
+  });
 });
 
 describe('RobotLink: connecting', () => {
@@ -172,6 +182,17 @@ describe('RobotLink: losing the robot', () => {
     sim.faults.mute = false;
     await tick(6000);
     expect(link.state).toBe('ready');
+  });
+
+  it('a non-fatal line error (framing/parity) does not drop the link: reading resumes on the new stream', async () => {
+    const { link, port, events } = await connected();
+    port.lineError('FramingError');
+    await tick(0);
+    const done = outcome(link.send(cmd('head.gesture', { name: 'nod' })).done);
+    await tick(1000);
+    expect(done.settled && !done.error).toBe(true);
+    expect(link.state).toBe('ready');
+    expect(events.some((e) => e.startsWith('lost'))).toBe(false);
   });
 
   it('a reboot mid-command fails it with robot_rebooted and announces the new boot', async () => {

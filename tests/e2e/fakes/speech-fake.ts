@@ -1,0 +1,182 @@
+/**
+ * Init-script fakes of the Web Speech API for e2e (headless Chromium has no voices and no
+ * recognition, research hw-speech §5). Pass to `page.addInitScript(installSpeechFake, options)`;
+ * it must stay self-contained (it is serialised into the page).
+ *
+ * In the page, `window.__speech`:
+ * - `hear(text)`: the active recognition session hears `text` as a final result (false if no
+ *   session is listening);
+ * - `listening()`: whether a recognition session is running;
+ * - `spoken`: every utterance the robot finished saying, in order; `started`: every one it began;
+ * - `cancels`: how many times speech was cancelled (tap to stop).
+ */
+export interface SpeechFakeOptions {
+  /** 'zh' (a local Mandarin voice), 'late' (arrives after 300 ms), 'none' (no Chinese voice). */
+  voices?: 'zh' | 'late' | 'none';
+  /** Speaking time per character (ms). */
+  msPerChar?: number;
+  /** Recognition fails with not-allowed. */
+  micDenied?: boolean;
+}
+
+export function installSpeechFake(opts: SpeechFakeOptions = {}): void {
+  const msPerChar = opts.msPerChar ?? 8;
+  const w = window as unknown as Record<string, unknown>;
+  const state = {
+    spoken: [] as string[],
+    started: [] as string[],
+    cancels: 0,
+    active: null as null | FakeRecognition,
+  };
+
+  // ---- speechSynthesis -------------------------------------------------------------------
+  class FakeUtterance extends EventTarget {
+    text: string;
+    lang = '';
+    voice: unknown = null;
+    rate = 1;
+    volume = 1;
+    pitch = 1;
+    onstart: ((e: Event) => void) | null = null;
+    onend: ((e: Event) => void) | null = null;
+    onerror: ((e: Event) => void) | null = null;
+    onboundary: ((e: Event) => void) | null = null;
+    constructor(text = '') {
+      super();
+      this.text = text;
+    }
+    fire(type: string, extra: Record<string, unknown> = {}) {
+      const e = Object.assign(new Event(type), extra);
+      this.dispatchEvent(e);
+      const h = (this as unknown as Record<string, ((e: Event) => void) | null>)[`on${type}`];
+      h?.call(this, e);
+    }
+  }
+  const zh = { name: '测试普通话', lang: 'zh-CN', localService: true, default: true, voiceURI: 'fake-zh' };
+  const en = { name: 'Test English', lang: 'en-US', localService: true, default: false, voiceURI: 'fake-en' };
+  let voices = opts.voices === 'none' ? [en] : opts.voices === 'late' ? [] : [zh, en];
+  const queue: FakeUtterance[] = [];
+  let current: FakeUtterance | null = null;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const synthTarget = new EventTarget();
+  const next = () => {
+    current = queue.shift() ?? null;
+    if (!current) return;
+    const u = current;
+    setTimeout(() => {
+      if (current !== u) return;
+      state.started.push(u.text);
+      u.fire('start');
+      timer = setTimeout(() => {
+        if (current !== u) return;
+        state.spoken.push(u.text);
+        current = null;
+        u.fire('end');
+        next();
+      }, Math.max(30, msPerChar * Array.from(u.text).length));
+    }, 5);
+  };
+  const synth = {
+    get speaking() {
+      return current !== null;
+    },
+    get pending() {
+      return queue.length > 0;
+    },
+    paused: false,
+    onvoiceschanged: null as null | (() => void),
+    getVoices: () => voices.slice(),
+    speak(u: FakeUtterance) {
+      queue.push(u);
+      if (!current) next();
+    },
+    cancel() {
+      state.cancels++;
+      clearTimeout(timer);
+      const dropped = [...(current ? [current] : []), ...queue.splice(0)];
+      current = null;
+      for (const u of dropped) u.fire('error', { error: 'interrupted' });
+    },
+    pause() {},
+    resume() {},
+    addEventListener: synthTarget.addEventListener.bind(synthTarget),
+    removeEventListener: synthTarget.removeEventListener.bind(synthTarget),
+    dispatchEvent: synthTarget.dispatchEvent.bind(synthTarget),
+  };
+  if (opts.voices === 'late')
+    setTimeout(() => {
+      voices = [zh, en];
+      synthTarget.dispatchEvent(new Event('voiceschanged'));
+      synth.onvoiceschanged?.();
+    }, 300);
+  Object.defineProperty(window, 'speechSynthesis', { value: synth, configurable: true });
+  w.SpeechSynthesisUtterance = FakeUtterance;
+
+  // ---- SpeechRecognition -----------------------------------------------------------------
+  class FakeRecognition extends EventTarget {
+    static async available() {
+      return 'unavailable';
+    }
+    lang = '';
+    continuous = false;
+    interimResults = false;
+    maxAlternatives = 1;
+    processLocally = false;
+    onstart: ((e: Event) => void) | null = null;
+    onend: ((e: Event) => void) | null = null;
+    onerror: ((e: Event) => void) | null = null;
+    onresult: ((e: Event) => void) | null = null;
+    private running = false;
+    start() {
+      if (this.running) throw new DOMException('already started', 'InvalidStateError');
+      this.running = true;
+      setTimeout(() => {
+        if (opts.micDenied) {
+          this.onerror?.(Object.assign(new Event('error'), { error: 'not-allowed' }));
+          this.finish();
+          return;
+        }
+        state.active = this;
+        this.onstart?.(new Event('start'));
+      }, 5);
+    }
+    stop() {
+      this.finish();
+    }
+    abort() {
+      this.finish();
+    }
+    finish() {
+      if (!this.running) return;
+      this.running = false;
+      if (state.active === this) state.active = null;
+      setTimeout(() => this.onend?.(new Event('end')), 5);
+    }
+    hear(text: string) {
+      const alt = { transcript: text, confidence: 0.9 };
+      const result = Object.assign([alt], { isFinal: true, item: () => alt });
+      const results = Object.assign([result], { item: (i: number) => [result][i] });
+      this.onresult?.(Object.assign(new Event('result'), { resultIndex: 0, results }));
+    }
+  }
+  w.SpeechRecognition = FakeRecognition;
+  w.webkitSpeechRecognition = FakeRecognition;
+
+  w.__speech = {
+    get spoken() {
+      return state.spoken.slice();
+    },
+    get started() {
+      return state.started.slice();
+    },
+    get cancels() {
+      return state.cancels;
+    },
+    listening: () => state.active !== null,
+    hear(text: string) {
+      if (!state.active) return false;
+      state.active.hear(text);
+      return true;
+    },
+  };
+}
