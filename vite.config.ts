@@ -3,7 +3,8 @@ import { defineConfig } from 'vite';
 import { svelte } from '@sveltejs/vite-plugin-svelte';
 import { VitePWA } from 'vite-plugin-pwa';
 import basicSsl from '@vitejs/plugin-basic-ssl';
-import { readdirSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
+import { hostname } from 'node:os';
 import { resolve } from 'node:path';
 
 // Extra pages (lab/*.html): test and benchmark harnesses that run our real modules in Chromium.
@@ -58,11 +59,24 @@ const pwa = VitePWA({
   },
 });
 
+// HTTPS for the LAN (AGENTCADE_HTTPS=1, scripts/start.sh): your own certificate when
+// AGENTCADE_CERT/AGENTCADE_KEY name PEM files (e.g. from mkcert, trusted on the tablet), else a
+// self-signed one from @vitejs/plugin-basic-ssl, kept in .cache/https-cert (docs/notes/trace-pwa.md).
+const httpsOn = process.env.AGENTCADE_HTTPS === '1';
+const ownCert =
+  httpsOn && process.env.AGENTCADE_CERT && process.env.AGENTCADE_KEY
+    ? { cert: readFileSync(process.env.AGENTCADE_CERT), key: readFileSync(process.env.AGENTCADE_KEY) }
+    : undefined;
+const https = !httpsOn
+  ? []
+  : ownCert
+    ? [{ name: 'agentcade:own-cert', config: () => ({ server: { https: ownCert }, preview: { https: ownCert } }) }]
+    : [basicSsl({ name: 'agentcade', domains: [hostname(), `${hostname()}.local`], certDir: resolve(import.meta.dirname, '.cache/https-cert'), ttlDays: 825 })];
+
 // One config for the app, the dev server and Vitest.
 export default defineConfig({
-  // AGENTCADE_HTTPS=1 (scripts/start.sh): HTTPS with a self-signed certificate for the LAN
-  // (WebGPU, service workers and crypto.randomUUID need a secure context).
-  plugins: [svelte(), pwa, ...(process.env.AGENTCADE_HTTPS === '1' ? [basicSsl({ name: 'agentcade' })] : [])],
+  // WebGPU, service workers and crypto.randomUUID need a secure context: https (or localhost).
+  plugins: [svelte(), pwa, ...https],
   worker: { format: 'es' },
   build: {
     target: 'es2022',

@@ -41,6 +41,8 @@ export async function createGameAgent(
   gameId: string,
   ports: Record<string, MessagePort>,
 ): Promise<{ card: AgentCard; handler: GameHandler }> {
+  // Games designed in the Studio (issue 9) live in the Book, not in skills/: their own runtime.
+  if (gameId.startsWith('studio-')) return (await import('../studio/play-agent.ts')).createStudioGameAgent(gameId, ports);
   const mod = await loadGameModule(gameId);
   const skill = builtinSkill(gameId)!;
   for (const name of ['model', 'device', 'trace']) {

@@ -3,7 +3,6 @@
  * same request a real model gets. It reads the game list from the system prompt (prompt.ts format),
  * the state line and the words from the last user message, and picks a legal action.
  */
-import { registerPolicy } from '../llm/demo-policies.ts';
 import type { ScriptPolicy, Step, StepRequest } from '../llm/types.ts';
 import { normalize } from './intents.ts';
 import { ROBOT_NAME, STATE_LINE_RE, parseGameLines, type ParsedGameLine } from './prompt.ts';
@@ -80,8 +79,3 @@ export const mainDemoPolicy: ScriptPolicy = (req: StepRequest): Step => {
   if (WANT_GAME.test(normalize(words)) && legal.has('list_games')) return { action: 'list_games', args: {} };
   return { action: 'reply', args: { text: chat(words, games) } };
 };
-
-/** Makes the demo mode's "main" agent route with this policy. */
-export function registerMainDemoPolicy(): void {
-  registerPolicy('main', mainDemoPolicy);
-}

@@ -64,12 +64,34 @@ function brief(value: unknown, max = 80): string {
 
 const STATUS_ZH: Record<TagEntry['status'], string> = { draft: '草稿', accepted: '已采用', rejected: '被驳回' };
 
+/**
+ * Fields the package hides from run workers (context rules `{hide: [...]}`, e.g. a card's answer)
+ * stay hidden from the manager's blackboard view too: a short question would otherwise let the
+ * answer into the shortened preview (issue 9: no prompt holds an unrevealed answer).
+ */
+function hiddenFields(pkg: SkillPackage, tag: string): string[] {
+  const out = new Set<string>();
+  for (const s of pkg.skills) {
+    const rule = s.context[tag];
+    if (rule && typeof rule === 'object') for (const f of rule.hide) out.add(f);
+  }
+  return [...out];
+}
+
+function withoutFields(value: unknown, hide: string[]): unknown {
+  if (hide.length === 0) return value;
+  if (Array.isArray(value)) return value.map((v) => withoutFields(v, hide));
+  if (value && typeof value === 'object')
+    return Object.fromEntries(Object.entries(value as Record<string, unknown>).filter(([k]) => !hide.includes(k)).map(([k, v]) => [k, withoutFields(v, hide)]));
+  return value;
+}
+
 /** A loop tool's result text (appended to the agent's messages; the phase does not change). */
 export function runLoopTool(name: string, pkg: SkillPackage, board: Blackboard): string {
   if (name === 'read_blackboard') {
     const lines = Object.values(board.tags).map((e) => {
       const why = e.status === 'rejected' ? `，理由：${e.rejections.at(-1)?.reason}` : '';
-      return `- ${e.name}【${STATUS_ZH[e.status]}${why}】${e.provenance.skill ? `（${e.provenance.skill}）` : ''} ${brief(e.value)}`;
+      return `- ${e.name}【${STATUS_ZH[e.status]}${why}】${e.provenance.skill ? `（${e.provenance.skill}）` : ''} ${brief(withoutFields(e.value, hiddenFields(pkg, e.name)))}`;
     });
     return lines.length ? lines.join('\n') : '（黑板是空的）';
   }

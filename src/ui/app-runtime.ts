@@ -11,7 +11,8 @@ import type { GameClient } from '../a2a/types.ts';
 import { builtinGames } from '../game/catalog.ts';
 import { createModelController, type ModelController } from '../llm/model-controller.ts';
 import { modelHub, type ModelHub } from '../llm/model-hub.ts';
-import { registerMainDemoPolicy } from '../main-agent/demo-policy.ts';
+import { registerPolicy } from '../llm/demo-policies.ts';
+import { mainDemoPolicy } from '../main-agent/demo-policy.ts';
 import { MainAgent } from '../main-agent/main-agent.ts';
 import type { ArcadeGame } from '../main-agent/types.ts';
 import type { GameDeclaration } from '../protocol/declaration.ts';
@@ -27,6 +28,8 @@ import { VoiceLoop } from '../speech/voice-loop.ts';
 import { createWebSynth, type WebSynth } from '../speech/web-synth.ts';
 import { TraceRecorder } from '../trace/recorder.ts';
 import { createSessionGuard, type SessionGuard } from '../trace/session-guard.ts';
+import { createStudioShelf } from '../studio/play/arcade-shelf.ts';
+import { registerStudioDemoPolicies } from '../studio/play/demo.ts';
 import { exposeTrace } from '../trace/trace-port.ts';
 import { traceMaxBytes } from '../trace/trace-settings.ts';
 import { TraceStore } from '../trace/trace-store.ts';
@@ -48,6 +51,8 @@ export interface AppRuntime {
   catalog(): ArcadeGame[];
   /** Studio (issue 9) adds its playable designs here; the arcade lists them like built-ins. */
   addGames(source: () => GameDeclaration[]): void;
+  /** Called when the game list changed (a design reached play in the Studio): re-read `catalog()`. */
+  onGamesChanged(fn: () => void): () => void;
   speechSettings: SpeechSettings;
   updateSpeechSettings(patch: Partial<SpeechSettings>): void;
   /** The words as typed or heard: one round (the mic obeys half-duplex meanwhile). */
@@ -60,7 +65,8 @@ export interface AppRuntime {
 
 export function createAppRuntime(): AppRuntime {
   const hub = modelHub;
-  registerMainDemoPolicy();
+  registerPolicy('main', mainDemoPolicy);
+  registerStudioDemoPolicies();
   const controller = createModelController(hub);
   void controller.init().catch((e) => console.error('model settings', e));
 
@@ -101,6 +107,9 @@ export function createAppRuntime(): AppRuntime {
 
   // ---- games -------------------------------------------------------------------------------
   const sources: Array<() => GameDeclaration[]> = [builtinGames];
+  // Games designed in the Studio come from the Book at runtime (issue 9).
+  const studioShelf = createStudioShelf();
+  sources.push(studioShelf.list);
   const declarations = (): GameDeclaration[] => {
     const seen = new Map<string, GameDeclaration>();
     for (const src of sources) for (const d of safe(src)) if (!seen.has(d.id)) seen.set(d.id, d);
@@ -183,6 +192,7 @@ export function createAppRuntime(): AppRuntime {
     addGames(source) {
       sources.push(source);
     },
+    onGamesChanged: (fn) => studioShelf.onChange(fn),
     get speechSettings() {
       return speechSettings;
     },

@@ -120,7 +120,7 @@ test('tap a game card to play; tap anywhere stops the talking', async ({ page })
 
 test('no Chinese voice and a denied mic: clear messages, subtitles and the text box still work', async ({ page }, info) => {
   await open(page, { voices: 'none', micDenied: true });
-  await expect(page.getByTestId('voice-status')).toContainText('没有中文语音');
+  await expect(page.getByTestId('voice-status')).toContainText('无中文语音');
   await page.getByTestId('mic-button').click();
   await expect(page.getByTestId('speech-note')).toContainText('麦克风没有被允许');
   await expect(page.getByTestId('speech-note')).toContainText('字幕');

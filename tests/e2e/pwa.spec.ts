@@ -127,7 +127,10 @@ test('"ready offline" turns true only after a complete model load, and storage i
 test('a new version is offered only when no game is running, and applied on request', async ({ page }) => {
   await page.goto('/lab/trace.html?sw');
   await waitForControl(page);
+  await page.reload(); // a returning visit: the page starts under the installed version
+  await waitForControl(page);
   await page.getByTestId('game-running').check();
+  await page.evaluate(async () => (await caches.open('webllm/wasm')).put('https://libs.example/model.wasm', new Response('wasm')));
   // A new version is deployed: the served sw.js changes (restored afterwards).
   const swPath = resolve(DIST, 'sw.js');
   const original = readFileSync(swPath, 'utf8');
@@ -145,6 +148,8 @@ test('a new version is offered only when no game is running, and applied on requ
       return !r?.waiting && !!navigator.serviceWorker.controller;
     }, null, { timeout: 60_000 });
     await expect(page.getByText('有新版本')).toHaveCount(0);
+    // the new version's activation cleaned old precaches, never WebLLM's
+    expect(await page.evaluate(async () => (await (await caches.open('webllm/wasm')).match('https://libs.example/model.wasm'))?.text())).toBe('wasm');
   } finally {
     writeFileSync(swPath, original);
   }

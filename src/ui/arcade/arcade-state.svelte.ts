@@ -55,6 +55,7 @@ export class ArcadeState {
         this.robotActive = a;
         this.refreshGames();
       }),
+      rt.onGamesChanged(() => this.refreshGames()),
     );
     this.robotStatus = rt.robot.output.status();
     this.robotActive = rt.robot.output.active;

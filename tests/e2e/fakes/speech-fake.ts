@@ -72,7 +72,7 @@ export function installSpeechFake(opts: SpeechFakeOptions = {}): void {
         state.spoken.push(u.text);
         current = null;
         u.fire('end');
-        next();
+        if (!current) next(); // the end handler may already have queued (and started) the next one
       }, Math.max(30, msPerChar * Array.from(u.text).length));
     }, 5);
   };

@@ -1,0 +1,106 @@
+/**
+ * What the robot does after a play turn (seed 000 §游戏 Agent, like the built-in games): the
+ * runtime — not the model — reads the turn's `运行.*` changes and turns them into DevicePort calls.
+ * Answer right → happy + nod; wrong → sorry + shake ("不知道" gets neither); a new card → its
+ * picture description or question on the robot's screen; the game over → the final score.
+ * Pure: board in, effects out.
+ */
+import type { Blackboard } from '../blackboard.ts';
+import type { CardAsset } from '../types.ts';
+import type { Expression, Gesture, Progress, TextCard } from '../../robot/types.ts';
+
+export const VERDICT_TAG = '运行.判定';
+export const CARD_TAG = '运行.当前卡';
+export const PROGRESS_TAG = '运行.进度';
+export const SCORE_TAG = '运行.得分';
+
+export type DeviceEffect =
+  | { op: 'react'; expression: Expression; gesture: Gesture }
+  | { op: 'showText'; card: TextCard }
+  | { op: 'showProgress'; progress: Progress };
+
+export interface Verdict {
+  result: '对' | '错' | '不知道';
+  /** Set when the card is over and its answer has been revealed. */
+  revealed?: string;
+}
+
+export interface ScoreNow {
+  score: number;
+  correct: number;
+  /** Cards presented so far. */
+  played: number;
+}
+
+/** What one turn changed on the board, as the runtime reads it. */
+export interface TurnChanges {
+  verdict?: Verdict;
+  /** The card judged in this turn (the one current before it), when there was a verdict. */
+  judgedCard?: CardAsset;
+  newCard?: { card: CardAsset; number: number };
+  score: ScoreNow;
+}
+
+const revision = (b: Blackboard, tag: string) => b.tags[tag]?.revision ?? 0;
+const value = <T>(b: Blackboard, tag: string): T | undefined => b.tags[tag]?.value as T | undefined;
+
+export function currentCardOf(board: Blackboard, cards: readonly CardAsset[]): CardAsset | undefined {
+  const id = value<{ id?: string }>(board, CARD_TAG)?.id;
+  return id === undefined ? undefined : cards.find((c) => c.cardId === id);
+}
+
+export function scoreOf(board: Blackboard): ScoreNow {
+  const s = value<{ 得分?: number; 答对?: number }>(board, SCORE_TAG);
+  const p = value<{ 已用?: unknown[] }>(board, PROGRESS_TAG);
+  return { score: Number(s?.得分 ?? 0) || 0, correct: Number(s?.答对 ?? 0) || 0, played: Array.isArray(p?.已用) ? p.已用.length : 0 };
+}
+
+export function turnChanges(before: Blackboard, after: Blackboard, cards: readonly CardAsset[]): TurnChanges {
+  const out: TurnChanges = { score: scoreOf(after) };
+  if (revision(after, VERDICT_TAG) !== revision(before, VERDICT_TAG)) {
+    const v = value<{ 结果?: string; 答案?: string }>(after, VERDICT_TAG);
+    if (v?.结果 === '对' || v?.结果 === '错' || v?.结果 === '不知道') {
+      out.verdict = { result: v.结果, ...(typeof v.答案 === 'string' && v.答案 ? { revealed: v.答案 } : {}) };
+      const judged = currentCardOf(before, cards);
+      if (judged) out.judgedCard = judged;
+    }
+  }
+  if (revision(after, CARD_TAG) !== revision(before, CARD_TAG)) {
+    const card = currentCardOf(after, cards);
+    if (card) {
+      const n = Number(value<{ 第几张?: number }>(after, PROGRESS_TAG)?.第几张);
+      out.newCard = { card, number: Number.isFinite(n) && n > 0 ? n : out.score.played || 1 };
+    }
+  }
+  return out;
+}
+
+const squash = (s: string) => s.normalize('NFKC').replace(/[\s\p{P}\p{S}]/gu, '').toLowerCase();
+
+/** True when `text` names the card's answer or one of its aliases. */
+export function namesAnswer(text: string, card: Pick<CardAsset, 'answer' | 'aliases'>): boolean {
+  const t = squash(text);
+  return [card.answer, ...card.aliases].some((n) => squash(n).length > 0 && t.includes(squash(n)));
+}
+
+/**
+ * The card as the robot's screen shows it: a picture card's description, else its question. The
+ * screen is for the child too, so a text that would name the answer is never shown.
+ */
+export function cardScreenText(card: CardAsset, number: number): string {
+  const head = `第${number}题`;
+  for (const t of [card.kind === 'picture' ? card.picture : undefined, card.prompt]) {
+    if (t && !namesAnswer(t, card)) return `${head}：${t}`;
+  }
+  return `${head}：猜猜看！`;
+}
+
+export function deviceEffects(ch: TurnChanges, ended: boolean): DeviceEffect[] {
+  const out: DeviceEffect[] = [];
+  if (ch.verdict?.result === '对') out.push({ op: 'react', expression: 'happy', gesture: 'nod' });
+  else if (ch.verdict?.result === '错') out.push({ op: 'react', expression: 'sorry', gesture: 'shake' });
+  if (ch.newCard && !ended) out.push({ op: 'showText', card: { text: cardScreenText(ch.newCard.card, ch.newCard.number) } });
+  if (ended && ch.score.played > 0)
+    out.push({ op: 'showProgress', progress: { current: ch.score.correct, total: Math.max(1, ch.score.played), label: `答对 ${ch.score.correct} 张 · ${ch.score.score} 分` } });
+  return out;
+}

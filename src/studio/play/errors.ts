@@ -1,0 +1,15 @@
+/**
+ * Errors of the Studio play runtime (issue 9). The fallback sentences of seed 000 §出错处理 are the
+ * game runtime's (`game_model_failed*`, `game_session_ended` in src/game/errors.ts): a studio game
+ * speaks the same protocol, so the child hears the same words.
+ */
+import { registerErrors, type ErrorTable } from '../../errors/catalogue.ts';
+
+export const studioPlayErrors: ErrorTable = {
+  studio_game_missing: {
+    child: '这个游戏找不到了，可能被大人删掉了。我们玩别的吧。',
+    parent: 'A studio game was asked for, but its project is no longer in the Book at the play stage (deleted, or its design reopened).',
+  },
+};
+
+registerErrors(studioPlayErrors);

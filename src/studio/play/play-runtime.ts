@@ -1,0 +1,153 @@
+/**
+ * One play session of a designed game, as the game agent runs it (seed 004 §8, issue 9): each
+ * player input is a user hard event → one manager burst → run skills → `运行.*` tags → replies.
+ *
+ * On top of the Studio's StudioSession (which owns the board and the phase machine) it adds what a
+ * game agent needs:
+ * - the turn's AbortSignal reaches every model step (signal-bound model);
+ * - a failed or cancelled turn leaves nothing behind (seed 000: 这一轮不写入记忆): the session is
+ *   restored to its snapshot from before the turn — board, manager conversation and phase — so a
+ *   repeated answer is judged and scored once;
+ * - the PlayBook record (turns, score, duration), updated after every turn.
+ */
+import type { ChatModel } from '../../llm/types.ts';
+import { StudioSession, type CodeExecutor, type SessionDeps } from '../phase-runtime.ts';
+import { codeExecutorsFor, type PlayableGame, type PlayReply } from '../play-stage.ts';
+import type { CardAsset, PlayBook } from '../types.ts';
+import { abortReason, signalBoundModel } from './bound-model.ts';
+import { currentCardOf, scoreOf, turnChanges, type ScoreNow, type TurnChanges } from './device-effects.ts';
+
+export type TurnOutcome =
+  | { ok: true; replies: PlayReply[]; ended: boolean; changes: TurnChanges }
+  /** Nothing happened (restored): the model failed, gave no reply, or the runtime refused. */
+  | { ok: false; reason: string };
+
+export interface PlayRuntimeOptions {
+  now?: () => number;
+  /** PlayBook id (default: time-based). */
+  id?: string;
+  codeExecutors?: Record<string, CodeExecutor>;
+}
+
+export class PlayRuntime {
+  private session: StudioSession;
+  private readonly deps: SessionDeps;
+  private signal: AbortSignal | null = null;
+  private record: PlayBook;
+  private closed = false;
+  private readonly now: () => number;
+
+  constructor(
+    readonly game: PlayableGame,
+    model: ChatModel,
+    opts: PlayRuntimeOptions = {},
+  ) {
+    this.now = opts.now ?? Date.now;
+    this.deps = {
+      pkg: game.pkg,
+      model: signalBoundModel(model, () => this.signal),
+      now: this.now,
+      codeExecutors: opts.codeExecutors ?? codeExecutorsFor(game.pkg.id),
+    };
+    this.session = StudioSession.startPlay(this.deps, game.project.id, game.design);
+    const at = this.now();
+    this.record = {
+      id: opts.id ?? `pb-${at.toString(36)}-${Math.random().toString(36).slice(2, 6)}`,
+      projectId: game.project.id,
+      startedAt: at,
+      turns: [],
+      score: 0,
+      correct: 0,
+      cardsPlayed: 0,
+      durationMs: 0,
+    };
+  }
+
+  /** The game is over (finished naturally, ended, or closed). */
+  get ended(): boolean {
+    return this.closed || this.session.view.state.stage === 'done';
+  }
+
+  get cards(): readonly CardAsset[] {
+    return this.game.cards;
+  }
+
+  /** The card being asked now: runtime truth, never put into a prompt before it is revealed. */
+  get currentCard(): CardAsset | undefined {
+    return currentCardOf(this.session.view.board, this.game.cards);
+  }
+
+  get score(): ScoreNow {
+    return scoreOf(this.session.view.board);
+  }
+
+  /** The design's closing words (设计.角色.结束语), if any. */
+  get closingWords(): string | undefined {
+    const role = this.game.design['设计.角色'] as { 结束语?: unknown } | undefined;
+    return typeof role?.结束语 === 'string' && role.结束语.trim() ? role.结束语.trim() : undefined;
+  }
+
+  /**
+   * One player input. Resolves with the burst's replies, or `{ok: false}` after restoring the
+   * session as it was; rejects with the abort reason when `signal` aborts (also restored).
+   */
+  async turn(text: string, signal: AbortSignal): Promise<TurnOutcome> {
+    if (signal.aborted) throw abortReason(signal);
+    if (this.ended) return { ok: false, reason: '这局游戏已经结束' };
+    const before = this.session.snapshot();
+    this.signal = signal;
+    let r: Awaited<ReturnType<StudioSession['play']>>;
+    try {
+      r = await this.session.play(text);
+    } catch (e) {
+      this.restore(before);
+      if (signal.aborted) throw abortReason(signal);
+      return { ok: false, reason: e instanceof Error ? e.message : String(e) };
+    } finally {
+      this.signal = null;
+    }
+    if (signal.aborted) {
+      this.restore(before);
+      throw abortReason(signal);
+    }
+    const v = this.session.view;
+    if (!r.ok || r.replies.length === 0) {
+      const reason = !r.ok ? (r.message ?? '运行时拒绝了这一步') : v.state.error ? `${v.state.error.code}: ${v.state.error.message}` : (v.waiting?.kind ?? '没有回复');
+      const detail = v.waiting?.kind === 'worker_failed' ? `${v.waiting.skill}: ${v.waiting.message}` : v.waiting?.kind === 'burst_cap' ? `连续 ${v.waiting.rounds} 步没有回复（上限 ${v.waiting.cap}）` : '';
+      this.restore(before);
+      return { ok: false, reason: detail ? `${reason}（${detail}）` : reason };
+    }
+    const changes = turnChanges(before.board, v.board, this.game.cards);
+    return { ok: true, replies: r.replies, ended: this.ended, changes };
+  }
+
+  /** Adds a turn to the PlayBook record (what the child said, what the robot answered). */
+  noteTurn(input: string, replies: string[], at = this.now()): void {
+    const s = this.score;
+    this.record = {
+      ...this.record,
+      turns: [...this.record.turns, { at, input, replies }],
+      score: s.score,
+      correct: s.correct,
+      cardsPlayed: s.played,
+      durationMs: this.now() - this.record.startedAt,
+    };
+    if (this.ended && this.record.endedAt === undefined) this.record.endedAt = this.now();
+  }
+
+  /** The session is over (end, replaced, failed start): no more turns; the record is closed. */
+  async close(): Promise<void> {
+    if (this.session.view.state.stage === 'play') await this.session.endPlay();
+    this.closed = true;
+    const at = this.now();
+    this.record = { ...this.record, endedAt: this.record.endedAt ?? at, durationMs: (this.record.endedAt ?? at) - this.record.startedAt };
+  }
+
+  get playBook(): PlayBook {
+    return structuredClone(this.record);
+  }
+
+  private restore(snapshot: ReturnType<StudioSession['snapshot']>): void {
+    this.session = StudioSession.restore(this.deps, snapshot);
+  }
+}

@@ -1,0 +1,114 @@
+/**
+ * Issue 9 end to end, in Chromium with the demo model: a parent designs 恐龙问答 in the Studio tab,
+ * the game appears in the arcade, the child starts it by voice (stubbed ASR), plays it to the end
+ * (a wrong answer, then right ones), and the parent sees the play record in the Studio.
+ */
+import { expect, test, type Page } from '@playwright/test';
+import { DEMO_THEMES } from '../../src/studio/demo-decks.ts';
+import { installSpeechFake } from './fakes/speech-fake.ts';
+
+const DINO = DEMO_THEMES['恐龙'].rows;
+const tag = (page: Page, name: string) => page.getByTestId(`tag-${name}`);
+const spoken = (page: Page): Promise<string[]> => page.evaluate(() => (window as any).__speech.spoken);
+
+async function accept(page: Page, name: string) {
+  await expect(tag(page, name)).toHaveAttribute('data-status', 'draft', { timeout: 20_000 });
+  await tag(page, name).getByTestId('accept').click();
+  await expect(tag(page, name)).toHaveAttribute('data-status', 'accepted');
+}
+
+/** The child speaks: tap the mic (push-to-talk), wait until it listens, say the words. */
+async function say(page: Page, words: string) {
+  await expect(page.getByTestId('mic-button')).toHaveAttribute('data-state', 'idle', { timeout: 20_000 });
+  await page.getByTestId('mic-button').click();
+  await page.waitForFunction(() => (window as any).__speech.listening());
+  expect(await page.evaluate((w) => (window as any).__speech.hear(w), words)).toBe(true);
+}
+
+/** Waits for a sentence matching `pattern` spoken after the first `after` ones; returns it. */
+async function heard(page: Page, pattern: RegExp, after: number): Promise<string> {
+  let found = '';
+  await expect
+    .poll(async () => ((found = (await spoken(page)).slice(after).find((s) => pattern.test(s)) ?? ''), found !== ''), { timeout: 30_000 })
+    .toBe(true);
+  return found;
+}
+
+/** The answer of the question in a spoken sentence (the demo deck's question → its answer). */
+function answerOf(sentence: string): string {
+  const row = DINO.find((r) => sentence.includes(r[2]));
+  if (!row) throw new Error(`no card question in: ${sentence}`);
+  return row[0];
+}
+
+test('design 恐龙问答 in the Studio, play it in the arcade by voice to the end, see the PlayBook record', async ({ page }, info) => {
+  test.setTimeout(120_000);
+  await page.addInitScript(installSpeechFake, {});
+  await page.goto('/?e2e#studio');
+  await page.waitForFunction(() => '__agentcade' in window);
+  await page.evaluate(() => (window as any).__agentcade.controller.chooseProvider('scripted'));
+  await expect(page.getByTestId('model-status')).toContainText('演示');
+
+  // ── the parent designs the game ──
+  await expect(page.locator('body[data-studio-ready="1"]')).toHaveCount(1);
+  await page.getByTestId('package-quiz-cards').click();
+  await page.getByTestId('chat-input').fill('给5岁的孩子做一个恐龙问答');
+  await page.getByTestId('send').click();
+  for (const t of ['设计.交互范式', '设计.run_skill清单', '设计.主题', '设计.卡牌', '设计.规则', '设计.角色']) await accept(page, t);
+  await expect(page.getByTestId('waiting')).toContainText('设计完成');
+  await expect(page.getByTestId('playbooks')).toContainText('还没有人玩过');
+
+  // ── the arcade lists it like a built-in game ──
+  await page.getByTestId('nav-arcade').click();
+  const card = page.locator('[data-testid=game-card][data-game^="studio-"]');
+  await expect(card).toHaveCount(1);
+  await expect(card).toContainText('恐龙问答');
+  await expect(page.locator('[data-testid=game-card][data-game=guess-number]')).toHaveCount(1);
+
+  // ── the child starts it by voice ──
+  await say(page, '我们玩恐龙问答吧');
+  await heard(page, /好呀，我们来玩恐龙问答/, 0);
+  let n = (await spoken(page)).length;
+  await page.waitForTimeout(3000);
+  console.log('SPOKEN', JSON.stringify(await spoken(page)), JSON.stringify(await page.evaluate(() => (window as any).__speech.started)));
+  let question = await heard(page, /第1题/, n - 1);
+  await expect(page.getByTestId('current-game')).toContainText('恐龙问答');
+  const robot = page.getByTestId('on-screen-robot');
+  await expect(robot).toHaveAttribute('data-card', /^第1题：/);
+  await page.screenshot({ path: info.outputPath('studio-play-1-first-card.png') });
+
+  // A wrong answer: the robot shakes its head and gives a hint.
+  const first = answerOf(question);
+  const wrong = DINO.map((r) => r[0]).find((a) => a !== first)!;
+  n = (await spoken(page)).length;
+  await say(page, `是${wrong}吗`);
+  await heard(page, /提示/, n);
+  await expect(robot).toHaveAttribute('data-gestures', /shake/);
+
+  // Then every card right, until the game says goodbye.
+  let answer = first;
+  let last = '';
+  for (let i = 0; i < 6; i++) {
+    n = (await spoken(page)).length;
+    await say(page, answer);
+    last = await heard(page, /答对了|你答对了/, n);
+    if (/你答对了 \d+ 张/.test(last)) break;
+    answer = answerOf(last);
+  }
+  expect(last).toMatch(/你答对了 5 张，得了 9 分/);
+  await expect(robot).toHaveAttribute('data-gestures', /nod/);
+  await expect(page.getByTestId('current-game')).toHaveCount(0);
+  await page.screenshot({ path: info.outputPath('studio-play-2-finished.png') });
+
+  // ── the parent sees the play record in the Studio ──
+  await page.getByTestId('nav-studio').click();
+  const records = page.getByTestId('playbook');
+  await expect(records).toHaveCount(1);
+  await expect(records.first().getByTestId('playbook-score')).toHaveText('9 分');
+  await expect(records.first().getByTestId('playbook-turns')).toHaveText('7 句');
+  await expect(records.first()).toContainText('答对 5/5 张');
+  await expect(records.first()).toContainText('用时');
+  await records.first().locator('summary').click();
+  await expect(records.first()).toContainText('孩子：我们玩恐龙问答吧');
+  await page.screenshot({ path: info.outputPath('studio-play-3-playbook.png'), fullPage: true });
+});

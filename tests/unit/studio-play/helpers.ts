@@ -1,0 +1,117 @@
+/** Fixtures for the studio play agent: a designed 恐龙问答 (through the real design flow), models, contexts. */
+import 'fake-indexeddb/auto';
+import { Book } from '../../../src/studio/book.ts';
+import { StudioSession } from '../../../src/studio/phase-runtime.ts';
+import { loadPlayableGame, type PlayableGame } from '../../../src/studio/play-stage.ts';
+import { StudioGameHandler, type StudioHandlerDeps } from '../../../src/studio/play-agent.ts';
+import { createScriptedModel } from '../../../src/llm/scripted.ts';
+import type { ChatModel, ScriptPolicy, Step, StepRequest } from '../../../src/llm/types.ts';
+import { gameInput, type GameInputKind, type GameReply } from '../../../src/protocol/game-protocol.ts';
+import type { GameTurnContext } from '../../../src/protocol/handler.ts';
+import type { PlayBook } from '../../../src/studio/types.ts';
+import { clock, demoModel, quizPackage } from '../studio/helpers.ts';
+import { FakeDevice, RecordingTrace } from '../game/helpers.ts';
+
+export { FakeDevice, RecordingTrace };
+
+let dbSeq = 0;
+
+/** Designs 恐龙问答 with the demo policies (parent accepts every draft) and loads it as a playable game. */
+export async function designedGame(words = '给孩子做一个恐龙问答'): Promise<{ book: Book; bookName: string; game: PlayableGame }> {
+  const bookName = `studio-play-${++dbSeq}`;
+  const book = await Book.open(bookName);
+  const pkg = quizPackage();
+  await book.createProject(pkg, 'p1', 1);
+  const s = StudioSession.create({ pkg, model: demoModel().model, store: book, now: clock() }, 'p1');
+  await s.input(words);
+  for (const t of ['设计.交互范式', '设计.run_skill清单', '设计.主题', '设计.卡牌', '设计.规则', '设计.角色']) {
+    const r = await s.accept(t);
+    if (!r.ok) throw new Error(`accept ${t}: ${r.message}`);
+  }
+  const game = await loadPlayableGame(book, 'p1');
+  if (!game) throw new Error('the design did not reach play');
+  return { book, bookName, game };
+}
+
+/** The demo model with per-agent overrides, recording every request. */
+export { demoModel };
+
+/** A model whose manager steps can be held (to test cancellation) or failed. */
+export class ControlledModel implements ChatModel {
+  readonly label = 'controlled';
+  requests: StepRequest[] = [];
+  /** When set, the next manager step waits for this promise first. */
+  hold: Promise<void> | null = null;
+  /** Throws on the next step of these agents. */
+  failNext = new Set<string>();
+  private inner: ChatModel;
+  constructor(overrides: Record<string, ScriptPolicy> = {}) {
+    this.inner = demoModel(overrides).model;
+  }
+  /** From now on: the demo policies with these overrides. */
+  use(overrides: Record<string, ScriptPolicy> = {}): void {
+    this.inner = demoModel(overrides).model;
+  }
+  async step(req: StepRequest): Promise<Step> {
+    this.requests.push(req);
+    if (this.failNext.delete(req.agent)) throw Object.assign(new Error('模型坏了'), { code: 'model_failed' });
+    if (this.hold && req.agent === 'studio:manager') {
+      const h = this.hold;
+      this.hold = null;
+      await h; // deliberately ignores req.signal: the runtime must not need the model's cooperation
+    }
+    return this.inner.step(req);
+  }
+}
+
+export function harness(game: PlayableGame, model: ChatModel, extra: Partial<StudioHandlerDeps> = {}) {
+  const device = new FakeDevice();
+  const trace = new RecordingTrace();
+  const saved: PlayBook[] = [];
+  let load: () => Promise<PlayableGame | null> = async () => game;
+  const handler = new StudioGameHandler({
+    load: () => load(),
+    model,
+    device,
+    trace,
+    source: `game:${game.declaration.id}`,
+    savePlayBook: async (pb) => void saved.push(pb),
+    runtime: { now: clock() },
+    ...extra,
+  });
+  return {
+    handler,
+    device,
+    trace,
+    saved,
+    setLoad(fn: () => Promise<PlayableGame | null>) {
+      load = fn;
+    },
+    /** The last saved record of each PlayBook id. */
+    books(): PlayBook[] {
+      const m = new Map<string, PlayBook>();
+      for (const pb of saved) m.set(pb.id, pb);
+      return [...m.values()];
+    },
+  };
+}
+
+let req = 0;
+export function ctx(contextId = 'ctx-1', signal: AbortSignal = new AbortController().signal): GameTurnContext & { said: string[] } {
+  const said: string[] = [];
+  return { contextId, requestId: `r${++req}`, signal, say: (t) => said.push(t), said };
+}
+
+export async function send(
+  handler: StudioGameHandler,
+  kind: GameInputKind,
+  text: string,
+  contextId = 'ctx-1',
+  signal?: AbortSignal,
+): Promise<{ reply: GameReply; said: string[] }> {
+  const c = ctx(contextId, signal);
+  const reply = await handler.handle(gameInput(kind, text), c);
+  return { reply, said: c.said };
+}
+
+export { createScriptedModel, clock };

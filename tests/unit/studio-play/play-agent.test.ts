@@ -1,0 +1,284 @@
+import { describe, expect, it } from 'vitest';
+import { childText } from '../../../src/game/errors.ts';
+import { designedGame, ControlledModel, harness, send, demoModel } from './helpers.ts';
+
+const fallbacks = {
+  message: childText('game_model_failed'),
+  start: childText('game_model_failed_start'),
+  end: childText('game_model_failed_end'),
+  gone: childText('game_session_ended'),
+};
+
+describe('a studio game played through its GameHandler', () => {
+  it('plays 恐龙问答 to the end: cards on the screen, reactions, score, PlayBook, robot idle', async () => {
+    const { game } = await designedGame();
+    const h = harness(game, demoModel().model);
+
+    const first = await send(h.handler, 'start', '我们玩恐龙问答吧');
+    expect(first.said).toEqual(['好呀，我们来玩恐龙问答！']);
+    expect(first.reply.session).toBe('active');
+    expect(first.reply.text).toMatch(/^你好，我是小龙博士！.*第1题：/);
+    const rt = h.handler.runtimeOf('ctx-1')!;
+    const card1 = rt.currentCard!;
+    expect(first.reply.text).not.toContain(card1.answer);
+    expect(h.device.calls).toEqual([{ op: 'showText', card: { text: `第1题：${card1.prompt}` } }]);
+
+    // Wrong (another dinosaur) → sorry + shake and a hint; then right → happy + nod and the next card.
+    const other = game.cards.find((c) => c.cardId !== card1.cardId)!;
+    const wrong = await send(h.handler, 'message', `是${other.answer}吗`);
+    expect(wrong.reply).toMatchObject({ session: 'active' });
+    expect(wrong.reply.text).toContain('提示');
+    expect(h.device.reacts()).toEqual(['sorry+shake']);
+    const right = await send(h.handler, 'message', `我知道了，是${card1.aliases[0] ?? card1.answer}`);
+    expect(right.reply.text).toMatch(/^答对了！第2题：/);
+    expect(h.device.reacts()).toEqual(['sorry+shake', 'happy+nod']);
+    const card2 = rt.currentCard!;
+    expect(card2.cardId).not.toBe(card1.cardId);
+    expect(h.device.calls.at(-1)).toEqual({ op: 'showText', card: { text: `第2题：${card2.kind === 'picture' ? card2.picture : card2.prompt}` } });
+
+    // Answer every remaining card right until the game says goodbye.
+    let last = right.reply;
+    for (let i = 0; i < 10 && last.session === 'active'; i++) last = (await send(h.handler, 'message', rt.currentCard!.answer)).reply;
+    expect(last.session).toBe('ended');
+    expect(last.text).toMatch(/你答对了 5 张，得了 9 分/);
+    expect(h.device.calls.at(-2)).toEqual({ op: 'showProgress', progress: { current: 5, total: 5, label: '答对 5 张 · 9 分' } });
+    expect(h.device.calls.at(-1)).toEqual({ op: 'idle' });
+    expect(h.handler.liveSessions).toEqual([]);
+
+    const [pb] = h.books();
+    expect(pb).toMatchObject({ projectId: 'p1', score: 9, correct: 5, cardsPlayed: 5 });
+    expect(pb.turns.map((t) => t.input)).toEqual(['我们玩恐龙问答吧', `是${other.answer}吗`, expect.stringContaining('我知道了'), expect.any(String), expect.any(String), expect.any(String), expect.any(String)]);
+    expect(pb.turns[0].replies).toEqual([first.reply.text]);
+    expect(pb.endedAt).toBeGreaterThan(pb.startedAt);
+    expect(pb.durationMs).toBe(pb.endedAt! - pb.startedAt);
+
+    // The game is over: a further message gets the "session ended" reply.
+    expect((await send(h.handler, 'message', '再来')).reply).toEqual({ protocol: 'desktop-game/5', text: fallbacks.gone, session: 'ended' });
+  });
+});
+
+/** seed 000 §出错处理, row by row, for the studio runtime. */
+describe('the protocol error table holds for a studio game', () => {
+  it('row 1: an invalid tool call goes back to the model as an error, and the model recovers', async () => {
+    const { game } = await designedGame();
+    let tried = false;
+    const model = new ControlledModel({
+      'studio:manager': (req) => {
+        if (!tried) {
+          tried = true;
+          // Valid for the decoder (schema), refused by the runtime: a blank reply.
+          return { action: 'reply', args: { text: '   ' } };
+        }
+        return demoModel().model.step(req) as never;
+      },
+    });
+    const h = harness(game, model);
+    const r = await send(h.handler, 'start', '开始');
+    expect(r.reply.text).toContain('第1题');
+    const retry = model.requests.filter((q) => q.agent === 'studio:manager')[1];
+    expect(retry.messages.at(-1)!.content).toBe('[工具结果 reply]\n错误：reply 需要 text');
+  });
+
+  it('row 2 (message): the model fails → a fallback sentence, the session goes on, and the turn left nothing behind', async () => {
+    const { game } = await designedGame();
+    const model = new ControlledModel();
+    const h = harness(game, model);
+    await send(h.handler, 'start', '开始');
+    const rt = h.handler.runtimeOf('ctx-1')!;
+    const card = rt.currentCard!;
+    const managerCalls = () => model.requests.filter((q) => q.agent === 'studio:manager').length;
+
+    // The child answers right, but the model breaks after the answer was judged and scored.
+    let steps = 0;
+    model.use({
+      'studio:manager': (req) => {
+        if (++steps === 3) throw new Error('模型坏了');
+        return demoModel().model.step(req) as never;
+      },
+    });
+    const before = managerCalls();
+    const failed = await send(h.handler, 'message', card.answer);
+    expect(failed.reply).toEqual({ protocol: 'desktop-game/5', text: fallbacks.message, session: 'active' });
+    expect(managerCalls() - before).toBe(3);
+    // Restored: same card, no points, no reaction from the lost turn.
+    expect(rt.currentCard!.cardId).toBe(card.cardId);
+    expect(rt.score).toEqual({ score: 0, correct: 0, played: 1 });
+    expect(h.device.reacts()).toEqual([]);
+
+    // Said again, it counts once.
+    model.use();
+    const again = await send(h.handler, 'message', card.answer);
+    expect(again.reply.text).toMatch(/^答对了！第2题/);
+    expect(rt.score).toMatchObject({ score: 2, correct: 1 });
+    // The fallback turn is in the PlayBook too (what the child said, what the robot answered).
+    expect(h.books()[0].turns.map((t) => t.replies[0])).toEqual([expect.any(String), fallbacks.message, again.reply.text]);
+    // …and the manager's memory holds no trace of the lost turn.
+    const lastManager = model.requests.filter((q) => q.agent === 'studio:manager').at(-1)!;
+    expect(lastManager.messages.filter((m) => m.content === `[孩子] ${card.answer}`)).toHaveLength(1);
+  });
+
+  it('row 2 (no reply): a burst that never replies (the cap) → the fallback sentence', async () => {
+    const { game } = await designedGame();
+    let looping = false;
+    const model = new ControlledModel({
+      'studio:manager': (req) => (looping ? { action: 'read_blackboard', args: {} } : (demoModel().model.step(req) as never)),
+    });
+    const h = harness(game, model);
+    await send(h.handler, 'start', '开始');
+    looping = true;
+    const r = await send(h.handler, 'message', '是霸王龙');
+    expect(r.reply).toEqual({ protocol: 'desktop-game/5', text: fallbacks.message, session: 'active' });
+    expect(h.trace.events.some((e) => e.kind === 'error' && JSON.stringify(e.data).includes('burst_cap'))).toBe(true);
+    looping = false;
+    expect((await send(h.handler, 'message', '是霸王龙')).reply.session).toBe('active');
+  });
+
+  it('row 2 (a run worker fails) → the fallback sentence', async () => {
+    const { game } = await designedGame();
+    const model = new ControlledModel({ 'studio:worker:give-hint': () => ({ action: 'submit', args: { values: {} } }) });
+    const h = harness(game, model);
+    await send(h.handler, 'start', '开始');
+    const r = await send(h.handler, 'message', '不知道');
+    expect(r.reply).toMatchObject({ text: fallbacks.message, session: 'active' });
+  });
+
+  it('row 2 (start): the model fails at start → the fallback sentence and the session is over', async () => {
+    const { game } = await designedGame();
+    const model = new ControlledModel();
+    model.failNext.add('studio:manager');
+    const h = harness(game, model);
+    const r = await send(h.handler, 'start', '我们玩恐龙问答吧');
+    expect(r.said).toEqual(['好呀，我们来玩恐龙问答！']);
+    expect(r.reply).toEqual({ protocol: 'desktop-game/5', text: fallbacks.start, session: 'ended' });
+    expect(h.handler.liveSessions).toEqual([]);
+    expect(h.device.calls).toEqual([{ op: 'idle' }]);
+    expect(h.books()[0].endedAt).toBeDefined();
+    expect((await send(h.handler, 'message', '霸王龙')).reply).toMatchObject({ text: fallbacks.gone, session: 'ended' });
+  });
+
+  it('row 2 (end): the model fails at end → a goodbye with the score, and the session is over', async () => {
+    const { game } = await designedGame();
+    const model = new ControlledModel();
+    const h = harness(game, model);
+    await send(h.handler, 'start', '开始');
+    await send(h.handler, 'message', h.handler.runtimeOf('ctx-1')!.currentCard!.answer);
+    model.failNext.add('studio:manager');
+    const r = await send(h.handler, 'end', '不玩了');
+    expect(r.reply).toEqual({ protocol: 'desktop-game/5', text: '好的，这局就玩到这里。你答对了 1 张，得了 2 分。今天的恐龙问答就到这里，下次再来玩！', session: 'ended' });
+    expect(h.handler.liveSessions).toEqual([]);
+    expect(h.device.calls.at(-1)).toEqual({ op: 'idle' });
+    expect(h.books()[0]).toMatchObject({ score: 2, correct: 1, cardsPlayed: 2 });
+    expect(h.books()[0].turns.at(-1)).toMatchObject({ input: '不玩了', replies: [r.reply.text] });
+  });
+
+  it('end with words: the burst wraps the game up in the persona\'s words; an empty end (app exit) needs no model', async () => {
+    const { game } = await designedGame();
+    const model = new ControlledModel();
+    const h = harness(game, model);
+    await send(h.handler, 'start', '开始');
+    const r = await send(h.handler, 'end', '不玩了');
+    expect(r.reply).toEqual({ protocol: 'desktop-game/5', text: '你答对了 0 张，得了 0 分，真了不起！今天的恐龙问答就到这里，下次再来玩！', session: 'ended' });
+
+    await send(h.handler, 'start', '开始', 'ctx-2');
+    const calls = model.requests.length;
+    const quiet = await send(h.handler, 'end', '', 'ctx-2');
+    expect(quiet.reply).toMatchObject({ session: 'ended', text: expect.stringContaining('好的，这局就玩到这里') });
+    expect(model.requests.length).toBe(calls);
+  });
+
+  it('row 3: start while a session is live → it is closed (PlayBook saved) and a new one starts', async () => {
+    const { game } = await designedGame();
+    const h = harness(game, demoModel().model);
+    await send(h.handler, 'start', '开始', 'ctx-old');
+    await send(h.handler, 'message', '不知道', 'ctx-old');
+    const fresh = await send(h.handler, 'start', '再玩一次', 'ctx-new');
+    expect(fresh.reply.text).toContain('第1题');
+    expect(h.handler.liveSessions).toEqual(['ctx-new']);
+    const books = h.books();
+    expect(books).toHaveLength(2);
+    expect(books[0]).toMatchObject({ turns: [{ input: '开始' }, { input: '不知道' }] });
+    expect(books[0].endedAt).toBeDefined();
+    expect(books[1].endedAt).toBeUndefined();
+    // The replaced session no longer exists.
+    expect((await send(h.handler, 'message', '霸王龙', 'ctx-old')).reply).toMatchObject({ text: fallbacks.gone, session: 'ended' });
+    // A start on the same contextId also starts over.
+    const again = await send(h.handler, 'start', '重新开始', 'ctx-new');
+    expect(again.reply.text).toContain('第1题');
+    expect(h.books()).toHaveLength(3);
+  });
+
+  it('row 4: message or end for a session that does not exist → a reply with session ended', async () => {
+    const { game } = await designedGame();
+    const h = harness(game, demoModel().model);
+    for (const kind of ['message', 'end'] as const) {
+      const text = kind === 'end' ? '' : '霸王龙';
+      expect((await send(h.handler, kind, text, 'never-started')).reply).toEqual({ protocol: 'desktop-game/5', text: fallbacks.gone, session: 'ended' });
+    }
+    expect(h.trace.events.filter((e) => e.name === 'session_ended')).toHaveLength(2);
+  });
+
+  it('a game deleted from the Book since → start says so and ends', async () => {
+    const { game } = await designedGame();
+    const h = harness(game, demoModel().model);
+    h.setLoad(async () => null);
+    const r = await send(h.handler, 'start', '开始');
+    expect(r.reply).toMatchObject({ session: 'ended', text: expect.stringContaining('找不到') });
+    expect(h.handler.liveSessions).toEqual([]);
+  });
+});
+
+describe('cancellation and end mid-turn', () => {
+  it('end cancels the turn in flight (even a model that ignores its signal) and always ends the session', async () => {
+    const { game } = await designedGame();
+    const model = new ControlledModel();
+    const h = harness(game, model);
+    await send(h.handler, 'start', '开始');
+    const card = h.handler.runtimeOf('ctx-1')!.currentCard!;
+    let release!: () => void;
+    model.hold = new Promise((r) => (release = r));
+    const inflight = send(h.handler, 'message', card.answer);
+    await new Promise((r) => setTimeout(r, 5));
+    const ended = await send(h.handler, 'end', '不玩了');
+    await expect(inflight).rejects.toMatchObject({ name: 'AbortError' });
+    expect(ended.reply.session).toBe('ended');
+    // The cancelled answer never counted.
+    expect(ended.reply.text).toContain('你答对了 0 张');
+    release();
+    expect(h.handler.liveSessions).toEqual([]);
+    expect(h.device.reacts()).toEqual([]);
+  });
+
+  it('a cancelled turn (ctx.signal) rejects at once, leaves nothing behind, and the next input works', async () => {
+    const { game } = await designedGame();
+    const model = new ControlledModel();
+    const h = harness(game, model);
+    await send(h.handler, 'start', '开始');
+    const rt = h.handler.runtimeOf('ctx-1')!;
+    const card = rt.currentCard!;
+    let release!: () => void;
+    model.hold = new Promise((r) => (release = r));
+    const ac = new AbortController();
+    const turn = send(h.handler, 'message', card.answer, 'ctx-1', ac.signal);
+    await new Promise((r) => setTimeout(r, 5));
+    ac.abort(new DOMException('CancelTask', 'AbortError'));
+    await expect(turn).rejects.toMatchObject({ name: 'AbortError' });
+    release();
+    expect(rt.currentCard!.cardId).toBe(card.cardId);
+    expect(rt.score.correct).toBe(0);
+    const next = await send(h.handler, 'message', card.answer);
+    expect(next.reply.text).toMatch(/^答对了！/);
+    expect(rt.score.correct).toBe(1);
+  });
+
+  it('requests of one session are handled one at a time, in arrival order', async () => {
+    const { game } = await designedGame();
+    const model = new ControlledModel();
+    const h = harness(game, model);
+    await send(h.handler, 'start', '开始');
+    const rt = h.handler.runtimeOf('ctx-1')!;
+    const a = rt.currentCard!.answer;
+    const [r1, r2] = await Promise.all([send(h.handler, 'message', a), send(h.handler, 'message', '不知道')]);
+    expect(r1.reply.text).toMatch(/^答对了！第2题/);
+    expect(r2.reply.text).toContain('提示');
+  });
+});
