@@ -28,6 +28,8 @@ export interface GameWorkerInit {
   gameId: string;
   /** `a2a` carries A2A; any others (device, trace, model) belong to the game runtime. */
   ports: Record<string, MessagePort>;
+  /** Completed A2A tasks the worker's task store keeps (the trace setting; default 64). */
+  maxTasks?: number;
 }
 
 /** What a game worker posts back after init. */
@@ -38,6 +40,8 @@ export interface GameClientOptions {
   /** Extra ports handed to a new worker along with `a2a` (created fresh for every worker start). */
   ports?(gameId: string): Record<string, MessagePort>;
   cards(gameId: string): AgentCard | undefined;
+  /** Completed A2A tasks each new worker keeps (read at every worker start; seed 000 §Trace). */
+  maxTasks?(): number;
   /** Silence on an open request before the worker is pinged (default 45 s). */
   hangTimeoutMs?: number;
   /** How long a ping may take (default 3 s). */
@@ -106,6 +110,8 @@ export function createGameClient(opts: GameClientOptions): GameClient {
       if (status?.type === 'init-error') kill(proc, 'game_failed', `The game ${gameId} could not start: ${status.message}`);
     });
     const init: GameWorkerInit = { type: 'init', gameId, ports: { ...extra, a2a: channel.port2 } };
+    const maxTasks = opts.maxTasks?.();
+    if (maxTasks !== undefined) init.maxTasks = maxTasks;
     worker.postMessage(init, [channel.port2, ...Object.values(extra)]);
     processes.set(gameId, proc);
     return proc;

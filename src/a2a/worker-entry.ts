@@ -30,7 +30,8 @@ export function hostGameAgent(scope: WorkerScope, create: GameAgentFactory): voi
         const port = init.ports?.a2a;
         if (!port) throw new Error('init carries no a2a port');
         const agent = await create(init.gameId, init.ports);
-        serveGameAgent(port, agent);
+        // The host's setting applies unless the game's factory chose its own.
+        serveGameAgent(port, { ...agent, maxTasks: agent.maxTasks ?? init.maxTasks });
         status = { type: 'ready', gameId: init.gameId };
       } catch (e) {
         status = { type: 'init-error', gameId: init.gameId, message: e instanceof Error ? e.message : String(e) };

@@ -413,7 +413,7 @@ export class MainAgent {
         this.record({ kind: 'reply', roundId, requestId: request.requestId, source: `game:${s.gameId}`, data: { text: ev.reply.text, session: ev.reply.session, final: ev.final } });
         const isFirst = replies++ === 0;
         if (ev.final && ev.reply.session === 'ended') this.clearSession(s);
-        const spoken = this.speak(ev.reply.text, 'game_agent', roundId, { gameId: s.gameId }).then(() => {
+        const spoken = this.speak(ev.reply.text, 'game_agent', roundId, { gameId: s.gameId, requestId: request.requestId }).then(() => {
           this.history.push({ role: 'game_agent', text: ev.reply.text, gameId: s.gameId, at: this.now() });
           if (isFirst) firstSpoken();
         });
@@ -464,8 +464,9 @@ export class MainAgent {
     text: string,
     role: SpeakerRole,
     roundId: string,
-    opts: { gameId?: string; filler?: boolean; keepAsLast?: boolean } = {},
+    opts: { gameId?: string; filler?: boolean; keepAsLast?: boolean; requestId?: string } = {},
   ): Promise<SpokenOutcome> {
+    const started = this.now();
     this.speaking++;
     this.emitState();
     let outcome: SpokenOutcome;
@@ -477,7 +478,8 @@ export class MainAgent {
       this.speaking--;
     }
     if (!opts.filler) this.lastSpoken = { text, role, gameId: opts.gameId };
-    this.record({ kind: 'speech', roundId, name: 'spoken', data: { role, text, ...outcome } });
+    // Timed from the request to speak (queue wait included); a game reply's speech is filed under its request.
+    this.record({ kind: 'speech', roundId, requestId: opts.requestId, at: started, durationMs: this.now() - started, name: 'spoken', data: { role, text, ...outcome } });
     this.emit({ type: 'spoken', role, text, gameId: opts.gameId, completed: outcome.completed });
     this.emitState();
     return outcome;
@@ -497,7 +499,7 @@ export class MainAgent {
     void p.finally(() => this.readers.delete(p));
   }
 
-  private record(e: Omit<TraceEvent, 'at' | 'source'> & { source?: string }): void {
+  private record(e: Omit<TraceEvent, 'at' | 'source'> & { source?: string; at?: number }): void {
     try {
       this.trace.record({ source: 'main', at: this.now(), ...e });
     } catch {

@@ -30,6 +30,7 @@ import { nullTrace, type TraceEvent, type TraceSink } from '../trace/types.ts';
 import { Book } from './book.ts';
 import './errors.ts';
 import { announceBookChange } from './play/book-events.ts';
+import { arcadeDeclaration } from './play/declaration.ts';
 import { deviceEffects, type DeviceEffect, type TurnChanges } from './play/device-effects.ts';
 import './play/errors.ts';
 import { PlayRuntime, type PlayRuntimeOptions } from './play/play-runtime.ts';
@@ -165,6 +166,7 @@ export class StudioGameHandler implements GameHandler {
       if (input.text.trim() && !ctx.signal.aborted) {
         const out = await rt.turn(input.text, ctx.signal);
         if (out.ok) {
+          this.traceBurst(ctx, out.changes, out.replies.length);
           await this.applyDevice(ctx, out.changes, out.ended, rt);
           // A burst that wrapped the game up speaks its own goodbye; any other reply is not a goodbye.
           if (out.ended) text = out.replies.at(-1)!.text;
@@ -198,7 +200,7 @@ export class StudioGameHandler implements GameHandler {
       await this.save(rt);
       return gameReply(text, 'active');
     }
-    this.record(ctx, 'game_tool', 'burst', this.burstTrace(out.changes, out.replies.length), Date.now() - t0);
+    this.traceBurst(ctx, out.changes, out.replies.length, Date.now() - t0);
     await this.applyDevice(ctx, out.changes, out.ended, rt);
     // Every reply of the burst but the last is an intermediate reply; only the last may be `ended`.
     for (const r of out.replies.slice(0, -1)) ctx.say(r.text);
@@ -219,17 +221,22 @@ export class StudioGameHandler implements GameHandler {
     return `好的，这局就玩到这里。${tally}${rt.closingWords ?? '下次再来玩吧！'}`;
   }
 
-  private burstTrace(ch: TurnChanges, replies: number): Record<string, unknown> {
+  /**
+   * The turn for the parent's trace. The answer of a new card is recorded under `secret` (hidden in
+   * the trace view until revealed); a card that is over is revealed first, so the reveal never
+   * uncovers the card that comes after it.
+   */
+  private traceBurst(ctx: GameTurnContext, ch: TurnChanges, replies: number, durationMs?: number): void {
+    if (ch.verdict && (ch.verdict.result === '对' || ch.verdict.revealed) && ch.judgedCard)
+      this.record(ctx, 'game_tool', 'reveal', { card: ch.judgedCard.cardId, answer: ch.judgedCard.answer }, undefined, true);
     const data: Record<string, unknown> = { replies, score: ch.score };
     if (ch.verdict) data.verdict = ch.verdict.result;
     if (ch.newCard) data.card = { id: ch.newCard.card.cardId, number: ch.newCard.number, secret: { answer: ch.newCard.card.answer } };
-    return data;
+    this.record(ctx, 'game_tool', 'burst', data, durationMs);
   }
 
   /** Reactions and the card on the robot. A robot failure never breaks the game. */
   private async applyDevice(ctx: GameTurnContext, ch: TurnChanges, ended: boolean, rt: PlayRuntime): Promise<void> {
-    if (ch.verdict && (ch.verdict.result === '对' || ch.verdict.revealed) && ch.judgedCard)
-      this.record(ctx, 'game_tool', 'reveal', { card: ch.judgedCard.cardId, answer: ch.judgedCard.answer }, undefined, true);
     for (const e of deviceEffects(ch, ended || rt.ended)) await this.device(ctx, e);
   }
 
@@ -321,5 +328,5 @@ export async function createStudioGameAgent(
       announceBookChange({ type: 'playbook', projectId: pb.projectId });
     },
   });
-  return { card: agentCardFor(game.declaration), handler };
+  return { card: agentCardFor(arcadeDeclaration(game.declaration)), handler };
 }

@@ -12,6 +12,8 @@ import { gameInput } from '../protocol/game-protocol.ts';
 import type { TraceSink } from './types.ts';
 
 export const INTERRUPTED_GAME_TEXT = '刚才的游戏中断了，我们重新开始吧';
+/** The trace round of a recovery has no words of the child: it is labelled with this (source `app`). */
+export const RECOVERY_ROUND_TEXT = '重新打开：结束中断的游戏';
 
 export interface RunningSession {
   gameId: string;
@@ -26,6 +28,11 @@ export interface RecoverOptions {
   /** Tells the child (speech queue). Called only for a session active within `maxAgeMs`. */
   say?: (text: string) => unknown;
   trace?: TraceSink;
+  /**
+   * Opens a trace round for the recovery (TraceRecorder.startRound) so the `end`, the game's
+   * replies and the sentence told to the child are filed together; returns its id.
+   */
+  startRound?: (text: string) => string;
   /** How long to wait for the game's answer to `end` (ms). */
   timeoutMs?: number;
   /** Older sessions are ended silently: nobody is waiting for them any more (default 6 h). */
@@ -103,13 +110,16 @@ export function createSessionGuard(storage: GuardStorage = defaultStorage(), now
       write(null); // never loop on a session whose ending itself crashes the page
       const clock = opts.now ?? now;
       const at = clock();
+      const roundId = opts.startRound?.(RECOVERY_ROUND_TEXT);
+      const ids = roundId ? { roundId } : {};
       let outcome = 'ended';
       try {
         const req = client.request(s.gameId, s.contextId, gameInput('end', ''));
-        opts.trace?.record({ kind: 'a2a_request', at, source: 'main', name: s.gameId, requestId: req.requestId, contextId: s.contextId, data: { gameId: s.gameId, kind: 'end', text: '', reason: 'interrupted' } });
+        opts.trace?.record({ kind: 'a2a_request', at, source: 'main', name: s.gameId, ...ids, requestId: req.requestId, contextId: s.contextId, data: { gameId: s.gameId, kind: 'end', text: '', reason: 'interrupted' } });
         const drained = (async () => {
-          for await (const _ of req.replies) {
-            // The game's goodbye is not spoken: the child hears INTERRUPTED_GAME_TEXT instead.
+          for await (const ev of req.replies) {
+            // Recorded, not spoken: the child hears INTERRUPTED_GAME_TEXT instead of the game's goodbye.
+            opts.trace?.record({ kind: 'reply', at: clock(), source: `game:${s.gameId}`, ...ids, requestId: req.requestId, contextId: s.contextId, data: { text: ev.reply.text, session: ev.reply.session, final: ev.final, spoken: false } });
           }
         })();
         let timer: ReturnType<typeof setTimeout> | undefined;
@@ -129,9 +139,17 @@ export function createSessionGuard(storage: GuardStorage = defaultStorage(), now
       } catch (err) {
         outcome = `failed: ${err instanceof Error ? err.message : String(err)}`;
       }
-      opts.trace?.record({ kind: 'main_tool', at, durationMs: clock() - at, source: 'main', name: 'end_interrupted_game', contextId: s.contextId, data: { gameId: s.gameId, outcome } });
-      if (clock() - s.lastActiveAt <= (opts.maxAgeMs ?? 6 * 3600_000)) await opts.say?.(INTERRUPTED_GAME_TEXT);
+      opts.trace?.record({ kind: 'main_tool', at, durationMs: clock() - at, source: 'main', name: 'end_interrupted_game', ...ids, contextId: s.contextId, data: { gameId: s.gameId, outcome } });
+      if (opts.say && clock() - s.lastActiveAt <= (opts.maxAgeMs ?? 6 * 3600_000)) {
+        const started = clock();
+        const spoken = await opts.say(INTERRUPTED_GAME_TEXT);
+        opts.trace?.record({ kind: 'speech', at: started, durationMs: clock() - started, source: 'main', name: 'spoken', ...ids, data: { role: 'main', text: INTERRUPTED_GAME_TEXT, ...(isObject(spoken) ? spoken : {}) } });
+      }
       return s;
     },
   };
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }

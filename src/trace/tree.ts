@@ -50,12 +50,15 @@ function short(s: string, n = 40): string {
   return chars.length > n ? `${chars.slice(0, n).join('')}…` : s;
 }
 
+/** A round opened by the app itself (e.g. ending a game interrupted by a reload) is not the child's words. */
+const speaker = (e: ViewEvent): string => (e.source === 'app' ? '应用' : '用户');
+
 export function eventLabel(e: ViewEvent): string {
   const d = (e.data ?? {}) as Record<string, unknown>;
   const t = text(e.data);
   switch (e.kind) {
     case 'user_input':
-      return `用户：「${short(t ?? '')}」`;
+      return `${speaker(e)}：「${short(t ?? '')}」`;
     case 'main_tool':
       return `主 Agent 工具 ${e.name ?? ''}`.trim();
     case 'model_step':
@@ -146,7 +149,7 @@ export function buildRoundTree(round: ViewRound): TraceNode {
   return {
     key: round.id,
     kind: 'round',
-    label: `用户：「${short(round.text)}」`,
+    label: `${input ? speaker(input) : '用户'}：「${short(round.text)}」`,
     at: round.startedAt,
     durationMs: round.endedAt - round.startedAt,
     children,

@@ -31,8 +31,10 @@ import { createSessionGuard, type SessionGuard } from '../trace/session-guard.ts
 import { createStudioShelf } from '../studio/play/arcade-shelf.ts';
 import { registerStudioDemoPolicies } from '../studio/play/demo.ts';
 import { exposeTrace } from '../trace/trace-port.ts';
-import { traceMaxBytes } from '../trace/trace-settings.ts';
+import { completedTasksToKeep, traceMaxBytes } from '../trace/trace-settings.ts';
 import { TraceStore } from '../trace/trace-store.ts';
+import { markModelLoaded, markModelMissing } from '../trace/offline-ready.ts';
+import { ensurePersistentStorage } from '../trace/storage-persist.ts';
 
 export interface AppRuntime {
   hub: ModelHub;
@@ -69,13 +71,17 @@ export function createAppRuntime(): AppRuntime {
   registerStudioDemoPolicies();
   const controller = createModelController(hub);
   void controller.init().catch((e) => console.error('model settings', e));
+  followLocalModel(controller);
 
   // ---- trace -------------------------------------------------------------------------------
   const traceStore = TraceStore.open({ maxBytes: traceMaxBytes });
   const recorder = new TraceRecorder(traceStore, { onError: (e) => console.warn('trace write failed', e) });
-  hub.onStep((r) =>
-    recorder.record({ kind: 'model_step', at: Date.now(), source: r.agent === 'main' ? 'main' : r.agent, name: r.step?.action ?? 'error', durationMs: r.durationMs, data: { step: r.step, error: r.error, provider: r.kind } }),
-  );
+  // The main agent and the built-in game agents record their own steps (with round and request id);
+  // the hub records the others (Studio agents, the settings try-out), timed from when they started.
+  hub.onStep((r) => {
+    if (r.agent === 'main' || r.agent.startsWith('game:')) return;
+    recorder.record({ kind: 'model_step', at: Date.now() - r.durationMs, source: r.agent, name: r.step?.action ?? 'error', durationMs: r.durationMs, data: { step: r.step, error: r.error, provider: r.kind } });
+  });
 
   // ---- speech ------------------------------------------------------------------------------
   let speechSettings = loadSpeechSettings();
@@ -140,6 +146,7 @@ export function createAppRuntime(): AppRuntime {
       const d = declarations().find((x) => x.id === gameId);
       return d ? agentCardFor(d) : undefined;
     },
+    maxTasks: completedTasksToKeep,
     trace: recorder,
   });
 
@@ -167,7 +174,9 @@ export function createAppRuntime(): AppRuntime {
   });
 
   // A session interrupted by a reload or crash is ended cleanly, and the child is told.
-  void guard.recover(games, { say: (t) => speech.say(t, 'main'), trace: recorder }).catch(() => undefined);
+  void guard
+    .recover(games, { say: (t) => speech.say(t, 'main'), trace: recorder, startRound: (t) => recorder.startRound(t, { source: 'app' }) })
+    .catch(() => undefined);
   // Leaving for good with a game running: `end` with empty text (seed 000 §主 Agent).
   window.addEventListener('pagehide', () => {
     agent.shutdown();
@@ -218,6 +227,22 @@ export function createAppRuntime(): AppRuntime {
       return true;
     },
   };
+}
+
+/**
+ * "Ready offline" and persistent storage follow the local model (issue 7): storage is asked to
+ * persist as the download starts, a complete load (or a cache seen complete before) marks the
+ * model ready offline, and a chosen model that is not on the device clears it.
+ */
+function followLocalModel(controller: ModelController): void {
+  let last: string | undefined;
+  controller.subscribe((s) => {
+    if (s.local.kind === last) return;
+    last = s.local.kind;
+    if (last === 'downloading') void ensurePersistentStorage().catch(() => undefined);
+    else if (last === 'ready' || last === 'cached') markModelLoaded(s.effectiveModelId);
+    else if (last === 'not-downloaded') markModelMissing();
+  });
 }
 
 function safe<T>(fn: () => T[]): T[] {

@@ -7,6 +7,7 @@
 import type { GameDeclaration } from '../../protocol/declaration.ts';
 import { Book } from '../book.ts';
 import { onBookChange } from './book-events.ts';
+import { arcadeDeclaration } from './declaration.ts';
 
 export const STUDIO_ID_PREFIX = 'studio-';
 
@@ -62,7 +63,7 @@ export class StudioShelf {
     try {
       this.book ??= this.openBook();
       const projects = await (await this.book).playableProjects();
-      next = projects.flatMap((p) => (p.declaration && p.declaration.id.startsWith(STUDIO_ID_PREFIX) ? [{ ...p.declaration, source: 'studio' as const }] : []));
+      next = projects.flatMap((p) => (p.declaration && p.declaration.id.startsWith(STUDIO_ID_PREFIX) ? [arcadeDeclaration(p.declaration)] : []));
     } catch (e) {
       console.warn('studio games: the Book could not be read', e);
       this.book = null;

@@ -10,12 +10,23 @@
  *   repeated answer is judged and scored once;
  * - the PlayBook record (turns, score, duration), updated after every turn.
  */
-import type { ChatModel } from '../../llm/types.ts';
+import type { ChatMessage, ChatModel } from '../../llm/types.ts';
 import { StudioSession, type CodeExecutor, type SessionDeps } from '../phase-runtime.ts';
 import { codeExecutorsFor, type PlayableGame, type PlayReply } from '../play-stage.ts';
 import type { CardAsset, PlayBook } from '../types.ts';
 import { abortReason, signalBoundModel } from './bound-model.ts';
 import { currentCardOf, scoreOf, turnChanges, type ScoreNow, type TurnChanges } from './device-effects.ts';
+
+/** The manager keeps the most recent rounds of the game in its conversation (seed 000: 最近 16 轮). */
+export const PLAY_MEMORY_ROUNDS = 16;
+
+/** The system prompt and the last `rounds` rounds (a round starts at the child's words). */
+export function recentRounds(messages: ChatMessage[], rounds = PLAY_MEMORY_ROUNDS): ChatMessage[] {
+  const starts = messages.flatMap((m, i) => (m.role === 'user' && m.content.startsWith('[孩子] ') ? [i] : []));
+  if (starts.length <= rounds) return messages;
+  const system = messages[0]?.role === 'system' ? [messages[0]] : [];
+  return [...system, ...messages.slice(starts[starts.length - rounds])];
+}
 
 export type TurnOutcome =
   | { ok: true; replies: PlayReply[]; ended: boolean; changes: TurnChanges }
@@ -118,6 +129,7 @@ export class PlayRuntime {
       return { ok: false, reason: detail ? `${reason}（${detail}）` : reason };
     }
     const changes = turnChanges(before.board, v.board, this.game.cards);
+    this.forgetOldRounds();
     return { ok: true, replies: r.replies, ended: this.ended, changes };
   }
 
@@ -145,6 +157,14 @@ export class PlayRuntime {
 
   get playBook(): PlayBook {
     return structuredClone(this.record);
+  }
+
+  /** Long games: the manager's conversation keeps only the recent rounds (the board keeps the state). */
+  private forgetOldRounds(): void {
+    if (this.ended) return;
+    const snap = this.session.snapshot();
+    const kept = recentRounds(snap.manager);
+    if (kept.length !== snap.manager.length) this.restore({ ...snap, manager: kept });
   }
 
   private restore(snapshot: ReturnType<StudioSession['snapshot']>): void {

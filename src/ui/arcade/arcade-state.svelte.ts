@@ -3,6 +3,8 @@
  * robot, model hub) into Svelte 5 state, so components only read fields and call actions.
  */
 import type { AgentSnapshot, ArcadeGame } from '../../main-agent/types.ts';
+import { describe } from '../../errors/catalogue.ts';
+import type { LinkState } from '../../robot/link.ts';
 import type { MicStatus } from '../../speech/recognizer.ts';
 import type { LoopState } from '../../speech/voice-loop.ts';
 import type { VoiceStatus } from '../../speech/web-synth.ts';
@@ -28,6 +30,10 @@ export class ArcadeState {
   modelReady: boolean = $state(false);
   robotStatus: string = $state('');
   robotActive: 'robot' | 'screen' = $state('screen');
+  /** The USB link's state ('none' also when this browser has no link at all). */
+  robotLink: LinkState = $state('none');
+  /** Why the last connect attempt failed, for the child (cleared when a robot is ready). */
+  robotError: string = $state('');
   private nextId = 1;
   private readonly offs: Array<() => void> = [];
 
@@ -50,7 +56,14 @@ export class ArcadeState {
         this.modelLabel = s.label;
         this.modelReady = s.kind !== undefined;
       }),
-      rt.robot.output.on('status', (s) => (this.robotStatus = s)),
+      rt.robot.output.on('status', (s) => {
+        this.robotStatus = s;
+        this.robotLink = rt.robot.link?.state ?? 'none';
+        if (this.robotLink === 'ready') this.robotError = '';
+        // A robot that came back may say a different hello: what can be played may have changed.
+        this.refreshGames();
+      }),
+      rt.robot.link?.on('error', (e) => (this.robotError = describe(e.code).child)) ?? (() => {}),
       rt.robot.output.on('active', (a) => {
         this.robotActive = a;
         this.refreshGames();
@@ -59,6 +72,7 @@ export class ArcadeState {
     );
     this.robotStatus = rt.robot.output.status();
     this.robotActive = rt.robot.output.active;
+    this.robotLink = rt.robot.link?.state ?? 'none';
     this.refreshGames();
   }
 

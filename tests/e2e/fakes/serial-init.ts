@@ -4,7 +4,7 @@
  * streams. The grant survives reloads (localStorage), like Chrome's permission for a device
  * with a serial number. `window.__robotSim` lets the test look at the robot and pull its cable.
  */
-import { FirmwareSim } from '../../../src/robot/sim/firmware.ts';
+import { FirmwareSim, type SimOptions } from '../../../src/robot/sim/firmware.ts';
 import { SimPort } from '../../../src/robot/sim/sim-port.ts';
 import { SimSerial } from '../../../src/robot/sim/sim-serial.ts';
 
@@ -18,7 +18,9 @@ function granted(): boolean {
   }
 }
 
-const sim = new FirmwareSim({ serial: 'E2E00001' });
+// Knob: an earlier init script may set `globalThis.__robotSimOptions` (e.g. a hello without `draw`).
+const options = (globalThis as unknown as { __robotSimOptions?: SimOptions }).__robotSimOptions ?? {};
+const sim = new FirmwareSim({ serial: 'E2E00001', ...options });
 const port = new SimPort(sim);
 const serial = new SimSerial(port, {
   granted: granted(),

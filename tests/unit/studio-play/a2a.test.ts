@@ -117,6 +117,7 @@ describe('the worker factory (what workers/game-agent.ts runs for a studio-* id)
     // The worker opens the Book itself (by name in tests; the app's default Book in a worker).
     const { card, handler } = await createStudioGameAgent(gameId, p, { openBook: () => Book.open(bookName) });
     expect(card.name).toBe('恐龙问答');
+    expect(card.description).toBe('恐龙问答：大人在设计室做的新游戏（问答卡牌：恐龙）。');
     expect(card.capabilities?.streaming).toBe(true);
     expect(card.skills[0]).toMatchObject({ id: gameId, tags: ['desktop-game/5', 'capability:face', 'capability:head', 'capability:screen'], examples: ['恐龙问答', '恐龙游戏', '猜恐龙', '恐龙卡牌'] });
 

@@ -60,6 +60,10 @@ async function playAndScan(game: PlayableGame, moves: (card: CardAsset, turnOnCa
     reply = await turn('message', moves(card, onCard++));
   }
   expect(reply.session).toBe('ended');
+  // What the robot's screen showed: each card while it was asked, never with an answer.
+  const shown = h.device.calls.flatMap((c) => (c.op === 'showText' ? [c.card.text] : []));
+  expect(shown.length).toBeGreaterThanOrEqual(5);
+  for (const t of shown) for (const c of game.cards) for (const n of names(c)) expect(t.includes(n), `the screen showed「${n}」`).toBe(false);
   return { requests, scanned, over, h };
 }
 

@@ -282,3 +282,46 @@ describe('cancellation and end mid-turn', () => {
     expect(r2.reply.text).toContain('提示');
   });
 });
+
+describe('memory and trace of a long game', () => {
+  it('the manager keeps the last 16 rounds of the game; the board keeps the whole state', async () => {
+    const { game } = await designedGame();
+    const long = { ...game, design: { ...game.design, '设计.规则': { 轮数: 7, 答对得分: 2, 提示后答对得分: 1, 每张最多提示: 2, 每张最多猜: 3 } } };
+    const model = new ControlledModel();
+    const h = harness(long, model);
+    await send(h.handler, 'start', '开始');
+    let r = await send(h.handler, 'message', '不知道');
+    let turns = 2;
+    while (r.reply.session === 'active' && turns < 40) {
+      r = await send(h.handler, 'message', turns % 3 === 0 ? h.handler.runtimeOf('ctx-1')!.currentCard!.answer : '不知道');
+      turns++;
+    }
+    expect(turns).toBeGreaterThan(16);
+    expect(r.reply.text).toMatch(/你答对了 \d 张/);
+    const rounds = model.requests.filter((q) => q.agent === 'studio:manager').map((q) => q.messages.filter((m) => m.content.startsWith('[孩子] ')).length);
+    // 16 remembered rounds + the child's words of the round being played (as the built-in games' memory).
+    expect(Math.max(...rounds)).toBe(17);
+    expect(rounds.at(-1)).toBe(17);
+    const lastManager = model.requests.filter((q) => q.agent === 'studio:manager').at(-1)!;
+    expect(lastManager.messages[0].role).toBe('system');
+    expect(h.books()[0].cardsPlayed).toBe(7);
+  });
+
+  it('the trace files each card\'s answer as a secret, and a reveal comes before the next card', async () => {
+    const { game } = await designedGame();
+    const h = harness(game, demoModel().model);
+    await send(h.handler, 'start', '开始');
+    const rt = h.handler.runtimeOf('ctx-1')!;
+    const card1 = rt.currentCard!;
+    const start = h.trace.events.find((e) => e.name === 'burst')!;
+    expect(start.data).toMatchObject({ card: { id: card1.cardId, secret: { answer: card1.answer } } });
+    const before = h.trace.events.length;
+    await send(h.handler, 'message', card1.answer);
+    const card2 = rt.currentCard!;
+    const turn = h.trace.events.slice(before).filter((e) => e.kind === 'game_tool');
+    expect(turn.map((e) => e.name)).toEqual(['reveal', 'burst']);
+    expect(turn[0]).toMatchObject({ revealsSecret: true, data: { answer: card1.answer } });
+    expect(turn[1].data).toMatchObject({ verdict: '对', card: { id: card2.cardId, secret: { answer: card2.answer } } });
+    expect(JSON.stringify({ ...(turn[1].data as object), card: undefined })).not.toContain(card2.answer);
+  });
+});

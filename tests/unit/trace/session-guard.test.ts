@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { GameClient, GameRequest, ReplyEvent } from '../../../src/a2a/types.ts';
 import { gameReply, type GameInput } from '../../../src/protocol/game-protocol.ts';
-import { createSessionGuard, INTERRUPTED_GAME_TEXT, type GuardStorage } from '../../../src/trace/session-guard.ts';
+import { createSessionGuard, INTERRUPTED_GAME_TEXT, RECOVERY_ROUND_TEXT, type GuardStorage } from '../../../src/trace/session-guard.ts';
 import type { TraceEvent } from '../../../src/trace/types.ts';
 
 function memory(): GuardStorage & { data: Map<string, string> } {
@@ -35,11 +35,22 @@ describe('session guard', () => {
     });
     const said: string[] = [];
     const trace: TraceEvent[] = [];
-    const s = await guard.recover(client, { say: (x) => said.push(x), trace: { record: (e) => trace.push(e) } });
+    const rounds: string[] = [];
+    const s = await guard.recover(client, {
+      say: (x) => said.push(x),
+      trace: { record: (e) => trace.push(e) },
+      startRound: (text) => (rounds.push(text), 'round-r'),
+    });
     expect(s?.contextId).toBe('ctx-1');
     expect(sent).toEqual([{ gameId: 'guess-number', contextId: 'ctx-1', input: { protocol: 'desktop-game/5', kind: 'end', text: '' } }]);
     expect(said).toEqual([INTERRUPTED_GAME_TEXT]);
-    expect(trace.map((e) => e.kind)).toEqual(['a2a_request', 'main_tool']);
+    // One round (opened by the app, not the child) holds the `end`, the game's reply and what the child heard.
+    expect(rounds).toEqual([RECOVERY_ROUND_TEXT]);
+    expect(trace.map((e) => e.kind)).toEqual(['a2a_request', 'reply', 'main_tool', 'speech']);
+    expect(trace.every((e) => e.roundId === 'round-r')).toBe(true);
+    expect(trace[0]).toMatchObject({ requestId: 'end-1', contextId: 'ctx-1', data: { kind: 'end', text: '' } });
+    expect(trace[1]).toMatchObject({ requestId: 'end-1', data: { text: '好的，下次再玩', session: 'ended', spoken: false } });
+    expect(trace[3].data).toMatchObject({ text: INTERRUPTED_GAME_TEXT });
     // nothing left to recover
     expect(guard.interrupted()).toBeNull();
     expect(await guard.recover(client, { say: (x) => said.push(x) })).toBeNull();

@@ -1,0 +1,9 @@
+#!/usr/bin/env bash
+# Runs every benchmark in turn. Each prints ratios measured side by side in one run; none is a test.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/setup.sh --browser
+for b in llm main-agent a2a bundle; do
+  echo "== bench/$b"
+  npx tsx "bench/$b/run.ts"
+done

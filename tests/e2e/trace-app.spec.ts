@@ -1,0 +1,189 @@
+/**
+ * The trace inside the real app (issue 7): a round of 猜数字 played with the scripted (demo) model
+ * shows in 记录 as the tree user → main agent → A2A request → game tools → replies → speech, the
+ * secret number hidden until the round that reveals it, and everything survives a reload.
+ * A reload in the middle of a game ends the session cleanly and the child is told.
+ */
+import { expect, test, type Locator, type Page } from '@playwright/test';
+import { installSpeechFake } from './fakes/speech-fake.ts';
+
+const INTERRUPTED = '刚才的游戏中断了，我们重新开始吧';
+
+async function open(page: Page, hash = 'arcade') {
+  await page.addInitScript(installSpeechFake, {});
+  await page.goto(`/?e2e#${hash}`);
+  await page.waitForFunction(() => '__agentcade' in window);
+  await page.evaluate(() => (window as any).__agentcade.controller.chooseProvider('scripted'));
+  await expect(page.getByTestId('model-status')).toContainText('演示');
+}
+
+async function type(page: Page, words: string) {
+  await page.getByTestId('text-input').fill(words);
+  await page.getByTestId('send').click();
+}
+
+const spoken = (page: Page): Promise<string[]> => page.evaluate(() => (window as any).__speech.spoken);
+
+async function waitSpoken(page: Page, pattern: RegExp, after = 0) {
+  await expect.poll(async () => pattern.test((await spoken(page)).slice(after).join('')), { timeout: 20_000 }).toBe(true);
+}
+
+async function idle(page: Page) {
+  await expect(page.getByTestId('mic-button')).toHaveAttribute('data-state', 'idle', { timeout: 20_000 });
+}
+
+/** Every stored event of the trace, as recorded (the raw store, not the redacted view). */
+async function storedEvents(page: Page): Promise<Array<{ kind: string; name?: string; source: string; data?: any; requestId?: string; roundId?: string; contextId?: string; durationMs?: number }>> {
+  return page.evaluate(async () => {
+    const rt = (window as any).__agentcade;
+    await rt.recorder.flush();
+    const g = await (await rt.traceStore).load();
+    return g.rounds.flatMap((r: { events: unknown[] }) => r.events);
+  });
+}
+
+const expand = (li: Locator) => li.locator('> .row .twisty').click();
+
+/** Opens a round and its main-agent node; returns the A2A request nodes. */
+async function openRound(round: Locator): Promise<Locator> {
+  await round.locator('.round-head').click();
+  await expand(round.locator('li.kind-main'));
+  return round.locator('li.kind-a2a_request');
+}
+
+test('a round of 猜数字 in the app: the tree in 记录, the number hidden until revealed, kept after reload', async ({ page }, info) => {
+  await open(page);
+  await type(page, '我们玩猜数字吧');
+  await waitSpoken(page, /我想好了一个 1 到 100 的数字/);
+  await idle(page);
+  let n = (await spoken(page)).length;
+  await type(page, '我猜50');
+  await waitSpoken(page, /50 (大|小)了|猜对/, n);
+  await idle(page);
+
+  // What was recorded for the guess, by kind and source (one model step per game step, not two).
+  const events = await storedEvents(page);
+  const secret: number = events.find((e) => e.kind === 'game_tool' && e.data?.secret)!.data.secret.number;
+  expect(secret).toBeGreaterThanOrEqual(1);
+  const guess = events.find((e) => e.kind === 'a2a_request' && e.data?.kind === 'message')!;
+  const ofGuess = events.filter((e) => e.requestId === guess.requestId && e.kind !== 'a2a_request');
+  expect(ofGuess.map((e) => `${e.kind}:${e.name}`).sort()).toEqual(
+    ['model_step:submit_guess', 'model_step:reply', 'device:react', 'game_tool:submit_guess', 'reply:undefined', 'speech:spoken'].sort(),
+  );
+  for (const e of ofGuess.filter((e) => e.kind !== 'reply')) expect(e.durationMs, `${e.kind} ${e.name}`).toBeGreaterThanOrEqual(0);
+  expect(events.filter((e) => e.kind === 'model_step' && e.source === 'game:guess-number' && !e.requestId)).toEqual([]);
+  // The robot output module's own executions are there too.
+  expect(events.some((e) => e.kind === 'device' && e.source === 'robot' && e.name === 'react')).toBe(true);
+
+  await page.getByTestId('nav-trace').click();
+  const rounds = page.getByTestId('trace-round');
+  await expect(rounds).toHaveCount(2);
+  const first = rounds.last(); // newest first
+  await expect(first).toContainText('第 1 轮');
+  await expect(first).toContainText('我们玩猜数字吧');
+
+  // user → main agent → A2A request → game tools → replies → speech
+  const requests = await openRound(first);
+  await expect(first.locator('li.kind-user_input')).toContainText('用户：「我们玩猜数字吧」');
+  await expect(first.locator('li.kind-main > .row')).toContainText('主 Agent');
+  await expect(first.locator('li.kind-main > ul > li.kind-main_tool')).toContainText('start_game');
+  await expect(requests).toHaveCount(1);
+  const start = requests.first();
+  await expect(start).toContainText('A2A 请求 → guess-number（start）');
+  await expand(start);
+  await expect(start.locator('> ul > li.kind-group > .row .label')).toHaveText(['游戏工具', '回复', '播报']);
+  const tools = start.locator('> ul > li.kind-group').first();
+  await expand(tools);
+  const pick = tools.locator('li.kind-game_tool').filter({ hasText: '含未揭晓答案' });
+  await expect(pick).toHaveCount(1);
+  await expand(pick);
+  await expect(pick.locator('pre')).toContainText('［未揭晓］');
+  await expect(pick.locator('pre')).not.toContainText(`"number": ${secret}`);
+  const speech = start.locator('> ul > li.kind-group').nth(2);
+  await expand(speech);
+  await expect(speech.locator('li.kind-speech')).toContainText('我想好了一个 1 到 100 的数字');
+  await page.screenshot({ path: info.outputPath('trace-app-round.png'), fullPage: true });
+
+  // The guess (second round): its request has the game's tools, its reply, the speech and the robot.
+  const second = rounds.first();
+  const guessNode = (await openRound(second)).first();
+  await expect(guessNode).toContainText('guess-number（message）：「我猜50」');
+  await expand(guessNode);
+  await expect(guessNode.locator('> ul > li.kind-group > .row .label')).toHaveText(['游戏工具', '回复', '播报', '设备']);
+
+  // "不玩了" ends the game and says the number: from then on the first round shows it.
+  await page.getByTestId('nav-arcade').click();
+  n = (await spoken(page)).length;
+  await type(page, '不玩了');
+  await waitSpoken(page, /答案是 \d+/, n);
+  expect((await spoken(page)).slice(n).join('')).toContain(`答案是 ${secret}`);
+  await idle(page);
+
+  const showsSecret = async () => {
+    await page.getByTestId('nav-trace').click();
+    await expect(rounds).toHaveCount(3);
+    await expect(rounds.first()).toContainText('不玩了');
+    const req = (await openRound(rounds.last())).first();
+    await expand(req);
+    const t = req.locator('> ul > li.kind-group').first();
+    await expand(t);
+    const p = t.locator('li.kind-game_tool').filter({ hasText: 'secret' });
+    await expect(p).not.toContainText('含未揭晓答案');
+    await expand(p);
+    await expect(p.locator('pre')).toContainText(`"number": ${secret}`);
+  };
+  await showsSecret();
+
+  // Persisted: the same rounds, and the same view, after a reload.
+  await page.reload();
+  await page.waitForFunction(() => '__agentcade' in window);
+  await showsSecret();
+  await expect(rounds.nth(1)).toContainText('我猜50');
+  // Nothing was running at the reload: no recovery round, nothing said about an interruption.
+  expect((await spoken(page)).join('')).not.toContain(INTERRUPTED);
+});
+
+test('a reload in the middle of a game: the child is told, and the trace shows the `end`', async ({ page }, info) => {
+  await open(page);
+  await type(page, '我们玩猜数字吧');
+  await waitSpoken(page, /我想好了/);
+  await idle(page);
+  await expect(page.getByTestId('current-game')).toContainText('猜数字');
+
+  await page.reload();
+  await page.waitForFunction(() => '__agentcade' in window);
+  await waitSpoken(page, new RegExp(INTERRUPTED));
+  await expect(page.getByTestId('subtitles')).toContainText(INTERRUPTED);
+  await expect(page.getByTestId('current-game')).toHaveCount(0);
+  await page.screenshot({ path: info.outputPath('trace-app-interrupted.png') });
+
+  await page.getByTestId('nav-trace').click();
+  const recovery = page.getByTestId('trace-round').first();
+  await expect(recovery).toContainText('重新打开：结束中断的游戏');
+  const requests = await openRound(recovery);
+  await expect(recovery.locator('li.kind-user_input')).toContainText('应用：');
+  const end = requests.first();
+  await expect(end).toContainText('A2A 请求 → guess-number（end）');
+  await expand(end);
+  // The game's worker started afresh with the page, so it answers that the session is over (its
+  // goodbye is recorded, not spoken: the child heard the sentence above instead).
+  const replies = end.locator('> ul > li.kind-group').filter({ has: page.locator('> .row .label', { hasText: '回复' }) });
+  await expand(replies);
+  await expect(replies.locator('li.kind-reply')).toContainText('（结束）');
+  await expect(recovery.locator('li.kind-main > ul > li.kind-main_tool')).toContainText('end_interrupted_game');
+  await expand(recovery.locator('> ul > li.kind-group').filter({ has: page.locator('> .row .label', { hasText: '播报' }) }));
+  await expect(recovery.locator('li.kind-speech')).toContainText(INTERRUPTED);
+
+  // The `end` carried empty text to the same session the game was started in.
+  const events = await storedEvents(page);
+  const started = events.find((e) => e.kind === 'a2a_request' && e.data?.kind === 'start')!;
+  const ended = events.filter((e) => e.kind === 'a2a_request' && e.data?.kind === 'end' && e.data?.reason === 'interrupted');
+  expect(ended).toHaveLength(1);
+  expect(ended[0]).toMatchObject({ contextId: started.data.contextId, data: { gameId: 'guess-number', text: '' } });
+
+  // Once told, never again: another reload says nothing about it.
+  await page.reload();
+  await page.waitForFunction(() => '__agentcade' in window);
+  await page.waitForTimeout(1000);
+  expect((await spoken(page)).join('')).not.toContain(INTERRUPTED);
+});
