@@ -23,12 +23,15 @@ function summary(score: number, total: number): string {
     : `游戏结束啦！你答对了 ${score} 题，一共 ${total} 题，真棒！下次再来玩吧。`;
 }
 
-/** Draw the (next) picture: say → show_drawing → show_progress → ask. */
+/**
+ * Draw the (next) picture: say → show_progress → show_drawing → ask. The progress card goes first:
+ * the robot has one picture area, so the drawing must be the last thing shown while the child guesses.
+ */
 function drawAndAsk(v: TurnView, opening: string): Step {
   const said = lastOf(v, 'say');
   if (!said) return call('say', { text: opening });
-  if (!lastOf(v, 'show_drawing')) return call('show_drawing');
   if (!lastOf(v, 'show_progress')) return call('show_progress');
+  if (!lastOf(v, 'show_drawing')) return call('show_drawing');
   const p = lastOf(v, 'show_progress')!.result as { question: number; total: number };
   return reply(`画好啦！第 ${p.question} 题，这是什么动物呀？`);
 }

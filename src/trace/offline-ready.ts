@@ -6,6 +6,7 @@
  * nothing can be promised offline (the settings screen says so).
  */
 import { derived, writable, type Readable } from 'svelte/store';
+import { ensurePersistentStorage } from './storage-persist.ts';
 
 export interface OfflineState {
   /** The model whose complete load was seen last (persisted). */
@@ -70,4 +71,27 @@ export function markModelMissing(): void {
 /** Called by the service worker registration (UpdatePrompt) when the shell is cached. */
 export function markShellCached(cached = true): void {
   state.update((s) => ({ ...s, shellCached: cached }));
+}
+
+/** What `followLocalModel` reads of the model controller (src/llm/model-controller.ts). */
+export interface LocalModelSource {
+  subscribe(fn: (s: { local: { kind: string }; effectiveModelId: string }) => void): () => void;
+}
+
+/**
+ * Keeps "ready offline" and persistent storage in step with the local model (the app calls this
+ * once with its model controller): storage is asked to persist as a download starts, a complete
+ * load (`ready`, or `cached` = a complete load seen before and its files still there) marks the
+ * model ready offline, and a chosen model that is not on the device (`not-downloaded`, e.g. after
+ * deleting it) clears the flag.
+ */
+export function followLocalModel(source: LocalModelSource, persist: () => Promise<unknown> = ensurePersistentStorage): () => void {
+  let last: string | undefined;
+  return source.subscribe((s) => {
+    if (s.local.kind === last) return;
+    last = s.local.kind;
+    if (last === 'downloading') void persist().catch(() => undefined);
+    else if (last === 'ready' || last === 'cached') markModelLoaded(s.effectiveModelId);
+    else if (last === 'not-downloaded') markModelMissing();
+  });
 }

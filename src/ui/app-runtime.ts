@@ -33,8 +33,7 @@ import { registerStudioDemoPolicies } from '../studio/play/demo.ts';
 import { exposeTrace } from '../trace/trace-port.ts';
 import { completedTasksToKeep, traceMaxBytes } from '../trace/trace-settings.ts';
 import { TraceStore } from '../trace/trace-store.ts';
-import { markModelLoaded, markModelMissing } from '../trace/offline-ready.ts';
-import { ensurePersistentStorage } from '../trace/storage-persist.ts';
+import { followLocalModel } from '../trace/offline-ready.ts';
 
 export interface AppRuntime {
   hub: ModelHub;
@@ -71,7 +70,7 @@ export function createAppRuntime(): AppRuntime {
   registerStudioDemoPolicies();
   const controller = createModelController(hub);
   void controller.init().catch((e) => console.error('model settings', e));
-  followLocalModel(controller);
+  followLocalModel(controller); // "ready offline" and persistent storage (issue 7)
 
   // ---- trace -------------------------------------------------------------------------------
   const traceStore = TraceStore.open({ maxBytes: traceMaxBytes });
@@ -227,22 +226,6 @@ export function createAppRuntime(): AppRuntime {
       return true;
     },
   };
-}
-
-/**
- * "Ready offline" and persistent storage follow the local model (issue 7): storage is asked to
- * persist as the download starts, a complete load (or a cache seen complete before) marks the
- * model ready offline, and a chosen model that is not on the device clears it.
- */
-function followLocalModel(controller: ModelController): void {
-  let last: string | undefined;
-  controller.subscribe((s) => {
-    if (s.local.kind === last) return;
-    last = s.local.kind;
-    if (last === 'downloading') void ensurePersistentStorage().catch(() => undefined);
-    else if (last === 'ready' || last === 'cached') markModelLoaded(s.effectiveModelId);
-    else if (last === 'not-downloaded') markModelMissing();
-  });
 }
 
 function safe<T>(fn: () => T[]): T[] {

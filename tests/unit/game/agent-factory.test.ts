@@ -42,7 +42,7 @@ describe('createGameAgent (what workers/game-agent.ts calls)', () => {
 
     const r = await send(handler, 'start', '玩你画我猜');
     expect(r.reply).toMatchObject({ text: '画好啦！第 1 题，这是什么动物呀？', session: 'active' });
-    expect(device.calls.map((c) => c.op)).toEqual(['showDrawing', 'showProgress']);
+    expect(device.calls.map((c) => c.op)).toEqual(['showProgress', 'showDrawing']);
     await expect.poll(() => trace.events.filter((e) => e.requestId === r.requestId && e.kind === 'game_tool').map((e) => e.name)).toContain('show_drawing');
     expect(trace.events.every((e) => e.source === 'game:draw-guess')).toBe(true);
   });

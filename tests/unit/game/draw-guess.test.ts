@@ -42,14 +42,14 @@ function play() {
 }
 
 describe('你画我猜 played with its demo policy', () => {
-  it('start: says a sentence first, draws on the robot (no label), shows progress, asks', async () => {
+  it('start: says a sentence first, shows progress, then draws on the robot (no label), asks', async () => {
     const { service, device, shown } = play();
     const r = await send(service, 'start', '我们玩你画我猜吧');
     expect(r.intermediate).toEqual(['我来画一个小动物，你猜猜是什么！']);
     expect(r.reply).toMatchObject({ text: '画好啦！第 1 题，这是什么动物呀？', session: 'active' });
     expect(shown()).toEqual([{ id: 'tiger', strokes: DECK[0].drawing.strokes }]);
-    expect(device.calls.map((c) => c.op)).toEqual(['showDrawing', 'showProgress']);
-    expect(device.calls[1]).toEqual({ op: 'showProgress', progress: { current: 1, total: 3, label: '第 1 题 · 0 分' } });
+    expect(device.calls.map((c) => c.op)).toEqual(['showProgress', 'showDrawing']);
+    expect(device.calls[0]).toEqual({ op: 'showProgress', progress: { current: 1, total: 3, label: '第 1 题 · 0 分' } });
   });
 
   it('a right answer inside a sentence: happy nod, a point, and the next drawing', async () => {

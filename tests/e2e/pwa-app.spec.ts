@@ -1,0 +1,100 @@
+/**
+ * Offline play in the real app (issue 7): after one online visit, with the network off, the app
+ * loads from the service worker and a whole game of 猜数字 is played through the text box with the
+ * scripted (demo) model — the game worker and every chunk it loads come from the precache.
+ */
+import { expect, test, type Page } from '@playwright/test';
+import { installSpeechFake } from './fakes/speech-fake.ts';
+
+// A service worker install precaches ~9 MB on a shared, slow machine.
+test.describe.configure({ timeout: 180_000 });
+
+const spoken = (page: Page): Promise<string[]> => page.evaluate(() => (window as any).__speech.spoken);
+
+/** Sends `words` through the text box and returns what was said in answer (once it matches `pattern`). */
+async function exchange(page: Page, words: string, pattern: RegExp): Promise<string> {
+  await expect(page.getByTestId('mic-button')).toHaveAttribute('data-state', 'idle', { timeout: 20_000 });
+  const n = (await spoken(page)).length;
+  await page.getByTestId('text-input').fill(words);
+  await page.getByTestId('send').click();
+  let heard = '';
+  await expect
+    .poll(async () => pattern.test((heard = (await spoken(page)).slice(n).join(''))), { timeout: 20_000 })
+    .toBe(true);
+  return heard;
+}
+
+test('after one online visit, a game of 猜数字 is played with the network off', async ({ page, context }, info) => {
+  await page.addInitScript(installSpeechFake, {});
+  // First visit, online: the service worker installs and takes control; the demo model is chosen.
+  await page.goto('/?e2e#arcade');
+  await page.waitForFunction(() => !!navigator.serviceWorker?.controller, null, { timeout: 60_000 });
+  await page.waitForFunction(() => '__agentcade' in window);
+  await page.evaluate(() => (window as any).__agentcade.controller.chooseProvider('scripted'));
+  await expect(page.getByTestId('model-status')).toContainText('演示');
+
+  const fromNetwork: string[] = [];
+  await context.setOffline(true);
+  try {
+    page.on('requestfailed', (r) => fromNetwork.push(r.url()));
+    const served: { path: string; sw: boolean }[] = [];
+    context.on('response', (r) => served.push({ path: new URL(r.url()).pathname, sw: r.fromServiceWorker() }));
+    await page.reload();
+    await page.waitForFunction(() => '__agentcade' in window);
+    expect(await page.evaluate(() => navigator.onLine)).toBe(false);
+    // The saved choice of the demo model came back without the network.
+    await expect(page.getByTestId('model-status')).toContainText('演示');
+
+    await exchange(page, '我们玩猜数字吧', /我想好了一个 1 到 100 的数字，你有 7 次机会/);
+    await expect(page.getByTestId('current-game')).toContainText('猜数字');
+    // Halve the range on every answer: seven tries always find a number from 1 to 100.
+    let [lo, hi] = [1, 100];
+    let won = '';
+    for (let i = 0; i < 7 && !won; i++) {
+      const guess = Math.floor((lo + hi) / 2);
+      const said = await exchange(page, `我猜${guess}`, /大了|小了|猜对|太棒啦/);
+      if (/太棒啦|猜对/.test(said)) won = said;
+      else if (said.includes(`${guess} 大了`)) hi = guess - 1;
+      else if (said.includes(`${guess} 小了`)) lo = guess + 1;
+      else throw new Error(`unexpected answer to ${guess}: ${said}`);
+    }
+    expect(won).toMatch(/太棒啦！就是 \d+/);
+    await expect(page.getByTestId('current-game')).toHaveCount(0);
+    await page.screenshot({ path: info.outputPath('pwa-offline-won.png') });
+    // Nothing was needed from the network (a failed request would show here), and the game
+    // worker — first started offline — came from the service worker.
+    expect(fromNetwork).toEqual([]);
+    const worker = served.filter((r) => /\/assets\/game-agent-[^/]+\.js$/.test(r.path));
+    expect(worker.length).toBeGreaterThan(0);
+    expect(worker.every((r) => r.sw)).toBe(true);
+    console.log(`offline: ${served.length} responses, ${served.filter((r) => r.sw).length} from the service worker`);
+  } finally {
+    await context.setOffline(false);
+  }
+});
+
+test('settings: storage used and free, "ready offline", and no promise with the remote API', async ({ page }, info) => {
+  await page.goto('/?e2e#settings');
+  await page.waitForFunction(() => !!navigator.serviceWorker?.controller, null, { timeout: 60_000 });
+  await page.waitForFunction(() => '__agentcade' in window);
+  await page.evaluate(() => (window as any).__agentcade.controller.chooseProvider('scripted'));
+  const storage = page.getByRole('region', { name: '存储与离线' });
+  // The precached app shell counts (the line follows the service worker's install, no tap needed).
+  await expect(storage.getByTestId('storage-used')).toContainText(/^\d+(\.\d)? [KMG]B$/);
+  await expect(storage.getByTestId('storage-free')).toContainText(/\d( |\.\d )?[KMG]?B$/);
+  // The shell is cached but no local model was ever loaded completely: not ready yet.
+  await expect(storage.getByTestId('offline-ready')).toContainText('请先完整加载一次模型');
+  await storage.scrollIntoViewIfNeeded();
+  await page.screenshot({ path: info.outputPath('settings-storage.png'), fullPage: true });
+
+  // Switching to the remote API on this screen: the offline line says nothing can be promised.
+  await page.getByRole('radio', { name: /远程接口/ }).check();
+  await expect(storage.getByTestId('offline-ready')).toContainText('断网后无法游戏');
+  await storage.scrollIntoViewIfNeeded();
+  await page.screenshot({ path: info.outputPath('settings-remote.png'), fullPage: true });
+  // …and after a reload, with the remote API still chosen.
+  await page.reload();
+  await expect(page.getByRole('region', { name: '存储与离线' }).getByTestId('offline-ready')).toContainText('断网后无法游戏');
+  await page.getByRole('radio', { name: /演示/ }).check();
+  await expect(page.getByRole('region', { name: '存储与离线' }).getByTestId('offline-ready')).not.toContainText('断网后无法游戏');
+});
