@@ -24,6 +24,13 @@ export interface SkillDef {
   executor: 'model' | 'code';
   /** Context profile: rule per read tag (default `full`). */
   context: Record<string, ContextRule>;
+  /**
+   * Run skills only: `executor: code` skills the runtime runs right after this one, inside the same
+   * `run_worker` call (e.g. judging an answer also scores it). Deterministic follow-ups, not choices.
+   */
+  then: string[];
+  /** Run skills only: the `运行.回复` this skill writes ends the game (session `ended`). */
+  ends: boolean;
   /** The SKILL.md text exactly as shipped (the fixed upper half quotes it byte for byte). */
   skillMd: string;
   metadata: Record<string, string>;
@@ -142,13 +149,22 @@ export function loadPackage(folder: string, files: PackageFiles): LoadResult {
         title = metadata.title ?? sid;
       }
     }
-    skills.push({ id: sid, stage: stage as SkillStage, title, description, reads: reads ?? [], writes: writes ?? [], executor, context, skillMd: md ?? '', metadata });
+    const then = strings(s.then ?? []);
+    if (!then) err(`${where}: then 必须是 skill id 列表`);
+    if ((then?.length || s.ends !== undefined) && stage !== 'run') err(`${where}: 只有 run skill 可以有 then / ends`);
+    if (s.ends !== undefined && typeof s.ends !== 'boolean') err(`${where}: ends 必须是 true 或 false`);
+    skills.push({ id: sid, stage: stage as SkillStage, title, description, reads: reads ?? [], writes: writes ?? [], executor, context, then: then ?? [], ends: s.ends === true, skillMd: md ?? '', metadata });
   }
   // A worker folder the manifest does not mention is almost always a typo in one of the two.
   for (const path of Object.keys(files)) {
     const w = /^workers\/([^/]+)\/SKILL\.md$/.exec(path);
     if (w && !seen.has(w[1])) err(`${folder}/${path}: 这个 skill 没有在 orchestrator.md 的 skills 里声明`);
   }
+  for (const s of skills)
+    for (const next of s.then) {
+      const t = skills.find((x) => x.id === next);
+      if (!t || t.stage !== 'run' || t.executor !== 'code' || t.id === s.id) err(`${folder}/orchestrator.md: skill「${s.id}」的 then「${next}」必须是另一个 executor: code 的 run skill`);
+    }
   if (!skills.some((s) => s.stage === 'instantiate' && s.writes.includes('设计.run_skill清单')) && head.data)
     err(`${folder}/orchestrator.md: 必须有一个 instantiate skill 写「设计.run_skill清单」（交互范式）`);
   if (errors.length) return { ok: false, packageId: folder, errors };

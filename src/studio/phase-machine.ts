@@ -58,7 +58,11 @@ export type PhaseEvent =
   /** A round whose step was not a legal tool call: counted, answered with an error, phase unchanged. */
   | { type: 'agent_tool_error'; message: string }
   // the worker's boundary
-  | { type: 'worker_submitted'; workerId: string; tags: string[] }
+  /**
+   * `reply` (play only): the run skill wrote `运行.回复` — the runtime says it and the burst ends
+   * there, as the manager's `reply` / `finish` would, with no further model round.
+   */
+  | { type: 'worker_submitted'; workerId: string; tags: string[]; reply?: { text: string; session: 'active' | 'ended' } }
   | { type: 'worker_asked'; workerId: string; question: string; options?: string[] }
   | { type: 'worker_failed'; workerId: string; message: string }
   // runtime facts
@@ -239,6 +243,9 @@ export function transition(s: PhaseState, e: PhaseEvent): Transition {
       const skill = s.worker.skill;
       // Design drafts wait for the user's verdict; play values are live and the agent continues its burst.
       if (s.stage === 'design') return waitFor(s, { kind: 'review_drafts', skill, workerId: e.workerId, tags: e.tags });
+      if (e.reply?.session === 'ended')
+        return { state: { ...s, stage: 'done', phase: 'done', worker: null, waiting: null }, effects: [{ type: 'send_reply', text: e.reply.text, session: 'ended' }, { type: 'end_play' }, { type: 'persist' }] };
+      if (e.reply) return waitFor({ ...s, worker: null }, { kind: 'player_input' }, [{ type: 'send_reply', text: e.reply.text, session: 'active' }]);
       return nextRound({ ...s, worker: null });
     }
     case 'worker_asked': {

@@ -382,18 +382,50 @@ export class StudioSession {
       this.dispatch({ type: 'worker_failed', workerId, message: outcome.message }, work);
       return;
     }
+    const submit = (s: SkillDef, values: Record<string, unknown>) =>
+      (this.snap.board = bb.submit(this.snap.board, { workerId, skill: s.id, burst: this.snap.state.burstNo, at: this.now(), declaredWrites: s.writes, values }));
+    if (this.snap.state.stage !== 'play') {
+      try {
+        submit(skill, outcome.values);
+      } catch (err) {
+        this.dispatch({ type: 'worker_failed', workerId, message: (err as Error).message }, work);
+        return;
+      }
+      this.snap.manager = [...this.snap.manager, resultMessage('run_worker', `${skillId} 交了草稿：${Object.keys(outcome.values).join('、')}，等家长验收`)];
+      this.dispatch({ type: 'worker_submitted', workerId, tags: Object.keys(outcome.values) }, work);
+      return;
+    }
+    // Play: the skill, then its deterministic code follow-ups (`then`), all inside this one tool
+    // call; if any fails, the board is left as it was before the call.
+    const board = this.snap.board;
+    const ran: Array<{ skill: SkillDef; values: Record<string, unknown> }> = [{ skill, values: outcome.values }];
     try {
-      this.snap.board = bb.submit(this.snap.board, { workerId, skill: skillId, burst: this.snap.state.burstNo, at: this.now(), declaredWrites: skill.writes, values: outcome.values });
+      submit(skill, outcome.values);
+      for (const next of skill.then) {
+        const follow = skillById(pkg, next) as SkillDef;
+        const out = this.runCodeWorker(follow);
+        if (out.kind !== 'submitted') throw new Error(`${next}: ${out.kind === 'failed' ? out.message : '没有结果'}`);
+        submit(follow, out.values);
+        ran.push({ skill: follow, values: out.values });
+      }
     } catch (err) {
+      this.snap.board = board;
       this.dispatch({ type: 'worker_failed', workerId, message: (err as Error).message }, work);
       return;
     }
-    if (this.snap.state.stage === 'play') {
-      this.snap.manager = [...this.snap.manager, resultMessage('run_worker', `${skillId} 已更新：${this.playResultSummary(Object.keys(outcome.values))}`)];
-    } else {
-      this.snap.manager = [...this.snap.manager, resultMessage('run_worker', `${skillId} 交了草稿：${Object.keys(outcome.values).join('、')}，等家长验收`)];
+    const lines = ran.map((r) => `${r.skill.id} 已更新：${this.playResultSummary(Object.keys(r.values))}`);
+    this.snap.manager = [...this.snap.manager, resultMessage('run_worker', lines.join('\n'))];
+    // A run skill that wrote `运行.回复` has said what the child hears: that is the burst's reply.
+    const spoke = ran.filter((r) => REPLY_TAG in r.values);
+    const said = spoke.at(-1)?.values[REPLY_TAG];
+    const tags = [...new Set(ran.flatMap((r) => Object.keys(r.values)))];
+    if (spoke.length && (typeof said !== 'string' || !said.trim())) {
+      this.snap.board = board;
+      this.dispatch({ type: 'worker_failed', workerId, message: `${spoke.at(-1)!.skill.id} 写的「${REPLY_TAG}」是空的` }, work);
+      return;
     }
-    this.dispatch({ type: 'worker_submitted', workerId, tags: Object.keys(outcome.values) }, work);
+    const reply = typeof said === 'string' ? { text: said.trim(), session: ran.some((r) => r.skill.ends) ? ('ended' as const) : ('active' as const) } : undefined;
+    this.dispatch({ type: 'worker_submitted', workerId, tags, ...(reply ? { reply } : {}) }, work);
   }
 
   /** What the play manager may see of the new `运行.*` values (never the current card's answer). */
@@ -405,7 +437,11 @@ export class StudioSession {
     const exec = this.deps.codeExecutors?.[skill.id];
     if (!exec) return { kind: 'failed', message: `skill「${skill.id}」需要运行时代码，但没有提供`, messages: [], rounds: 0 };
     const reads = Object.fromEntries(skill.reads.map((t) => [t, this.snap.board.tags[t]?.status === 'accepted' ? this.snap.board.tags[t].value : undefined]));
-    return { kind: 'submitted', values: exec(reads), messages: [], rounds: 1 };
+    try {
+      return { kind: 'submitted', values: exec(reads), messages: [], rounds: 1 };
+    } catch (err) {
+      return { kind: 'failed', message: `skill「${skill.id}」的运行时代码出错：${err instanceof Error ? err.message : String(err)}`, messages: [], rounds: 1 };
+    }
   }
 
   private declare(): void {

@@ -1,37 +1,8 @@
 import { expect, test, type Page } from '@playwright/test';
-import { installSpeechFake, type SpeechFakeOptions } from './fakes/speech-fake.ts';
+import type { SpeechFakeOptions } from './fakes/speech-fake.ts';
+import { idle, openApp, say, spoken, type, waitSpoken } from './support/child.ts';
 
-/** Opens the app with the speech fakes and the demo model (chosen explicitly, as a parent would). */
-async function open(page: Page, opts: SpeechFakeOptions = {}) {
-  await page.addInitScript(installSpeechFake, opts);
-  await page.goto('/?e2e#arcade');
-  await page.waitForFunction(() => '__agentcade' in window);
-  await page.evaluate(() => (window as any).__agentcade.controller.chooseProvider('scripted'));
-  await expect(page.getByTestId('model-status')).toContainText('演示');
-}
-
-/** The child speaks: tap the mic (push-to-talk), wait until it listens, say the words. */
-async function say(page: Page, words: string) {
-  await page.getByTestId('mic-button').click();
-  await page.waitForFunction(() => (window as any).__speech.listening());
-  expect(await page.evaluate((w) => (window as any).__speech.hear(w), words)).toBe(true);
-}
-
-async function type(page: Page, words: string) {
-  await page.getByTestId('text-input').fill(words);
-  await page.getByTestId('send').click();
-}
-
-const spoken = (page: Page): Promise<string[]> => page.evaluate(() => (window as any).__speech.spoken);
-
-/** Waits until the robot has finished saying something matching `pattern` (pieces after index `after`, joined). */
-async function waitSpoken(page: Page, pattern: RegExp, after = 0) {
-  await expect.poll(async () => pattern.test((await spoken(page)).slice(after).join('')), { timeout: 20_000 }).toBe(true);
-}
-
-async function idle(page: Page) {
-  await expect(page.getByTestId('mic-button')).toHaveAttribute('data-state', 'idle', { timeout: 20_000 });
-}
+const open = (page: Page, speech: SpeechFakeOptions = {}) => openApp(page, { speech });
 
 test('a child says "我们玩猜数字吧", plays, and says "不玩了"', async ({ page }, info) => {
   await open(page);

@@ -5,11 +5,11 @@
  */
 import { expect, test, type Page } from '@playwright/test';
 import { installSpeechFake } from './fakes/speech-fake.ts';
+import { spoken } from './support/child.ts';
 
 // A service worker install precaches ~9 MB on a shared, slow machine.
 test.describe.configure({ timeout: 180_000 });
 
-const spoken = (page: Page): Promise<string[]> => page.evaluate(() => (window as any).__speech.spoken);
 
 /** Sends `words` through the text box and returns what was said in answer (once it matches `pattern`). */
 async function exchange(page: Page, words: string, pattern: RegExp): Promise<string> {

@@ -9,6 +9,10 @@ import { expect, test, type Page } from '@playwright/test';
 import { build } from 'esbuild';
 import { splitStroke } from '../../src/robot/pictures.ts';
 import { installSpeechFake } from './fakes/speech-fake.ts';
+import { say as speak, spoken, waitSpoken } from './support/child.ts';
+
+/** The child speaks once the previous round is over. */
+const say = (page: Page, words: string) => speak(page, words, { waitIdle: true });
 
 interface Animal {
   id: string;
@@ -72,19 +76,6 @@ const usbLog = (page: Page): Promise<RobotLog> => page.evaluate(() => (window as
 const screenLog = (page: Page): Promise<RobotLog> => page.evaluate(() => (window as any).__screenLog);
 const usbGestures = (page: Page): Promise<string[]> => page.evaluate(() => (window as any).__robotSim.state.gestures);
 const serialRequests = (page: Page): Promise<number> => page.evaluate(() => (window as any).__robotSim.serial.requests);
-
-/** The child speaks: tap the mic (push-to-talk), wait until it listens, say the words. */
-async function say(page: Page, words: string) {
-  await expect(page.getByTestId('mic-button')).toHaveAttribute('data-state', 'idle', { timeout: 20_000 });
-  await page.getByTestId('mic-button').click();
-  await page.waitForFunction(() => (window as any).__speech.listening());
-  expect(await page.evaluate((w) => (window as any).__speech.hear(w), words)).toBe(true);
-}
-const spoken = (page: Page): Promise<string[]> => page.evaluate(() => (window as any).__speech.spoken);
-/** Waits until something matching `pattern` has been said (pieces after index `after`, joined). */
-async function waitSpoken(page: Page, pattern: RegExp, after = 0) {
-  await expect.poll(async () => pattern.test((await spoken(page)).slice(after).join('')), { timeout: 20_000 }).toBe(true);
-}
 
 test('connect by tap, play 你画我猜 on the USB robot, unplug mid-game: the on-screen robot takes over', async ({ page }, info) => {
   const t0 = Date.now();

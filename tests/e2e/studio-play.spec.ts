@@ -6,23 +6,18 @@
 import { expect, test, type Page } from '@playwright/test';
 import { DEMO_THEMES } from '../../src/studio/demo-decks.ts';
 import { installSpeechFake } from './fakes/speech-fake.ts';
+import { say as speak, spoken } from './support/child.ts';
+
+/** The child speaks once the previous round is over. */
+const say = (page: Page, words: string) => speak(page, words, { waitIdle: true });
 
 const DINO = DEMO_THEMES['恐龙'].rows;
 const tag = (page: Page, name: string) => page.getByTestId(`tag-${name}`);
-const spoken = (page: Page): Promise<string[]> => page.evaluate(() => (window as any).__speech.spoken);
 
 async function accept(page: Page, name: string) {
   await expect(tag(page, name)).toHaveAttribute('data-status', 'draft', { timeout: 20_000 });
   await tag(page, name).getByTestId('accept').click();
   await expect(tag(page, name)).toHaveAttribute('data-status', 'accepted');
-}
-
-/** The child speaks: tap the mic (push-to-talk), wait until it listens, say the words. */
-async function say(page: Page, words: string) {
-  await expect(page.getByTestId('mic-button')).toHaveAttribute('data-state', 'idle', { timeout: 20_000 });
-  await page.getByTestId('mic-button').click();
-  await page.waitForFunction(() => (window as any).__speech.listening());
-  expect(await page.evaluate((w) => (window as any).__speech.hear(w), words)).toBe(true);
 }
 
 /** Everything spoken after the first `after` sentences, once it matches `pattern` (pieces joined back). */

@@ -5,32 +5,11 @@
  * A reload in the middle of a game ends the session cleanly and the child is told.
  */
 import { expect, test, type Locator, type Page } from '@playwright/test';
-import { installSpeechFake } from './fakes/speech-fake.ts';
+import { idle, openApp, spoken, type, waitSpoken } from './support/child.ts';
+
+const open = (page: Page, hash = 'arcade') => openApp(page, { hash });
 
 const INTERRUPTED = '刚才的游戏中断了，我们重新开始吧';
-
-async function open(page: Page, hash = 'arcade') {
-  await page.addInitScript(installSpeechFake, {});
-  await page.goto(`/?e2e#${hash}`);
-  await page.waitForFunction(() => '__agentcade' in window);
-  await page.evaluate(() => (window as any).__agentcade.controller.chooseProvider('scripted'));
-  await expect(page.getByTestId('model-status')).toContainText('演示');
-}
-
-async function type(page: Page, words: string) {
-  await page.getByTestId('text-input').fill(words);
-  await page.getByTestId('send').click();
-}
-
-const spoken = (page: Page): Promise<string[]> => page.evaluate(() => (window as any).__speech.spoken);
-
-async function waitSpoken(page: Page, pattern: RegExp, after = 0) {
-  await expect.poll(async () => pattern.test((await spoken(page)).slice(after).join('')), { timeout: 20_000 }).toBe(true);
-}
-
-async function idle(page: Page) {
-  await expect(page.getByTestId('mic-button')).toHaveAttribute('data-state', 'idle', { timeout: 20_000 });
-}
 
 /** Every stored event of the trace, as recorded (the raw store, not the redacted view). */
 async function storedEvents(page: Page): Promise<Array<{ kind: string; name?: string; source: string; data?: any; requestId?: string; roundId?: string; contextId?: string; durationMs?: number }>> {
