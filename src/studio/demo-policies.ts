@@ -1,6 +1,6 @@
 /**
  * Scripted policies for the Studio (demo mode "演示脚本，无模型", unit tests and e2e): the manager
- * and one policy per worker of 问答卡牌. Each is a small deterministic function of the request —
+ * and one policy per model worker of 问答卡牌 (its run skills are code). Each is a small deterministic function of the request —
  * it reads only what a model would see (its messages and the tools offered), never the runtime.
  */
 import type { ChatMessage, ScriptPolicy, Step, StepRequest } from '../llm/types.ts';
@@ -45,7 +45,9 @@ const designManager: ScriptPolicy = (req) => {
   return step('missing_skills');
 };
 
-// ── play manager: judge → score → next card / hint / wrap-up → reply ───────────────
+// ── play manager: one decision per step; the run skills are code ───────────────────
+// An answer takes two steps: judge-answer (scored in the same call), then present-card /
+// give-hint / wrap-up, whose 运行.回复 the runtime says. A start or an end takes one.
 interface PlayResult { skill: string; values: Record<string, unknown> }
 function playResults(messages: ChatMessage[]): { child: string; results: PlayResult[]; started: boolean } {
   let child = '';
@@ -56,8 +58,10 @@ function playResults(messages: ChatMessage[]): { child: string; results: PlayRes
       child = m.content.slice(5);
       results = [];
     }
-    const r = /^\[工具结果 run_worker\]\n(\S+) 已更新：(.*)$/s.exec(m.content);
-    if (r) {
+    if (!m.content.startsWith('[工具结果 run_worker]\n')) continue;
+    for (const line of m.content.split('\n').slice(1)) {
+      const r = /^(\S+) 已更新：(.*)$/.exec(line);
+      if (!r) continue;
       results.push({ skill: r[1], values: JSON.parse(r[2]) as Record<string, unknown> });
       if (r[1] === 'present-card') started = true;
     }
@@ -67,23 +71,18 @@ function playResults(messages: ChatMessage[]): { child: string; results: PlayRes
 
 const playManager: ScriptPolicy = (req) => {
   const { child, results, started } = playResults(req.messages);
-  const lastRun = results.at(-1);
   const verdict = results.find((r) => r.skill === 'judge-answer')?.values['运行.判定'] as { 结果?: string; 答案?: string } | undefined;
   const score = results.find((r) => r.skill === 'keep-score')?.values['运行.得分'] as { 结束?: boolean } | undefined;
-  const reply = lastRun?.values['运行.回复'] as string | undefined;
-  if (!lastRun) {
+  if (results.length === 0) {
     if (!started) return step('run_worker', { skill: 'present-card' });
     if (/不玩|结束|再见/.test(child)) return step('run_worker', { skill: 'wrap-up' });
     return step('run_worker', { skill: 'judge-answer' });
   }
-  if (lastRun.skill === 'judge-answer') return step('run_worker', { skill: 'keep-score' });
-  if (lastRun.skill === 'keep-score') {
-    if (verdict?.结果 === '对' || verdict?.答案) return step('run_worker', { skill: score?.结束 ? 'wrap-up' : 'present-card' });
+  if (verdict) {
+    if (verdict.结果 === '对' || verdict.答案) return step('run_worker', { skill: score?.结束 ? 'wrap-up' : 'present-card' });
     return step('run_worker', { skill: 'give-hint' });
   }
-  if (lastRun.skill === 'wrap-up') return step('finish', { text: reply ?? '今天就玩到这里，再见！' });
-  const prefix = verdict?.结果 === '对' ? '答对了！' : verdict?.答案 ? `答案是「${verdict.答案}」。` : '';
-  return step('reply', { text: `${prefix}${reply ?? ''}` || '我们继续吧！' });
+  return step('reply', { text: '我们继续吧！' });
 };
 
 export const managerPolicy: ScriptPolicy = (req) => (has(req, 'reply') ? playManager(req) : designManager(req));
@@ -155,42 +154,6 @@ const persona: ScriptPolicy = (req) => {
   });
 };
 
-// ── play workers (model-executed run skills; judge-answer and keep-score are code) ─
-type Progress = { 第几张?: number; 已用?: string[]; 本卡猜?: number; 本卡提示?: number };
-const presentCard: ScriptPolicy = (req) => {
-  const deck = (section(req.messages, '设计.卡牌') ?? []) as Array<{ id: string; prompt: string; difficulty: number }>;
-  const p = (section(req.messages, '运行.进度') ?? {}) as Progress;
-  const role = section(req.messages, '设计.角色') as { 开场白?: string } | undefined;
-  const used = p.已用 ?? [];
-  const card = [...deck].sort((a, b) => a.difficulty - b.difficulty).find((c) => !used.includes(c.id)) ?? deck[0];
-  const n = used.length + 1;
-  const opening = used.length === 0 && role?.开场白 ? `${role.开场白}` : '';
-  return step('submit', {
-    values: {
-      '运行.当前卡': { id: card.id },
-      '运行.进度': { 第几张: n, 已用: [...used, card.id], 本卡猜: 0, 本卡提示: 0 },
-      '运行.回复': `${opening}第${n}题：${card.prompt}`,
-    },
-  });
-};
-
-const giveHint: ScriptPolicy = (req) => {
-  const deck = (section(req.messages, '设计.卡牌') ?? []) as Array<{ id: string; hints: string[] }>;
-  const cur = section(req.messages, '运行.当前卡') as { id?: string } | undefined;
-  const p = (section(req.messages, '运行.进度') ?? {}) as Progress;
-  const role = section(req.messages, '设计.角色') as { 安慰语?: string[] } | undefined;
-  const card = deck.find((c) => c.id === cur?.id);
-  const k = p.本卡提示 ?? 0;
-  const hint = card?.hints[Math.min(k, (card?.hints.length ?? 1) - 1)] ?? '再想一想';
-  return step('submit', { values: { '运行.进度': { ...p, 本卡提示: k + 1 }, '运行.回复': `${role?.安慰语?.[0] ?? '没关系，'}提示：${hint}。再猜猜看！` } });
-};
-
-const wrapUp: ScriptPolicy = (req) => {
-  const s = (section(req.messages, '运行.得分') ?? {}) as { 得分?: number; 答对?: number };
-  const role = section(req.messages, '设计.角色') as { 结束语?: string } | undefined;
-  return step('submit', { values: { '运行.回复': `你答对了 ${s.答对 ?? 0} 张，得了 ${s.得分 ?? 0} 分，真了不起！${role?.结束语 ?? '下次再玩！'}` } });
-};
-
 /** Policies keyed by agent name, for `createScriptedModel` (src/llm/scripted.ts). */
 export const studioDemoPolicies: Record<string, ScriptPolicy> = {
   [MANAGER_AGENT]: managerPolicy,
@@ -199,7 +162,4 @@ export const studioDemoPolicies: Record<string, ScriptPolicy> = {
   [workerAgent('card-deck')]: cardDeck,
   [workerAgent('rules')]: rules,
   [workerAgent('persona')]: persona,
-  [workerAgent('present-card')]: presentCard,
-  [workerAgent('give-hint')]: giveHint,
-  [workerAgent('wrap-up')]: wrapUp,
 };

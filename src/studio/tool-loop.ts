@@ -24,7 +24,10 @@ export function managerToolSpecs(pkg: SkillPackage, state: PhaseState, allowed: 
     missing_skills: { name: 'missing_skills', description: '按 run skill 倒推：还缺哪些 instantiate skill、下一步该跑哪个、是否可以宣布完成。', parameters: noArgs },
     run_worker: {
       name: 'run_worker',
-      description: '运行一个 skill 的 worker。运行时会自己给它拼好上下文（不要传标签内容）。',
+      description:
+        state.stage === 'play'
+          ? '运行一个 run skill。运行时执行它（不要传标签内容）；它写的「运行.回复」直接说给孩子听。'
+          : '运行一个 skill 的 worker。运行时会自己给它拼好上下文（不要传标签内容）。',
       parameters: { type: 'object', properties: { skill: { type: 'string', enum: stageSkills.map((s) => s.id) } }, required: ['skill'], additionalProperties: false },
     },
     ask_user: {
@@ -52,7 +55,7 @@ export function managerSystemPrompt(pkg: SkillPackage, stage: 'design' | 'play')
   const role =
     stage === 'design'
       ? '你是游戏设计工作室的总管。你和家长一起设计一个新游戏：决定下一步运行哪个 skill 的 worker；worker 产出草稿，家长采用后才成为事实。先看 missing_skills；缺什么就 run_worker；家长驳回的草稿要重新运行那个 skill；全部采用后 declare_instance_ready。'
-      : '你是这局游戏的主持总管。孩子每说一句话，你调用 run skill 的 worker 更新「运行.*」标签，然后用 reply 对孩子说「运行.回复」的内容。';
+      : '你是这局游戏的主持总管。孩子每说一句话，你决定调用哪个 run skill（run_worker）；运行时执行它、更新「运行.*」标签。写「运行.回复」的 skill 跑完，运行时就把这句话说给孩子听，这一轮结束；其他 skill 的结果交回给你，再决定下一步。只有不需要 skill 的时候才自己 reply。';
   return `${role}\n\n# 技能包：${pkg.title}\n${pkg.description}\n\n# 约束\n${pkg.constraints.map((c) => `- ${c}`).join('\n')}\n\n# skill\n${skills}\n\n每一步只调用一个工具。`;
 }
 

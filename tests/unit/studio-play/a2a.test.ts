@@ -36,7 +36,7 @@ describe.each(CLIENT_KINDS)('a studio game over A2A (%s)', (kind) => {
       expect(finals).toHaveLength(1);
       expect(last.filter((s) => s.reply?.session === 'ended' && s.state !== 'COMPLETED')).toEqual([]);
     }
-    expect(replies(last)).toEqual([expect.stringMatching(/^COMPLETED:ended:你答对了 5 张，得了 10 分/)]);
+    expect(replies(last)).toEqual([expect.stringMatching(/^COMPLETED:ended:太棒了！你答对了 5 张，得了 10 分/)]);
 
     // The session is gone: the protocol's "session ended" reply, still a COMPLETED task (not FAILED).
     expect(replies(await collect(a2aSend(client, 'g1', 'message', '再来')))).toEqual([`COMPLETED:ended:${childText('game_session_ended')}`]);

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { childText } from '../../../src/game/errors.ts';
-import { designedGame, ControlledModel, harness, send, demoModel } from './helpers.ts';
+import { createCodeExecutors } from '../../../skills/quiz-cards/runtime.ts';
+import { designedGame, ControlledModel, harness, send, demoModel, clock } from './helpers.ts';
 
 const fallbacks = {
   message: childText('game_model_failed'),
@@ -88,18 +89,21 @@ describe('the protocol error table holds for a studio game', () => {
     const card = rt.currentCard!;
     const managerCalls = () => model.requests.filter((q) => q.agent === 'studio:manager').length;
 
-    // The child answers right, but the model breaks after the answer was judged and scored.
+    // The child answers right, but the model breaks after the answer was judged and scored
+    // (its second step, the one that would present the next card).
     let steps = 0;
     model.use({
       'studio:manager': (req) => {
-        if (++steps === 3) throw new Error('模型坏了');
+        if (++steps === 2) throw new Error('模型坏了');
         return demoModel().model.step(req) as never;
       },
     });
     const before = managerCalls();
     const failed = await send(h.handler, 'message', card.answer);
     expect(failed.reply).toEqual({ protocol: 'desktop-game/5', text: fallbacks.message, session: 'active' });
-    expect(managerCalls() - before).toBe(3);
+    expect(managerCalls() - before).toBe(2);
+    const second = model.requests.filter((q) => q.agent === 'studio:manager').at(-1)!;
+    expect(second.messages.at(-1)!.content).toMatch(/^\[工具结果 run_worker\]\njudge-answer 已更新：.*"结果":"对".*\nkeep-score 已更新：.*"得分":2/s);
     // Restored: same card, no points, no reaction from the lost turn.
     expect(rt.currentCard!.cardId).toBe(card.cardId);
     expect(rt.score).toEqual({ score: 0, correct: 0, played: 1 });
@@ -133,13 +137,47 @@ describe('the protocol error table holds for a studio game', () => {
     expect((await send(h.handler, 'message', '是霸王龙')).reply.session).toBe('active');
   });
 
-  it('row 2 (a run worker fails) → the fallback sentence', async () => {
+  it('row 2 (a run skill fails) → the fallback sentence, and the judged answer is not kept', async () => {
     const { game } = await designedGame();
-    const model = new ControlledModel({ 'studio:worker:give-hint': () => ({ action: 'submit', args: { values: {} } }) });
-    const h = harness(game, model);
+    const code = createCodeExecutors();
+    let broken = true;
+    const h = harness(game, new ControlledModel(), {
+      runtime: {
+        now: clock(),
+        codeExecutors: {
+          ...code,
+          'give-hint': (r) => {
+            if (broken) throw new Error('提示坏了');
+            return code['give-hint'](r);
+          },
+        },
+      },
+    });
     await send(h.handler, 'start', '开始');
     const r = await send(h.handler, 'message', '不知道');
     expect(r.reply).toMatchObject({ text: fallbacks.message, session: 'active' });
+    expect(h.trace.events.some((e) => e.kind === 'error' && JSON.stringify(e.data).includes('提示坏了'))).toBe(true);
+    broken = false;
+    // The lost turn's judging was rolled back: three more tries on the card before its answer is told.
+    const card = h.handler.runtimeOf('ctx-1')!.currentCard!;
+    expect((await send(h.handler, 'message', '不知道')).reply.text).toContain(`提示：${card.hints[0]}`);
+    expect((await send(h.handler, 'message', '不知道')).reply.text).toContain(`提示：${card.hints[1]}`);
+    expect((await send(h.handler, 'message', '不知道')).reply.text).toMatch(new RegExp(`^答案是「${card.answer}」。第2题`));
+  });
+
+  it('row 2 (a code follow-up fails inside run_worker) → the fallback sentence, nothing written', async () => {
+    const { game } = await designedGame();
+    const code = createCodeExecutors();
+    const h = harness(game, new ControlledModel(), {
+      runtime: { now: clock(), codeExecutors: { ...code, 'keep-score': () => { throw new Error('计分坏了'); } } },
+    });
+    await send(h.handler, 'start', '开始');
+    const rt = h.handler.runtimeOf('ctx-1')!;
+    const r = await send(h.handler, 'message', rt.currentCard!.answer);
+    expect(r.reply).toMatchObject({ text: fallbacks.message, session: 'active' });
+    expect(h.device.reacts()).toEqual([]);
+    expect(rt.score).toEqual({ score: 0, correct: 0, played: 1 });
+    expect(h.trace.events.some((e) => e.kind === 'error' && JSON.stringify(e.data).includes('计分坏了'))).toBe(true);
   });
 
   it('row 2 (start): the model fails at start → the fallback sentence and the session is over', async () => {

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { designedGame, demoModel, harness, send } from './helpers.ts';
 
 describe('model steps per child utterance', () => {
-  it('start: 1 step; an answer (wrong, right, revealed, last): at most 2; end with words: 1; empty end: 0', async () => {
+  it('start: 1 step; an answer (wrong, right, revealed, last): 2; end with words: 1 (was 3 / 5 / 3)', async () => {
     const { game } = await designedGame();
     const { model, requests } = demoModel();
     const h = harness(game, model);
@@ -46,6 +46,26 @@ describe('model steps per child utterance', () => {
     for (const k of ['wrong', 'right', 'revealed', 'last'] as const) for (const n of counts[k]) expect(n, k).toBe(2);
     expect(counts.end).toEqual([1]);
     // Every step is the manager's: the code skills judge, score, present, hint and wrap up.
-    expect(new Set(requests.map((q) => q.agent))).toEqual(new Set(['studio:manager', 'studio:worker:interaction-paradigm', 'studio:worker:theme', 'studio:worker:card-deck', 'studio:worker:rules', 'studio:worker:persona'].filter((a) => requests.some((q) => q.agent === a))));
+    expect([...new Set(requests.map((q) => q.agent))]).toEqual(['studio:manager']);
+  });
+});
+
+describe('a model-executed run skill', () => {
+  it('its 运行.回复 is said at once: the manager does not spend a step repeating it', async () => {
+    const { game } = await designedGame();
+    // A package whose give-hint is written by a model worker (the runtime is generic).
+    const pkg = { ...game.pkg, skills: game.pkg.skills.map((s) => (s.id === 'give-hint' ? { ...s, executor: 'model' as const } : s)) };
+    const { model, requests } = demoModel({
+      'studio:worker:give-hint': () => ({ action: 'submit', args: { values: { '运行.进度': { 第几张: 1, 已用: ['c1'], 本卡猜: 1, 本卡提示: 1 }, '运行.回复': '别急，它是吃草的。再猜猜看！' } } }),
+    });
+    const h = harness({ ...game, pkg }, model);
+    await send(h.handler, 'start', '开始');
+    const from = requests.length;
+    const r = await send(h.handler, 'message', '不知道');
+    expect(r.reply).toMatchObject({ text: '别急，它是吃草的。再猜猜看！', session: 'active' });
+    expect(requests.slice(from).map((q) => q.agent)).toEqual(['studio:manager', 'studio:manager', 'studio:worker:give-hint']);
+    // The worker saw the deck without answers (its context rule), and said nothing more.
+    const worker = requests.at(-1)!;
+    expect(worker.messages.map((m) => m.content).join('\n')).not.toContain('"answer"');
   });
 });

@@ -71,7 +71,7 @@ describe('designing a 恐龙 quiz with the demo policies', () => {
     expect(r1.replies[0].text).not.toContain(card.answer);
     const wrong = await play.play('是不是小狗');
     expect(wrong.replies[0].text).toContain('提示');
-    expect(play.view.board.tags['运行.判定'].value).toEqual({ 结果: '错' });
+    expect(play.view.board.tags['运行.判定'].value).toEqual({ 结果: '错', 卡: cardId });
     const right = await play.play(`是${card.answer}`);
     expect(right.replies[0].text).toMatch(/^答对了！第2题/);
     expect(play.view.board.tags['运行.得分'].value).toMatchObject({ 得分: 1, 答对: 1 });

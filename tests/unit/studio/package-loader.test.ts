@@ -34,7 +34,10 @@ describe('skill package loader', () => {
     if (!r?.ok) return;
     expect(r.pkg.title).toBe('问答卡牌');
     expect(r.pkg.skills.filter((s) => s.stage === 'instantiate').map((s) => s.id)).toEqual(['interaction-paradigm', 'theme', 'card-deck', 'rules', 'persona']);
-    expect(r.pkg.skills.filter((s) => s.executor === 'code').map((s) => s.id)).toEqual(['judge-answer', 'keep-score']);
+    // Every run skill is code: the manager decides which one, the runtime runs it (steps per answer).
+    expect(r.pkg.skills.filter((s) => s.executor === 'code').map((s) => s.id)).toEqual(['present-card', 'judge-answer', 'give-hint', 'keep-score', 'wrap-up']);
+    expect(r.pkg.skills.find((s) => s.id === 'judge-answer')!.then).toEqual(['keep-score']);
+    expect(r.pkg.skills.filter((s) => s.ends).map((s) => s.id)).toEqual(['wrap-up']);
     expect(r.pkg.skills.find((s) => s.id === 'present-card')!.context['设计.卡牌']).toEqual({ hide: ['answer', 'aliases'] });
   });
   it('accepts a valid package, with a fenced yaml manifest too', () => {
@@ -52,6 +55,8 @@ describe('skill package loader', () => {
     ['worker not in the manifest', { 'workers/extra/SKILL.md': skillMd('extra') }, '没有在 orchestrator.md 的 skills 里声明'],
     ['run skill writing a design tag', { 'orchestrator.md': good['orchestrator.md'].replace('writes: [运行.回复]', 'writes: [设计.主题]') }, '只能写「运行.*」标签'],
     ['bad stage', { 'orchestrator.md': good['orchestrator.md'].replace('stage: run', 'stage: later') }, 'stage 必须是 instantiate 或 run'],
+    ['then naming a model skill', { 'orchestrator.md': good['orchestrator.md'].replace('writes: [运行.回复] }', 'writes: [运行.回复], then: [theme] }') }, 'then「theme」必须是另一个 executor: code 的 run skill'],
+    ['ends on an instantiate skill', { 'orchestrator.md': good['orchestrator.md'].replace('writes: [设计.主题] }', 'writes: [设计.主题], ends: true }') }, '只有 run skill 可以有 then / ends'],
     ['broken YAML', { 'orchestrator.md': '---\nskills: [\n---\n' }, 'YAML 解析失败'],
     ['no run_skill清单 producer', { 'orchestrator.md': good['orchestrator.md'].replace('writes: [设计.run_skill清单]', 'writes: [设计.主题]') }, '必须有一个 instantiate skill 写「设计.run_skill清单」'],
   ])('reports %s clearly', (_n, patch, message) => {

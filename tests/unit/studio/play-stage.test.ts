@@ -2,13 +2,14 @@ import 'fake-indexeddb/auto';
 import { describe, expect, it } from 'vitest';
 import { Book } from '../../../src/studio/book.ts';
 import { StudioSession } from '../../../src/studio/phase-runtime.ts';
-import { loadPlayableGame, PlaySession } from '../../../src/studio/play-stage.ts';
+import { loadPlayableGame } from '../../../src/studio/play-stage.ts';
+import { PlayRuntime } from '../../../src/studio/play/play-runtime.ts';
 import { clock, demoModel, quizPackage } from './helpers.ts';
 
 const pkg = quizPackage();
 
 describe('play stage of a designed game (what issue 9 serves)', () => {
-  it('loads a project that reached play, plays it and writes the PlayBook', async () => {
+  it('loads a project that reached play, plays it on the play runtime and writes the PlayBook', async () => {
     const book = await Book.open('play-stage-test');
     await book.createProject(pkg, 'p1', 1);
     const s = StudioSession.create({ pkg, model: demoModel().model, store: book, now: clock() }, 'p1');
@@ -20,22 +21,32 @@ describe('play stage of a designed game (what issue 9 serves)', () => {
     expect(game.cards.length).toBe(7);
 
     const { model, requests } = demoModel();
-    const play = new PlaySession(game, model, { book, now: clock(), id: 'pb1' });
-    const first = await play.turn('开始');
+    const play = new PlayRuntime(game, model, { now: clock(), id: 'pb1' });
+    const signal = new AbortController().signal;
+    const turn = async (text: string) => {
+      const r = await play.turn(text, signal);
+      if (!r.ok) throw new Error(r.reason);
+      play.noteTurn(text, r.replies.map((x) => x.text));
+      await book.savePlayBook(play.playBook);
+      return r;
+    };
+    const first = await turn('开始');
     expect(first.replies[0].text).toContain('第1题');
     expect(first.replies[0].text).not.toContain(play.currentCard!.answer);
     // "I don't know" twice → hints, then the answer is revealed and the next card comes.
-    const h = await play.turn('不知道');
+    const h = await turn('不知道');
     expect(h.replies[0].text).toContain('提示');
-    await play.turn('不知道');
-    const revealed = await play.turn('还是不知道');
+    await turn('不知道');
+    const revealed = await turn('还是不知道');
     expect(revealed.replies[0].text).toMatch(/^答案是「.+」。第2题/);
+    expect(revealed.changes.verdict).toMatchObject({ result: '不知道', revealed: expect.any(String) });
     for (const r of requests) expect(r.messages.some((m) => m.content.includes('"answer"'))).toBe(false);
-    await play.end();
+    await play.close();
+    await book.savePlayBook(play.playBook);
     const [pb] = await book.playBooks('p1');
     expect(pb).toMatchObject({ id: 'pb1', projectId: 'p1', score: 0, correct: 0, cardsPlayed: 2, turns: [{ input: '开始' }, {}, {}, {}] });
     expect(pb.endedAt).toBeGreaterThan(pb.startedAt);
     expect(play.ended).toBe(true);
-    expect((await play.turn('再来')).ok).toBe(false);
+    expect(await play.turn('再来', signal)).toEqual({ ok: false, reason: '这局游戏已经结束' });
   });
 });
