@@ -16,14 +16,15 @@ import type { DevicePort } from '../robot/types.ts';
 import { nullTrace, type TraceSink } from '../trace/types.ts';
 import { childText } from './errors.ts';
 import type { SkillAgent } from './skill-agent.ts';
+import { TurnQueue } from './turn-queue.ts';
+
+export { TurnCancelled } from './turn-queue.ts';
 
 interface Session {
   readonly contextId: string;
   readonly agent: SkillAgent;
-  /** Settles when the last queued request of this session has settled. */
-  tail: Promise<void>;
-  /** Controllers of the requests running or queued in this session. */
-  readonly pending: Set<AbortController>;
+  /** Its requests, one at a time in arrival order. */
+  readonly turns: TurnQueue;
   closed: boolean;
 }
 
@@ -32,13 +33,6 @@ export interface GameServiceOptions {
   trace?: TraceSink;
   /** Trace source, e.g. "game:guess-number". */
   source?: string;
-}
-
-export class TurnCancelled extends Error {
-  override name = 'AbortError';
-  constructor(reason: string) {
-    super(reason);
-  }
 }
 
 export class GameService implements GameHandler {
@@ -65,39 +59,25 @@ export class GameService implements GameHandler {
   handle(input: GameInput, ctx: GameTurnContext): Promise<GameReply> {
     if (input.kind === 'start') {
       for (const s of [...this.sessions.values()]) this.close(s, 'replaced by a new start');
-      const session: Session = { contextId: ctx.contextId, agent: this.createAgent(), tail: Promise.resolve(), pending: new Set(), closed: false };
+      const session: Session = { contextId: ctx.contextId, agent: this.createAgent(), turns: new TurnQueue(), closed: false };
       this.sessions.set(ctx.contextId, session);
       return this.enqueue(session, input, ctx);
     }
     const session = this.sessions.get(ctx.contextId);
     if (!session || session.closed || session.agent.sessionOver) return Promise.resolve(this.sessionEnded(input, ctx));
     if (input.kind === 'end') {
-      for (const c of session.pending) c.abort(new TurnCancelled('cancelled by end'));
+      session.turns.cancelAll('cancelled by end');
     }
     return this.enqueue(session, input, ctx);
   }
 
   private enqueue(session: Session, input: GameInput, ctx: GameTurnContext): Promise<GameReply> {
-    const controller = new AbortController();
-    const onAbort = () => controller.abort(ctx.signal.reason ?? new TurnCancelled('request cancelled'));
-    if (ctx.signal.aborted) onAbort();
-    else ctx.signal.addEventListener('abort', onAbort, { once: true });
-    session.pending.add(controller);
-
-    const run = session.tail.then(async () => {
-      if (controller.signal.aborted) throw controller.signal.reason;
+    return session.turns.run(ctx.signal, async (signal) => {
+      if (signal.aborted) throw signal.reason;
       if (input.kind !== 'start' && (session.closed || session.agent.sessionOver)) return this.sessionEnded(input, ctx);
-      const reply = await session.agent.handle(input, { ...ctx, signal: controller.signal });
+      const reply = await session.agent.handle(input, { ...ctx, signal });
       if (reply.session === 'ended') this.finishSession(session);
       return reply;
-    });
-    session.tail = run.then(
-      () => undefined,
-      () => undefined,
-    );
-    return run.finally(() => {
-      session.pending.delete(controller);
-      ctx.signal.removeEventListener('abort', onAbort);
     });
   }
 
@@ -117,7 +97,7 @@ export class GameService implements GameHandler {
   private close(session: Session, why: string): void {
     session.closed = true;
     session.agent.close();
-    for (const c of session.pending) c.abort(new TurnCancelled(why));
+    session.turns.cancelAll(why);
     this.sessions.delete(session.contextId);
   }
 

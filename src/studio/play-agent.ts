@@ -19,6 +19,7 @@ import type { AgentCard } from '@a2a-js/sdk';
 import { agentCardFor } from '../a2a/card.ts';
 import { AgentcadeError, describe } from '../errors/catalogue.ts';
 import { childText } from '../game/errors.ts';
+import { TurnQueue } from '../game/turn-queue.ts';
 import { connectModel } from '../llm/model-port.ts';
 import type { ChatModel } from '../llm/types.ts';
 import { gameReply, type GameInput, type GameReply } from '../protocol/game-protocol.ts';
@@ -53,15 +54,11 @@ export interface StudioHandlerDeps {
   runtime?: PlayRuntimeOptions;
 }
 
-class TurnCancelled extends Error {
-  override name = 'AbortError';
-}
-
 interface Live {
   readonly contextId: string;
   runtime: PlayRuntime | null;
-  tail: Promise<void>;
-  readonly pending: Set<AbortController>;
+  /** Its requests, one at a time in arrival order. */
+  readonly turns: TurnQueue;
   closed: boolean;
 }
 
@@ -88,36 +85,23 @@ export class StudioGameHandler implements GameHandler {
   handle(input: GameInput, ctx: GameTurnContext): Promise<GameReply> {
     if (input.kind === 'start') {
       for (const s of [...this.sessions.values()]) void this.close(s, 'replaced by a new start', false);
-      const live: Live = { contextId: ctx.contextId, runtime: null, tail: Promise.resolve(), pending: new Set(), closed: false };
+      const live: Live = { contextId: ctx.contextId, runtime: null, turns: new TurnQueue(), closed: false };
       this.sessions.set(ctx.contextId, live);
       return this.enqueue(live, input, ctx);
     }
     const live = this.sessions.get(ctx.contextId);
     if (!live || live.closed) return Promise.resolve(this.sessionEnded(input, ctx));
-    if (input.kind === 'end') for (const c of live.pending) c.abort(new TurnCancelled('cancelled by end'));
+    if (input.kind === 'end') live.turns.cancelAll('cancelled by end');
     return this.enqueue(live, input, ctx);
   }
 
   private enqueue(live: Live, input: GameInput, ctx: GameTurnContext): Promise<GameReply> {
-    const controller = new AbortController();
-    const onAbort = () => controller.abort(ctx.signal.reason ?? new TurnCancelled('request cancelled'));
-    if (ctx.signal.aborted) onAbort();
-    else ctx.signal.addEventListener('abort', onAbort, { once: true });
-    live.pending.add(controller);
-    const turnCtx: GameTurnContext = { ...ctx, signal: controller.signal };
-    const run = live.tail.then(async () => {
+    return live.turns.run(ctx.signal, async (signal) => {
+      const turnCtx: GameTurnContext = { ...ctx, signal };
       if (input.kind === 'end') return this.endTurn(live, input, turnCtx);
-      if (controller.signal.aborted) throw controller.signal.reason;
+      if (signal.aborted) throw signal.reason;
       if (live.closed) return this.sessionEnded(input, ctx);
       return input.kind === 'start' ? this.startTurn(live, input, turnCtx) : this.messageTurn(live, input, turnCtx);
-    });
-    live.tail = run.then(
-      () => undefined,
-      () => undefined,
-    );
-    return run.finally(() => {
-      live.pending.delete(controller);
-      ctx.signal.removeEventListener('abort', onAbort);
     });
   }
 
@@ -274,14 +258,14 @@ export class StudioGameHandler implements GameHandler {
     const first = !live.closed;
     live.closed = true;
     if (this.sessions.get(live.contextId) === live) this.sessions.delete(live.contextId);
-    if (why !== 'ended') for (const c of live.pending) c.abort(new TurnCancelled(why));
+    if (why !== 'ended') live.turns.cancelAll(why);
     if (!first) return;
     if (idle)
       this.deps.device.idle().catch((e: unknown) => this.trace.record({ kind: 'error', at: Date.now(), source: this.source, name: 'idle', data: String(e) }));
     const rt = live.runtime;
     if (rt) {
       // A replaced session's turn may still be settling: close after it, so the record is whole.
-      if (why !== 'ended') await live.tail;
+      if (why !== 'ended') await live.turns.settled();
       await rt.close();
       await this.save(rt);
     }

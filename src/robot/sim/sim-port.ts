@@ -48,18 +48,7 @@ export class SimPort extends EventTarget implements SerialPortLike {
     if (!this.plugged) throw new DOMException('Failed to open serial port.', 'NetworkError');
     if (this.readable) throw new DOMException('The port is already open.', 'InvalidStateError');
     this.openOptions = options;
-    this.readable = new ReadableStream<Uint8Array>(
-      {
-        start: (c) => {
-          this.rx = c;
-        },
-        cancel: () => {
-          this.log.push('readable.cancel');
-          this.rx = null;
-        },
-      },
-      { highWaterMark: options.bufferSize ?? 255, size: (chunk) => chunk?.byteLength ?? 1 },
-    );
+    this.readable = this.newReadable(options);
     this.writable = new WritableStream<Uint8Array>({
       start: (c) => {
         this.tx = c;
@@ -75,6 +64,22 @@ export class SimPort extends EventTarget implements SerialPortLike {
         this.log.push('writable.abort');
       },
     });
+  }
+
+  /** The port's receive stream; its queue is sized in bytes like Chrome's (`bufferSize`, default 255). */
+  private newReadable(options: SerialOptions): ReadableStream<Uint8Array> {
+    return new ReadableStream<Uint8Array>(
+      {
+        start: (c) => {
+          this.rx = c;
+        },
+        cancel: () => {
+          this.log.push('readable.cancel');
+          this.rx = null;
+        },
+      },
+      { highWaterMark: options.bufferSize ?? 255, size: (chunk) => chunk?.byteLength ?? 1 },
+    );
   }
 
   async close(): Promise<void> {
@@ -102,18 +107,7 @@ export class SimPort extends EventTarget implements SerialPortLike {
     this.rx.error(new DOMException('Line error.', name));
     this.rx = null;
     const options = this.openOptions;
-    this.readable = new ReadableStream<Uint8Array>(
-      {
-        start: (c) => {
-          this.rx = c;
-        },
-        cancel: () => {
-          this.log.push('readable.cancel');
-          this.rx = null;
-        },
-      },
-      { highWaterMark: options.bufferSize ?? 255, size: (chunk) => chunk?.byteLength ?? 1 },
-    );
+    this.readable = this.newReadable(options);
   }
 
   /** Pull the cable: the robot loses power, reads fail with NetworkError, `disconnect` fires. */
