@@ -51,17 +51,53 @@ interface UsbLike {
  * reads fail when the device goes, which the link treats as an unplug.
  */
 export function polyfillSerialSource(usb: UsbLike): SerialSource {
-  type Polyfill = { serial: { requestPort(o?: SerialPortRequestOptions): Promise<SerialPortLike>; getPorts(): Promise<SerialPortLike[]> } };
+  type Polyfill = { serial: { requestPort(o?: SerialPortRequestOptions): Promise<PolyfillPort>; getPorts(): Promise<PolyfillPort[]> } };
   const load = () => import('web-serial-polyfill') as unknown as Promise<Polyfill>;
   return {
     kind: 'usb',
-    requestPort: async (filters) => (await load()).serial.requestPort(filters?.length ? { filters } : undefined),
-    getPorts: async () => (await load()).serial.getPorts(),
+    requestPort: async (filters) => oneReadAtATime(await (await load()).serial.requestPort(filters?.length ? { filters } : undefined)),
+    getPorts: async () => (await (await load()).serial.getPorts()).map(oneReadAtATime),
     onConnect(cb) {
       const listener = () => cb();
       usb.addEventListener('connect', listener);
       return () => usb.removeEventListener('connect', listener);
     },
+  };
+}
+
+/** The polyfill's SerialPort (web-serial-polyfill 1.0.15), as far as we use it. */
+interface PolyfillPort extends SerialPortLike {
+  getInfo(): SerialPortInfo;
+  setSignals(signals: SerialOutputSignals): Promise<void>;
+  reconfigure(options: Partial<SerialOptions>): Promise<void>;
+}
+
+/**
+ * The polyfill's read side does not return its transferIn promise from `pull()`, so with a
+ * high-water mark above 0 every chunk received starts one more transferIn than it completes:
+ * pending USB reads pile up by one per chunk for as long as the port is open (measured in
+ * tests/unit/robot/webusb.test.ts; each one holds a bufferSize-sized USB buffer). With a
+ * high-water mark of 0 the stream pulls only for a waiting read: one transferIn at a time,
+ * packet-sized. The write side needs a mark above 0 (else `writer.ready` never resolves), so
+ * the writable is created with the real bufferSize first, then the readable's is set to 0
+ * (both are built lazily from the options current at that moment).
+ */
+function oneReadAtATime(p: PolyfillPort): SerialPortLike {
+  return {
+    get readable() {
+      return p.readable;
+    },
+    get writable() {
+      return p.writable;
+    },
+    async open(options) {
+      await p.open(options);
+      void p.writable;
+      await p.reconfigure({ bufferSize: 0 });
+    },
+    close: () => p.close(),
+    getInfo: () => p.getInfo(),
+    setSignals: (signals) => p.setSignals(signals),
   };
 }
 
