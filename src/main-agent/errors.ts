@@ -30,4 +30,18 @@ export const SAY = {
   nothingToRepeat: '我刚才还没说话呢。',
   noGameToEnd: '现在没有在玩游戏哦。',
   thinking: '嗯，让我想想。',
+  /** Voice commands (anchors §4 row 9), spoken at the new setting. */
+  voice: {
+    louder: '好的，我大声一点。',
+    quieter: '好的，我小声一点。',
+    slower: '好的，我说慢一点。',
+    faster: '好的，我说快一点。',
+  },
+  /** The same command at the limit. */
+  voiceLimit: {
+    louder: '已经最大声啦。',
+    quieter: '已经最小声啦。',
+    slower: '已经最慢啦。',
+    faster: '已经最快啦。',
+  },
 } as const;

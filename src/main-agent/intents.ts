@@ -38,6 +38,58 @@ export function globalIntent(text: string, games: readonly ArcadeGame[] = []): G
   return null;
 }
 
+/**
+ * Voice commands (anchors §4 row 9: volume by voice, never a game turn): louder / quieter / slower /
+ * faster. Matched on the WHOLE utterance only, and only with a word about the voice (声, 声音, 音量,
+ * 说, 讲), so an in-game "我猜大一点", "再大一点", "快一点" or a 你画我猜 answer "是大声公吗" is
+ * never taken for one.
+ */
+export type VoiceCommand = 'louder' | 'quieter' | 'slower' | 'faster';
+
+/** Politeness around the command: "请…", "你能…吗", "…好吗", "…吧". */
+const LEAD = '(?:请|你|你能|你能不能|能不能|可不可以|可以|麻烦|麻烦你|那|再|说话|你说话|机器人|小方)*';
+const TAIL = '(?:一点|一点儿|点儿|点|一些|些)?(?:好吗|好不好|行吗|可以吗|吗|吧|啊|呀|哦|嘛|啦|了)*';
+const MORE = '(?:一点|一点儿|点儿|点|一些|些)';
+/** 再 / 更 may come before the adjective: "声音再大一点". */
+const ADV = '(?:再|更|稍微|调|开)*';
+
+const VOICE_PATTERNS: ReadonlyArray<[VoiceCommand, RegExp]> = (
+  [
+    // 大声点, 大声一点, 再大声一点, 大点声, 大一点声, 声音大一点, 声音开大点, 音量调大一点, 把声音调大, 说大声点
+    ['louder', `(?:(?:说|讲)(?:得)?)?${ADV}大声${TAIL}`],
+    ['louder', `${ADV}大${MORE}声${TAIL}`],
+    ['louder', `${ADV}大声${MORE}?(?:说|讲)(?:话)?${TAIL}`],
+    ['louder', `(?:把)?(?:声音|音量)${ADV}(?:大|高)${TAIL}`],
+    ['louder', `(?:(?:把)?(?:声音|音量))?调大(?:声音|音量)?${TAIL}`],
+    ['louder', `(?:你的)?(?:声音|音量)太(?:小|低|轻)${TAIL}`],
+    ['louder', `(?:你)?(?:说话|说得)?太小声${TAIL}`],
+    ['quieter', `(?:(?:说|讲)(?:得)?)?${ADV}(?:小声|轻声)${TAIL}`],
+    ['quieter', `${ADV}(?:小|轻)${MORE}声${TAIL}`],
+    ['quieter', `${ADV}(?:小声|轻声)${MORE}?(?:说|讲)(?:话)?${TAIL}`],
+    ['quieter', `(?:把)?(?:声音|音量)${ADV}(?:小|低|轻)${TAIL}`],
+    ['quieter', `(?:(?:把)?(?:声音|音量))?调小(?:声音|音量)?${TAIL}`],
+    ['quieter', `(?:你的)?(?:声音|音量)太(?:大|高|响)${TAIL}`],
+    ['quieter', `(?:你)?(?:说话|说得)?太大声${TAIL}`],
+    // 说慢一点, 说得慢一点, 讲慢点, 慢点说, 慢一点讲, 语速慢一点, 你说太快了
+    ['slower', `(?:说|讲)(?:话)?(?:得)?${ADV}慢${TAIL}`],
+    ['slower', `${ADV}慢${MORE}(?:说|讲)${TAIL}`],
+    ['slower', `(?:把)?语速${ADV}(?:慢|低)${TAIL}`],
+    ['slower', `(?:你)?(?:说|讲)(?:话)?(?:得)?太快${TAIL}`],
+    ['faster', `(?:说|讲)(?:话)?(?:得)?${ADV}快${TAIL}`],
+    ['faster', `${ADV}快${MORE}(?:说|讲)${TAIL}`],
+    ['faster', `(?:把)?语速${ADV}(?:快|高)${TAIL}`],
+    ['faster', `(?:你)?(?:说|讲)(?:话)?(?:得)?太慢${TAIL}`],
+  ] as const
+).map(([cmd, body]) => [cmd, new RegExp(`^${LEAD}${body}$`)]);
+
+/** "大声点" → louder; "声音小一点" → quieter; "说慢一点" → slower; "说快点" → faster; anything else → null. */
+export function voiceCommand(text: string): VoiceCommand | null {
+  const n = normalize(text);
+  if (!n || Array.from(n).length > 16) return null;
+  for (const [cmd, re] of VOICE_PATTERNS) if (re.test(n)) return cmd;
+  return null;
+}
+
 /** The installed game named in the words (title or alias, longest match wins), if any. */
 export function mentionedGame(text: string, games: readonly ArcadeGame[]): ArcadeGame | null {
   const n = normalize(text);
@@ -56,9 +108,12 @@ export function mentionedGame(text: string, games: readonly ArcadeGame[]): Arcad
   return best;
 }
 
-/** Words that are about the arcade or the robot itself, not a move in the game: the model decides those. */
+/**
+ * Words that are about the arcade or the robot itself, not a move in the game: the model decides
+ * those. (大声/小声 are not here: voice commands are taken before, and "是大声公吗" is an answer.)
+ */
 const META =
-  /(游戏|玩|换一个|换个|别的|结束|退出|你是谁|你叫|名字|几岁|故事|唱歌|唱首|讲个|几点|天气|妈妈|爸爸|累了|睡觉|声音|大声|小声)/;
+  /(游戏|玩|换一个|换个|别的|结束|退出|你是谁|你叫|名字|几岁|故事|唱歌|唱首|讲个|几点|天气|妈妈|爸爸|累了|睡觉|声音)/;
 
 /** Longest utterance the fast path trusts as one in-game move (a child's guess is short). */
 export const FAST_PATH_MAX_CHARS = 24;
@@ -80,6 +135,8 @@ export function isClearInGame(text: string, games: readonly ArcadeGame[], inGame
 /** Drop what the microphone heard when it is just the robot's own last sentence (echo). */
 export function isEcho(heard: string, lastSpoken: string | null): boolean {
   if (!lastSpoken) return false;
+  // "大声一点" again right after "好的，我大声一点。" is the child asking for more, not the robot's echo.
+  if (voiceCommand(heard)) return false;
   const h = normalize(heard);
   const s = normalize(lastSpoken);
   return h.length >= 4 && s.includes(h);

@@ -1,9 +1,9 @@
 /**
  * The main agent (seed 000 §职责, §主 Agent, §出错处理).
  *
- * One `handle(words)` per user input (ASR or the text box). The words are matched against the global
- * intents first ("再说一遍", "停/不玩了"), then the fast path (a clear in-game utterance goes straight
- * to the game), and otherwise the "main" ChatModel decides, step by step, among list_games /
+ * One `handle(words)` per user input (ASR or the text box). The words are matched against voice
+ * commands ("大声点") and the global intents first ("再说一遍", "停/不玩了"), then the fast path (a clear
+ * in-game utterance goes straight to the game), and otherwise the "main" ChatModel decides, step by step, among list_games /
  * start_game / end_game / send_message / reply. The returned promise settles when the round is over:
  * the main agent's own reply has been spoken, or the game's FIRST reply has been spoken — then the
  * microphone may listen again. Later game replies keep being spoken as they arrive (background reader).
@@ -16,7 +16,7 @@ import { ModelError } from '../llm/types.ts';
 import { gameInput, type GameInputKind } from '../protocol/game-protocol.ts';
 import { nullTrace, type TraceEvent, type TraceSink } from '../trace/types.ts';
 import { SAY } from './errors.ts';
-import { globalIntent, isClearInGame, normalize, type GlobalIntent } from './intents.ts';
+import { globalIntent, isClearInGame, normalize, voiceCommand, type GlobalIntent, type VoiceCommand } from './intents.ts';
 import { buildMessages, listGamesResult, mainTools } from './prompt.ts';
 import type {
   AgentEvent,
@@ -53,6 +53,12 @@ export interface MainAgentDeps {
   startRound?: (text: string) => string;
   /** Remembers the running session across reloads (src/trace/session-guard.ts). */
   sessions?: { remember(gameId: string, contextId: string): void; forget(): void };
+  /**
+   * Voice commands ("大声点", "小声一点", "说慢一点"; anchors §4 row 9): applies one to the speech
+   * settings (and persists it) at once; returns false when already at the limit. Without it such
+   * words are ordinary words.
+   */
+  voice?: { adjust(cmd: VoiceCommand): boolean };
 }
 
 interface Pending {
@@ -125,9 +131,13 @@ export class MainAgent {
 
   /** One user input (the exact words). Resolves when the round is over and the mic may listen again. */
   handle(words: string): Promise<RoundResult> {
-    const intent = globalIntent(words, this.deps.catalog());
+    // A voice command applies now (what is still being said gets louder at its next piece); its
+    // confirmation is spoken in turn. It never reaches the model or the game.
+    const voice = this.deps.voice ? voiceCommand(words) : null;
+    const changed = voice ? this.adjustVoice(voice) : false;
+    const intent = voice ? null : globalIntent(words, this.deps.catalog());
     if (intent === 'stop') this.interruptForStop();
-    const run = this.chain.then(() => this.round(words, intent));
+    const run = this.chain.then(() => (voice ? this.voiceRound(words, voice, changed) : this.round(words, intent)));
     this.chain = run.catch(() => undefined);
     return run;
   }
@@ -223,6 +233,31 @@ export class MainAgent {
     } finally {
       this.roundActive = false;
       this.emitState();
+    }
+  }
+
+  /** "大声点" and friends: no model call, nothing sent to the game; a short confirmation at the new setting. */
+  private async voiceRound(words: string, cmd: VoiceCommand, changed: boolean): Promise<RoundResult> {
+    const roundId = this.openRound(words);
+    try {
+      this.record({ kind: 'main_tool', roundId, name: 'voice', data: { command: cmd, changed } });
+      const text = changed ? SAY.voice[cmd] : SAY.voiceLimit[cmd];
+      // An aside: "再说一遍" afterwards still repeats what was said before it (now louder).
+      await this.speak(text, 'main', roundId, { aside: true });
+      this.history.push({ role: 'main', text, at: this.now() });
+      return { roundId, route: 'voice', modelCalls: 0, action: 'voice' };
+    } finally {
+      this.roundActive = false;
+      this.emitState();
+    }
+  }
+
+  private adjustVoice(cmd: VoiceCommand): boolean {
+    try {
+      return this.deps.voice!.adjust(cmd);
+    } catch (err) {
+      this.record({ kind: 'error', name: 'voice_adjust_failed', data: { command: cmd, message: String((err as Error)?.message ?? err) } });
+      return false;
     }
   }
 
@@ -464,7 +499,7 @@ export class MainAgent {
     text: string,
     role: SpeakerRole,
     roundId: string,
-    opts: { gameId?: string; filler?: boolean; keepAsLast?: boolean; requestId?: string } = {},
+    opts: { gameId?: string; filler?: boolean; keepAsLast?: boolean; requestId?: string; aside?: boolean } = {},
   ): Promise<SpokenOutcome> {
     const started = this.now();
     this.speaking++;
@@ -477,7 +512,7 @@ export class MainAgent {
     } finally {
       this.speaking--;
     }
-    if (!opts.filler) this.lastSpoken = { text, role, gameId: opts.gameId };
+    if (!opts.filler && !opts.aside) this.lastSpoken = { text, role, gameId: opts.gameId };
     // Timed from the request to speak (queue wait included); a game reply's speech is filed under its request.
     this.record({ kind: 'speech', roundId, requestId: opts.requestId, at: started, durationMs: this.now() - started, name: 'spoken', data: { role, text, ...outcome } });
     this.emit({ type: 'spoken', role, text, gameId: opts.gameId, completed: outcome.completed });

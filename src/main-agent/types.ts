@@ -68,8 +68,8 @@ export type AgentEvent =
 /** How a round (one user input) was handled; returned when the round is over (mic may listen again). */
 export interface RoundResult {
   roundId: string;
-  /** 'repeat' | 'stop' | 'wait' | 'fast' | 'tap' (no main-agent model call) | 'model'. */
-  route: 'repeat' | 'stop' | 'wait' | 'fast' | 'model' | 'tap';
+  /** 'repeat' | 'stop' | 'wait' | 'fast' | 'tap' | 'voice' (no main-agent model call) | 'model'. */
+  route: 'repeat' | 'stop' | 'wait' | 'fast' | 'model' | 'tap' | 'voice';
   /** Main-agent model calls made in this round. */
   modelCalls: number;
   /** The tool the round ended with: 'reply' | 'start_game' | 'send_message' | 'end_game' | 'error' | ... */

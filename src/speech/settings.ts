@@ -2,6 +2,7 @@
  * Voice settings a parent sets once (kept in localStorage: tiny, synchronous at start-up):
  * volume, rate, the voice, push-to-talk or hands-free, and which microphone to hear.
  */
+import type { VoiceCommand } from '../main-agent/intents.ts';
 import type { MicMode } from './voice-loop.ts';
 
 export interface SpeechSettings {
@@ -51,6 +52,31 @@ export function saveSpeechSettings(s: SpeechSettings, storage: Pick<Storage, 'se
   } catch {
     /* storage full or disabled: the settings still apply for this visit */
   }
+}
+
+/**
+ * Limits of a voice command ("大声点", "说慢一点"; anchors §4 row 9). A command never goes quieter
+ * than 0.2 — a child must still hear the robot answer — and keeps the rate inside the settings
+ * slider's range. One command moves one step.
+ */
+export const VOICE_STEPS = {
+  volume: { step: 0.2, min: 0.2, max: 1 },
+  rate: { step: 0.2, min: 0.6, max: 1.4 },
+} as const;
+
+/**
+ * The settings after one voice command, and whether anything changed (false: already at the limit,
+ * e.g. "大声点" at full volume). Values are rounded to one decimal so repeated steps stay exact.
+ */
+export function applyVoiceCommand(s: SpeechSettings, cmd: VoiceCommand): { settings: SpeechSettings; changed: boolean } {
+  const key = cmd === 'louder' || cmd === 'quieter' ? 'volume' : 'rate';
+  const { step, min, max } = VOICE_STEPS[key];
+  const dir = cmd === 'louder' || cmd === 'faster' ? 1 : -1;
+  const now = s[key];
+  // Outside the command's range (a parent's slider): first bring it inside, in the asked direction.
+  const next = Math.round(Math.min(max, Math.max(min, now + dir * step)) * 10) / 10;
+  const changed = dir > 0 ? next > now : next < now;
+  return { settings: changed ? { ...s, [key]: next } : s, changed };
 }
 
 function safeStorage(): Storage | null {

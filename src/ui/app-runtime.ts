@@ -22,7 +22,7 @@ import { exposeDevice } from '../robot/device-port.ts';
 import { trackSource } from '../speech/mic-devices.ts';
 import { Recognizer, findRecognition, supportsStartTrack } from '../speech/recognizer.ts';
 import { robotSpeechProgress } from '../speech/robot-progress.ts';
-import { loadSpeechSettings, saveSpeechSettings, type SpeechSettings } from '../speech/settings.ts';
+import { applyVoiceCommand, loadSpeechSettings, saveSpeechSettings, type SpeechSettings } from '../speech/settings.ts';
 import { SpeechQueue } from '../speech/tts-queue.ts';
 import { VoiceLoop } from '../speech/voice-loop.ts';
 import { createWebSynth, type WebSynth } from '../speech/web-synth.ts';
@@ -159,6 +159,14 @@ export function createAppRuntime(): AppRuntime {
     trace: recorder,
     startRound: (text) => recorder.startRound(text),
     sessions: guard,
+    // "大声点" / "说慢一点": the same settings the parent's sliders change (persisted).
+    voice: {
+      adjust(cmd) {
+        const r = applyVoiceCommand(speechSettings, cmd);
+        if (r.changed) updateSpeechSettings({ volume: r.settings.volume, rate: r.settings.rate });
+        return r.changed;
+      },
+    },
   });
   let lastSpoken: string | null = null;
   agent.subscribe((e) => {
@@ -183,6 +191,19 @@ export function createAppRuntime(): AppRuntime {
     void recorder.flush?.();
   });
 
+  // The parent's settings screen and the voice commands both come here (hoisted: the agent uses it).
+  function updateSpeechSettings(patch: Partial<SpeechSettings>): void {
+    speechSettings = { ...speechSettings, ...patch };
+    saveSpeechSettings(speechSettings);
+    speech.setOptions({ rate: speechSettings.rate, volume: speechSettings.volume });
+    if (patch.voice !== undefined) synth.prefer(speechSettings.voice);
+    if (patch.micMode) loop.setMode(speechSettings.micMode);
+    if (patch.micDeviceId !== undefined && recognizer.listening) {
+      recognizer.stop();
+      recognizer.start();
+    }
+  }
+
   return {
     hub,
     controller,
@@ -204,17 +225,7 @@ export function createAppRuntime(): AppRuntime {
     get speechSettings() {
       return speechSettings;
     },
-    updateSpeechSettings(patch) {
-      speechSettings = { ...speechSettings, ...patch };
-      saveSpeechSettings(speechSettings);
-      speech.setOptions({ rate: speechSettings.rate, volume: speechSettings.volume });
-      if (patch.voice !== undefined) synth.prefer(speechSettings.voice);
-      if (patch.micMode) loop.setMode(speechSettings.micMode);
-      if (patch.micDeviceId !== undefined && recognizer.listening) {
-        recognizer.stop();
-        recognizer.start();
-      }
-    },
+    updateSpeechSettings,
     input: (text) => loop.submit(text),
     stopTalking: () => agent.stopTalking(),
     killGameWorker(gameId) {

@@ -1,6 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import type { SpeechFakeOptions } from './fakes/speech-fake.ts';
-import { idle, openApp, say, spoken, type, waitSpoken } from './support/child.ts';
+import { chooseHandsFree, idle, micTimeline, openApp, say, sayHandsFree, spoken, type, waitSpoken, watchGameRequests } from './support/child.ts';
 
 const open = (page: Page, speech: SpeechFakeOptions = {}) => openApp(page, { speech });
 
@@ -113,5 +113,90 @@ test('screens: settings and trace', async ({ page }, info) => {
   await page.getByTestId('nav-studio').click();
   await page.screenshot({ path: info.outputPath('studio.png') });
   await page.getByTestId('nav-arcade').click();
+  await expect(page.getByTestId('current-game')).toContainText('猜数字');
+});
+
+test('hands-free: after one tap the mic listens again by itself after each answer, never while speaking', async ({ page }, info) => {
+  await open(page);
+  await chooseHandsFree(page);
+  await expect(page.getByTestId('mic-button')).toHaveAttribute('aria-label', '开始听');
+  await page.getByTestId('mic-button').click(); // the only tap
+  await sayHandsFree(page, '我们玩猜数字吧');
+  await waitSpoken(page, /我想好了一个 1 到 100 的数字/);
+  // The child plays a few turns just by talking: bisect on the game's answers.
+  let lo = 1;
+  let hi = 100;
+  for (let turn = 0; turn < 3; turn++) {
+    const guess = Math.floor((lo + hi) / 2);
+    const n = (await spoken(page)).length;
+    await sayHandsFree(page, `我猜${guess}`);
+    await waitSpoken(page, new RegExp(`${guess} (大了|小了)|就是 ${guess}`), n);
+    const said = (await spoken(page)).slice(n).join('');
+    if (said.includes('就是')) break;
+    if (said.includes(`${guess} 大了`)) hi = guess - 1;
+    else lo = guess + 1;
+  }
+  await expect(page.getByTestId('current-game')).toContainText('猜数字');
+  await expect.poll(() => page.evaluate(() => (window as any).__speech.listening())).toBe(true);
+  await page.screenshot({ path: info.outputPath('arcade-hands-free.png') });
+  let t = await micTimeline(page);
+  expect(t.overlaps, t.events.join('\n')).toEqual([]);
+  // Stopped for each of the robot's answers and listening again after it: start + at least 2 guesses.
+  expect(t.resumed).toBeGreaterThanOrEqual(3);
+
+  // A game that speaks again after the round is over (你画我猜 draws, then asks): the mic, listening
+  // again after the first sentence, must stop for the second one too.
+  let n = (await spoken(page)).length;
+  await sayHandsFree(page, '不玩了');
+  await waitSpoken(page, /下次再来玩|这局先玩到这里/, n);
+  await page.evaluate(() => ((window as any).__agentcade.hub.delayMs = 1500));
+  n = (await spoken(page)).length;
+  await sayHandsFree(page, '我们玩你画我猜吧');
+  await waitSpoken(page, /我来画一个小动物/, n);
+  await waitSpoken(page, /这是什么动物/, n);
+  await expect.poll(() => page.evaluate(() => (window as any).__speech.listening())).toBe(true);
+  t = await micTimeline(page);
+  expect(t.overlaps, t.events.join('\n')).toEqual([]);
+  const ask = t.events.findIndex((e) => e.startsWith('say-start:') && e.includes('这是什么动物'));
+  expect(t.events.slice(ask).includes('mic-on')).toBe(true);
+});
+
+test('"大声点" during a game: the voice gets louder at once, the game is sent nothing', async ({ page }) => {
+  await open(page);
+  // A parent had set the volume lower (the settings slider).
+  await page.evaluate(() => (window as any).__agentcade.updateSpeechSettings({ volume: 0.6 }));
+  await say(page, '我们玩猜数字吧');
+  await waitSpoken(page, /我想好了/);
+  await idle(page);
+  const requests = await watchGameRequests(page);
+
+  let n = (await spoken(page)).length;
+  await say(page, '大声点');
+  await waitSpoken(page, /好的，我大声一点。/, n);
+  const utterances = await page.evaluate(() => (window as any).__speech.utterances);
+  expect(utterances.at(-1)).toMatchObject({ text: '好的，我大声一点。', volume: 0.8 });
+  expect(await requests()).toEqual([]);
+  const saved = await page.evaluate(() => JSON.parse(localStorage.getItem('agentcade.speech-settings') ?? '{}'));
+  expect(saved.volume).toBe(0.8);
+  await idle(page);
+
+  // At the top it says so, and still sends nothing.
+  n = (await spoken(page)).length;
+  await say(page, '声音大一点');
+  await waitSpoken(page, /好的，我大声一点。/, n);
+  await idle(page);
+  n = (await spoken(page)).length;
+  await say(page, '大声一点');
+  await waitSpoken(page, /已经最大声啦。/, n);
+  expect(await requests()).toEqual([]);
+  await idle(page);
+
+  // The game kept its turn: the next guess is the next thing it hears, answered at the new volume.
+  n = (await spoken(page)).length;
+  await say(page, '我猜50');
+  await waitSpoken(page, /50 (大了|小了)|就是 50/, n);
+  expect(await requests()).toEqual([{ gameId: 'guess-number', kind: 'message', text: '我猜50' }]);
+  const last = (await page.evaluate(() => (window as any).__speech.utterances)).at(-1);
+  expect(last.volume).toBe(1);
   await expect(page.getByTestId('current-game')).toContainText('猜数字');
 });

@@ -8,7 +8,12 @@
  *   session is listening);
  * - `listening()`: whether a recognition session is running;
  * - `spoken`: every utterance the robot finished saying, in order; `started`: every one it began;
- * - `cancels`: how many times speech was cancelled (tap to stop).
+ * - `cancels`: how many times speech was cancelled (tap to stop);
+ * - `utterances`: every utterance handed to `speechSynthesis.speak`, with the volume and rate it
+ *   carried (what the parent's settings and the voice commands change);
+ * - `timeline`: the order of microphone and speech events — `mic-on` (a recognition session started
+ *   listening), `mic-off` (it was stopped or aborted), `say-start:<text>`, `say-end:<text>` (finished
+ *   or cancelled) — to check half-duplex: never listening while speaking.
  */
 export interface SpeechFakeOptions {
   /** 'zh' (a local Mandarin voice), 'late' (arrives after 300 ms), 'none' (no Chinese voice). */
@@ -27,6 +32,8 @@ export function installSpeechFake(opts: SpeechFakeOptions = {}): void {
     started: [] as string[],
     cancels: 0,
     active: null as null | FakeRecognition,
+    utterances: [] as Array<{ text: string; volume: number; rate: number }>,
+    timeline: [] as string[],
   };
 
   // ---- speechSynthesis -------------------------------------------------------------------
@@ -37,6 +44,8 @@ export function installSpeechFake(opts: SpeechFakeOptions = {}): void {
     rate = 1;
     volume = 1;
     pitch = 1;
+    /** Started speaking (for the timeline). */
+    begun = false;
     onstart: ((e: Event) => void) | null = null;
     onend: ((e: Event) => void) | null = null;
     onerror: ((e: Event) => void) | null = null;
@@ -66,10 +75,13 @@ export function installSpeechFake(opts: SpeechFakeOptions = {}): void {
     setTimeout(() => {
       if (current !== u) return;
       state.started.push(u.text);
+      state.timeline.push(`say-start:${u.text}`);
+      u.begun = true;
       u.fire('start');
       timer = setTimeout(() => {
         if (current !== u) return;
         state.spoken.push(u.text);
+        state.timeline.push(`say-end:${u.text}`);
         current = null;
         u.fire('end');
         if (!current) next(); // the end handler may already have queued (and started) the next one
@@ -87,6 +99,7 @@ export function installSpeechFake(opts: SpeechFakeOptions = {}): void {
     onvoiceschanged: null as null | (() => void),
     getVoices: () => voices.slice(),
     speak(u: FakeUtterance) {
+      state.utterances.push({ text: u.text, volume: u.volume, rate: u.rate });
       queue.push(u);
       if (!current) next();
     },
@@ -94,6 +107,7 @@ export function installSpeechFake(opts: SpeechFakeOptions = {}): void {
       state.cancels++;
       clearTimeout(timer);
       const dropped = [...(current ? [current] : []), ...queue.splice(0)];
+      if (current?.begun) state.timeline.push(`say-end:${current.text}`);
       current = null;
       for (const u of dropped) u.fire('error', { error: 'interrupted' });
     },
@@ -131,12 +145,14 @@ export function installSpeechFake(opts: SpeechFakeOptions = {}): void {
       if (this.running) throw new DOMException('already started', 'InvalidStateError');
       this.running = true;
       setTimeout(() => {
+        if (!this.running) return; // stopped before it began listening
         if (opts.micDenied) {
           this.onerror?.(Object.assign(new Event('error'), { error: 'not-allowed' }));
           this.finish();
           return;
         }
         state.active = this;
+        state.timeline.push('mic-on');
         this.onstart?.(new Event('start'));
       }, 5);
     }
@@ -149,7 +165,10 @@ export function installSpeechFake(opts: SpeechFakeOptions = {}): void {
     finish() {
       if (!this.running) return;
       this.running = false;
-      if (state.active === this) state.active = null;
+      if (state.active === this) {
+        state.active = null;
+        state.timeline.push('mic-off');
+      }
       setTimeout(() => this.onend?.(new Event('end')), 5);
     }
     hear(text: string) {
@@ -171,6 +190,12 @@ export function installSpeechFake(opts: SpeechFakeOptions = {}): void {
     },
     get cancels() {
       return state.cancels;
+    },
+    get utterances() {
+      return state.utterances.map((u) => ({ ...u }));
+    },
+    get timeline() {
+      return state.timeline.slice();
     },
     listening: () => state.active !== null,
     hear(text: string) {

@@ -41,3 +41,64 @@ export const spoken = (page: Page): Promise<string[]> => page.evaluate(() => (wi
 export async function waitSpoken(page: Page, pattern: RegExp, after = 0): Promise<void> {
   await expect.poll(async () => pattern.test((await spoken(page)).slice(after).join('')), { timeout: 20_000 }).toBe(true);
 }
+
+/** A parent switches the mic to hands-free in 设置 and comes back to the arcade. */
+export async function chooseHandsFree(page: Page): Promise<void> {
+  await page.getByTestId('nav-settings').click();
+  await page.getByLabel('一直听（机器人说话时自动暂停）').check();
+  await page.getByTestId('nav-arcade').click();
+}
+
+/** Hands-free: the child just talks once the mic is listening by itself (no tap). */
+export async function sayHandsFree(page: Page, words: string): Promise<void> {
+  await expect.poll(() => page.evaluate(() => (window as any).__speech.listening()), { timeout: 20_000 }).toBe(true);
+  expect(await page.evaluate((w) => (window as any).__speech.hear(w), words)).toBe(true);
+}
+
+/**
+ * Reads the speech fake's timeline of mic and speech events. `overlaps`: the mic was listening while
+ * the robot spoke (half-duplex broken); `resumed`: times the mic listened again after the robot had
+ * finished speaking.
+ */
+export async function micTimeline(page: Page): Promise<{ events: string[]; overlaps: string[]; resumed: number }> {
+  const events: string[] = await page.evaluate(() => (window as any).__speech.timeline);
+  let mic = false;
+  let speaking = 0;
+  let afterSpeech = false;
+  let resumed = 0;
+  const overlaps: string[] = [];
+  for (const e of events) {
+    if (e === 'mic-on') {
+      if (speaking > 0) overlaps.push(e);
+      if (afterSpeech) resumed++;
+      afterSpeech = false;
+      mic = true;
+    } else if (e === 'mic-off') mic = false;
+    else if (e.startsWith('say-start:')) {
+      if (mic) overlaps.push(e);
+      speaking++;
+    } else if (e.startsWith('say-end:')) {
+      speaking = Math.max(0, speaking - 1);
+      if (speaking === 0) afterSpeech = true;
+    }
+  }
+  return { events, overlaps, resumed };
+}
+
+/**
+ * Records every request the app sends to a game agent from now on (kind and words), in
+ * `window.__gameRequests`; returns a reader.
+ */
+export async function watchGameRequests(page: Page): Promise<() => Promise<Array<{ gameId: string; kind: string; text: string }>>> {
+  await page.evaluate(() => {
+    const w = window as any;
+    const games = w.__agentcade.games;
+    const request = games.request.bind(games);
+    w.__gameRequests = [];
+    games.request = (gameId: string, contextId: string, input: { kind: string; text: string }) => {
+      w.__gameRequests.push({ gameId, kind: input.kind, text: input.text });
+      return request(gameId, contextId, input);
+    };
+  });
+  return () => page.evaluate(() => (window as any).__gameRequests);
+}

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createScriptedModel } from '../../../src/llm/scripted.ts';
 import { mainDemoPolicy } from '../../../src/main-agent/demo-policy.ts';
-import { globalIntent, isClearInGame, isEcho, mentionedGame } from '../../../src/main-agent/intents.ts';
+import { globalIntent, isClearInGame, isEcho, mentionedGame, voiceCommand } from '../../../src/main-agent/intents.ts';
 import { buildMessages, mainTools, parseGameLines, systemPrompt } from '../../../src/main-agent/prompt.ts';
 import { GAMES, game } from './fakes.ts';
 
@@ -11,6 +11,45 @@ describe('global intents', () => {
   it.each(['我猜50', '停车场', '是长颈鹿吗', '我们玩猜数字吧', '不玩这个了，我们玩猜数字吧'])('%s → none', (w) =>
     expect(globalIntent(w, GAMES)).toBeNull(),
   );
+});
+
+describe('voice commands (anchors §4 row 9)', () => {
+  it.each(['大声点', '大声一点', '声音大一点', '大声一点！', '再大声一点', '请大声一点好吗？', '你能大声点吗', '大点声', '声音再大一点', '音量调大一点', '把声音调大', '声音太小了', '你说话太小声了', '你能不能大声说话', '大声说'])(
+    '%s → louder',
+    (w) => expect(voiceCommand(w)).toBe('louder'),
+  );
+  it.each(['小声点', '小声一点', '声音小一点', '小点声', '轻一点声', '声音太大了', '太大声了', '说话小声点', '小声说话'])('%s → quieter', (w) =>
+    expect(voiceCommand(w)).toBe('quieter'),
+  );
+  it.each(['说慢一点', '说慢点', '说得慢一点', '讲慢一点', '慢一点说', '你说太快了', '语速慢一点'])('%s → slower', (w) =>
+    expect(voiceCommand(w)).toBe('slower'),
+  );
+  it.each(['说快一点', '说快点', '快一点说', '说得太慢了'])('%s → faster', (w) => expect(voiceCommand(w)).toBe('faster'));
+  // In-game words that look alike: a guess, the game's own hint echoed, a 你画我猜 answer, impatience.
+  it.each([
+    '我猜大一点',
+    '大一点',
+    '再大一点',
+    '再小一点',
+    '小一点的数',
+    '太大了',
+    '是大声公吗',
+    '大声公',
+    '是小声音吗',
+    '是喇叭吗',
+    '快一点',
+    '慢一点',
+    '快说',
+    '快说答案',
+    '我猜50',
+    '大象',
+    '声音',
+    '它的声音很大',
+    '大声朗读课文给妈妈听然后再去玩一会儿',
+  ])('%s → not a voice command', (w) => expect(voiceCommand(w)).toBeNull());
+  it('voice commands are neither repeat nor stop, so only the voice check takes them', () => {
+    for (const w of ['大声点', '小声一点', '说慢一点']) expect(globalIntent(w, GAMES)).toBeNull();
+  });
 });
 
 describe('fast path', () => {
@@ -31,6 +70,9 @@ describe('fast path', () => {
   it('drops the robot hearing its own last sentence', () => {
     expect(isEcho('你猜是几', '我想好了一个数，你猜是几？')).toBe(true);
     expect(isEcho('50', '我想好了一个数，你猜是几？')).toBe(false);
+    // …but a voice command repeated after its confirmation is the child asking again.
+    expect(isEcho('大声一点', '好的，我大声一点。')).toBe(false);
+    expect(isEcho('我大声一点', '好的，我大声一点。')).toBe(true);
   });
 });
 

@@ -4,10 +4,11 @@ import type { ScriptPolicy, StepRequest } from '../../../src/llm/types.ts';
 import { mainDemoPolicy } from '../../../src/main-agent/demo-policy.ts';
 import { SAY } from '../../../src/main-agent/errors.ts';
 import { MainAgent } from '../../../src/main-agent/main-agent.ts';
+import { applyVoiceCommand, defaultSpeechSettings, type SpeechSettings } from '../../../src/speech/settings.ts';
 import type { TraceEvent } from '../../../src/trace/types.ts';
 import { FakeGameClient, FakeSpeaker, GAMES, until } from './fakes.ts';
 
-function setup(opts: { policy?: ScriptPolicy; fastPath?: boolean; manual?: boolean } = {}) {
+function setup(opts: { policy?: ScriptPolicy; fastPath?: boolean; manual?: boolean; voice?: Partial<SpeechSettings> } = {}) {
   const games = new FakeGameClient();
   const speaker = new FakeSpeaker();
   speaker.manual = opts.manual ?? false;
@@ -21,6 +22,14 @@ function setup(opts: { policy?: ScriptPolicy; fastPath?: boolean; manual?: boole
   });
   const trace: TraceEvent[] = [];
   let n = 0;
+  // The speech settings as the app keeps them; `volumeAtSay` is what each sentence was spoken at.
+  const settings = { current: { ...defaultSpeechSettings(), ...opts.voice } };
+  const volumeAtSay: Array<[string, number]> = [];
+  const say = speaker.say.bind(speaker);
+  speaker.say = (text, role) => {
+    volumeAtSay.push([text, settings.current.volume]);
+    return say(text, role);
+  };
   const agent = new MainAgent({
     model: () => model,
     games,
@@ -30,8 +39,15 @@ function setup(opts: { policy?: ScriptPolicy; fastPath?: boolean; manual?: boole
     newId: () => `id-${++n}`,
     fastPath: opts.fastPath,
     thinkingFillerMs: 0,
+    voice: {
+      adjust(cmd) {
+        const r = applyVoiceCommand(settings.current, cmd);
+        settings.current = r.settings;
+        return r.changed;
+      },
+    },
   });
-  return { agent, games, speaker, calls, trace };
+  return { agent, games, speaker, calls, trace, settings, volumeAtSay };
 }
 
 /** Starts guess-number and lets the game answer its start with one final active reply. */
@@ -413,6 +429,99 @@ describe('fast path and global intents (no main-agent model call)', () => {
     expect(t.games.requests[0].cancelled).toBe(true);
     await t.agent.settled();
     expect(t.agent.snapshot().session).toBeNull();
+  });
+});
+
+describe('voice commands (anchors §4 row 9: never a model call, never a game turn)', () => {
+  it('"大声点" in a game: louder, confirmed at the new volume, no model call, nothing sent to the game', async () => {
+    const t = setup({ voice: { volume: 0.6 } });
+    await startGuessNumber(t);
+    const calls = t.calls.length;
+    const reqs = t.games.requests.length;
+    const r = await t.agent.handle('大声点');
+    expect(r).toMatchObject({ route: 'voice', modelCalls: 0, action: 'voice' });
+    expect(t.settings.current.volume).toBe(0.8);
+    expect(t.volumeAtSay.at(-1)).toEqual(['好的，我大声一点。', 0.8]);
+    expect(t.calls.length).toBe(calls);
+    expect(t.games.requests.length).toBe(reqs);
+    // The game lost no turn: the next guess is its next message, and the session is untouched.
+    t.games.auto = (q) => q.reply('50 大了，再小一点哦！', { final: true });
+    await t.agent.handle('我猜50');
+    expect(t.games.requests.length).toBe(reqs + 1);
+    expect(t.games.last().input).toMatchObject({ kind: 'message', text: '我猜50' });
+    expect(t.agent.snapshot().session?.gameId).toBe('guess-number');
+  });
+
+  it('clamps at the limits with a friendly line', async () => {
+    const t = setup({ voice: { volume: 0.8, rate: 0.8 } });
+    await t.agent.handle('声音大一点');
+    await t.agent.handle('大声一点');
+    expect(t.settings.current.volume).toBe(1);
+    expect(t.speaker.texts().slice(-2)).toEqual(['好的，我大声一点。', '已经最大声啦。']);
+    for (let i = 0; i < 5; i++) await t.agent.handle('小声一点');
+    expect(t.settings.current.volume).toBe(0.2); // never silent: the child must hear the answer
+    expect(t.speaker.texts().at(-1)).toBe('已经最小声啦。');
+    await t.agent.handle('说慢一点');
+    expect(t.settings.current.rate).toBe(0.6);
+    await t.agent.handle('说慢点');
+    expect(t.speaker.texts().at(-1)).toBe('已经最慢啦。');
+    await t.agent.handle('说快一点');
+    expect(t.settings.current.rate).toBe(0.8);
+    expect(t.calls).toHaveLength(0);
+    expect(t.games.requests).toHaveLength(0);
+  });
+
+  it('"我猜大一点" and a 你画我猜 answer still go to the game; the volume does not change', async () => {
+    const t = setup({ voice: { volume: 0.6 } });
+    await startGuessNumber(t);
+    t.games.auto = (q) => q.reply('说一个数字吧。', { final: true });
+    for (const w of ['我猜大一点', '再大一点', '是大声公吗']) {
+      const r = await t.agent.handle(w);
+      expect(r.route).toBe('fast');
+      expect(t.games.last().input).toMatchObject({ kind: 'message', text: w });
+    }
+    expect(t.settings.current.volume).toBe(0.6);
+  });
+
+  it('"再说一遍" after "大声点" repeats what was said before it, now louder', async () => {
+    const t = setup({ voice: { volume: 0.4 } });
+    await startGuessNumber(t);
+    await t.agent.handle('大声点');
+    await t.agent.handle('再说一遍');
+    expect(t.volumeAtSay.at(-1)).toEqual(['我想好了一个1到100的数，你猜是几？', 0.6]);
+  });
+
+  it('while the game is still thinking, "大声点" is answered without waiting and without touching the request', async () => {
+    const t = setup({ voice: { volume: 0.6 } });
+    await startGuessNumber(t);
+    const round = t.agent.handle('我猜30');
+    await until(() => t.games.requests.length === 2);
+    t.games.last().reply('30 小了，', { final: false });
+    await round; // the first reply was spoken: the round is over, the game is still busy
+    expect(t.agent.snapshot().gameBusy).toBe(true);
+    const r = await t.agent.handle('大声一点');
+    expect(r.route).toBe('voice');
+    expect(t.games.requests).toHaveLength(2);
+    expect(t.games.requests[1].cancelled).toBe(false);
+    t.games.requests[1].reply('再大一点哦！', { final: true });
+    await t.agent.settled();
+    expect(t.volumeAtSay.at(-1)).toEqual(['再大一点哦！', 0.8]);
+    expect(t.agent.getHistory().filter((h) => h.role === 'game_agent').map((h) => h.text)).toContain('再大一点哦！');
+  });
+
+  it('without a voice control the words are ordinary words (the model decides)', async () => {
+    const games = new FakeGameClient();
+    const calls: StepRequest[] = [];
+    const agent = new MainAgent({
+      model: () => createScriptedModel({ main: (req) => (calls.push(req), mainDemoPolicy(req)) }),
+      games,
+      catalog: () => GAMES,
+      speaker: new FakeSpeaker(),
+      thinkingFillerMs: 0,
+    });
+    const r = await agent.handle('大声点');
+    expect(r.route).toBe('model');
+    expect(calls).toHaveLength(1);
   });
 });
 

@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { Recognizer } from '../../../src/speech/recognizer.ts';
+import { applyVoiceCommand, defaultSpeechSettings } from '../../../src/speech/settings.ts';
 import { splitSentences } from '../../../src/speech/split.ts';
 import { SpeechQueue } from '../../../src/speech/tts-queue.ts';
 import type { SpeechEvent } from '../../../src/speech/types.ts';
@@ -349,5 +350,18 @@ describe('speech progress for the robot output module', () => {
     await Promise.resolve();
     expect(log).toEqual(['start:答对啦！真棒。', 'spoken:答对啦！真棒。:true', 'start:下一题。', 'spoken:下一题。:false']);
     expect(idle).toBe(true);
+  });
+});
+
+describe('voice commands on the speech settings', () => {
+  it('one step each way, clamped; a parent value outside the range only moves inward', () => {
+    const d = defaultSpeechSettings();
+    expect(applyVoiceCommand(d, 'louder')).toEqual({ settings: d, changed: false }); // default is full volume
+    expect(applyVoiceCommand(d, 'quieter').settings.volume).toBe(0.8);
+    expect(applyVoiceCommand(d, 'slower').settings.rate).toBe(0.8);
+    expect(applyVoiceCommand({ ...d, volume: 0.1 }, 'quieter').changed).toBe(false);
+    expect(applyVoiceCommand({ ...d, volume: 0.1 }, 'louder').settings.volume).toBe(0.3);
+    expect(applyVoiceCommand({ ...d, rate: 1.5 }, 'faster').changed).toBe(false);
+    expect(applyVoiceCommand({ ...d, rate: 1.5 }, 'slower').settings.rate).toBe(1.3);
   });
 });
