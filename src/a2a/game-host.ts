@@ -39,6 +39,11 @@ export interface GameClientOptions {
   spawn(gameId: string): GameWorker;
   /** Extra ports handed to a new worker along with `a2a` (created fresh for every worker start). */
   ports?(gameId: string): Record<string, MessagePort>;
+  /**
+   * Called once whenever a worker is terminated (crash, hang, failed start, `stop`, `stopAll`),
+   * before a fresh one can start: close here what `ports` opened for it (its model steps, listeners).
+   */
+  onStop?(gameId: string): void;
   cards(gameId: string): AgentCard | undefined;
   /** Completed A2A tasks each new worker keeps (read at every worker start; seed 000 §Trace). */
   maxTasks?(): number;
@@ -127,6 +132,11 @@ export function createGameClient(opts: GameClientOptions): GameClient {
     proc.open.clear();
     proc.conn.close(error());
     proc.worker.terminate();
+    try {
+      opts.onStop?.(proc.gameId);
+    } catch {
+      /* the worker is gone either way */
+    }
     trace.record({ kind: 'error', at: Date.now(), source: `game:${proc.gameId}`, name: code, data: { detail } });
   }
 

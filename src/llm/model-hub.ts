@@ -1,7 +1,8 @@
 /**
  * The one place on the main thread that holds the selected provider (local WebLLM, remote API
  * or the scripted demo) and queues every agent's steps first in, first out. Agents on the main
- * thread take `hub.model()`; game workers get `hub.port()` and call `connectModel(port)`.
+ * thread take `hub.model()`; game workers get `hub.openPort().port` and call `connectModel(port)`
+ * (and the host calls its `close()` when it stops the worker).
  */
 import { abortError, modelError } from './errors.ts';
 import { exposeModel } from './model-port.ts';
@@ -82,12 +83,15 @@ export class ModelHub {
     };
   }
 
-  /** A port for a worker: transfer it and call `connectModel(port)` there. */
+  /** A port that is never closed (tests, throwaway use); a worker's port comes from `openPort()`. */
   port(): MessagePort {
     return this.openPort().port;
   }
 
-  /** Like `port()`, with `close()` for when the worker ends (cancels its running steps). */
+  /**
+   * A port for a worker (transfer it and call `connectModel(port)` there), with `close()` for when
+   * the worker ends: it aborts that port's running step and drops its queued ones.
+   */
   openPort(): { port: MessagePort; close: () => void } {
     const { port1, port2 } = new MessageChannel();
     const close = exposeModel(this.model(), port1);

@@ -14,11 +14,21 @@ type FromModel =
   | { type: 'step'; id: number; step: Step }
   | { type: 'error'; id: number; name: string; code?: string; message: string };
 
-/** Serves `model` on `port` until the returned function is called (or the port closes). */
+/**
+ * Serves `model` on `port` until the returned dispose function is called. A MessagePort has no
+ * close event, so the owner (the hub's `openPort().close`, called when the game host stops the
+ * worker) must dispose: that aborts every step of this port, running or still queued, so a dead
+ * worker never holds the one shared model queue.
+ */
 export function exposeModel(model: ChatModel, port: MessagePort): () => void {
+  // Every step this port asked for and that has not settled, whether queued or running.
   const running = new Map<number, AbortController>();
-  const post = (m: FromModel) => port.postMessage(m);
+  let disposed = false;
+  const post = (m: FromModel) => {
+    if (!disposed) port.postMessage(m);
+  };
   const onMessage = async (ev: MessageEvent<ToModel>) => {
+    if (disposed) return;
     const msg = ev.data;
     if (msg.type === 'cancel') {
       running.get(msg.id)?.abort();
@@ -41,8 +51,11 @@ export function exposeModel(model: ChatModel, port: MessagePort): () => void {
   port.start();
   post({ type: 'hello', label: model.label });
   return () => {
+    if (disposed) return;
+    disposed = true;
     port.removeEventListener('message', onMessage as unknown as EventListener);
     for (const ac of running.values()) ac.abort();
+    running.clear();
     port.close();
   };
 }

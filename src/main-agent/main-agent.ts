@@ -59,6 +59,12 @@ export interface MainAgentDeps {
    * words are ordinary words.
    */
   voice?: { adjust(cmd: VoiceCommand): boolean };
+  /**
+   * A failed request (crashed worker, failed `start`/`end`) cleared the session; called after the
+   * error was spoken, unless another game has started meanwhile. The game never said `ended`, so
+   * nothing reset the robot: the app puts it back to idle here.
+   */
+  onSessionCleared?: (gameId: string) => void;
 }
 
 interface Pending {
@@ -476,8 +482,16 @@ export class MainAgent {
     this.record({ kind: 'error', roundId, name: code, source: `game:${s.gameId}`, data: { kind, message: String((err as Error)?.message ?? err) } });
     // A failed `message` keeps the session — unless the game's state went with its worker (crash/hang).
     const lost = err instanceof GameRequestError && err.sessionLost;
-    if (kind !== 'message' || lost) this.clearSession(s);
+    const over = kind !== 'message' || lost;
+    if (over) this.clearSession(s);
     await this.sayMain(childText(code, 'main_game_request_failed'), roundId);
+    if (over && !this.session) {
+      try {
+        this.deps.onSessionCleared?.(s.gameId);
+      } catch (e) {
+        this.record({ kind: 'error', roundId, name: 'session_cleared_hook_failed', data: { message: String((e as Error)?.message ?? e) } });
+      }
+    }
   }
 
   private clearSession(s: Session): void {

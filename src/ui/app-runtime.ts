@@ -128,19 +128,34 @@ export function createAppRuntime(): AppRuntime {
     });
   };
   const workers = new Map<string, Worker>();
+  // What `ports()` opened for each running worker; closed when the host stops it (crash, hang, stop),
+  // so a dead worker's model steps leave the shared queue and its listeners go.
+  const workerPorts = new Map<string, () => void>();
+  const closeWorkerPorts = (gameId: string) => {
+    workerPorts.get(gameId)?.();
+    workerPorts.delete(gameId);
+  };
   const games = createGameClient({
     spawn(gameId): GameWorker {
       const w = new Worker(new URL('../../workers/game-agent.ts', import.meta.url), { type: 'module', name: `game-${gameId}` });
       workers.set(gameId, w);
       return w;
     },
-    ports() {
+    ports(gameId) {
+      closeWorkerPorts(gameId); // none expected: the host stops the old worker first
       const device = new MessageChannel();
       exposeDevice(robot.output, device.port1);
       const trace = new MessageChannel();
-      exposeTrace(recorder, trace.port1);
-      return { model: hub.port(), device: device.port2, trace: trace.port2 };
+      const closeTrace = exposeTrace(recorder, trace.port1);
+      const model = hub.openPort();
+      workerPorts.set(gameId, () => {
+        model.close();
+        device.port1.close();
+        closeTrace();
+      });
+      return { model: model.port, device: device.port2, trace: trace.port2 };
     },
+    onStop: closeWorkerPorts,
     cards(gameId): AgentCard | undefined {
       const d = declarations().find((x) => x.id === gameId);
       return d ? agentCardFor(d) : undefined;
@@ -159,6 +174,9 @@ export function createAppRuntime(): AppRuntime {
     trace: recorder,
     startRound: (text) => recorder.startRound(text),
     sessions: guard,
+    // A crash or a failed start/end cleared the session without the game's `ended`: the robot
+    // leaves the old game's picture for its idle face (after the spoken error).
+    onSessionCleared: () => void robot.output.idle().catch((e: unknown) => console.warn('robot idle failed', e)),
     // "大声点" / "说慢一点": the same settings the parent's sliders change (persisted).
     voice: {
       adjust(cmd) {

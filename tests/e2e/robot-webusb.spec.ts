@@ -44,6 +44,22 @@ const view = (page: Page) =>
     };
   });
 
+/** Pulls the cable right after the robot has drawn the first stroke of the current drawing (checked in the page, so a slow test runner cannot miss the window). */
+const unplugOnFirstStroke = (page: Page) =>
+  page.evaluate(
+    () =>
+      new Promise<void>((resolve) => {
+        const sim = (globalThis as unknown as { __robotSim: { state: { content: { drawn?: number } }; unplug(): void } }).__robotSim;
+        const timer = setInterval(() => {
+          if ((sim.state.content.drawn ?? 0) > 0) {
+            clearInterval(timer);
+            sim.unplug();
+            resolve();
+          }
+        }, 2);
+      }),
+  );
+
 test('Android path: tap to connect over WebUSB, draw, nod, unplug, re-plug without a tap', async ({ page }) => {
   await page.goto('/lab/robot.html');
   expect((await view(page)).hasSerial).toBe(false);
@@ -62,9 +78,11 @@ test('Android path: tap to connect over WebUSB, draw, nod, unplug, re-plug witho
   // Chromium's own streams: still one USB read in flight at a time.
   expect((await view(page)).maxPendingIn).toBe(1);
 
+  // Replace the finished drawing first, so "drawn > 0" below can only mean the new drawing has started.
+  await page.getByTestId('progress').click();
+  await expect.poll(async () => (await view(page)).strokes).toBe(0);
   await page.getByTestId('draw').click();
-  await expect.poll(async () => (await view(page)).drawn).toBeGreaterThan(0);
-  await page.evaluate(() => (globalThis as unknown as { __robotSim: { unplug(): void } }).__robotSim.unplug());
+  await unplugOnFirstStroke(page);
   const onScreen = page.getByTestId('on-screen-robot');
   await expect(page.getByTestId('robot-notice')).toHaveText('机器人断开了，我先在屏幕上陪你玩');
   await expect(onScreen).toHaveAttribute('data-active', 'screen');

@@ -65,8 +65,20 @@ test('unplug mid-drawing: the on-screen robot takes over with a notice; re-plug 
   await expect(page.getByTestId('link-state')).toHaveText('ready');
 
   await page.getByTestId('draw').click();
-  await expect.poll(async () => (await simState(page)).drawn).toBeGreaterThan(0);
-  await page.evaluate(() => (globalThis as unknown as { __robotSim: { unplug(): void } }).__robotSim.unplug());
+  // Pull the cable right after the first stroke, checked in the page so a slow runner cannot miss the window.
+  await page.evaluate(
+    () =>
+      new Promise<void>((resolve) => {
+        const sim = (globalThis as unknown as { __robotSim: { state: { content: { drawn?: number } }; unplug(): void } }).__robotSim;
+        const timer = setInterval(() => {
+          if ((sim.state.content.drawn ?? 0) > 0) {
+            clearInterval(timer);
+            sim.unplug();
+            resolve();
+          }
+        }, 2);
+      }),
+  );
 
   const onScreen = page.getByTestId('on-screen-robot');
   await expect(page.getByTestId('robot-notice')).toHaveText('机器人断开了，我先在屏幕上陪你玩');

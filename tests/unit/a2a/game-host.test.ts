@@ -222,6 +222,34 @@ describe('GameClient (main thread)', () => {
     expect(workers[0].terminated).toBe(true);
   });
 
+  it('calls onStop once for every worker it terminates (crash, hang, stop, stopAll), before the next starts', async () => {
+    const log: string[] = [];
+    const { client, workers } = setup(undefined, {
+      hangTimeoutMs: 80,
+      pingTimeoutMs: 40,
+      ports: (id) => (log.push(`ports:${id}`), {}),
+      onStop: (id) => log.push(`stop:${id}`),
+    });
+    await all(client.request('echo', 's', gameInput('start', '开始')));
+    expect(log).toEqual(['ports:echo']);
+    workers[0].crash('boom');
+    expect(log).toEqual(['ports:echo', 'stop:echo']);
+
+    await all(client.request('echo', 's', gameInput('start', '开始')));
+    workers[1].freeze();
+    await failure(client.request('echo', 's', gameInput('message', '你好')));
+    expect(workers[1].terminated).toBe(true);
+    expect(log).toEqual(['ports:echo', 'stop:echo', 'ports:echo', 'stop:echo']);
+
+    await all(client.request('echo', 's', gameInput('start', '开始')));
+    client.stop('echo');
+    client.stop('echo'); // nothing running: no second call
+    await all(client.request('echo', 's', gameInput('start', '开始')));
+    client.stopAll();
+    expect(log).toEqual(['ports:echo', 'stop:echo', 'ports:echo', 'stop:echo', 'ports:echo', 'stop:echo', 'ports:echo', 'stop:echo']);
+    expect(workers.map((w) => w.terminated)).toEqual([true, true, true, true]);
+  });
+
   it('stop() ends open requests with game_cancelled; the next request starts a fresh worker', async () => {
     const { client, workers } = setup();
     await all(client.request('echo', 's', gameInput('start', '开始')));

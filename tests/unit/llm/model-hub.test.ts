@@ -97,6 +97,28 @@ describe('model ports (main thread ↔ game worker)', () => {
     expect(err.code).toBe('model_invalid_output');
   });
 
+  it("closing a worker's port aborts its running step and drops its queued one, so the main agent's step runs", async () => {
+    const hub = new ModelHub();
+    const g = gatedModel();
+    hub.setModel('scripted', g.model);
+    const worker = hub.openPort();
+    const remote = connectModel(worker.port);
+    void remote.step(req('game:draw-guess', '第一步')); // never settles: the worker is gone
+    void remote.step(req('game:draw-guess', '第二步'));
+    while (g.started.length === 0) await tick();
+    const main = hub.model().step(req('main', '不玩了'));
+    await tick();
+    expect(hub.status()).toMatchObject({ running: 'game:draw-guess', waiting: ['game:draw-guess', 'main'] });
+
+    worker.close();
+    for (let i = 0; i < 50 && g.started.length < 2; i++) await tick();
+    expect(g.started).toEqual(['game:draw-guess', 'main']); // the queued worker step never reached the model
+    expect(hub.status()).toMatchObject({ running: 'main', waiting: [] });
+    g.gates[1]({ action: 'reply', args: { text: '好的' } });
+    expect(await main).toEqual({ action: 'reply', args: { text: '好的' } });
+    worker.close(); // twice is harmless
+  });
+
   it('aborting in the worker cancels the step on the main thread', async () => {
     const g = gatedModel();
     const { port1, port2 } = new MessageChannel();

@@ -8,7 +8,7 @@ import { applyVoiceCommand, defaultSpeechSettings, type SpeechSettings } from '.
 import type { TraceEvent } from '../../../src/trace/types.ts';
 import { FakeGameClient, FakeSpeaker, GAMES, until } from './fakes.ts';
 
-function setup(opts: { policy?: ScriptPolicy; fastPath?: boolean; manual?: boolean; voice?: Partial<SpeechSettings> } = {}) {
+function setup(opts: { policy?: ScriptPolicy; fastPath?: boolean; manual?: boolean; voice?: Partial<SpeechSettings>; onSessionCleared?: (gameId: string) => void } = {}) {
   const games = new FakeGameClient();
   const speaker = new FakeSpeaker();
   speaker.manual = opts.manual ?? false;
@@ -39,6 +39,7 @@ function setup(opts: { policy?: ScriptPolicy; fastPath?: boolean; manual?: boole
     newId: () => `id-${++n}`,
     fastPath: opts.fastPath,
     thinkingFillerMs: 0,
+    onSessionCleared: opts.onSessionCleared,
     voice: {
       adjust(cmd) {
         const r = applyVoiceCommand(settings.current, cmd);
@@ -295,6 +296,31 @@ describe('failures (seed 出错处理: request itself failing)', () => {
     await t.agent.settled();
     expect(t.agent.snapshot().session).toBeNull();
     expect(t.speaker.texts().at(-1)).toBe('游戏突然停下来了，我们重新开始吧。');
+  });
+
+  it('a crash or a failed end clears the session and then sends the robot idle, after the spoken error', async () => {
+    const events: string[] = [];
+    const t = setup({ onSessionCleared: (id) => events.push(`idle ${id} after: ${t.speaker.texts().at(-1)}`) });
+    await startGuessNumber(t);
+    // A failed message that keeps the session: the robot keeps the game's picture.
+    t.games.auto = (r) => r.fail('game_timeout');
+    await t.agent.handle('我猜50');
+    await t.agent.settled();
+    expect(events).toEqual([]);
+    // The worker crashed: the session is gone, so is the picture.
+    t.games.auto = (r) => r.fail('game_crashed', true);
+    await t.agent.handle('我猜60');
+    await t.agent.settled();
+    expect(events).toEqual(['idle guess-number after: 游戏突然停下来了，我们重新开始吧。']);
+    // A failed `end` in a new session: idle once more.
+    t.games.auto = (r) => (r.input.kind === 'start' ? r.reply('我想好了。', { final: true }) : r.fail('game_failed'));
+    await t.agent.handle('我们玩猜数字吧');
+    await t.agent.handle('不玩了');
+    await t.agent.settled();
+    expect(t.agent.snapshot().session).toBeNull();
+    expect(events).toHaveLength(2);
+    expect(events[1]).toMatch(/^idle guess-number after: /);
+    expect(events[1]).not.toContain('我想好了');
   });
 
   it('a failure after an intermediate reply: both are spoken, in order', async () => {
