@@ -30,15 +30,7 @@ export function registerPolicy(agent: string, policy: ScriptPolicy): void {
   extra.set(agent, policy);
 }
 
-export function unregisterPolicy(agent: string): void {
-  extra.delete(agent);
-}
-
 /** The policy for an agent: a registered one wins over a skill's demo. */
 export function demoPolicy(agent: string): ScriptPolicy | undefined {
   return extra.get(agent) ?? fromSkills.get(agent);
-}
-
-export function demoAgents(): string[] {
-  return [...new Set([...fromSkills.keys(), ...extra.keys()])].sort();
 }

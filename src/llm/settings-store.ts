@@ -84,12 +84,6 @@ export function settingsDb(): Promise<IDBPDatabase> {
   return dbPromise;
 }
 
-/** For tests: forget the open connection (e.g. after swapping the IndexedDB implementation). */
-export function resetSettingsDb(): void {
-  void dbPromise?.then((db) => db.close()).catch(() => {});
-  dbPromise = undefined;
-}
-
 export async function loadModelSettings(): Promise<ModelSettings> {
   try {
     const db = await settingsDb();

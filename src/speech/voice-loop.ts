@@ -114,7 +114,11 @@ export class VoiceLoop {
       this.log.push(`echo:${text}`);
       return;
     }
-    void this.round(text, 'voice');
+    // Nobody awaits a heard round: a failure is logged here instead of becoming an unhandled rejection.
+    this.round(text, 'voice').catch((e: unknown) => {
+      this.log.push(`round-failed:${e instanceof Error ? e.message : String(e)}`);
+      console.error('voice round failed', e);
+    });
   }
 
   private async round(text: string, via: 'voice' | 'text'): Promise<unknown> {

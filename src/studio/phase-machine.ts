@@ -117,9 +117,8 @@ export function allowedTools(s: PhaseState): string[] {
   if (who === 'worker') return [...WORKER_TOOLS];
   if (who !== 'agent') return [];
   if (s.stage === 'design') {
-    const tools: string[] = [...LOOP_TOOLS, 'run_worker', 'ask_user'];
-    if (s.ready) tools.push('declare_instance_ready');
-    return tools;
+    // declare_instance_ready only once every tag the run skills need is accepted (seed 004 §5).
+    return [...LOOP_TOOLS, ...DESIGN_BOUNDARY_TOOLS.filter((t) => t !== 'declare_instance_ready' || s.ready)];
   }
   if (s.stage === 'play') return ['read_blackboard', ...PLAY_BOUNDARY_TOOLS];
   return [];

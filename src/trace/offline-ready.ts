@@ -45,11 +45,6 @@ const state = writable<OfflineState>({ ...loadModel(), shellCached: controlled()
 /** The flag the settings screen shows. */
 export const offlineReady: Readable<OfflineReady> = derived(state, (s) => ({ ...s, ready: s.shellCached && s.modelId !== null }));
 
-/** Whether `modelId` in particular is ready offline (the chosen model may differ from the loaded one). */
-export function readyOfflineFor(s: OfflineReady, modelId: string): boolean {
-  return s.shellCached && s.modelId === modelId;
-}
-
 export function markModelLoaded(modelId: string, at = Date.now()): void {
   try {
     localStorage.setItem(KEY, JSON.stringify({ modelId, loadedAt: at }));
