@@ -8,6 +8,11 @@
  * - a worker's submit writes only the output tags its skill declares, and only tags of the package;
  * - the agent never writes (it has no write operation at all; it acts through boundary tools);
  * - `运行.*` tags follow the package's play policy: written by run workers / the runtime, live at once.
+ *
+ * A redo over an accepted design fact: the worker's new draft does not erase the user's decision.
+ * The entry keeps the earlier fact in `accepted`; while the redo draft is pending the tag counts as
+ * not accepted (so it is not "ready" and workers do not read it), accepting or editing the draft
+ * replaces the fact, and rejecting it puts the earlier fact back in force (status accepted).
  */
 export type TagStatus = 'draft' | 'accepted' | 'rejected';
 export type Actor = 'user' | 'agent' | 'worker' | 'runtime';
@@ -28,6 +33,14 @@ export interface Rejection {
   provenance: Provenance;
 }
 
+/** A user-accepted value kept aside while a redo draft of the same tag waits for the user. */
+export interface AcceptedFact {
+  value: unknown;
+  provenance: Provenance;
+  decidedAt?: number;
+  editedByUser?: boolean;
+}
+
 export interface TagEntry {
   name: string;
   value: unknown;
@@ -39,6 +52,8 @@ export interface TagEntry {
   /** Every rejected draft of this tag, oldest first (the worker redoing it reads the last reason). */
   rejections: Rejection[];
   revision: number;
+  /** The earlier accepted fact, while this entry is a redo draft over it (restored if the draft is rejected). */
+  accepted?: AcceptedFact;
 }
 
 export interface Blackboard {
@@ -94,6 +109,7 @@ export function submit(board: Blackboard, s: Submission): Blackboard {
   for (const t of names) {
     const prev = board.tags[t];
     const live = t.startsWith('运行.');
+    const kept = live ? undefined : prev?.status === 'accepted' ? factOf(prev) : prev?.accepted;
     next = put(next, {
       name: t,
       value: s.values[t],
@@ -102,9 +118,20 @@ export function submit(board: Blackboard, s: Submission): Blackboard {
       decidedAt: live ? s.at : undefined,
       rejections: prev?.rejections ?? [],
       revision: (prev?.revision ?? 0) + 1,
+      ...(kept ? { accepted: kept } : {}),
     });
   }
   return next;
+}
+
+function factOf(e: TagEntry): AcceptedFact {
+  return { value: e.value, provenance: e.provenance, decidedAt: e.decidedAt, ...(e.editedByUser ? { editedByUser: true } : {}) };
+}
+
+/** The entry without the kept earlier fact (the user has decided on the draft). */
+function decided(e: TagEntry): TagEntry {
+  const { accepted: _kept, ...rest } = e;
+  return rest;
 }
 
 /** A value the runtime records on the user's behalf (their own words): accepted, the user is the author. */
@@ -132,19 +159,22 @@ function requireUserDraft(board: Blackboard, tag: string, actor: Actor, verb: st
 
 export function accept(board: Blackboard, tag: string, actor: Actor, at: number): Blackboard {
   const e = requireUserDraft(board, tag, actor, '采用');
-  return put(board, { ...e, status: 'accepted', decidedAt: at });
+  return put(board, { ...decided(e), status: 'accepted', decidedAt: at });
 }
 
 export function reject(board: Blackboard, tag: string, reason: string, actor: Actor, at: number): Blackboard {
   const e = requireUserDraft(board, tag, actor, '驳回');
   if (!reason.trim()) throw new BoardError('empty_reason', '驳回时请写一句理由，worker 会按理由重做');
-  return put(board, { ...e, status: 'rejected', decidedAt: at, rejections: [...e.rejections, { reason: reason.trim(), value: e.value, at, provenance: e.provenance }] });
+  const rejections = [...e.rejections, { reason: reason.trim(), value: e.value, at, provenance: e.provenance }];
+  // A rejected redo leaves the earlier accepted fact in force: only the user decides facts.
+  if (e.accepted) return put(board, { ...decided(e), ...e.accepted, editedByUser: e.accepted.editedByUser, status: 'accepted', rejections, revision: e.revision + 1 });
+  return put(board, { ...e, status: 'rejected', decidedAt: at, rejections });
 }
 
 /** The user edits a draft and thereby accepts their edited value. */
 export function editAndAccept(board: Blackboard, tag: string, value: unknown, actor: Actor, at: number): Blackboard {
   const e = requireUserDraft(board, tag, actor, '修改');
-  return put(board, { ...e, value, status: 'accepted', decidedAt: at, editedByUser: true, revision: e.revision + 1 });
+  return put(board, { ...decided(e), value, status: 'accepted', decidedAt: at, editedByUser: true, revision: e.revision + 1 });
 }
 
 export function isAccepted(board: Blackboard, tag: string): boolean {

@@ -209,7 +209,7 @@ export class StudioSession {
       return { ok: true };
     } finally {
       this.busy = false;
-      await this.persist();
+      await this.persistOrSay();
       this.emit();
     }
   }
@@ -461,10 +461,28 @@ export class StudioSession {
     const trace = this.trace;
     this.trace = [];
     if (!store) return;
-    if (this.declared && !this.declaredSaved) {
-      await store.saveDeclared(this.snap.projectId, this.declared);
-      this.declaredSaved = true;
+    try {
+      if (this.declared && !this.declaredSaved) {
+        await store.saveDeclared(this.snap.projectId, this.declared);
+        this.declaredSaved = true;
+      }
+      await store.saveSession(this.snapshot(), trace);
+    } catch (err) {
+      this.trace = [...trace, ...this.trace]; // kept for the next save
+      throw err;
     }
-    await store.saveSession(this.snapshot(), trace);
+  }
+
+  /**
+   * The action is already applied when the save runs: a failed save (e.g. IndexedDB full or closed)
+   * must not turn into a rejected action; the parent is told instead, and the next action saves again.
+   */
+  private async persistOrSay(): Promise<void> {
+    try {
+      await this.persist();
+    } catch (err) {
+      const why = err instanceof Error ? err.message : String(err);
+      this.say({ who: 'system', text: `保存失败：${why}。在下次保存成功之前，请不要刷新或关闭页面。` });
+    }
   }
 }

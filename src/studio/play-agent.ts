@@ -84,7 +84,8 @@ export class StudioGameHandler implements GameHandler {
 
   handle(input: GameInput, ctx: GameTurnContext): Promise<GameReply> {
     if (input.kind === 'start') {
-      for (const s of [...this.sessions.values()]) void this.close(s, 'replaced by a new start', false);
+      for (const s of [...this.sessions.values()])
+        this.close(s, 'replaced by a new start', false).catch((e: unknown) => this.record({ ...ctx, contextId: s.contextId }, 'error', 'close', { error: String(e) }));
       const live: Live = { contextId: ctx.contextId, runtime: null, turns: new TurnQueue(), closed: false };
       this.sessions.set(ctx.contextId, live);
       return this.enqueue(live, input, ctx);
@@ -207,16 +208,21 @@ export class StudioGameHandler implements GameHandler {
 
   /**
    * The turn for the parent's trace. The answer of a new card is recorded under `secret` (hidden in
-   * the trace view until revealed); a card that is over is revealed first, so the reveal never
-   * uncovers the card that comes after it.
+   * the trace view until revealed). A card that is over is revealed first, and the burst record is
+   * stamped 1 ms after that reveal: the trace view shows a secret when a reveal of its scope is at
+   * or after it (src/trace/redact.ts#revealChecker), so a shared timestamp would uncover the answer
+   * of the card the child is about to guess.
    */
   private traceBurst(ctx: GameTurnContext, ch: TurnChanges, replies: number, durationMs?: number): void {
-    if (ch.verdict && (ch.verdict.result === '对' || ch.verdict.revealed) && ch.judgedCard)
-      this.record(ctx, 'game_tool', 'reveal', { card: ch.judgedCard.cardId, answer: ch.judgedCard.answer }, undefined, true);
+    let at = Date.now();
+    if (ch.verdict && (ch.verdict.result === '对' || ch.verdict.revealed) && ch.judgedCard) {
+      this.record(ctx, 'game_tool', 'reveal', { card: ch.judgedCard.cardId, answer: ch.judgedCard.answer }, undefined, true, at);
+      at += 1;
+    }
     const data: Record<string, unknown> = { replies, score: ch.score };
     if (ch.verdict) data.verdict = ch.verdict.result;
     if (ch.newCard) data.card = { id: ch.newCard.card.cardId, number: ch.newCard.number, secret: { answer: ch.newCard.card.answer } };
-    this.record(ctx, 'game_tool', 'burst', data, durationMs);
+    this.record(ctx, 'game_tool', 'burst', data, durationMs, false, at);
   }
 
   /** Reactions and the card on the robot. A robot failure never breaks the game. */
@@ -271,9 +277,9 @@ export class StudioGameHandler implements GameHandler {
     }
   }
 
-  private record(ctx: GameTurnContext, kind: TraceEvent['kind'], name: string, data: unknown, durationMs?: number, revealsSecret?: boolean): void {
+  private record(ctx: GameTurnContext, kind: TraceEvent['kind'], name: string, data: unknown, durationMs?: number, revealsSecret?: boolean, at = Date.now()): void {
     try {
-      this.trace.record({ kind, at: Date.now(), requestId: ctx.requestId, contextId: ctx.contextId, source: this.source, name, data, durationMs, ...(revealsSecret ? { revealsSecret } : {}) });
+      this.trace.record({ kind, at, requestId: ctx.requestId, contextId: ctx.contextId, source: this.source, name, data, durationMs, ...(revealsSecret ? { revealsSecret } : {}) });
     } catch {
       // Tracing never breaks a game.
     }

@@ -1,4 +1,6 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+import { groupRounds, viewRounds } from '../../../src/trace/rounds.ts';
+import type { TraceEvent } from '../../../src/trace/types.ts';
 import { childText } from '../../../src/game/errors.ts';
 import { createCodeExecutors } from '../../../skills/quiz-cards/runtime.ts';
 import { designedGame, ControlledModel, harness, send, demoModel, clock } from './helpers.ts';
@@ -361,5 +363,54 @@ describe('memory and trace of a long game', () => {
     expect(turn[0]).toMatchObject({ revealsSecret: true, data: { answer: card1.answer } });
     expect(turn[1].data).toMatchObject({ verdict: '对', card: { id: card2.cardId, secret: { answer: card2.answer } } });
     expect(JSON.stringify({ ...(turn[1].data as object), card: undefined })).not.toContain(card2.answer);
+  });
+
+  it('in the trace view, the turn that reveals card 1 and presents card 2 shows card 1\'s answer and hides card 2\'s', async () => {
+    const { game } = await designedGame();
+    const h = harness(game, demoModel().model);
+    await send(h.handler, 'start', '开始');
+    const rt = h.handler.runtimeOf('ctx-1')!;
+    const card1 = rt.currentCard!;
+    const before = h.trace.events.length;
+    // The whole turn within one millisecond (a fast turn): the reveal and the burst are recorded in the same tick.
+    const now = vi.spyOn(Date, 'now').mockReturnValue(h.trace.events.at(-1)!.at + 10);
+    try {
+      await send(h.handler, 'message', card1.answer);
+    } finally {
+      now.mockRestore();
+    }
+    const card2 = rt.currentCard!;
+    expect(card2.cardId).not.toBe(card1.cardId);
+
+    // Each request is its own round in the trace view, as the main thread records them.
+    const game1 = h.trace.events.slice(0, before);
+    const game2 = h.trace.events.slice(before);
+    const roundOf = (evs: TraceEvent[], roundId: string): TraceEvent[] => [
+      { kind: 'user_input', at: Math.min(...evs.map((e) => e.at)) - 1, roundId, source: 'main', data: { text: roundId } },
+      ...evs,
+    ];
+    const requests = new Map([[game1.find((e) => e.requestId)!.requestId!, 'R1'], [game2.find((e) => e.requestId)!.requestId!, 'R2']]);
+    const grouped = groupRounds([...roundOf(game1, 'R1'), ...roundOf(game2, 'R2')], requests);
+    expect(grouped.orphans).toEqual([]);
+    const [r1, r2] = viewRounds(grouped.rounds);
+    const shown = (events: typeof r1.events, name: string) => JSON.stringify(events.filter((e) => e.name === name).map((e) => e.data));
+    // Card 1 was presented in round 1 and revealed in round 2: its answer is shown now.
+    expect(shown(r1.events, 'burst')).toContain(card1.answer);
+    // Card 2 is what the child is guessing: hidden, in the same round as the reveal of card 1.
+    const burst2 = r2.events.find((e) => e.name === 'burst')!;
+    expect(burst2.secretHidden).toBe(true);
+    expect(shown(r2.events, 'burst')).not.toContain(card2.answer);
+    expect(shown(r2.events, 'reveal')).toContain(card1.answer);
+  });
+
+  it('a session replaced by a new start that fails to close leaves an error in the trace, not an unhandled rejection', async () => {
+    const { game } = await designedGame();
+    const h = harness(game, demoModel().model);
+    await send(h.handler, 'start', '开始', 'ctx-1');
+    vi.spyOn(h.handler.runtimeOf('ctx-1')!, 'close').mockRejectedValue(new Error('关不上'));
+    const r = await send(h.handler, 'start', '再来一局', 'ctx-2');
+    expect(r.reply.session).toBe('active');
+    await vi.waitFor(() => expect(h.trace.events.find((e) => e.kind === 'error' && e.name === 'close')).toMatchObject({ contextId: 'ctx-1', data: { error: 'Error: 关不上' } }));
+    expect(h.handler.liveSessions).toEqual(['ctx-2']);
   });
 });

@@ -93,3 +93,31 @@ describe('the Book', () => {
     expect(await book.lastOpen()).toBeNull();
   });
 });
+
+describe('a Book that fails to save', () => {
+  it('the action still counts, the parent is told in the transcript, and the next save catches up', async () => {
+    const name = dbName();
+    const book = await Book.open(name);
+    await book.createProject(pkg, 'p1', 1);
+    const save = book.saveSession.bind(book);
+    let broken = true;
+    book.saveSession = async (snap, trace) => {
+      if (broken) throw new DOMException('The quota has been exceeded.', 'QuotaExceededError');
+      return save(snap, trace);
+    };
+    const s = StudioSession.create({ pkg, model: demoModel().model, store: book, now: clock() }, 'p1');
+    const r = await s.input('我想做一个问答卡牌游戏');
+    expect(r).toEqual({ ok: true });
+    expect(s.view.busy).toBe(false);
+    expect(s.view.waiting).toMatchObject({ kind: 'review_drafts', skill: 'interaction-paradigm' });
+    expect(s.view.transcript.at(-1)).toMatchObject({ who: 'system', text: expect.stringMatching(/^保存失败：The quota has been exceeded\..*不要刷新或关闭页面/) });
+    expect(await book.loadSnapshot('p1')).toBeFalsy();
+
+    broken = false;
+    expect(await s.accept('设计.交互范式')).toEqual({ ok: true });
+    const snap = (await book.loadSnapshot('p1'))!;
+    expect(snap.board.tags['设计.交互范式'].status).toBe('accepted');
+    // The design trace of the failed save was kept and written with the next one.
+    expect((await book.designTrace('p1')).some((e) => e.kind === 'user_input')).toBe(true);
+  });
+});
