@@ -6,6 +6,7 @@
 import type { AgentCard } from '@a2a-js/sdk';
 import { agentCardFor } from '../a2a/card.ts';
 import { connectModel } from '../llm/model-port.ts';
+import { STUDIO_GAME_PREFIX } from '../protocol/declaration.ts';
 import type { GameHandler } from '../protocol/handler.ts';
 import { connectDevice } from '../robot/device-port.ts';
 import { connectTrace } from '../trace/trace-port.ts';
@@ -42,7 +43,7 @@ export async function createGameAgent(
   ports: Record<string, MessagePort>,
 ): Promise<{ card: AgentCard; handler: GameHandler }> {
   // Games designed in the Studio (issue 9) live in the Book, not in skills/: their own runtime.
-  if (gameId.startsWith('studio-')) return (await import('../studio/play-agent.ts')).createStudioGameAgent(gameId, ports);
+  if (gameId.startsWith(STUDIO_GAME_PREFIX)) return (await import('../studio/play-agent.ts')).createStudioGameAgent(gameId, ports);
   const mod = await loadGameModule(gameId);
   const skill = builtinSkill(gameId)!;
   for (const name of ['model', 'device', 'trace']) {

@@ -6,6 +6,9 @@
 export type Capability = 'face' | 'head' | 'draw' | 'screen';
 export const CAPABILITIES: readonly Capability[] = ['face', 'head', 'draw', 'screen'];
 
+/** Game ids of games designed in the Studio start with this; the game worker dispatches on it. */
+export const STUDIO_GAME_PREFIX = 'studio-';
+
 export interface GameDeclaration {
   /** Folder name under skills/ (Agent Skills `name`), also the A2A skill id. */
   id: string;

@@ -5,7 +5,6 @@
  * The schema is versioned; `upgrade` migrates from every earlier version, starting at v1.
  */
 import { openDB, type DBSchema, type IDBPDatabase } from 'idb';
-import { missingInstantiateSkills } from './planner.ts';
 import type { DeclaredGame, SessionStore } from './phase-runtime.ts';
 import type { SkillPackage } from './package-loader.ts';
 import type { CardAsset, DesignTraceEntry, PlayBook, ProjectRecord, SessionSnapshot } from './types.ts';
@@ -21,9 +20,6 @@ interface BookSchema extends DBSchema {
   playBooks: { key: string; value: PlayBook; indexes: { byProject: string } };
   meta: { key: string; value: { key: string; value: unknown } };
 }
-
-/** What the screen lists: a project and where it stands. */
-export type ProjectSummary = ProjectRecord;
 
 export function waitingLabel(s: SessionSnapshot): string {
   const st = s.state;
@@ -162,9 +158,4 @@ export class Book implements SessionStore {
   async lastOpen(): Promise<string | null> {
     return ((await this.db.get('meta', 'lastOpen'))?.value as string | null | undefined) ?? null;
   }
-}
-
-/** Where a design stands, for a package: the planner's view of a snapshot. */
-export function planOf(pkg: SkillPackage, s: SessionSnapshot) {
-  return missingInstantiateSkills(pkg, s.board);
 }

@@ -1,6 +1,6 @@
 /** From the accepted design facts to the game's records: CardAssets and its GameDeclaration. */
 import { pinyin } from 'pinyin-pro';
-import type { Capability, GameDeclaration } from '../protocol/declaration.ts';
+import { STUDIO_GAME_PREFIX, type Capability, type GameDeclaration } from '../protocol/declaration.ts';
 import type { CardAsset } from './types.ts';
 
 function strList(v: unknown): string[] {
@@ -40,7 +40,7 @@ export function gameIdFor(title: string, projectId: string): string {
     .filter(Boolean);
   const suffix = projectId.replace(/[^a-z0-9]/gi, '').toLowerCase().slice(-4) || '0000';
   const slug = syllables.join('').slice(0, 32) || 'game';
-  return `studio-${slug}-${suffix}`;
+  return `${STUDIO_GAME_PREFIX}${slug}-${suffix}`;
 }
 
 export interface ThemeFact {

@@ -38,9 +38,6 @@ import { PlayRuntime, type PlayRuntimeOptions } from './play/play-runtime.ts';
 import { loadPlayableGame, type PlayableGame } from './play-stage.ts';
 import type { PlayBook } from './types.ts';
 
-/** Game ids of studio games start with this (cards.ts#gameIdFor); agent-factory dispatches on it. */
-export const STUDIO_GAME_PREFIX = 'studio-';
-
 export interface StudioHandlerDeps {
   /** The designed game, read fresh for every `start` (null when it is gone from the Book). */
   load(): Promise<PlayableGame | null>;

@@ -4,12 +4,11 @@
  * the shelf keeps the last list it read and re-reads the Book when a change is announced
  * (book-events.ts) or on `refresh()`; listeners hear when the list changed.
  */
-import type { GameDeclaration } from '../../protocol/declaration.ts';
+import { STUDIO_GAME_PREFIX, type GameDeclaration } from '../../protocol/declaration.ts';
 import { Book } from '../book.ts';
 import { onBookChange } from './book-events.ts';
 import { arcadeDeclaration } from './declaration.ts';
 
-export const STUDIO_ID_PREFIX = 'studio-';
 
 export class StudioShelf {
   private games: GameDeclaration[] = [];
@@ -63,7 +62,7 @@ export class StudioShelf {
     try {
       this.book ??= this.openBook();
       const projects = await (await this.book).playableProjects();
-      next = projects.flatMap((p) => (p.declaration && p.declaration.id.startsWith(STUDIO_ID_PREFIX) ? [arcadeDeclaration(p.declaration)] : []));
+      next = projects.flatMap((p) => (p.declaration && p.declaration.id.startsWith(STUDIO_GAME_PREFIX) ? [arcadeDeclaration(p.declaration)] : []));
     } catch (e) {
       console.warn('studio games: the Book could not be read', e);
       this.book = null;
