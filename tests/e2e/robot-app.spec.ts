@@ -6,7 +6,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
-import { build } from 'esbuild';
+import { bundleFake } from './support/robot.ts';
 import { splitStroke } from '../../src/robot/pictures.ts';
 import { installSpeechFake } from './fakes/speech-fake.ts';
 import { say as speak, spoken, waitSpoken } from './support/child.ts';
@@ -30,8 +30,7 @@ const UNPLUGGED = '机器人断开了，我先在屏幕上陪你玩';
 
 let fakeSerial = '';
 test.beforeAll(async () => {
-  const out = await build({ entryPoints: ['tests/e2e/fakes/serial-init.ts'], bundle: true, write: false, format: 'iife', target: 'es2022', logLevel: 'warning' });
-  fakeSerial = out.outputFiles[0].text;
+  fakeSerial = await bundleFake('tests/e2e/fakes/serial-init.ts');
 });
 
 /** Opens the app with the serial fake (optionally a robot with another hello), the speech fake and the demo model. */

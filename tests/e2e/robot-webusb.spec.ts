@@ -4,20 +4,12 @@
  * robot, and the app's own web-serial-polyfill on top, driven through lab/robot.html.
  */
 import { expect, test, type Page } from '@playwright/test';
-import { build } from 'esbuild';
+import { bundleFake, unplugOnFirstStroke } from './support/robot.ts';
 
 let fakeUsb = '';
 
 test.beforeAll(async () => {
-  const out = await build({
-    entryPoints: ['tests/e2e/fakes/usb-init.ts'],
-    bundle: true,
-    write: false,
-    format: 'iife',
-    target: 'es2022',
-    logLevel: 'warning',
-  });
-  fakeUsb = out.outputFiles[0].text;
+  fakeUsb = await bundleFake('tests/e2e/fakes/usb-init.ts');
 });
 
 test.beforeEach(async ({ context }) => {
@@ -43,22 +35,6 @@ const view = (page: Page) =>
       hasSerial: 'serial' in navigator,
     };
   });
-
-/** Pulls the cable right after the robot has drawn the first stroke of the current drawing (checked in the page, so a slow test runner cannot miss the window). */
-const unplugOnFirstStroke = (page: Page) =>
-  page.evaluate(
-    () =>
-      new Promise<void>((resolve) => {
-        const sim = (globalThis as unknown as { __robotSim: { state: { content: { drawn?: number } }; unplug(): void } }).__robotSim;
-        const timer = setInterval(() => {
-          if ((sim.state.content.drawn ?? 0) > 0) {
-            clearInterval(timer);
-            sim.unplug();
-            resolve();
-          }
-        }, 2);
-      }),
-  );
 
 test('Android path: tap to connect over WebUSB, draw, nod, unplug, re-plug without a tap', async ({ page }) => {
   await page.goto('/lab/robot.html');

@@ -3,20 +3,12 @@
  * from the real simulator) on the far side of real byte streams, driven through lab/robot.html.
  */
 import { expect, test, type Page } from '@playwright/test';
-import { build } from 'esbuild';
+import { bundleFake, unplugOnFirstStroke } from './support/robot.ts';
 
 let fakeSerial = '';
 
 test.beforeAll(async () => {
-  const out = await build({
-    entryPoints: ['tests/e2e/fakes/serial-init.ts'],
-    bundle: true,
-    write: false,
-    format: 'iife',
-    target: 'es2022',
-    logLevel: 'warning',
-  });
-  fakeSerial = out.outputFiles[0].text;
+  fakeSerial = await bundleFake('tests/e2e/fakes/serial-init.ts');
 });
 
 test.beforeEach(async ({ context }) => {
@@ -65,20 +57,7 @@ test('unplug mid-drawing: the on-screen robot takes over with a notice; re-plug 
   await expect(page.getByTestId('link-state')).toHaveText('ready');
 
   await page.getByTestId('draw').click();
-  // Pull the cable right after the first stroke, checked in the page so a slow runner cannot miss the window.
-  await page.evaluate(
-    () =>
-      new Promise<void>((resolve) => {
-        const sim = (globalThis as unknown as { __robotSim: { state: { content: { drawn?: number } }; unplug(): void } }).__robotSim;
-        const timer = setInterval(() => {
-          if ((sim.state.content.drawn ?? 0) > 0) {
-            clearInterval(timer);
-            sim.unplug();
-            resolve();
-          }
-        }, 2);
-      }),
-  );
+  await unplugOnFirstStroke(page);
 
   const onScreen = page.getByTestId('on-screen-robot');
   await expect(page.getByTestId('robot-notice')).toHaveText('机器人断开了，我先在屏幕上陪你玩');
