@@ -84,14 +84,22 @@ export function buildLexicon(vocabulary: readonly JevTarget[]): Lexicon {
   return { entries, keys, terms, byFirst, soundTerms: terms.filter((t) => t.pinyin !== null && !t.derived) };
 }
 
-const cache = new WeakMap<readonly JevTarget[], Lexicon>();
+// Building a lexicon runs pinyin over every name, so it is cached by the vocabulary's content: callers
+// that build a fresh array per game or per answer (same names) still get the built one. Bounded, LRU.
+const byContent = new Map<string, Lexicon>();
+const byArray = new WeakMap<readonly JevTarget[], Lexicon>();
+const MAX_LEXICONS = 16;
 
-/** The lexicon of a vocabulary array, built once per array object. */
+/** The lexicon of a vocabulary, built once per distinct content. */
 export function lexiconFor(vocabulary: readonly JevTarget[]): Lexicon {
-  let lex = cache.get(vocabulary);
-  if (!lex) {
-    lex = buildLexicon(vocabulary);
-    cache.set(vocabulary, lex);
-  }
+  const known = byArray.get(vocabulary);
+  if (known) return known;
+  const key = JSON.stringify(vocabulary.map((t) => [t.name, t.aliases]));
+  let lex = byContent.get(key);
+  if (lex) byContent.delete(key);
+  else lex = buildLexicon(vocabulary);
+  byContent.set(key, lex);
+  if (byContent.size > MAX_LEXICONS) byContent.delete(byContent.keys().next().value!);
+  byArray.set(vocabulary, lex);
   return lex;
 }
