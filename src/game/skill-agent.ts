@@ -12,7 +12,7 @@
  * model; model error or no reply within the step budget → a fallback sentence, the round is not
  * written to memory, and for `start`/`end` the session ends too.
  */
-import { Ajv, type ValidateFunction } from 'ajv';
+import { argumentProblem } from '../llm/step-schema.ts';
 import type { ChatMessage, ChatModel, JsonSchema, Step, ToolSpec } from '../llm/types.ts';
 import { fitReplyText, gameReply, type GameInput, type GameReply } from '../protocol/game-protocol.ts';
 import type { GameTurnContext } from '../protocol/handler.ts';
@@ -86,25 +86,8 @@ function argNames(schema: JsonSchema): string {
   return props.length ? `(${props.join(', ')})` : '';
 }
 
-const ajv = new Ajv({ allErrors: false, strict: false });
-const validators = new Map<string, ValidateFunction>();
-
-function validatorFor(schema: JsonSchema): ValidateFunction {
-  const key = JSON.stringify(schema);
-  let v = validators.get(key);
-  if (!v) {
-    v = ajv.compile(schema);
-    validators.set(key, v);
-  }
-  return v;
-}
-
-/** Validates tool arguments; returns a readable problem or null. */
-export function argumentProblem(schema: JsonSchema, args: unknown): string | null {
-  const validate = validatorFor(schema);
-  if (validate(args)) return null;
-  return ajv.errorsText(validate.errors, { dataVar: 'args' });
-}
+// Tool arguments are validated by the model layer's one cached validator.
+export { argumentProblem };
 
 export function toolResponse(name: string, result: unknown): string {
   return `<tool_response>${JSON.stringify({ name, result })}</tool_response>`;

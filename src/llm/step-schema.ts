@@ -52,6 +52,13 @@ function validatorFor(schema: JsonSchema): ValidateFunction {
   return v;
 }
 
+/** Validates arguments against a tool's JSON schema; returns a readable problem or null. */
+export function argumentProblem(schema: JsonSchema, args: unknown): string | null {
+  const validate = validatorFor(schema);
+  if (validate(args)) return null;
+  return ajv.errorsText(validate.errors, { dataVar: 'args' });
+}
+
 export type StepCheck = { ok: true; step: Step } | { ok: false; reason: string };
 
 function describeAjvError(e: ErrorObject): string {
