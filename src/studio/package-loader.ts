@@ -202,10 +202,19 @@ export function loadPackagesFromFiles(all: Record<string, string>): LoadResult[]
 }
 
 /** Every studio package shipped under `skills/` (a folder with an orchestrator.md). */
+let discovered: readonly LoadResult[] | undefined;
+
+/**
+ * The bundled packages, parsed once: the files are part of the build and cannot change while the app
+ * runs, and every studio game start (play-stage.ts) asks for them.
+ */
 export function discoverPackages(): LoadResult[] {
-  const manifests = import.meta.glob('/skills/*/orchestrator.md', { query: '?raw', import: 'default', eager: true }) as Record<string, string>;
-  const workers = import.meta.glob('/skills/*/workers/*/SKILL.md', { query: '?raw', import: 'default', eager: true }) as Record<string, string>;
-  return loadPackagesFromFiles({ ...manifests, ...workers });
+  if (!discovered) {
+    const manifests = import.meta.glob('/skills/*/orchestrator.md', { query: '?raw', import: 'default', eager: true }) as Record<string, string>;
+    const workers = import.meta.glob('/skills/*/workers/*/SKILL.md', { query: '?raw', import: 'default', eager: true }) as Record<string, string>;
+    discovered = loadPackagesFromFiles({ ...manifests, ...workers });
+  }
+  return [...discovered];
 }
 
 export function skillById(pkg: SkillPackage, id: string): SkillDef | undefined {
