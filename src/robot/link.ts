@@ -65,7 +65,7 @@ export class RobotLink extends Emitter<LinkEvents> {
   private readLoop: Promise<void> = Promise.resolve();
   private writeChain: Promise<void> = Promise.resolve();
   private tracker: RequestTracker;
-  private decoder = new FrameDecoder();
+  private decoder = this.newDecoder();
   private lastRx = 0;
   private pingSeq = 0;
   private heartbeat: unknown;
@@ -187,7 +187,7 @@ export class RobotLink extends Emitter<LinkEvents> {
       }
       this.port = port;
       this.tracker = this.newTracker();
-      this.decoder = new FrameDecoder();
+      this.decoder = this.newDecoder();
       this.writer = port.writable.getWriter();
       this.writeChain = Promise.resolve();
       port.addEventListener?.('disconnect', this.onPortDisconnect);
@@ -273,14 +273,16 @@ export class RobotLink extends Emitter<LinkEvents> {
 
   private closingPort: SerialPortLike | null = null;
 
+  /** A decoder whose line problems count into the link's stats (the decoder classifies them). */
+  private newDecoder(): FrameDecoder {
+    return new FrameDecoder((p) => {
+      if (p === 'crc') this.stats.crcErrors++;
+      else this.stats.junk++;
+    });
+  }
+
   private onBytes(bytes: Uint8Array): void {
-    const before = this.decoder.stats;
-    const c0 = before.crcErrors;
-    const j0 = before.junk;
-    const frames = this.decoder.push(bytes);
-    this.stats.crcErrors += this.decoder.stats.crcErrors - c0;
-    this.stats.junk += this.decoder.stats.junk - j0;
-    for (const f of frames) this.onFrame(f);
+    for (const f of this.decoder.push(bytes)) this.onFrame(f);
   }
 
   private onFrame(frame: Frame): void {
