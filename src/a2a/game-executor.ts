@@ -144,11 +144,6 @@ export class GameExecutor implements AgentExecutor {
     );
   };
 
-  /** Turns currently open (running or queued), for tests and diagnostics. */
-  get openTurns(): number {
-    return this.runs.size;
-  }
-
   private session(contextId: string): Session {
     let s = this.sessions.get(contextId);
     if (!s) {

@@ -78,6 +78,11 @@ interface GameProcess {
   dead: boolean;
 }
 
+/** CancelTask through the SDK client of a worker. */
+function cancelTaskOf(proc: GameProcess, taskId: string) {
+  return proc.client.then((c) => c.cancelTask({ tenant: '', id: taskId, metadata: undefined }));
+}
+
 export function createGameClient(opts: GameClientOptions): GameClient {
   const hangTimeoutMs = opts.hangTimeoutMs ?? 45_000;
   const pingTimeoutMs = opts.pingTimeoutMs ?? 3_000;
@@ -165,7 +170,7 @@ export function createGameClient(opts: GameClientOptions): GameClient {
     }
     const taskId = req.taskId;
     finish(req, new GameRequestError('game_timeout', `The game ${proc.gameId} sent nothing for ${hangTimeoutMs} ms; the turn was cancelled`));
-    if (taskId) void proc.client.then((c) => c.cancelTask({ tenant: '', id: taskId, metadata: undefined })).catch(() => undefined);
+    if (taskId) void cancelTaskOf(proc, taskId).catch(() => undefined);
   }
 
   function onEvent(proc: GameProcess, req: OpenRequest, seq: ReplySequence, ev: StreamResponse): void {
@@ -178,7 +183,7 @@ export function createGameClient(opts: GameClientOptions): GameClient {
       req.taskId = taskId;
       req.resolveTask(taskId);
     }
-    const status = p.$case === 'task' ? p.value.status : p.value.status;
+    const status = p.value.status;
     if (!status) return;
     switch (status.state) {
       case TaskState.TASK_STATE_SUBMITTED:
@@ -227,7 +232,7 @@ export function createGameClient(opts: GameClientOptions): GameClient {
       if (e instanceof ProtocolError) {
         const taskId = req.taskId;
         finish(req, new GameRequestError('game_protocol', `${proc.gameId}: ${e.message}`, { cause: e }));
-        if (taskId) void proc.client.then((c) => c.cancelTask({ tenant: '', id: taskId, metadata: undefined })).catch(() => undefined);
+        if (taskId) void cancelTaskOf(proc, taskId).catch(() => undefined);
       } else {
         finish(req, new GameRequestError('game_failed', `${proc.gameId}: ${e instanceof Error ? e.message : String(e)}`, { cause: e }));
       }
@@ -245,7 +250,7 @@ export function createGameClient(opts: GameClientOptions): GameClient {
       abort: new AbortController(),
       taskId: undefined,
       taskKnown: new Promise((r) => (resolveTask = r)),
-      resolveTask: (id) => resolveTask(id),
+      resolveTask,
       watchdog: undefined,
     };
     let proc: GameProcess | undefined;
@@ -270,8 +275,7 @@ export function createGameClient(opts: GameClientOptions): GameClient {
         const taskId = await req.taskKnown;
         if (!taskId || req.channel.settled || proc.dead) return;
         try {
-          const client = await proc.client;
-          const task = await client.cancelTask({ tenant: '', id: taskId, metadata: undefined });
+          const task = await cancelTaskOf(proc, taskId);
           if (task.status?.state === TaskState.TASK_STATE_CANCELED)
             finish(req, new GameRequestError('game_cancelled', statusDetail(task.status.message) || 'The request was cancelled'));
         } catch {

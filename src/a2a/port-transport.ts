@@ -40,8 +40,6 @@ export class PortConnection {
   private readonly streams = new Map<RpcId, StreamSink>();
   private readonly pings = new Map<number, () => void>();
   private closedBy: Error | undefined;
-  /** Called for every frame from the agent (liveness for watchdogs). */
-  onActivity: (() => void) | undefined;
 
   constructor(private readonly port: MessagePort) {
     port.onmessage = (ev: MessageEvent) => {
@@ -180,7 +178,6 @@ export class PortConnection {
   }
 
   private onFrame(f: ServerFrame): void {
-    this.onActivity?.();
     if (f.t === 'pong') {
       this.pings.get(f.n)?.();
       this.pings.delete(f.n);
@@ -300,10 +297,6 @@ export class MessagePortTransportFactory implements TransportFactory {
     const conn = target instanceof PortConnection ? target : new PortConnection(target);
     this.connections.set(url, conn);
     return conn;
-  }
-
-  unregister(url: string, conn?: PortConnection): void {
-    if (!conn || this.connections.get(url) === conn) this.connections.delete(url);
   }
 
   async create(url: string, _card: AgentCard): Promise<Transport> {

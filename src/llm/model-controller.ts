@@ -10,7 +10,7 @@ import { describeModelError } from './describe.ts';
 import { modelError, toModelError } from './errors.ts';
 import type { LoadRequest } from './engine-service.ts';
 import type { ModelHub, ProviderKind } from './model-hub.ts';
-import { adaptToGpu, currentDeviceHints, defaultChoiceFor, modelLabel } from './models.ts';
+import { adaptToGpu, currentDeviceHints, defaultChoiceFor } from './models.ts';
 import { createRemoteModel, endpointProblem } from './remote-openai.ts';
 import { createScriptedModel } from './scripted.ts';
 import {
@@ -21,7 +21,7 @@ import {
   type RemoteSettings,
 } from './settings-store.ts';
 import { createWebLlmProvider, type WebLlmProvider } from './webllm-provider.ts';
-import { probeWebGPU, type WebGpuProbe } from './webgpu-probe.ts';
+import { probeErrorCode, probeWebGPU, type WebGpuProbe } from './webgpu-probe.ts';
 
 export type LocalState =
   | { kind: 'unknown' }
@@ -176,7 +176,7 @@ export class ModelController {
   async loadLocal(): Promise<void> {
     const probe = this.state.probe;
     if (!probe?.usable) {
-      const e = modelError(probe?.reason === 'insecure-context' ? 'model_insecure_context' : 'model_no_webgpu');
+      const e = modelError((probe && probeErrorCode(probe)) ?? 'model_no_webgpu');
       this.set({ local: { kind: 'failed', code: e.code, reason: describeModelError(e).short } });
       return;
     }
@@ -233,17 +233,9 @@ export class ModelController {
     this.set({ remoteProblem: undefined });
   }
 
-  setRemoteProblem(text: string | undefined): void {
-    this.set({ remoteProblem: text });
-  }
-
   private activateScripted(): void {
     this.deps.hub.setModel('scripted', createScriptedModel(demoPolicy));
     this.set({});
-  }
-
-  localLabel(): string {
-    return modelLabel(this.state.effectiveModelId);
   }
 }
 

@@ -4,6 +4,7 @@
  * the worker sends `cancel` for that id, which aborts the step on the main thread (and so its
  * place in the queue or its generation). Errors keep their code and name.
  */
+import { abortError } from './errors.ts';
 import { ModelError, type ChatModel, type Step, type StepRequest } from './types.ts';
 
 type WireRequest = Omit<StepRequest, 'signal'>;
@@ -86,7 +87,7 @@ export function connectModel(port: MessagePort): ChatModel {
     },
     step(req: StepRequest): Promise<Step> {
       const { signal, ...wire } = req;
-      if (signal?.aborted) return Promise.reject(new DOMException('这一步已取消', 'AbortError'));
+      if (signal?.aborted) return Promise.reject(abortError());
       const id = nextId++;
       return new Promise<Step>((resolve, reject) => {
         const onAbort = () => port.postMessage({ type: 'cancel', id } satisfies ToModel);
