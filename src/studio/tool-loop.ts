@@ -81,11 +81,12 @@ function hiddenFields(pkg: SkillPackage, tag: string): string[] {
   return [...out];
 }
 
-function withoutFields(value: unknown, hide: string[]): unknown {
+/** A value with the named fields removed at every depth (answers kept out of prompts). */
+export function hideFields(value: unknown, hide: readonly string[]): unknown {
   if (hide.length === 0) return value;
-  if (Array.isArray(value)) return value.map((v) => withoutFields(v, hide));
+  if (Array.isArray(value)) return value.map((v) => hideFields(v, hide));
   if (value && typeof value === 'object')
-    return Object.fromEntries(Object.entries(value as Record<string, unknown>).filter(([k]) => !hide.includes(k)).map(([k, v]) => [k, withoutFields(v, hide)]));
+    return Object.fromEntries(Object.entries(value as Record<string, unknown>).filter(([k]) => !hide.includes(k)).map(([k, v]) => [k, hideFields(v, hide)]));
   return value;
 }
 
@@ -94,7 +95,7 @@ export function runLoopTool(name: string, pkg: SkillPackage, board: Blackboard):
   if (name === 'read_blackboard') {
     const lines = Object.values(board.tags).map((e) => {
       const why = e.status === 'rejected' ? `，理由：${e.rejections.at(-1)?.reason}` : '';
-      return `- ${e.name}【${STATUS_ZH[e.status]}${why}】${e.provenance.skill ? `（${e.provenance.skill}）` : ''} ${brief(withoutFields(e.value, hiddenFields(pkg, e.name)))}`;
+      return `- ${e.name}【${STATUS_ZH[e.status]}${why}】${e.provenance.skill ? `（${e.provenance.skill}）` : ''} ${brief(hideFields(e.value, hiddenFields(pkg, e.name)))}`;
     });
     return lines.length ? lines.join('\n') : '（黑板是空的）';
   }

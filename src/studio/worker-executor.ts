@@ -10,7 +10,7 @@
 import type { ChatMessage, ChatModel, Step, ToolSpec } from '../llm/types.ts';
 import type { Blackboard } from './blackboard.ts';
 import type { ContextRule, SkillDef, SkillPackage } from './package-loader.ts';
-import { workerAgent } from './tool-loop.ts';
+import { assistantMessage, hideFields, workerAgent } from './tool-loop.ts';
 
 export interface WorkerContext {
   upper: string;
@@ -25,13 +25,6 @@ export function fixedUpperHalf(pkg: SkillPackage, skill: SkillDef): string {
     `# SKILL.md\n${skill.skillMd}`,
     `# 交付\n用 submit 一次提交这些标签：${skill.writes.join('、')}。` + (skill.stage === 'instantiate' ? '信息不够、必须由家长决定时，用 ask_user 问一句。' : ''),
   ].join('\n\n');
-}
-
-function hideFields(value: unknown, hide: string[]): unknown {
-  if (Array.isArray(value)) return value.map((v) => hideFields(v, hide));
-  if (value && typeof value === 'object')
-    return Object.fromEntries(Object.entries(value as Record<string, unknown>).filter(([k]) => !hide.includes(k)).map(([k, v]) => [k, hideFields(v, hide)]));
-  return value;
 }
 
 /** One read tag's value as the worker sees it, per its context rule. */
@@ -106,7 +99,7 @@ export async function runWorkerLoop(opts: { model: ChatModel; skill: SkillDef; m
   const max = opts.maxRounds ?? WORKER_MAX_ROUNDS;
   for (let round = 1; round <= max; round++) {
     const step: Step = await model.step({ agent: workerAgent(skill.id), messages: [...messages], tools, signal: opts.signal });
-    messages.push({ role: 'assistant', content: JSON.stringify({ action: step.action, args: step.args }) });
+    messages.push(assistantMessage(step));
     const problem = checkWorkerStep(skill, step, tools);
     if (problem) {
       messages.push({ role: 'user', content: `[错误] ${problem}` });

@@ -15,10 +15,11 @@ import { StudioSession, type CodeExecutor, type SessionDeps } from '../phase-run
 import { codeExecutorsFor, type PlayableGame, type PlayReply } from '../play-stage.ts';
 import type { CardAsset, PlayBook } from '../types.ts';
 import { abortReason, signalBoundModel } from './bound-model.ts';
+import { MEMORY_ROUNDS } from '../../game/memory.ts';
 import { currentCardOf, scoreOf, turnChanges, type ScoreNow, type TurnChanges } from './device-effects.ts';
 
-/** The manager keeps the most recent rounds of the game in its conversation (seed 000: 最近 16 轮). */
-export const PLAY_MEMORY_ROUNDS = 16;
+/** The manager keeps the most recent rounds of the game in its conversation: the same window as every game (seed 000: 最近 16 轮). */
+export const PLAY_MEMORY_ROUNDS = MEMORY_ROUNDS;
 
 /** The system prompt and the last `rounds` rounds (a round starts at the child's words). */
 export function recentRounds(messages: ChatMessage[], rounds = PLAY_MEMORY_ROUNDS): ChatMessage[] {
