@@ -5,6 +5,7 @@
  */
 import skillText from './SKILL.md?raw';
 import { judge, type JevTarget } from '../../src/game/jev/index.ts';
+import { squash } from '../../src/game/jev/normalize.ts';
 import { Skill } from '../../src/game/skill.ts';
 import { SkillAgent, ToolError, type AgentDeps, type GameTool } from '../../src/game/skill-agent.ts';
 import type { Turn } from '../../src/game/turn.ts';
@@ -18,8 +19,8 @@ const NO_ARGS = { type: 'object', properties: {}, additionalProperties: false };
 
 /** Compares texts the way "the same words" is meant: ignoring spaces, punctuation and width. */
 export function sameWords(a: string, b: string): boolean {
-  const norm = (s: string) => s.normalize('NFKC').replace(/[\s\p{P}\p{S}]/gu, '').toLowerCase();
-  return norm(a) !== '' && norm(a) === norm(b);
+  const words = squash(a);
+  return words !== '' && words === squash(b);
 }
 
 export interface DrawGuessOptions {

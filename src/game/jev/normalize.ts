@@ -29,6 +29,11 @@ const FILLER_LATIN = /\b(?:um+|uh+|erm+|er|hmm+|mm+|ah+)\b/g;
 /** Any punctuation or symbol, of any script. Apostrophes inside English words are kept (isn't). */
 const PUNCT = /[\p{P}\p{S}]/gu;
 
+/** The bare words of a text: no spaces, punctuation or symbols, NFKC, lower case ("same words" comparisons). */
+export function squash(text: string): string {
+  return text.normalize('NFKC').replace(/[\s\p{P}\p{S}]/gu, '').toLowerCase();
+}
+
 export function normalize(text: string): string {
   let s = text.normalize('NFKC').toLowerCase();
   s = toSimplified(s);

@@ -5,6 +5,7 @@
  * picture description or question on the robot's screen; the game over → the final score.
  * Pure: board in, effects out.
  */
+import { squash } from '../../game/jev/normalize.ts';
 import type { Blackboard } from '../blackboard.ts';
 import type { CardAsset } from '../types.ts';
 import type { Expression, Gesture, Progress, TextCard } from '../../robot/types.ts';
@@ -74,8 +75,6 @@ export function turnChanges(before: Blackboard, after: Blackboard, cards: readon
   }
   return out;
 }
-
-const squash = (s: string) => s.normalize('NFKC').replace(/[\s\p{P}\p{S}]/gu, '').toLowerCase();
 
 /** True when `text` names the card's answer or one of its aliases. */
 export function namesAnswer(text: string, card: Pick<CardAsset, 'answer' | 'aliases'>): boolean {
