@@ -85,6 +85,11 @@ function childText(code: string, fallback: string): string {
   return entry === describe('unknown') ? describe(fallback).child : entry.child;
 }
 
+/** What the child hears when a game cannot be played now (e.g. the robot cannot draw). */
+function unavailableText(game: ArcadeGame): string {
+  return `${game.declaration.title}现在还不能玩：${game.reason ?? describe('main_game_unavailable').child}`;
+}
+
 export class MainAgent {
   private readonly history: HistoryEntry[] = [];
   private session: Session | null = null;
@@ -143,7 +148,12 @@ export class MainAgent {
     const changed = voice ? this.adjustVoice(voice) : false;
     const intent = voice ? null : globalIntent(words, this.deps.catalog());
     if (intent === 'stop') this.interruptForStop();
-    const run = this.chain.then(() => (voice ? this.voiceRound(words, voice, changed) : this.round(words, intent)));
+    return this.inTurn(() => (voice ? this.voiceRound(words, voice, changed) : this.round(words, intent)));
+  }
+
+  /** Rounds run one after another, in the order the child spoke or tapped. */
+  private inTurn<T>(round: () => Promise<T>): Promise<T> {
+    const run = this.chain.then(round);
     this.chain = run.catch(() => undefined);
     return run;
   }
@@ -153,13 +163,13 @@ export class MainAgent {
    * with `start` are what the tap means, "我要玩<title>" (there are no spoken words to keep).
    */
   startByTap(gameId: string): Promise<RoundResult> {
-    const run = this.chain.then(async () => {
+    return this.inTurn(async () => {
       const game = this.deps.catalog().find((g) => g.declaration.id === gameId);
       const words = `我要玩${game?.declaration.title ?? gameId}`;
       const roundId = this.openRound(words);
       try {
         if (!game) await this.sayMain(describe('main_no_decision').child, roundId);
-        else if (!game.available) await this.sayMain(`${game.declaration.title}现在还不能玩：${game.reason ?? describe('main_game_unavailable').child}`, roundId);
+        else if (!game.available) await this.sayMain(unavailableText(game), roundId);
         else {
           this.record({ kind: 'main_tool', roundId, name: 'start_game', data: { args: { game_id: gameId }, tap: true } });
           await this.startGame(game, words, roundId);
@@ -170,8 +180,6 @@ export class MainAgent {
         this.emitState();
       }
     });
-    this.chain = run.catch(() => undefined);
-    return run;
   }
 
   /** Tap anywhere: stop talking now (queued sentences are dropped; the game keeps its state). */
@@ -323,7 +331,7 @@ export class MainAgent {
             continue;
           }
           if (!game.available) {
-            await this.sayMain(`${game.declaration.title}现在还不能玩：${game.reason ?? describe('main_game_unavailable').child}`, roundId);
+            await this.sayMain(unavailableText(game), roundId);
             return result('start_game');
           }
           await this.startGame(game, words, roundId);
