@@ -58,6 +58,9 @@ export function createWebLlmProvider(opts: WebLlmProviderOptions = {}): WebLlmPr
     return service;
   };
   const online = () => (globalThis as { navigator?: { onLine?: boolean } }).navigator?.onLine ?? true;
+  // Asked once: every load / cache check / delete needs the same answer, and each probe requests a GPU adapter.
+  let probed: Promise<WebGpuProbe> | undefined;
+  const gpu = () => (probed ??= (opts.probe ?? probeWebGPU)());
 
   return {
     get label() {
@@ -65,7 +68,7 @@ export function createWebLlmProvider(opts: WebLlmProviderOptions = {}): WebLlmPr
     },
 
     async load(req, onProgress = () => {}) {
-      const probe = await (opts.probe ?? probeWebGPU)();
+      const probe = await gpu();
       const code = probeErrorCode(probe);
       if (code) throw modelError(code, probeSummary(probe));
       const actual = { ...req, modelId: adaptToGpu(req.modelId, probe) };
@@ -110,12 +113,12 @@ export function createWebLlmProvider(opts: WebLlmProviderOptions = {}): WebLlmPr
     },
 
     async isCached(req) {
-      const probe = await (opts.probe ?? probeWebGPU)();
+      const probe = await gpu();
       return api().isCached({ ...req, modelId: adaptToGpu(req.modelId, probe) });
     },
 
     async deleteCached(req) {
-      const probe = await (opts.probe ?? probeWebGPU)();
+      const probe = await gpu();
       unwrap(await api().deleteCached({ ...req, modelId: adaptToGpu(req.modelId, probe) }));
     },
 
