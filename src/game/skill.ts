@@ -15,8 +15,15 @@
 import { parse as parseYaml } from 'yaml';
 import { CAPABILITIES, type Capability, type GameDeclaration } from '../protocol/declaration.ts';
 
-const ALLOWED_FIELDS = new Set(['name', 'description', 'license', 'compatibility', 'metadata', 'allowed-tools']);
+/** The Agent Skills frontmatter rules, shared by game skills and studio worker skills. */
+export const ALLOWED_FIELDS: ReadonlySet<string> = new Set(['name', 'description', 'license', 'compatibility', 'metadata', 'allowed-tools']);
 const NAME_RE = /^[a-z0-9]+(-[a-z0-9]+)*$/;
+export const DESCRIPTION_MAX = 1024;
+
+/** 1–64 characters of a-z, 0-9 and single hyphens, not starting or ending with one. */
+export function isSkillName(name: string): boolean {
+  return name.length <= 64 && NAME_RE.test(name);
+}
 const FRONTMATTER_RE = /^---[ \t]*\r?\n([\s\S]*?)\r?\n---[ \t]*(?:\r?\n|$)([\s\S]*)$/;
 
 export class SkillLoadError extends Error {
@@ -84,14 +91,14 @@ export class Skill {
 
     const name = fm.name;
     if (typeof name !== 'string' || name === '') fail('name', 'required (a string)');
-    if ((name as string).length > 64 || !NAME_RE.test(name as string))
+    if (!isSkillName(name as string))
       fail('name', `"${name}" must be 1–64 characters of a-z, 0-9 and single hyphens`);
     const folder = skillFolder(path);
     if (folder && folder !== name) fail('name', `"${name}" must equal the folder name "${folder}"`);
 
     const description = fm.description;
     if (typeof description !== 'string' || description.trim() === '') fail('description', 'required (a non-empty string)');
-    if ((description as string).length > 1024) fail('description', 'longer than 1024 characters');
+    if ((description as string).length > DESCRIPTION_MAX) fail('description', `longer than ${DESCRIPTION_MAX} characters`);
 
     const rawMeta = fm.metadata;
     if (rawMeta === undefined || rawMeta === null) fail('metadata', 'required: a game needs metadata.title and metadata.capabilities');

@@ -6,6 +6,7 @@
  * `loadPackage` is pure (file texts in, package or every error out); `discoverPackages` finds the
  * folders with `import.meta.glob`, so adding a package folder needs no edit anywhere else.
  */
+import { ALLOWED_FIELDS, DESCRIPTION_MAX, isSkillName } from '../game/skill.ts';
 import { CAPABILITIES, type Capability } from '../protocol/declaration.ts';
 import { splitFrontmatter } from './frontmatter.ts';
 
@@ -55,8 +56,6 @@ export type LoadResult = { ok: true; pkg: SkillPackage } | { ok: false; packageI
 
 export const DESIGN_PREFIX = '设计.';
 export const PLAY_PREFIX = '运行.';
-const SKILL_NAME = /^(?!-)(?!.*--)[a-z0-9-]{1,64}(?<!-)$/;
-const SKILL_MD_KEYS = new Set(['name', 'description', 'license', 'compatibility', 'metadata', 'allowed-tools']);
 export const DEFAULT_BURST_CAP = 8;
 
 /** Files of one package, keyed by path relative to the package folder (`orchestrator.md`, `workers/x/SKILL.md`). */
@@ -101,7 +100,7 @@ export function loadPackage(folder: string, files: PackageFiles): LoadResult {
     if (!raw || typeof raw !== 'object') { err(`${where}: 必须是映射`); continue; }
     const s = raw as Record<string, unknown>;
     const sid = typeof s.id === 'string' ? s.id : '';
-    if (!SKILL_NAME.test(sid)) { err(`${where}: skill id「${String(s.id)}」只能用 a-z 0-9 -`); continue; }
+    if (!isSkillName(sid)) { err(`${where}: skill id「${String(s.id)}」只能用 a-z 0-9 -`); continue; }
     if (seen.has(sid)) { err(`${where}: skill「${sid}」重复`); continue; }
     seen.add(sid);
     const stage = s.stage;
@@ -137,8 +136,8 @@ export function loadPackage(folder: string, files: PackageFiles): LoadResult {
       const f = fm.data ?? {};
       if (fm.data) {
         if (f.name !== sid) err(`${folder}/${mdPath}: name「${String(f.name)}」必须等于文件夹名「${sid}」`);
-        for (const k of Object.keys(f)) if (!SKILL_MD_KEYS.has(k)) err(`${folder}/${mdPath}: 不允许的字段「${k}」（额外信息放进 metadata）`);
-        if (typeof f.description !== 'string' || !f.description.trim() || f.description.length > 1024)
+        for (const k of Object.keys(f)) if (!ALLOWED_FIELDS.has(k)) err(`${folder}/${mdPath}: 不允许的字段「${k}」（额外信息放进 metadata）`);
+        if (typeof f.description !== 'string' || !f.description.trim() || f.description.length > DESCRIPTION_MAX)
           err(`${folder}/${mdPath}: description 必须是 1～1024 个字符`);
         else description = f.description;
         if (f.metadata !== undefined) {
