@@ -5,8 +5,8 @@
  */
 import { agentCardFor } from '../src/a2a/card.ts';
 import { createGameClient } from '../src/a2a/game-host.ts';
-import { ECHO_GAME } from '../src/a2a/testing/echo-game.ts';
-import { gameInput } from '../src/protocol/game-protocol.ts';
+import { ECHO_GAME } from '../tests/support/a2a/echo-game.ts';
+import { gameInput } from '../src/core/protocol/game-protocol.ts';
 
 export interface BenchStats {
   n: number;
@@ -25,7 +25,7 @@ const GAME = 'echo-instant'; // the test worker answers this id at once, with on
 const card = agentCardFor({ ...ECHO_GAME, id: GAME });
 let raw: MessagePort | undefined;
 const client = createGameClient({
-  spawn: () => new Worker(new URL('../workers/test-echo-agent.ts', import.meta.url), { type: 'module' }),
+  spawn: () => new Worker(new URL('../tests/support/a2a/test-echo-agent.ts', import.meta.url), { type: 'module' }),
   cards: (id) => (id === GAME ? card : undefined),
   ports() {
     const ch = new MessageChannel();

@@ -8,16 +8,16 @@
  */
 import { agentCardFor } from '../src/a2a/card.ts';
 import { createGameClient } from '../src/a2a/game-host.ts';
-import { builtinGames } from '../src/game/catalog.ts';
+import { builtinGames } from '../src/games/catalog.ts';
 import { demoPolicy } from '../src/llm/demo-policies.ts';
 import { exposeModel } from '../src/llm/model-port.ts';
 import { createScriptedModel } from '../src/llm/scripted.ts';
-import type { ChatModel, Step, StepRequest } from '../src/llm/types.ts';
-import { gameInput, type GameInputKind } from '../src/protocol/game-protocol.ts';
+import type { ChatModel, Step, StepRequest } from '../src/core/llm/types.ts';
+import { gameInput, type GameInputKind } from '../src/core/protocol/game-protocol.ts';
 import { exposeDevice } from '../src/robot/device-port.ts';
-import type { DevicePort, Drawing } from '../src/robot/types.ts';
+import type { DevicePort, Drawing } from '../src/core/robot/types.ts';
 import { exposeTrace } from '../src/trace/trace-port.ts';
-import type { TraceEvent } from '../src/trace/types.ts';
+import type { TraceEvent } from '../src/core/trace/types.ts';
 import { ANIMALS } from '../skills/draw-guess/animals.ts';
 
 const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;

@@ -5,8 +5,8 @@
  */
 import { mount } from 'svelte';
 import { createRobotOutput } from '../src/robot/create-robot-output.ts';
-import { TimedSpeech } from '../src/robot/sim/timed-speech.ts';
-import type { Drawing } from '../src/robot/types.ts';
+import { TimedSpeech } from '../tests/support/robot/timed-speech.ts';
+import type { Drawing } from '../src/core/robot/types.ts';
 import OnScreenRobot from '../src/ui/robot/OnScreenRobot.svelte';
 
 const speech = new TimedSpeech(undefined, 120);

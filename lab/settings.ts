@@ -29,8 +29,8 @@ document.getElementById('worker-try')!.addEventListener('click', () => {
 
 // e2e: the real model worker (WebLLM imported, no GPU needed) builds the grammar for a step schema.
 import { createWebLlmProvider } from '../src/llm/webllm-provider.ts';
-import { buildStepSchema } from '../src/llm/step-schema.ts';
-import type { ToolSpec } from '../src/llm/types.ts';
+import { buildStepSchema } from '../src/core/llm/step-schema.ts';
+import type { ToolSpec } from '../src/core/llm/types.ts';
 (globalThis as { __llmWorkerGrammar?: unknown }).__llmWorkerGrammar = async (tools: ToolSpec[]) => {
   const provider = createWebLlmProvider();
   try {

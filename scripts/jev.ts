@@ -9,7 +9,7 @@
  */
 import { createInterface } from 'node:readline';
 import { ANIMAL_VOCABULARY, findAnimal } from '../skills/draw-guess/animals.ts';
-import { judge } from '../src/game/jev/index.ts';
+import { judge } from '../src/core/jev/index.ts';
 
 export function judgeLine(line: string, n: number): Record<string, unknown> {
   let input: unknown;

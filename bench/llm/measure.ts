@@ -9,7 +9,7 @@
  * request's messages plus the reply it generated; anything else re-prefills the whole prompt.
  * `continuesInPlace` marks those steps (assuming the agent echoes the model's reply text unchanged).
  */
-import type { ChatMessage, StepRequest } from '../../src/llm/types.ts';
+import type { ChatMessage, StepRequest } from '../../src/core/llm/types.ts';
 
 export interface BenchSequence {
   /** e.g. "main", "game:guess-number". */

@@ -12,11 +12,11 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { createScriptedModel } from '../../src/llm/scripted.ts';
-import type { ChatModel, ScriptPolicy, StepRequest } from '../../src/llm/types.ts';
-import { gameInput, type GameInputKind, type GameReply } from '../../src/protocol/game-protocol.ts';
-import type { DevicePort } from '../../src/robot/types.ts';
-import type { TraceEvent } from '../../src/trace/types.ts';
-import type { AgentDeps, SkillAgent } from '../../src/game/skill-agent.ts';
+import type { ChatModel, ScriptPolicy, StepRequest } from '../../src/core/llm/types.ts';
+import { gameInput, type GameInputKind, type GameReply } from '../../src/core/protocol/game-protocol.ts';
+import type { DevicePort } from '../../src/core/robot/types.ts';
+import type { TraceEvent } from '../../src/core/trace/types.ts';
+import type { AgentDeps, SkillAgent } from '../../src/games/skill-agent.ts';
 
 /** Built-in games: folders under skills/ with SKILL.md + game.ts + demo.ts (studio packages have none). */
 export function discoverGames(root: string): string[] {

@@ -9,11 +9,11 @@
  */
 import 'fake-indexeddb/auto';
 import { createScriptedModel } from '../../src/llm/scripted.ts';
-import type { StepRequest } from '../../src/llm/types.ts';
-import { gameInput, type GameInputKind, type GameReply } from '../../src/protocol/game-protocol.ts';
+import type { StepRequest } from '../../src/core/llm/types.ts';
+import { gameInput, type GameInputKind, type GameReply } from '../../src/core/protocol/game-protocol.ts';
 import { Book } from '../../src/studio/book.ts';
 import { studioDemoPolicies } from '../../src/studio/demo-policies.ts';
-import { discoverPackages, type SkillPackage } from '../../src/studio/package-loader.ts';
+import { discoverPackages, type SkillPackage } from '../../src/core/studio/package-loader.ts';
 import { StudioSession } from '../../src/studio/phase-runtime.ts';
 import { StudioGameHandler } from '../../src/studio/play-agent.ts';
 import { loadPlayableGame } from '../../src/studio/play-stage.ts';

@@ -12,7 +12,7 @@
  * - `memory`: `'plain'` — remembered rounds keep the bare event, as the runtime stores them
  *   today — or `'as-sent'` — memory keeps each event with the part it was sent with.
  */
-import type { ChatMessage, StepRequest } from '../../src/llm/types.ts';
+import type { ChatMessage, StepRequest } from '../../src/core/llm/types.ts';
 import type { BenchSequence } from './measure.ts';
 
 const ACTIONS_MARK = '\n\n# 现在可用的动作';

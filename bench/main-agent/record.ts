@@ -6,11 +6,11 @@
  */
 import type { GameClient, GameRequest, ReplyEvent } from '../../src/a2a/types.ts';
 import { createScriptedModel } from '../../src/llm/scripted.ts';
-import type { StepRequest } from '../../src/llm/types.ts';
-import { mainDemoPolicy } from '../../src/main-agent/demo-policy.ts';
-import { MainAgent } from '../../src/main-agent/main-agent.ts';
-import type { ArcadeGame, RoundResult } from '../../src/main-agent/types.ts';
-import { gameReply, type GameInput } from '../../src/protocol/game-protocol.ts';
+import type { StepRequest } from '../../src/core/llm/types.ts';
+import { mainDemoPolicy } from '../../src/arcade/demo-policy.ts';
+import { MainAgent } from '../../src/arcade/main-agent.ts';
+import type { ArcadeGame, RoundResult } from '../../src/arcade/types.ts';
+import { gameReply, type GameInput } from '../../src/core/protocol/game-protocol.ts';
 
 const GAMES: ArcadeGame[] = [
   { declaration: { id: 'guess-number', title: '猜数字', description: '猜数字', aliases: ['猜数', '数字游戏'], capabilities: [], source: 'builtin' }, available: true },

@@ -3,8 +3,8 @@
  * reads only the request (state snapshot, the user's words, this turn's tool results). It cannot
  * know the animal: it learns a name only when a tool reveals it.
  */
-import type { ScriptPolicy, Step } from '../../src/llm/types.ts';
-import { call, errorOf, lastOf, readTurn, reply, wantsHint, wantsSkip, wantsStop, type TurnView } from '../../src/game/demo-kit.ts';
+import type { ScriptPolicy, Step } from '../../src/core/llm/types.ts';
+import { call, errorOf, lastOf, readTurn, reply, wantsHint, wantsSkip, wantsStop, type TurnView } from '../../src/core/games/demo-kit.ts';
 
 interface Resolution {
   verdict?: string;

@@ -4,12 +4,12 @@
  * robot through the injected DevicePort (never through A2A, never into a prompt).
  */
 import skillText from './SKILL.md?raw';
-import { judge, type JevTarget } from '../../src/game/jev/index.ts';
-import { squash } from '../../src/game/jev/normalize.ts';
-import { Skill } from '../../src/game/skill.ts';
-import { SkillAgent, ToolError, type AgentDeps, type GameTool } from '../../src/game/skill-agent.ts';
-import type { Turn } from '../../src/game/turn.ts';
-import type { Drawing } from '../../src/robot/types.ts';
+import { judge, type JevTarget } from '../../src/core/jev/index.ts';
+import { squash } from '../../src/core/jev/normalize.ts';
+import { Skill } from '../../src/core/games/skill.ts';
+import { SkillAgent, ToolError, type AgentDeps, type GameTool } from '../../src/games/skill-agent.ts';
+import type { Turn } from '../../src/core/games/turn.ts';
+import type { Drawing } from '../../src/core/robot/types.ts';
 import { ANIMALS } from './animals.ts';
 import { DEFAULT_CONFIG, DrawGuessGame, type Card, type DrawGuessConfig } from './rules.ts';
 

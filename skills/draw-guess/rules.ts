@@ -3,7 +3,7 @@
  * score. The runtime owns all of this; the model only sees `snapshot()`, which never names the
  * current animal before its question is over (answered, out of tries, skipped or ended).
  */
-import type { Drawing } from '../../src/robot/types.ts';
+import type { Drawing } from '../../src/core/robot/types.ts';
 
 /** One question card (skills/draw-guess/animals.ts provides the catalog). */
 export interface Card {

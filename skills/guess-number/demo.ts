@@ -2,8 +2,8 @@
  * 猜数字's scripted "model" for tests, e2e and the demo mode (演示脚本，无模型). Deterministic; it
  * reads only the request (state snapshot, the user's words, this turn's tool results), never the secret.
  */
-import type { ScriptPolicy } from '../../src/llm/types.ts';
-import { call, errorOf, lastOf, readTurn, reply, wantsHint, wantsStop } from '../../src/game/demo-kit.ts';
+import type { ScriptPolicy } from '../../src/core/llm/types.ts';
+import { call, errorOf, lastOf, readTurn, reply, wantsHint, wantsStop } from '../../src/core/games/demo-kit.ts';
 import { numbersIn } from './numbers.ts';
 
 interface Verdict {

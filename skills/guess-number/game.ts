@@ -4,9 +4,9 @@
  * what each tool does to the game state and when the robot reacts.
  */
 import skillText from './SKILL.md?raw';
-import { Skill } from '../../src/game/skill.ts';
-import { SkillAgent, ToolError, type AgentDeps, type GameTool } from '../../src/game/skill-agent.ts';
-import type { Turn } from '../../src/game/turn.ts';
+import { Skill } from '../../src/core/games/skill.ts';
+import { SkillAgent, ToolError, type AgentDeps, type GameTool } from '../../src/games/skill-agent.ts';
+import type { Turn } from '../../src/core/games/turn.ts';
 import { numbersIn } from './numbers.ts';
 import { DEFAULT_CONFIG, GuessNumberGame, type GuessConfig } from './rules.ts';
 

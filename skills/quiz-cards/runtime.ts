@@ -7,7 +7,7 @@
  * it with the parent-accepted prompt, hints and persona lines — their `运行.回复` is the reply the
  * child hears, so no model round is spent on rewording it (issue: steps per answer on a tablet).
  */
-import { judge as jevJudge, type JevTarget } from '../../src/game/jev/index.ts';
+import { judge as jevJudge, type JevTarget } from '../../src/core/jev/index.ts';
 import type { CodeExecutor } from '../../src/studio/phase-runtime.ts';
 
 interface Card { id: string; prompt?: string; answer: string; aliases?: string[]; hints?: string[]; difficulty?: number }

@@ -4,8 +4,8 @@
  * declaration (SKILL.md frontmatter), so listing games needs no running worker.
  */
 import { A2A_PROTOCOL_VERSION, type AgentCard } from '@a2a-js/sdk';
-import { PROTOCOL } from '../protocol/game-protocol.ts';
-import type { Capability, GameDeclaration } from '../protocol/declaration.ts';
+import { PROTOCOL } from '../core/protocol/game-protocol.ts';
+import type { Capability, GameDeclaration } from '../core/protocol/declaration.ts';
 import { JSON_MEDIA } from './game-parts.ts';
 
 /** Custom A2A protocol binding (a URI, as the spec asks of custom bindings): JSON-RPC frames on a MessagePort. */

@@ -2,8 +2,8 @@
  * The errors a request to a game agent can end with (seed 000 §出错处理: every request gets a reply
  * that can be spoken, errors included). The child hears `child`; the parent reads `parent`.
  */
-import { describe, registerErrors, type ErrorTable } from '../errors/catalogue.ts';
-import { gameReply, type GameInputKind, type GameReply } from '../protocol/game-protocol.ts';
+import { describe, registerErrors, type ErrorTable } from '../core/errors/catalogue.ts';
+import { gameReply, type GameInputKind, type GameReply } from '../core/protocol/game-protocol.ts';
 import { GameRequestError } from './types.ts';
 
 export const a2aErrors: ErrorTable = {

@@ -14,7 +14,7 @@
  */
 import { TaskState, type Message } from '@a2a-js/sdk';
 import { AgentEvent, type AgentExecutor, type ExecutionEventBus, type RequestContext } from '@a2a-js/sdk/server';
-import type { GameHandler } from '../protocol/handler.ts';
+import type { GameHandler } from '../core/protocol/handler.ts';
 import {
   ReplySequence,
   fitReplyText,
@@ -22,7 +22,7 @@ import {
   parseGameReply,
   type GameInput,
   type GameReply,
-} from '../protocol/game-protocol.ts';
+} from '../core/protocol/game-protocol.ts';
 import { detailMessage, gameReplyMessage, readGameInput } from './game-parts.ts';
 
 export interface GameExecutorOptions {

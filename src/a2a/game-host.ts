@@ -11,8 +11,8 @@
  */
 import { TaskState, type AgentCard, type StreamResponse } from '@a2a-js/sdk';
 import { Client, ClientFactory } from '@a2a-js/sdk/client';
-import { ProtocolError, ReplySequence, type GameInput } from '../protocol/game-protocol.ts';
-import { nullTrace, type TraceSink } from '../trace/types.ts';
+import { ProtocolError, ReplySequence, type GameInput } from '../core/protocol/game-protocol.ts';
+import { nullTrace, type TraceSink } from '../core/trace/types.ts';
 import './errors.ts';
 import { gameInputMessage, readGameReply, statusDetail } from './game-parts.ts';
 import { MessagePortTransportFactory, PortConnection } from './port-transport.ts';

@@ -10,7 +10,7 @@ import {
   parseGameReply,
   type GameInput,
   type GameReply,
-} from '../protocol/game-protocol.ts';
+} from '../core/protocol/game-protocol.ts';
 
 export const JSON_MEDIA = 'application/json';
 

@@ -1,4 +1,4 @@
-import type { GameInput, GameReply } from '../protocol/game-protocol.ts';
+import type { GameInput, GameReply } from '../core/protocol/game-protocol.ts';
 
 /**
  * The main thread's view of game agents (implemented in src/a2a/ on the SDK's Client and the

@@ -3,7 +3,7 @@
  * game agent, serves it on the `a2a` port and reports `ready` or `init-error`.
  */
 import type { AgentCard } from '@a2a-js/sdk';
-import type { GameHandler } from '../protocol/handler.ts';
+import type { GameHandler } from '../core/protocol/handler.ts';
 import type { GameWorkerInit, GameWorkerStatus } from './game-host.ts';
 import { serveGameAgent, type ServeGameAgentOptions } from './worker-server.ts';
 

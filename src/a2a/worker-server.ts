@@ -14,7 +14,7 @@ import {
   ServerCallContext,
   type A2ARequestHandler,
 } from '@a2a-js/sdk/server';
-import type { GameHandler } from '../protocol/handler.ts';
+import type { GameHandler } from '../core/protocol/handler.ts';
 import { BoundedTaskStore, DEFAULT_MAX_FINISHED_TASKS } from './bounded-task-store.ts';
 import type { ClientFrame, JsonRpcResponse, RpcId, ServerFrame } from './frames.ts';
 import { GameExecutor } from './game-executor.ts';

@@ -4,8 +4,8 @@
  * a bounded number of times. Every provider (WebLLM, remote, scripted) goes through this.
  */
 import { abortError, isAbortError, modelError, toModelError } from './errors.ts';
-import { buildStepSchema, checkStep, correctionMessage } from './step-schema.ts';
-import type { ChatMessage, ChatModel, JsonSchema, Step, StepRequest } from './types.ts';
+import { buildStepSchema, checkStep, correctionMessage } from '../core/llm/step-schema.ts';
+import type { ChatMessage, ChatModel, JsonSchema, Step, StepRequest } from '../core/llm/types.ts';
 
 /** What a provider is asked for: the step request plus its schema and the attempt number (0 = first). */
 export interface CompletionRequest extends StepRequest {

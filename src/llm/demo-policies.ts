@@ -3,7 +3,7 @@
  * `policy: ScriptPolicy`) becomes the policy of agent `game:<folder>`; other agents (the main
  * agent, the studio) add theirs with `registerPolicy`.
  */
-import type { ScriptPolicy } from './types.ts';
+import type { ScriptPolicy } from '../core/llm/types.ts';
 
 const skillDemos = import.meta.glob<{ policy?: ScriptPolicy }>('/skills/*/demo.ts', { eager: true });
 

@@ -1,7 +1,7 @@
 /** A ModelError → what the settings screen shows: a short reason and the parent's detail. */
-import { describe } from '../errors/catalogue.ts';
+import { describe } from '../core/errors/catalogue.ts';
 import './errors.ts';
-import type { ModelError } from './types.ts';
+import type { ModelError } from '../core/llm/types.ts';
 
 const SHORT: Record<string, string> = {
   model_no_webgpu: '没有可用的显卡（WebGPU）',

@@ -7,7 +7,7 @@
  */
 import { isAbortError, toModelError } from './errors.ts';
 import { FifoQueue } from './request-queue.ts';
-import type { ChatMessage, JsonSchema } from './types.ts';
+import type { ChatMessage, JsonSchema } from '../core/llm/types.ts';
 
 export interface LoadRequest {
   modelId: string;

@@ -2,8 +2,8 @@
  * The model layer's entries in the error catalogue, and the mapping from the text of an error
  * (errors crossing the model worker arrive as strings, see research/webllm.md §1) to a code.
  */
-import { registerErrors, type ErrorTable } from '../errors/catalogue.ts';
-import { ModelError } from './types.ts';
+import { registerErrors, type ErrorTable } from '../core/errors/catalogue.ts';
+import { ModelError } from '../core/llm/types.ts';
 
 export const modelErrors: ErrorTable = {
   model_no_webgpu: {

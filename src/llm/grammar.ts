@@ -5,7 +5,7 @@
  * `@mlc-ai/web-xgrammar` is a UMD bundle that installs `globalThis.xgrammar` (wasm inlined).
  * Under Node it needs a `require` shim first (see tests/support/xgrammar-node.ts).
  */
-import type { JsonSchema } from './types.ts';
+import type { JsonSchema } from '../core/llm/types.ts';
 
 type XGrammar = typeof import('@mlc-ai/web-xgrammar');
 

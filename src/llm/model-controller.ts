@@ -10,7 +10,7 @@ import { describeModelError } from './describe.ts';
 import { modelError, toModelError } from './errors.ts';
 import type { LoadRequest } from './engine-service.ts';
 import type { ModelHub, ProviderKind } from './model-hub.ts';
-import { adaptToGpu, currentDeviceHints, defaultChoiceFor } from './models.ts';
+import { adaptToGpu, currentDeviceHints, defaultChoiceFor } from '../core/llm/models.ts';
 import { createRemoteModel, endpointProblem } from './remote-openai.ts';
 import { createScriptedModel } from './scripted.ts';
 import {

@@ -7,7 +7,7 @@
 import { abortError, modelError } from './errors.ts';
 import { exposeModel } from './model-port.ts';
 import { FifoQueue } from './request-queue.ts';
-import type { ChatModel, Step, StepRequest } from './types.ts';
+import type { ChatModel, Step, StepRequest } from '../core/llm/types.ts';
 
 export type ProviderKind = 'webllm' | 'remote' | 'scripted';
 

@@ -5,7 +5,7 @@
  * place in the queue or its generation). Errors keep their code and name.
  */
 import { abortError } from './errors.ts';
-import { ModelError, type ChatModel, type Step, type StepRequest } from './types.ts';
+import { ModelError, type ChatModel, type Step, type StepRequest } from '../core/llm/types.ts';
 
 type WireRequest = Omit<StepRequest, 'signal'>;
 

@@ -6,8 +6,8 @@
  */
 import { createChatModel, type ChatModelOptions, type StepProvider } from './decide-step.ts';
 import { abortError, modelError } from './errors.ts';
-import { readSseData } from './sse.ts';
-import type { ChatModel } from './types.ts';
+import { readSseData } from '../core/llm/sse.ts';
+import type { ChatModel } from '../core/llm/types.ts';
 
 export interface RemoteConfig {
   /** e.g. `https://robot.local:8443/v1`, `http://localhost:11434` (…/v1 is added when missing). */

@@ -5,7 +5,7 @@
  */
 import { createChatModel, type ChatModelOptions, type StepProvider } from './decide-step.ts';
 import { modelError } from './errors.ts';
-import type { ChatModel, ScriptPolicy } from './types.ts';
+import type { ChatModel, ScriptPolicy } from '../core/llm/types.ts';
 
 export const SCRIPTED_LABEL = '演示脚本（无模型）';
 

@@ -4,7 +4,7 @@
  * damaged one falls back to the defaults instead of failing the app.
  */
 import { openDB, type IDBPDatabase } from 'idb';
-import { DEFAULT_MODEL_ID } from './models.ts';
+import { DEFAULT_MODEL_ID } from '../core/llm/models.ts';
 import type { ProviderKind } from './model-hub.ts';
 
 export const SETTINGS_DB = 'agentcade-settings';

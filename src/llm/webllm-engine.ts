@@ -14,7 +14,7 @@ import {
 } from '@mlc-ai/web-llm';
 import type { EngineDeps, EngineLike, LoadRequest } from './engine-service.ts';
 import { stepGrammar } from './grammar.ts';
-import { isQwen3 } from './models.ts';
+import { isQwen3 } from '../core/llm/models.ts';
 
 function absolute(url: string): string {
   const base = (globalThis as { location?: { href: string } }).location?.href;

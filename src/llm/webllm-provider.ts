@@ -7,8 +7,8 @@ import * as Comlink from 'comlink';
 import type { StepProvider } from './decide-step.ts';
 import type { EngineResult, EngineStatus, LoadProgress, LoadRequest, ModelEngineService } from './engine-service.ts';
 import { abortError, modelError, toModelError } from './errors.ts';
-import { adaptToGpu, modelLabel } from './models.ts';
-import type { JsonSchema } from './types.ts';
+import { adaptToGpu, modelLabel } from '../core/llm/models.ts';
+import type { JsonSchema } from '../core/llm/types.ts';
 import { probeErrorCode, probeSummary, probeWebGPU, type WebGpuProbe } from './webgpu-probe.ts';
 
 export interface WebLlmProviderOptions {

@@ -9,7 +9,7 @@ import { RobotOutput } from './output-module.ts';
 import { browserSerialSource, type SerialSource } from './serial-port.ts';
 import type { FirmwareSim } from './sim/firmware.ts';
 import type { SpeechProgress } from './speech-progress.ts';
-import type { TraceSink } from '../trace/types.ts';
+import type { TraceSink } from '../core/trace/types.ts';
 
 export interface RobotSetup {
   /** The DevicePort for game workers (exposeDevice(output, port)), plus events notice/active/status. */

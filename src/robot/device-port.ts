@@ -4,7 +4,7 @@
  * channel (`connectDevice`) and hands the result to the game at construction.
  */
 import * as Comlink from 'comlink';
-import type { DevicePort, DeviceResult, Drawing, Expression, Gesture, Progress, TextCard } from './types.ts';
+import type { DevicePort, DeviceResult, Drawing, Expression, Gesture, Progress, TextCard } from '../core/robot/types.ts';
 
 /** Main thread: serve `device` on `port` (one port per game worker). */
 export function exposeDevice(device: DevicePort, port: MessagePort): void {

@@ -1,5 +1,5 @@
 /** The robot area's error codes (catalogue: src/errors/catalogue.ts). */
-import { registerErrors, type ErrorTable } from '../errors/catalogue.ts';
+import { registerErrors, type ErrorTable } from '../core/errors/catalogue.ts';
 
 export const robotErrors = {
   robot_unplugged: {

@@ -4,13 +4,13 @@
  * reconnects by itself (re-plug, reload, stale link). Nothing here waits forever: every
  * command ends in done, an error, or a timeout, and a lost port fails what is in flight.
  */
-import type { Capabilities } from './capabilities.ts';
-import { capabilitiesFromHello } from './capabilities.ts';
+import type { Capabilities } from '../core/robot/capabilities.ts';
+import { capabilitiesFromHello } from '../core/robot/capabilities.ts';
 import { systemClock, type Clock } from './clock.ts';
 import { Emitter } from './emitter.ts';
 import type { RobotErrorCode } from './errors.ts';
-import { encodeFrame, encodeJsonFrame, FrameDecoder, FrameType, jsonPayload, type Frame } from './frame.ts';
-import { isHello, PROTOCOL_VERSION, TIMING, type Command, type Hello } from './messages.ts';
+import { encodeFrame, encodeJsonFrame, FrameDecoder, FrameType, jsonPayload, type Frame } from '../core/robot/frame.ts';
+import { isHello, PROTOCOL_VERSION, TIMING, type Command, type Hello } from '../core/robot/messages.ts';
 import { RequestTracker, robotError, type CommandHandle } from './requests.ts';
 import type { SerialPortLike, SerialSource } from './serial-port.ts';
 

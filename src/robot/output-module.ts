@@ -11,17 +11,17 @@
  * - showDrawing / showProgress / showText: resolve `{device_completed: true}` when the robot
  *   that is in charge reports done; `{device_completed: false, error}` when it failed.
  */
-import { ALL_CAPABILITIES, type Capabilities } from './capabilities.ts';
+import { ALL_CAPABILITIES, type Capabilities } from '../core/robot/capabilities.ts';
 import { systemClock, type Clock } from './clock.ts';
 import { Emitter } from './emitter.ts';
-import { describe } from '../errors/catalogue.ts';
+import { describe } from '../core/errors/catalogue.ts';
 import { ROBOT_NOTICES } from './errors.ts';
 import type { LinkState, RobotLink } from './link.ts';
-import { cmd, type Command } from './messages.ts';
-import { pictureCommands, type Picture } from './pictures.ts';
+import { cmd, type Command } from '../core/robot/messages.ts';
+import { pictureCommands, type Picture } from '../core/robot/pictures.ts';
 import type { SpeechProgress } from './speech-progress.ts';
-import type { DevicePort, DeviceResult, Drawing, Expression, Gesture, Progress, TextCard } from './types.ts';
-import { nullTrace, type TraceSink } from '../trace/types.ts';
+import type { DevicePort, DeviceResult, Drawing, Expression, Gesture, Progress, TextCard } from '../core/robot/types.ts';
+import { nullTrace, type TraceSink } from '../core/trace/types.ts';
 
 export type ActiveRobot = 'robot' | 'screen';
 

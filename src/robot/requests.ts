@@ -3,12 +3,12 @@
  * retransmission on a lost ack, the ack and done timeouts, and failing everything in flight
  * when the link goes away. Pure apart from the injected clock and `write`.
  */
-import { AgentcadeError } from '../errors/catalogue.ts';
+import { AgentcadeError } from '../core/errors/catalogue.ts';
 import type { Clock } from './clock.ts';
 import type { RobotErrorCode } from './errors.ts';
 import './errors.ts';
-import { encodeJsonFrame, FrameType, jsonPayload, type Frame } from './frame.ts';
-import { TIMING, type Command, type DeviceError } from './messages.ts';
+import { encodeJsonFrame, FrameType, jsonPayload, type Frame } from '../core/robot/frame.ts';
+import { TIMING, type Command, type DeviceError } from '../core/robot/messages.ts';
 
 export interface CommandHandle {
   seq: number;

@@ -2,7 +2,7 @@
  * Voice settings a parent sets once (kept in localStorage: tiny, synchronous at start-up):
  * volume, rate, the voice, push-to-talk or hands-free, and which microphone to hear.
  */
-import type { VoiceCommand } from '../main-agent/intents.ts';
+import type { VoiceCommand } from '../core/arcade/intents.ts';
 import type { MicMode } from './voice-loop.ts';
 
 export interface SpeechSettings {

@@ -5,7 +5,7 @@
  * hands-free (listen whenever allowed) and push-to-talk (listen once per tap; the default for small
  * children and noisy rooms). Whatever is heard — or typed — goes to `onInput` as one round.
  */
-import { isEcho } from '../main-agent/intents.ts';
+import { isEcho } from '../core/arcade/intents.ts';
 import { realTimers, type SpeechProgress, type Timers } from './types.ts';
 
 export interface MicLike {

@@ -6,8 +6,8 @@
  */
 import { openDB, type DBSchema, type IDBPDatabase } from 'idb';
 import type { DeclaredGame, SessionStore } from './phase-runtime.ts';
-import type { SkillPackage } from './package-loader.ts';
-import type { CardAsset, DesignTraceEntry, PlayBook, ProjectRecord, SessionSnapshot } from './types.ts';
+import type { SkillPackage } from '../core/studio/package-loader.ts';
+import type { CardAsset, DesignTraceEntry, PlayBook, ProjectRecord, SessionSnapshot } from '../core/studio/types.ts';
 
 export const BOOK_DB = 'agentcade-book';
 export const BOOK_VERSION = 2;

@@ -3,9 +3,9 @@
  * and one policy per model worker of 问答卡牌 (its run skills are code). Each is a small deterministic function of the request —
  * it reads only what a model would see (its messages and the tools offered), never the runtime.
  */
-import type { ChatMessage, ScriptPolicy, Step, StepRequest } from '../llm/types.ts';
+import type { ChatMessage, ScriptPolicy, Step, StepRequest } from '../core/llm/types.ts';
 import { DEMO_THEME_NAMES, DEMO_THEMES } from './demo-decks.ts';
-import { MANAGER_AGENT, workerAgent } from './tool-loop.ts';
+import { MANAGER_AGENT, workerAgent } from '../core/studio/manager-tools.ts';
 
 const step = (action: string, args: Record<string, unknown> = {}): Step => ({ action, args });
 const has = (req: StepRequest, tool: string) => req.tools.some((t) => t.name === tool);

@@ -1,5 +1,5 @@
 /** The Studio's entries in the error catalogue (what a parent reads when a design step fails). */
-import { registerErrors, type ErrorTable } from '../errors/catalogue.ts';
+import { registerErrors, type ErrorTable } from '../core/errors/catalogue.ts';
 
 export const studioErrors: ErrorTable = {
   studio_runtime: { child: '哎呀，游戏出了点小问题，我们等一下再玩。', parent: 'The Studio runtime failed while running a step; the session waits and “继续” retries it.' },

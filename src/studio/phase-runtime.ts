@@ -4,16 +4,16 @@
  * model with the tools allowed now, runs workers, writes the board, persists snapshots and the
  * design trace. No DOM: it runs on the main thread for the Studio and in a Web Worker for play.
  */
-import { ModelError, type ChatMessage, type ChatModel } from '../llm/types.ts';
+import { ModelError, type ChatMessage, type ChatModel } from '../core/llm/types.ts';
 import './errors.ts';
-import type { GameDeclaration } from '../protocol/declaration.ts';
-import * as bb from './blackboard.ts';
-import { cardsFromDesign, declarationFor, gameIdFor, type ThemeFact } from './cards.ts';
-import { skillById, type SkillDef, type SkillPackage } from './package-loader.ts';
-import { allowedTools, initialPhaseState, transition, whoActs, type Effect, type PhaseEvent, type PhaseState, type WaitingReason } from './phase-machine.ts';
-import { missingInstantiateSkills, RUN_SKILL_LIST } from './planner.ts';
-import { assistantMessage, managerSystemPrompt, managerToolSpecs, MANAGER_AGENT, parseManagerStep, resultMessage, runLoopTool } from './tool-loop.ts';
-import type { CardAsset, DesignTraceEntry, SessionSnapshot, TranscriptItem } from './types.ts';
+import type { GameDeclaration } from '../core/protocol/declaration.ts';
+import * as bb from '../core/studio/blackboard.ts';
+import { cardsFromDesign, declarationFor, gameIdFor, type ThemeFact } from '../core/studio/cards.ts';
+import { skillById, type SkillDef, type SkillPackage } from '../core/studio/package-loader.ts';
+import { allowedTools, initialPhaseState, transition, whoActs, type Effect, type PhaseEvent, type PhaseState, type WaitingReason } from '../core/studio/phase-machine.ts';
+import { missingInstantiateSkills, RUN_SKILL_LIST } from '../core/studio/planner.ts';
+import { assistantMessage, managerSystemPrompt, managerToolSpecs, MANAGER_AGENT, parseManagerStep, resultMessage, runLoopTool } from '../core/studio/manager-tools.ts';
+import type { CardAsset, DesignTraceEntry, SessionSnapshot, TranscriptItem } from '../core/studio/types.ts';
 import { assembleWorkerContext, runWorkerLoop, type WorkerOutcome } from './worker-executor.ts';
 
 export const USER_WORDS_TAG = '设计.家长要求';

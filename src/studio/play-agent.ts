@@ -17,26 +17,26 @@
  */
 import type { AgentCard } from '@a2a-js/sdk';
 import { agentCardFor } from '../a2a/card.ts';
-import { AgentcadeError, describe } from '../errors/catalogue.ts';
-import { childText } from '../game/errors.ts';
-import { TurnQueue } from '../game/turn-queue.ts';
+import { AgentcadeError, describe } from '../core/errors/catalogue.ts';
+import { childText } from '../games/errors.ts';
+import { TurnQueue } from '../games/turn-queue.ts';
 import { connectModel } from '../llm/model-port.ts';
-import type { ChatModel } from '../llm/types.ts';
-import { gameReply, type GameInput, type GameReply } from '../protocol/game-protocol.ts';
-import type { GameHandler, GameTurnContext } from '../protocol/handler.ts';
+import type { ChatModel } from '../core/llm/types.ts';
+import { gameReply, type GameInput, type GameReply } from '../core/protocol/game-protocol.ts';
+import type { GameHandler, GameTurnContext } from '../core/protocol/handler.ts';
 import { connectDevice } from '../robot/device-port.ts';
-import type { DevicePort } from '../robot/types.ts';
+import type { DevicePort } from '../core/robot/types.ts';
 import { connectTrace } from '../trace/trace-port.ts';
-import { nullTrace, type TraceEvent, type TraceSink } from '../trace/types.ts';
+import { nullTrace, type TraceEvent, type TraceSink } from '../core/trace/types.ts';
 import { Book } from './book.ts';
 import './errors.ts';
 import { announceBookChange } from './play/book-events.ts';
 import { arcadeDeclaration } from './play/declaration.ts';
-import { deviceEffects, type DeviceEffect, type TurnChanges } from './play/device-effects.ts';
+import { deviceEffects, type DeviceEffect, type TurnChanges } from '../core/studio/device-effects.ts';
 import './play/errors.ts';
 import { PlayRuntime, type PlayRuntimeOptions } from './play/play-runtime.ts';
 import { loadPlayableGame, type PlayableGame } from './play-stage.ts';
-import type { PlayBook } from './types.ts';
+import type { PlayBook } from '../core/studio/types.ts';
 
 export interface StudioHandlerDeps {
   /** The designed game, read fresh for every `start` (null when it is gone from the Book). */

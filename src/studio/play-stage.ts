@@ -3,11 +3,11 @@
  * from the Book, with its declaration, cards, accepted design and the package's runtime code.
  * The one play runtime is `play/play-runtime.ts#PlayRuntime` (turns, restore, PlayBook). No DOM.
  */
-import type { GameDeclaration } from '../protocol/declaration.ts';
+import type { GameDeclaration } from '../core/protocol/declaration.ts';
 import type { Book } from './book.ts';
-import { discoverPackages, type LoadResult, type SkillPackage } from './package-loader.ts';
+import { discoverPackages, type LoadResult, type SkillPackage } from '../core/studio/package-loader.ts';
 import type { CodeExecutor } from './phase-runtime.ts';
-import type { CardAsset, ProjectRecord } from './types.ts';
+import type { CardAsset, ProjectRecord } from '../core/studio/types.ts';
 
 /** Each package's runtime code (`skills/<pkg>/runtime.ts` exporting `createCodeExecutors()`). */
 const runtimes = import.meta.glob<{ createCodeExecutors?: () => Record<string, CodeExecutor> }>('/skills/*/runtime.ts', { eager: true });

@@ -7,10 +7,10 @@
  * lower half (current accepted values of the tags the skill reads, shaped by its context profile,
  * plus the reasons its previous drafts were rejected).
  */
-import type { ChatMessage, ChatModel, Step, ToolSpec } from '../llm/types.ts';
-import type { Blackboard } from './blackboard.ts';
-import type { ContextRule, SkillDef, SkillPackage } from './package-loader.ts';
-import { assistantMessage, hideFields, workerAgent } from './tool-loop.ts';
+import type { ChatMessage, ChatModel, Step, ToolSpec } from '../core/llm/types.ts';
+import type { Blackboard } from '../core/studio/blackboard.ts';
+import type { ContextRule, SkillDef, SkillPackage } from '../core/studio/package-loader.ts';
+import { assistantMessage, hideFields, workerAgent } from '../core/studio/manager-tools.ts';
 
 export interface WorkerContext {
   upper: string;

@@ -11,8 +11,8 @@
  * - Data is sanitized (plain JSON, API keys removed) before it is kept; writes are batched and
  *   applied in call order.
  */
-import { sanitizeTraceData } from './redact.ts';
-import type { TraceEvent, TraceSink } from './types.ts';
+import { sanitizeTraceData } from '../core/trace/redact.ts';
+import type { TraceEvent, TraceSink } from '../core/trace/types.ts';
 
 /** Where the recorder writes (TraceStore implements it). */
 export interface TraceWriter {

@@ -8,8 +8,8 @@
  * `end_game`). At start-up: `await guard.recover(gameClient, { say })`.
  */
 import type { GameClient } from '../a2a/types.ts';
-import { gameInput } from '../protocol/game-protocol.ts';
-import type { TraceSink } from './types.ts';
+import { gameInput } from '../core/protocol/game-protocol.ts';
+import type { TraceSink } from '../core/trace/types.ts';
 
 export const INTERRUPTED_GAME_TEXT = '刚才的游戏中断了，我们重新开始吧';
 /** The trace round of a recovery has no words of the child: it is labelled with this (source `app`). */

@@ -4,8 +4,8 @@
  * Recording never blocks or throws in the worker: events are batched and sent fire-and-forget.
  */
 import * as Comlink from 'comlink';
-import { sanitizeTraceData } from './redact.ts';
-import type { TraceEvent, TraceSink } from './types.ts';
+import { sanitizeTraceData } from '../core/trace/redact.ts';
+import type { TraceEvent, TraceSink } from '../core/trace/types.ts';
 
 /** The object exposed on the main side of the port. */
 export interface TracePortApi {

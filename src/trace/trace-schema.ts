@@ -10,7 +10,7 @@
  *     Migration: builds `requests` from v1's `a2a_request` events, files v1's orphans, sizes rounds.
  */
 import { openDB, type DBSchema, type IDBPDatabase, type IDBPTransaction, type StoreNames } from 'idb';
-import { eventBytes, eventEnd, type StoredTraceEvent } from './rounds.ts';
+import { eventBytes, eventEnd, type StoredTraceEvent } from '../core/trace/rounds.ts';
 
 export const TRACE_DB_NAME = 'agentcade-trace';
 export const TRACE_DB_VERSION = 2;

@@ -3,9 +3,9 @@
  * by size (oldest rounds pruned first), surviving reloads. Grouping itself is pure (rounds.ts).
  */
 import type { IDBPDatabase, IDBPTransaction } from 'idb';
-import { eventBytes, eventEnd, groupRounds, roundsToPrune, userText, type GroupedTrace, type RoundSize, type StoredTraceEvent } from './rounds.ts';
+import { eventBytes, eventEnd, groupRounds, roundsToPrune, userText, type GroupedTrace, type RoundSize, type StoredTraceEvent } from '../core/trace/rounds.ts';
 import { openTraceDb, TRACE_DB_NAME, type RoundRow, type TraceDB } from './trace-schema.ts';
-import type { TraceEvent } from './types.ts';
+import type { TraceEvent } from '../core/trace/types.ts';
 
 type WriteTx = IDBPTransaction<TraceDB, ('rounds' | 'events' | 'requests')[], 'readwrite'>;
 

@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
 import { bundleFake } from './support/robot.ts';
-import { splitStroke } from '../../src/robot/pictures.ts';
+import { splitStroke } from '../../src/core/robot/pictures.ts';
 import { installSpeechFake } from './fakes/speech-fake.ts';
 import { say as speak, spoken, waitSpoken } from './support/child.ts';
 

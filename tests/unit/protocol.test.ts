@@ -7,7 +7,7 @@ import {
   gameReply,
   parseGameInput,
   parseGameReply,
-} from '../../src/protocol/game-protocol.ts';
+} from '../../src/core/protocol/game-protocol.ts';
 
 describe('GameInput validation', () => {
   it('accepts start/message/end with the original text unchanged', () => {

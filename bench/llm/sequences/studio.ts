@@ -4,7 +4,7 @@
  * One sequence per agent (each agent's previous request is what its KV cache would hold), plus
  * the play session as one engine sees it: every agent's requests in the order they were sent.
  */
-import type { StepRequest } from '../../../src/llm/types.ts';
+import type { StepRequest } from '../../../src/core/llm/types.ts';
 import type { BenchSequence } from '../measure.ts';
 import { viteImport } from '../vite-runner.ts';
 

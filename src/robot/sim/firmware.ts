@@ -5,9 +5,9 @@
  * Time comes from an injected clock; faults can be injected to test the host.
  */
 import { systemClock, type Clock } from '../clock.ts';
-import { encodeFrame, encodeJsonFrame, FrameDecoder, FrameType, jsonPayload, type Frame } from '../frame.ts';
-import { EXPRESSIONS, LIMITS, PROTOCOL_VERSION, TIMING, type DeviceErrorCode, type Hello, type Point } from '../messages.ts';
-import type { Expression } from '../types.ts';
+import { encodeFrame, encodeJsonFrame, FrameDecoder, FrameType, jsonPayload, type Frame } from '../../core/robot/frame.ts';
+import { EXPRESSIONS, LIMITS, PROTOCOL_VERSION, TIMING, type DeviceErrorCode, type Hello, type Point } from '../../core/robot/messages.ts';
+import type { Expression } from '../../core/robot/types.ts';
 import { MOTION, strokeMs } from './motion.ts';
 import type { RobotState, ScreenContent } from './state.ts';
 

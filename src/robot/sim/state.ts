@@ -2,8 +2,8 @@
  * What the (simulated) robot is showing and doing: the state the on-screen robot renders and
  * tests assert on. Plain data, replaced (never mutated) on every change.
  */
-import type { Expression } from '../types.ts';
-import type { Point } from '../messages.ts';
+import type { Expression } from '../../core/robot/types.ts';
+import type { Point } from '../../core/robot/messages.ts';
 
 export type ScreenContent =
   | { kind: 'idle' }

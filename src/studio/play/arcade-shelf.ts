@@ -4,7 +4,7 @@
  * the shelf keeps the last list it read and re-reads the Book when a change is announced
  * (book-events.ts) or on `refresh()`; listeners hear when the list changed.
  */
-import { STUDIO_GAME_PREFIX, type GameDeclaration } from '../../protocol/declaration.ts';
+import { STUDIO_GAME_PREFIX, type GameDeclaration } from '../../core/protocol/declaration.ts';
 import { Book } from '../book.ts';
 import { onBookChange } from './book-events.ts';
 import { arcadeDeclaration } from './declaration.ts';

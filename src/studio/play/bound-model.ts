@@ -4,7 +4,7 @@
  * carries the signal of the turn running now and rejects at once when it aborts — even when the
  * model underneath ignores the signal — so a cancelled turn settles promptly.
  */
-import type { ChatModel, Step, StepRequest } from '../../llm/types.ts';
+import type { ChatModel, Step, StepRequest } from '../../core/llm/types.ts';
 
 export function abortReason(signal: AbortSignal): unknown {
   return signal.reason ?? new DOMException('这一轮已取消', 'AbortError');

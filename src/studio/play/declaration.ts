@@ -3,7 +3,7 @@
  * list): the project's declaration, marked as a studio game, with a description a family reads.
  * The same function serves the arcade's list and the game worker's card, so both say the same.
  */
-import type { GameDeclaration } from '../../protocol/declaration.ts';
+import type { GameDeclaration } from '../../core/protocol/declaration.ts';
 
 export function arcadeDeclaration(decl: GameDeclaration): GameDeclaration {
   const made = `${decl.title}：大人在设计室做的新游戏`;

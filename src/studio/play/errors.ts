@@ -3,7 +3,7 @@
  * game runtime's (`game_model_failed*`, `game_session_ended` in src/game/errors.ts): a studio game
  * speaks the same protocol, so the child hears the same words.
  */
-import { registerErrors, type ErrorTable } from '../../errors/catalogue.ts';
+import { registerErrors, type ErrorTable } from '../../core/errors/catalogue.ts';
 
 export const studioPlayErrors: ErrorTable = {
   studio_game_missing: {

@@ -10,13 +10,13 @@
  *   repeated answer is judged and scored once;
  * - the PlayBook record (turns, score, duration), updated after every turn.
  */
-import type { ChatMessage, ChatModel } from '../../llm/types.ts';
+import type { ChatMessage, ChatModel } from '../../core/llm/types.ts';
 import { StudioSession, type CodeExecutor, type SessionDeps } from '../phase-runtime.ts';
 import { codeExecutorsFor, type PlayableGame, type PlayReply } from '../play-stage.ts';
-import type { CardAsset, PlayBook } from '../types.ts';
+import type { CardAsset, PlayBook } from '../../core/studio/types.ts';
 import { abortReason, signalBoundModel } from './bound-model.ts';
-import { MEMORY_ROUNDS } from '../../game/memory.ts';
-import { currentCardOf, scoreOf, turnChanges, type ScoreNow, type TurnChanges } from './device-effects.ts';
+import { MEMORY_ROUNDS } from '../../core/agent/memory.ts';
+import { currentCardOf, scoreOf, turnChanges, type ScoreNow, type TurnChanges } from '../../core/studio/device-effects.ts';
 
 /** The manager keeps the most recent rounds of the game in its conversation: the same window as every game (seed 000: 最近 16 轮). */
 export const PLAY_MEMORY_ROUNDS = MEMORY_ROUNDS;

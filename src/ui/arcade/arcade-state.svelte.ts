@@ -2,8 +2,8 @@
  * The arcade's view model: mirrors the runtime's plain-TS objects (main agent, speech, mic loop,
  * robot, model hub) into Svelte 5 state, so components only read fields and call actions.
  */
-import type { AgentSnapshot, ArcadeGame } from '../../main-agent/types.ts';
-import { describe } from '../../errors/catalogue.ts';
+import type { AgentSnapshot, ArcadeGame } from '../../arcade/types.ts';
+import { describe } from '../../core/errors/catalogue.ts';
 import type { LinkState } from '../../robot/link.ts';
 import type { MicStatus } from '../../speech/recognizer.ts';
 import type { LoopState } from '../../speech/voice-loop.ts';

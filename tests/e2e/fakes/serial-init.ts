@@ -6,7 +6,7 @@
  */
 import { FirmwareSim, type SimOptions } from '../../../src/robot/sim/firmware.ts';
 import { SimPort } from '../../../src/robot/sim/sim-port.ts';
-import { SimSerial } from '../../../src/robot/sim/sim-serial.ts';
+import { SimSerial } from '../../support/robot/sim-serial.ts';
 
 const KEY = 'agentcade.e2e.serialGranted';
 

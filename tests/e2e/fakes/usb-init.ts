@@ -7,7 +7,7 @@
  * its cable.
  */
 import { FirmwareSim } from '../../../src/robot/sim/firmware.ts';
-import { SimUsb } from '../../../src/robot/sim/usb-sim.ts';
+import { SimUsb } from '../../support/robot/usb-sim.ts';
 
 const KEY = 'agentcade.e2e.usbGranted';
 

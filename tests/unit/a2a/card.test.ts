@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { agentCardFor, capabilitiesOfCard, gameIdOfCard, MESSAGEPORT_BINDING } from '../../../src/a2a/card.ts';
-import type { GameDeclaration } from '../../../src/protocol/declaration.ts';
+import type { GameDeclaration } from '../../../src/core/protocol/declaration.ts';
 
 const GUESS: GameDeclaration = {
   id: 'draw-guess',

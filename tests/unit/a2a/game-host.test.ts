@@ -7,11 +7,11 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { agentCardFor } from '../../../src/a2a/card.ts';
 import { spokenErrorReply } from '../../../src/a2a/errors.ts';
 import { createGameClient, type GameClientOptions, type GameWorkerInit } from '../../../src/a2a/game-host.ts';
-import { createEchoGame, ECHO_GAME } from '../../../src/a2a/testing/echo-game.ts';
+import { createEchoGame, ECHO_GAME } from '../../support/a2a/echo-game.ts';
 import { GameRequestError, type GameClient, type GameRequest, type ReplyEvent } from '../../../src/a2a/types.ts';
 import { hostGameAgent } from '../../../src/a2a/worker-entry.ts';
-import { gameInput, gameReply } from '../../../src/protocol/game-protocol.ts';
-import type { GameHandler } from '../../../src/protocol/handler.ts';
+import { gameInput, gameReply } from '../../../src/core/protocol/game-protocol.ts';
+import type { GameHandler } from '../../../src/core/protocol/handler.ts';
 import { deferred } from './harness.ts';
 
 /** A Worker stand-in: runs the real worker entry (hostGameAgent) on its own side of the ports. */

@@ -7,12 +7,12 @@ import { TaskState, type AgentCard, type StreamResponse } from '@a2a-js/sdk';
 import { Client, ClientFactory, JsonRpcTransportFactory } from '@a2a-js/sdk/client';
 import { agentCardFor } from '../../../src/a2a/card.ts';
 import { gameInputMessage, readGameReply, statusDetail } from '../../../src/a2a/game-parts.ts';
-import { createPortFetch } from '../../../src/a2a/port-fetch.ts';
+import { createPortFetch } from '../../support/a2a/port-fetch.ts';
 import { MessagePortTransportFactory } from '../../../src/a2a/port-transport.ts';
 import { serveGameAgent, type ServedAgent } from '../../../src/a2a/worker-server.ts';
-import type { GameDeclaration } from '../../../src/protocol/declaration.ts';
-import { gameInput, type GameInput, type GameInputKind, type GameReply } from '../../../src/protocol/game-protocol.ts';
-import type { GameHandler } from '../../../src/protocol/handler.ts';
+import type { GameDeclaration } from '../../../src/core/protocol/declaration.ts';
+import { gameInput, type GameInput, type GameInputKind, type GameReply } from '../../../src/core/protocol/game-protocol.ts';
+import type { GameHandler } from '../../../src/core/protocol/handler.ts';
 
 export type ClientKind = 'MessagePortTransport' | 'SDK JSON-RPC over fake fetch (oracle)';
 export const CLIENT_KINDS: ClientKind[] = ['MessagePortTransport', 'SDK JSON-RPC over fake fetch (oracle)'];

@@ -6,10 +6,10 @@
 import { TaskState } from '@a2a-js/sdk';
 import { isJsonRpcError } from '@a2a-js/sdk/errors';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createEchoGame } from '../../../src/a2a/testing/echo-game.ts';
+import { createEchoGame } from '../../support/a2a/echo-game.ts';
 import { dataPart, textPart } from '../../../src/a2a/game-parts.ts';
-import { PROTOCOL, gameReply, type GameInput } from '../../../src/protocol/game-protocol.ts';
-import type { GameHandler } from '../../../src/protocol/handler.ts';
+import { PROTOCOL, gameReply, type GameInput } from '../../../src/core/protocol/game-protocol.ts';
+import type { GameHandler } from '../../../src/core/protocol/handler.ts';
 import { Role } from '@a2a-js/sdk';
 import { CLIENT_KINDS, closeAll, collect, connect, deferred, eventually, see, send } from './harness.ts';
 

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { createGameAgent, loadGameModule } from '../../../src/game/agent-factory.ts';
-import { builtinGames } from '../../../src/game/catalog.ts';
+import { createGameAgent, loadGameModule } from '../../../src/games/agent-factory.ts';
+import { builtinGames } from '../../../src/games/catalog.ts';
 import { exposeModel } from '../../../src/llm/model-port.ts';
 import { demoPolicy } from '../../../src/llm/demo-policies.ts';
 import { createScriptedModel } from '../../../src/llm/scripted.ts';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { GameService } from '../../../src/game/game-service.ts';
-import type { Step, StepRequest } from '../../../src/llm/types.ts';
-import { gameInput } from '../../../src/protocol/game-protocol.ts';
+import { GameService } from '../../../src/games/game-service.ts';
+import type { Step, StepRequest } from '../../../src/core/llm/types.ts';
+import { gameInput } from '../../../src/core/protocol/game-protocol.ts';
 import { DrawGuessAgent, sameWords } from '../../../skills/draw-guess/game.ts';
 import { policy } from '../../../skills/draw-guess/demo.ts';
 import { maskNames, type Card } from '../../../skills/draw-guess/rules.ts';

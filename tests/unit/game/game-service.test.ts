@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { GameService } from '../../../src/game/game-service.ts';
+import { GameService } from '../../../src/games/game-service.ts';
 import { createScriptedModel } from '../../../src/llm/scripted.ts';
-import type { ChatModel, Step, StepRequest } from '../../../src/llm/types.ts';
-import { gameInput } from '../../../src/protocol/game-protocol.ts';
+import type { ChatModel, Step, StepRequest } from '../../../src/core/llm/types.ts';
+import { gameInput } from '../../../src/core/protocol/game-protocol.ts';
 import { GuessNumberAgent } from '../../../skills/guess-number/game.ts';
 import { policy } from '../../../skills/guess-number/demo.ts';
 import { ctx, deferred, FakeDevice, RecordingTrace, secretRandom, send } from './helpers.ts';

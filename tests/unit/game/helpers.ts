@@ -1,10 +1,10 @@
 /** Small fakes for the game runtime tests: a recording device, a recording model, turn contexts. */
 import { createScriptedModel } from '../../../src/llm/scripted.ts';
-import type { ChatModel, ScriptPolicy, Step, StepRequest } from '../../../src/llm/types.ts';
-import { gameInput, type GameInput, type GameInputKind, type GameReply } from '../../../src/protocol/game-protocol.ts';
-import type { GameHandler, GameTurnContext } from '../../../src/protocol/handler.ts';
-import type { DevicePort, DeviceResult, Drawing, Expression, Gesture, Progress, TextCard } from '../../../src/robot/types.ts';
-import type { TraceEvent, TraceSink } from '../../../src/trace/types.ts';
+import type { ChatModel, ScriptPolicy, Step, StepRequest } from '../../../src/core/llm/types.ts';
+import { gameInput, type GameInput, type GameInputKind, type GameReply } from '../../../src/core/protocol/game-protocol.ts';
+import type { GameHandler, GameTurnContext } from '../../../src/core/protocol/handler.ts';
+import type { DevicePort, DeviceResult, Drawing, Expression, Gesture, Progress, TextCard } from '../../../src/core/robot/types.ts';
+import type { TraceEvent, TraceSink } from '../../../src/core/trace/types.ts';
 
 export type DeviceCall =
   | { op: 'react'; expression: Expression; gesture: Gesture }

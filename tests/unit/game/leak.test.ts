@@ -9,9 +9,9 @@
  * tool descriptions), which is the same for every secret and so cannot carry one.
  */
 import { describe, expect, it } from 'vitest';
-import { GameService } from '../../../src/game/game-service.ts';
+import { GameService } from '../../../src/games/game-service.ts';
 import { createScriptedModel } from '../../../src/llm/scripted.ts';
-import type { ChatModel, ScriptPolicy, StepRequest } from '../../../src/llm/types.ts';
+import type { ChatModel, ScriptPolicy, StepRequest } from '../../../src/core/llm/types.ts';
 import { GuessNumberAgent } from '../../../skills/guess-number/game.ts';
 import { policy as guessPolicy } from '../../../skills/guess-number/demo.ts';
 import { DrawGuessAgent } from '../../../skills/draw-guess/game.ts';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { emptyMemory, memoryMessages, remember, MEMORY_ROUNDS, type Memory } from '../../../src/game/memory.ts';
+import { emptyMemory, memoryMessages, remember, MEMORY_ROUNDS, type Memory } from '../../../src/core/agent/memory.ts';
 
 const round = (i: number) => ({ user: `u${i}`, assistant: `a${i}` });
 

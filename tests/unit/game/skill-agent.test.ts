@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { Skill } from '../../../src/game/skill.ts';
-import { COMMON_PROMPT, SkillAgent, ToolError, type AgentDeps, type GameTool } from '../../../src/game/skill-agent.ts';
-import { MEMORY_ROUNDS } from '../../../src/game/memory.ts';
-import type { Turn } from '../../../src/game/turn.ts';
-import { ModelError, type Step, type StepRequest } from '../../../src/llm/types.ts';
-import { gameInput } from '../../../src/protocol/game-protocol.ts';
+import { Skill } from '../../../src/core/games/skill.ts';
+import { COMMON_PROMPT, SkillAgent, ToolError, type AgentDeps, type GameTool } from '../../../src/games/skill-agent.ts';
+import { MEMORY_ROUNDS } from '../../../src/core/agent/memory.ts';
+import type { Turn } from '../../../src/core/games/turn.ts';
+import { ModelError, type Step, type StepRequest } from '../../../src/core/llm/types.ts';
+import { gameInput } from '../../../src/core/protocol/game-protocol.ts';
 import { ctx, deferred, FakeDevice, RecordingModel, RecordingTrace } from './helpers.ts';
 
 const SKILL = Skill.load(

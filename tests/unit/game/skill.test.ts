@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { readdirSync, readFileSync, existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { Skill, SkillLoadError } from '../../../src/game/skill.ts';
-import { builtinGames, builtinSkill } from '../../../src/game/catalog.ts';
+import { Skill, SkillLoadError } from '../../../src/core/games/skill.ts';
+import { builtinGames, builtinSkill } from '../../../src/games/catalog.ts';
 
 const GOOD = `---
 name: my-game

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { TurnQueue } from '../../../src/game/turn-queue.ts';
+import { TurnQueue } from '../../../src/games/turn-queue.ts';
 
 const deferred = () => {
   let resolve!: () => void;

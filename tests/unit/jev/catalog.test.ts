@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { judge, normalize } from '../../../src/game/jev/index.ts';
+import { judge, normalize } from '../../../src/core/jev/index.ts';
 import { ANIMALS, ANIMAL_VOCABULARY, DRAWING_BOX, findAnimal, validateCatalog, type AnimalCard } from '../../../skills/draw-guess/animals.ts';
 
 const clone = (): AnimalCard[] => structuredClone(ANIMALS);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { judge, type JevTarget } from '../../../src/game/jev/index.ts';
+import { judge, type JevTarget } from '../../../src/core/jev/index.ts';
 
 // JEV knows nothing about animals: a Studio quiz brings its own cards.
 const FRUIT: JevTarget[] = [

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { judge } from '../../../src/game/jev/index.ts';
+import { judge } from '../../../src/core/jev/index.ts';
 import { ANIMAL_VOCABULARY, findAnimal } from '../../../skills/draw-guess/animals.ts';
 
 interface Case {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { charTokenizer, measureSequence, renderChatML } from '../../../bench/llm/measure.ts';
-import type { StepRequest } from '../../../src/llm/types.ts';
+import type { StepRequest } from '../../../src/core/llm/types.ts';
 
 const step = (...contents: string[]): StepRequest => ({
   agent: 'game:t',

@@ -9,7 +9,7 @@ import { recordStudio } from '../../../bench/llm/record-studio.ts';
 import { halvingChild } from '../../../bench/llm/sequences/guess-number.ts';
 import { drawGuessChild } from '../../../bench/llm/sequences/draw-guess.ts';
 import { designTagsFirstInView, hasTurnState, turnStateInUserMessage } from '../../../bench/llm/what-if.ts';
-import type { ChatMessage } from '../../../src/llm/types.ts';
+import type { ChatMessage } from '../../../src/core/llm/types.ts';
 
 const root = new URL('../../../', import.meta.url).pathname;
 

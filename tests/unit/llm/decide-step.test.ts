@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createChatModel, type CompletionRequest, type StepProvider } from '../../../src/llm/decide-step.ts';
 import { createScriptedModel, playback, SCRIPTED_LABEL } from '../../../src/llm/scripted.ts';
-import { ModelError, type StepRequest } from '../../../src/llm/types.ts';
+import { ModelError, type StepRequest } from '../../../src/core/llm/types.ts';
 import { guessNumberTools } from './fixtures.ts';
 
 /** A provider that answers with a fixed list of texts and records what it was asked. */

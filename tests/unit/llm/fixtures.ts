@@ -1,4 +1,4 @@
-import type { ToolSpec } from '../../../src/llm/types.ts';
+import type { ToolSpec } from '../../../src/core/llm/types.ts';
 
 /** A real game's tool set (猜数字), plus the runtime's `say` and the final `reply`. */
 export const guessNumberTools: ToolSpec[] = [

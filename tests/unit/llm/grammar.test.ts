@@ -1,7 +1,7 @@
 import '../../support/xgrammar-node.ts';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadXGrammar, stepGrammar } from '../../../src/llm/grammar.ts';
-import { buildStepSchema } from '../../../src/llm/step-schema.ts';
+import { buildStepSchema } from '../../../src/core/llm/step-schema.ts';
 import { guessNumberTools, startGameTool } from './fixtures.ts';
 
 // Real XGrammar (wasm) in Node: the EBNF we send to WebLLM accepts exactly the legal steps.

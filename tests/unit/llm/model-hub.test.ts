@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ModelHub } from '../../../src/llm/model-hub.ts';
 import { connectModel, exposeModel } from '../../../src/llm/model-port.ts';
 import { createScriptedModel } from '../../../src/llm/scripted.ts';
-import { ModelError, type ChatModel, type Step, type StepRequest } from '../../../src/llm/types.ts';
+import { ModelError, type ChatModel, type Step, type StepRequest } from '../../../src/core/llm/types.ts';
 import { guessNumberTools } from './fixtures.ts';
 
 const req = (agent: string, text = '你好', signal?: AbortSignal): StepRequest => ({

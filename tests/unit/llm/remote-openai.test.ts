@@ -5,8 +5,8 @@ import {
   endpointProblem,
   listRemoteModels,
 } from '../../../src/llm/remote-openai.ts';
-import { readSseData } from '../../../src/llm/sse.ts';
-import type { StepRequest } from '../../../src/llm/types.ts';
+import { readSseData } from '../../../src/core/llm/sse.ts';
+import type { StepRequest } from '../../../src/core/llm/types.ts';
 import { startOpenAITestServer, type OpenAITestServer } from '../../support/openai-test-server.ts';
 import { guessNumberTools } from './fixtures.ts';
 

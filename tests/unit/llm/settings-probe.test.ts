@@ -9,9 +9,9 @@ import {
   SETTINGS_STORE,
 } from '../../../src/llm/settings-store.ts';
 import { probeWebGPU, probeSummary, type GpuAdapterLike } from '../../../src/llm/webgpu-probe.ts';
-import { adaptToGpu, defaultModelFor } from '../../../src/llm/models.ts';
+import { adaptToGpu, defaultModelFor } from '../../../src/core/llm/models.ts';
 import { classifyModelErrorText, toModelError } from '../../../src/llm/errors.ts';
-import { describe as describeCode } from '../../../src/errors/catalogue.ts';
+import { describe as describeCode } from '../../../src/core/errors/catalogue.ts';
 
 describe('settings store', () => {
   it('persists the provider and model choices', async () => {

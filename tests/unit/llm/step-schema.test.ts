@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import Ajv from 'ajv';
-import { buildStepSchema, checkStep } from '../../../src/llm/step-schema.ts';
+import { buildStepSchema, checkStep } from '../../../src/core/llm/step-schema.ts';
 import { guessNumberTools, startGameTool } from './fixtures.ts';
 
 describe('buildStepSchema', () => {

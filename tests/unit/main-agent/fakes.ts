@@ -1,8 +1,8 @@
 /** Test doubles for the main agent: a controllable GameClient and a recording speaker. */
 import { GameRequestError, type GameClient, type GameRequest, type ReplyEvent } from '../../../src/a2a/types.ts';
-import type { GameInput } from '../../../src/protocol/game-protocol.ts';
-import { gameReply, type SessionStatus } from '../../../src/protocol/game-protocol.ts';
-import type { ArcadeGame, Speaker, SpeakerRole, SpokenOutcome } from '../../../src/main-agent/types.ts';
+import type { GameInput } from '../../../src/core/protocol/game-protocol.ts';
+import { gameReply, type SessionStatus } from '../../../src/core/protocol/game-protocol.ts';
+import type { ArcadeGame, Speaker, SpeakerRole, SpokenOutcome } from '../../../src/arcade/types.ts';
 
 type Item = { ev: ReplyEvent } | { err: Error } | { done: true };
 

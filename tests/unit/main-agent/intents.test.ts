@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { createScriptedModel } from '../../../src/llm/scripted.ts';
-import { mainDemoPolicy } from '../../../src/main-agent/demo-policy.ts';
-import { globalIntent, isClearInGame, isEcho, mentionedGame, voiceCommand } from '../../../src/main-agent/intents.ts';
-import { buildMessages, mainTools, parseGameLines, systemPrompt } from '../../../src/main-agent/prompt.ts';
+import { mainDemoPolicy } from '../../../src/arcade/demo-policy.ts';
+import { globalIntent, isClearInGame, isEcho, mentionedGame, voiceCommand } from '../../../src/core/arcade/intents.ts';
+import { buildMessages, mainTools, parseGameLines, systemPrompt } from '../../../src/core/arcade/prompt.ts';
 import { GAMES, game } from './fakes.ts';
 
 describe('global intents', () => {

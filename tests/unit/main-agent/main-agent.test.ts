@@ -1,11 +1,11 @@
 import { describe, expect, it, vi } from 'vitest';
 import { createScriptedModel } from '../../../src/llm/scripted.ts';
-import type { ScriptPolicy, StepRequest } from '../../../src/llm/types.ts';
-import { mainDemoPolicy } from '../../../src/main-agent/demo-policy.ts';
-import { SAY } from '../../../src/main-agent/errors.ts';
-import { MainAgent } from '../../../src/main-agent/main-agent.ts';
+import type { ScriptPolicy, StepRequest } from '../../../src/core/llm/types.ts';
+import { mainDemoPolicy } from '../../../src/arcade/demo-policy.ts';
+import { SAY } from '../../../src/arcade/errors.ts';
+import { MainAgent } from '../../../src/arcade/main-agent.ts';
 import { applyVoiceCommand, defaultSpeechSettings, type SpeechSettings } from '../../../src/speech/settings.ts';
-import type { TraceEvent } from '../../../src/trace/types.ts';
+import type { TraceEvent } from '../../../src/core/trace/types.ts';
 import { FakeGameClient, FakeSpeaker, GAMES, until } from './fakes.ts';
 
 function setup(opts: { policy?: ScriptPolicy; fastPath?: boolean; manual?: boolean; voice?: Partial<SpeechSettings>; onSessionCleared?: (gameId: string) => void } = {}) {

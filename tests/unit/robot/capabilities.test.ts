@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ALL_CAPABILITIES, capabilitiesFromHello, gameAvailability } from '../../../src/robot/capabilities.ts';
+import { ALL_CAPABILITIES, capabilitiesFromHello, gameAvailability } from '../../../src/core/robot/capabilities.ts';
 import { FirmwareSim } from '../../../src/robot/sim/firmware.ts';
 
 const guess = { title: '你画我猜', capabilities: ['face', 'head', 'draw'] as const };

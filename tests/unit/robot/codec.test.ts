@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { cobsDecode, cobsEncode } from '../../../src/robot/cobs.ts';
-import { crc16 } from '../../../src/robot/crc.ts';
-import { decodeBlock, encodeFrame, encodeJsonFrame, FrameDecoder, FrameType, jsonPayload } from '../../../src/robot/frame.ts';
+import { cobsDecode, cobsEncode } from '../../../src/core/robot/cobs.ts';
+import { crc16 } from '../../../src/core/robot/crc.ts';
+import { decodeBlock, encodeFrame, encodeJsonFrame, FrameDecoder, FrameType, jsonPayload } from '../../../src/core/robot/frame.ts';
 
 const bytes = (...b: number[]) => new Uint8Array(b);
 

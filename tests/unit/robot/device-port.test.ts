@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { connectDevice, exposeDevice } from '../../../src/robot/device-port.ts';
-import type { DevicePort, DeviceResult } from '../../../src/robot/types.ts';
+import type { DevicePort, DeviceResult } from '../../../src/core/robot/types.ts';
 
 describe('device port over a MessageChannel (Comlink)', () => {
   it('carries every DevicePort call from the worker side to the main-thread device and back', async () => {

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { encodeFrame, encodeJsonFrame, FrameDecoder, FrameType, jsonPayload, type Frame } from '../../../src/robot/frame.ts';
+import { encodeFrame, encodeJsonFrame, FrameDecoder, FrameType, jsonPayload, type Frame } from '../../../src/core/robot/frame.ts';
 import { FirmwareSim } from '../../../src/robot/sim/firmware.ts';
 import { tick } from './harness.ts';
 

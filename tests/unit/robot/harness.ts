@@ -4,7 +4,7 @@ import { RobotLink, type LinkOptions } from '../../../src/robot/link.ts';
 import { nativeSerialSource } from '../../../src/robot/serial-port.ts';
 import { FirmwareSim, type SimOptions } from '../../../src/robot/sim/firmware.ts';
 import { SimPort } from '../../../src/robot/sim/sim-port.ts';
-import { SimSerial } from '../../../src/robot/sim/sim-serial.ts';
+import { SimSerial } from '../../support/robot/sim-serial.ts';
 
 export function robotRig(opts: { sim?: SimOptions; granted?: boolean; link?: Partial<LinkOptions> } = {}) {
   let r = 0.1;

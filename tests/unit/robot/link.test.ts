@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { cmd } from '../../../src/robot/messages.ts';
+import { cmd } from '../../../src/core/robot/messages.ts';
 import { browserSerialSource } from '../../../src/robot/serial-port.ts';
 import { connected, outcome, robotRig, tick } from './harness.ts';
 

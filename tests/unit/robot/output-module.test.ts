@@ -1,9 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createOnScreenEngine } from '../../../src/robot/on-screen.ts';
 import { RobotOutput } from '../../../src/robot/output-module.ts';
-import { TimedSpeech } from '../../../src/robot/sim/timed-speech.ts';
+import { TimedSpeech } from '../../support/robot/timed-speech.ts';
 import { screenMode } from '../../../src/robot/sim/state.ts';
-import type { Drawing } from '../../../src/robot/types.ts';
+import type { Drawing } from '../../../src/core/robot/types.ts';
 import { connected, outcome, tick } from './harness.ts';
 
 beforeEach(() => {

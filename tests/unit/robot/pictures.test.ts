@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fitText, pictureCommands, splitStroke } from '../../../src/robot/pictures.ts';
+import { fitText, pictureCommands, splitStroke } from '../../../src/core/robot/pictures.ts';
 
 describe('pictures → commands', () => {
   it('splits long strokes at 100 points without a gap, clamping and rounding coordinates', () => {

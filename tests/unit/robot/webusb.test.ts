@@ -7,12 +7,12 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createRobotOutput } from '../../../src/robot/create-robot-output.ts';
 import { RobotLink } from '../../../src/robot/link.ts';
 import { SerialPort } from 'web-serial-polyfill';
-import { encodeFrame, FrameType } from '../../../src/robot/frame.ts';
-import { cmd } from '../../../src/robot/messages.ts';
+import { encodeFrame, FrameType } from '../../../src/core/robot/frame.ts';
+import { cmd } from '../../../src/core/robot/messages.ts';
 import { browserSerialSource } from '../../../src/robot/serial-port.ts';
 import { FirmwareSim } from '../../../src/robot/sim/firmware.ts';
-import { TimedSpeech } from '../../../src/robot/sim/timed-speech.ts';
-import { SimUsb, type SimUsbOptions } from '../../../src/robot/sim/usb-sim.ts';
+import { TimedSpeech } from '../../support/robot/timed-speech.ts';
+import { SimUsb, type SimUsbOptions } from '../../support/robot/usb-sim.ts';
 import { outcome, tick } from './harness.ts';
 
 beforeEach(() => {

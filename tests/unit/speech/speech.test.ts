@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { Recognizer } from '../../../src/speech/recognizer.ts';
 import { applyVoiceCommand, defaultSpeechSettings } from '../../../src/speech/settings.ts';
-import { splitSentences } from '../../../src/speech/split.ts';
+import { splitSentences } from '../../../src/core/speech/split.ts';
 import { SpeechQueue } from '../../../src/speech/tts-queue.ts';
 import type { SpeechEvent } from '../../../src/speech/types.ts';
 import { VoiceLoop } from '../../../src/speech/voice-loop.ts';

@@ -4,8 +4,8 @@
  * And the worker factory: the card from the project, the model/robot/trace over ports, the PlayBook in the Book.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { childText } from '../../../src/game/errors.ts';
-import { createGameAgent } from '../../../src/game/agent-factory.ts';
+import { childText } from '../../../src/games/errors.ts';
+import { createGameAgent } from '../../../src/games/agent-factory.ts';
 import { exposeModel } from '../../../src/llm/model-port.ts';
 import { exposeDevice } from '../../../src/robot/device-port.ts';
 import { exposeTrace } from '../../../src/trace/trace-port.ts';

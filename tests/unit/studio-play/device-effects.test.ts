@@ -1,8 +1,8 @@
 /** What the robot shows and does after a turn: pure, from the board's `运行.*` changes. */
 import { describe, expect, it } from 'vitest';
-import { emptyBoard, recordRuntimeFact, type Blackboard } from '../../../src/studio/blackboard.ts';
-import { cardScreenText, deviceEffects, turnChanges } from '../../../src/studio/play/device-effects.ts';
-import type { CardAsset } from '../../../src/studio/types.ts';
+import { emptyBoard, recordRuntimeFact, type Blackboard } from '../../../src/core/studio/blackboard.ts';
+import { cardScreenText, deviceEffects, turnChanges } from '../../../src/core/studio/device-effects.ts';
+import type { CardAsset } from '../../../src/core/studio/types.ts';
 
 const card = (id: string, o: Partial<CardAsset> = {}): CardAsset => ({ projectId: 'p', cardId: id, kind: 'question', prompt: '我是谁？', answer: '剑龙', aliases: ['剑背龙'], hints: [], difficulty: 1, ...o });
 const TAGS = ['运行.当前卡', '运行.判定', '运行.进度', '运行.得分'];

@@ -5,10 +5,10 @@ import { StudioSession } from '../../../src/studio/phase-runtime.ts';
 import { loadPlayableGame, type PlayableGame } from '../../../src/studio/play-stage.ts';
 import { StudioGameHandler, type StudioHandlerDeps } from '../../../src/studio/play-agent.ts';
 import { createScriptedModel } from '../../../src/llm/scripted.ts';
-import type { ChatModel, ScriptPolicy, Step, StepRequest } from '../../../src/llm/types.ts';
-import { gameInput, type GameInputKind, type GameReply } from '../../../src/protocol/game-protocol.ts';
-import type { GameTurnContext } from '../../../src/protocol/handler.ts';
-import type { PlayBook } from '../../../src/studio/types.ts';
+import type { ChatModel, ScriptPolicy, Step, StepRequest } from '../../../src/core/llm/types.ts';
+import { gameInput, type GameInputKind, type GameReply } from '../../../src/core/protocol/game-protocol.ts';
+import type { GameTurnContext } from '../../../src/core/protocol/handler.ts';
+import type { PlayBook } from '../../../src/core/studio/types.ts';
 import { clock, demoModel, quizPackage } from '../studio/helpers.ts';
 import { FakeDevice, RecordingTrace } from '../game/helpers.ts';
 

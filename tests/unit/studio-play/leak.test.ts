@@ -5,10 +5,10 @@
  * child said the name themselves.
  */
 import { describe, expect, it } from 'vitest';
-import type { ScriptPolicy, StepRequest } from '../../../src/llm/types.ts';
-import { cardsFromDesign } from '../../../src/studio/cards.ts';
+import type { ScriptPolicy, StepRequest } from '../../../src/core/llm/types.ts';
+import { cardsFromDesign } from '../../../src/core/studio/cards.ts';
 import type { PlayableGame } from '../../../src/studio/play-stage.ts';
-import type { CardAsset } from '../../../src/studio/types.ts';
+import type { CardAsset } from '../../../src/core/studio/types.ts';
 import { designedGame, demoModel, harness, send } from './helpers.ts';
 
 const managerReadsFirst: ScriptPolicy = (req) => {

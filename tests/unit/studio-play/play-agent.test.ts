@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
-import { groupRounds, viewRounds } from '../../../src/trace/rounds.ts';
-import type { TraceEvent } from '../../../src/trace/types.ts';
-import { childText } from '../../../src/game/errors.ts';
+import { groupRounds, viewRounds } from '../../../src/core/trace/rounds.ts';
+import type { TraceEvent } from '../../../src/core/trace/types.ts';
+import { childText } from '../../../src/games/errors.ts';
 import { createCodeExecutors } from '../../../skills/quiz-cards/runtime.ts';
 import { designedGame, ControlledModel, harness, send, demoModel, clock } from './helpers.ts';
 

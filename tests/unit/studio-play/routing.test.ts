@@ -1,9 +1,9 @@
 /** The main agent's demo policy routes to a studio game by its title and aliases, like a built-in game. */
 import { describe, expect, it } from 'vitest';
-import { builtinGames } from '../../../src/game/catalog.ts';
-import { mainDemoPolicy } from '../../../src/main-agent/demo-policy.ts';
-import { buildMessages, mainTools } from '../../../src/main-agent/prompt.ts';
-import type { ArcadeGame } from '../../../src/main-agent/types.ts';
+import { builtinGames } from '../../../src/games/catalog.ts';
+import { mainDemoPolicy } from '../../../src/arcade/demo-policy.ts';
+import { buildMessages, mainTools } from '../../../src/core/arcade/prompt.ts';
+import type { ArcadeGame } from '../../../src/arcade/types.ts';
 import { arcadeDeclaration } from '../../../src/studio/play/declaration.ts';
 import { designedGame } from './helpers.ts';
 

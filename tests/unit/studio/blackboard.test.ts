@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import * as bb from '../../../src/studio/blackboard.ts';
-import { missingInstantiateSkills } from '../../../src/studio/planner.ts';
+import * as bb from '../../../src/core/studio/blackboard.ts';
+import { missingInstantiateSkills } from '../../../src/core/studio/planner.ts';
 import { quizPackage } from './helpers.ts';
 
 const declared = ['设计.主题', '设计.卡牌', '设计.家长要求', '运行.回复'];

@@ -1,6 +1,6 @@
 import { createScriptedModel } from '../../../src/llm/scripted.ts';
-import type { ChatModel, ScriptPolicy, StepRequest } from '../../../src/llm/types.ts';
-import { discoverPackages, type SkillPackage } from '../../../src/studio/package-loader.ts';
+import type { ChatModel, ScriptPolicy, StepRequest } from '../../../src/core/llm/types.ts';
+import { discoverPackages, type SkillPackage } from '../../../src/core/studio/package-loader.ts';
 import { studioDemoPolicies } from '../../../src/studio/demo-policies.ts';
 
 export function quizPackage(): SkillPackage {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { discoverPackages, loadPackage, type PackageFiles } from '../../../src/studio/package-loader.ts';
+import { discoverPackages, loadPackage, type PackageFiles } from '../../../src/core/studio/package-loader.ts';
 
 const manifest = (skills: string, extraTags = '') => `---
 id: demo

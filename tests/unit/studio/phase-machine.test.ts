@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { allowedTools, initialPhaseState, transition, whoActs, type PhaseEvent, type PhaseState } from '../../../src/studio/phase-machine.ts';
+import { allowedTools, initialPhaseState, transition, whoActs, type PhaseEvent, type PhaseState } from '../../../src/core/studio/phase-machine.ts';
 
 const base = initialPhaseState(3);
 const st = (o: Partial<PhaseState>): PhaseState => ({ ...base, ...o });

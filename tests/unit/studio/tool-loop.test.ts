@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ChatModel, Step, StepRequest } from '../../../src/llm/types.ts';
+import type { ChatModel, Step, StepRequest } from '../../../src/core/llm/types.ts';
 import { StudioSession } from '../../../src/studio/phase-runtime.ts';
 import { clock, demoModel, quizPackage } from './helpers.ts';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import * as bb from '../../../src/studio/blackboard.ts';
+import * as bb from '../../../src/core/studio/blackboard.ts';
 import { assembleWorkerContext, runWorkerLoop } from '../../../src/studio/worker-executor.ts';
-import type { ChatModel, Step } from '../../../src/llm/types.ts';
+import type { ChatModel, Step } from '../../../src/core/llm/types.ts';
 import { quizPackage } from './helpers.ts';
 
 const pkg = quizPackage();

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { exportFileName, exportTrace, TRACE_EXPORT_FORMAT } from '../../../src/trace/export.ts';
-import { HIDDEN_SECRET } from '../../../src/trace/redact.ts';
-import { groupRounds } from '../../../src/trace/rounds.ts';
+import { exportFileName, exportTrace, TRACE_EXPORT_FORMAT } from '../../../src/core/trace/export.ts';
+import { HIDDEN_SECRET } from '../../../src/core/trace/redact.ts';
+import { groupRounds } from '../../../src/core/trace/rounds.ts';
 import { ev } from './fixtures.ts';
 
 const T0 = Date.UTC(2025, 0, 2, 3, 4, 5);

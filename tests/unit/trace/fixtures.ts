@@ -1,4 +1,4 @@
-import type { TraceEvent } from '../../../src/trace/types.ts';
+import type { TraceEvent } from '../../../src/core/trace/types.ts';
 
 /** A clock the tests move by hand. */
 export function clock(start = 1_700_000_000_000) {

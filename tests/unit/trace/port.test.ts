@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { connectTrace, exposeTrace } from '../../../src/trace/trace-port.ts';
-import type { TraceEvent } from '../../../src/trace/types.ts';
+import type { TraceEvent } from '../../../src/core/trace/types.ts';
 
 describe('trace over a MessagePort', () => {
   it('delivers a worker\'s events in order, stamped with its defaults, made cloneable', async () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { groupRounds, roundsToPrune, viewRounds } from '../../../src/trace/rounds.ts';
-import { HIDDEN_SECRET } from '../../../src/trace/redact.ts';
-import { buildRoundTree, type TraceNode } from '../../../src/trace/tree.ts';
+import { groupRounds, roundsToPrune, viewRounds } from '../../../src/core/trace/rounds.ts';
+import { HIDDEN_SECRET } from '../../../src/core/trace/redact.ts';
+import { buildRoundTree, type TraceNode } from '../../../src/core/trace/tree.ts';
 import { ev } from './fixtures.ts';
 
 const input = (roundId: string, at: number, text: string) => ev({ kind: 'user_input', at, roundId, source: 'user', data: { text } });

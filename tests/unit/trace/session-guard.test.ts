@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { GameClient, GameRequest, ReplyEvent } from '../../../src/a2a/types.ts';
-import { gameReply, type GameInput } from '../../../src/protocol/game-protocol.ts';
+import { gameReply, type GameInput } from '../../../src/core/protocol/game-protocol.ts';
 import { createSessionGuard, INTERRUPTED_GAME_TEXT, RECOVERY_ROUND_TEXT, type GuardStorage } from '../../../src/trace/session-guard.ts';
-import type { TraceEvent } from '../../../src/trace/types.ts';
+import type { TraceEvent } from '../../../src/core/trace/types.ts';
 
 function memory(): GuardStorage & { data: Map<string, string> } {
   const data = new Map<string, string>();

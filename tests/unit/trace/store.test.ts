@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { TraceRecorder } from '../../../src/trace/recorder.ts';
 import { TraceStore } from '../../../src/trace/trace-store.ts';
 import { openTraceDb, TRACE_DB_VERSION, upgradeTraceDb, type TraceDB } from '../../../src/trace/trace-schema.ts';
-import { REDACTED_KEY } from '../../../src/trace/redact.ts';
+import { REDACTED_KEY } from '../../../src/core/trace/redact.ts';
 import { clock, ev, ids } from './fixtures.ts';
 
 let dbn = 0;

@@ -9,7 +9,7 @@ import { agentCardFor } from '../../../src/a2a/card.ts';
 import { createGameClient, type GameWorkerInit } from '../../../src/a2a/game-host.ts';
 import { MessagePortTransportFactory } from '../../../src/a2a/port-transport.ts';
 import { hostGameAgent } from '../../../src/a2a/worker-entry.ts';
-import { gameInput, gameReply } from '../../../src/protocol/game-protocol.ts';
+import { gameInput, gameReply } from '../../../src/core/protocol/game-protocol.ts';
 import { completedTasksToKeep, traceSettings } from '../../../src/trace/trace-settings.ts';
 import { collect, send, TEST_GAME } from '../a2a/harness.ts';
 

@@ -5,10 +5,10 @@
  * picture description or question on the robot's screen; the game over → the final score.
  * Pure: board in, effects out.
  */
-import { squash } from '../../game/jev/normalize.ts';
-import type { Blackboard } from '../blackboard.ts';
-import type { CardAsset } from '../types.ts';
-import type { Expression, Gesture, Progress, TextCard } from '../../robot/types.ts';
+import { squash } from '../jev/normalize.ts';
+import type { Blackboard } from './blackboard.ts';
+import type { CardAsset } from './types.ts';
+import type { Expression, Gesture, Progress, TextCard } from '../robot/types.ts';
 
 export const VERDICT_TAG = '运行.判定';
 export const CARD_TAG = '运行.当前卡';

@@ -5,7 +5,7 @@
  * through the SDK's real client code path and through our MessagePortTransport, so a divergence
  * from the SDK shows. Not used by the app.
  */
-import { isServerFrame, type ClientFrame, type JsonRpcRequest, type RpcId, type ServerFrame } from './frames.ts';
+import { isServerFrame, type ClientFrame, type JsonRpcRequest, type RpcId, type ServerFrame } from '../../../src/a2a/frames.ts';
 
 export function createPortFetch(port: MessagePort): typeof fetch {
   const routes = new Map<RpcId, (f: ServerFrame) => void>();

@@ -2,8 +2,8 @@
  * A SpeechProgress that pretends to speak: each sentence lasts a time proportional to its
  * length on the injected clock. For tests and lab pages (the real one lives in src/speech).
  */
-import { systemClock, type Clock } from '../clock.ts';
-import type { SpeechProgress } from '../speech-progress.ts';
+import { systemClock, type Clock } from '../../../src/robot/clock.ts';
+import type { SpeechProgress } from '../../../src/robot/speech-progress.ts';
 
 export class TimedSpeech implements SpeechProgress {
   /** The sentence playing now. */

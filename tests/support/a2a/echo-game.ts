@@ -11,9 +11,9 @@
  *
  * `instant: true` answers every input at once with one final reply (the benchmark's agent).
  */
-import { gameReply, type GameReply } from '../../protocol/game-protocol.ts';
-import type { GameDeclaration } from '../../protocol/declaration.ts';
-import type { GameHandler } from '../../protocol/handler.ts';
+import { gameReply, type GameReply } from '../../../src/core/protocol/game-protocol.ts';
+import type { GameDeclaration } from '../../../src/core/protocol/declaration.ts';
+import type { GameHandler } from '../../../src/core/protocol/handler.ts';
 
 export const ECHO_GAME: GameDeclaration = {
   id: 'echo',

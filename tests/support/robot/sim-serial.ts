@@ -3,7 +3,7 @@
  * it, `getPorts` returns it once granted and while plugged, `connect` fires on re-plug.
  * Used by unit tests and by the e2e init script (tests/e2e/fakes/serial-init.ts).
  */
-import { SimPort } from './sim-port.ts';
+import { SimPort } from '../../../src/robot/sim/sim-port.ts';
 
 export interface SimSerialOptions {
   /** Already granted (a reload after an earlier tap). */

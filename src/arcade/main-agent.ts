@@ -10,14 +10,14 @@
  */
 import '../a2a/errors.ts'; // the game_* entries of the error catalogue
 import { GameRequestError, type GameClient, type GameRequest } from '../a2a/types.ts';
-import { describe } from '../errors/catalogue.ts';
-import type { ChatMessage, ChatModel, Step } from '../llm/types.ts';
-import { ModelError } from '../llm/types.ts';
-import { gameInput, type GameInputKind } from '../protocol/game-protocol.ts';
-import { nullTrace, type TraceEvent, type TraceSink } from '../trace/types.ts';
+import { describe } from '../core/errors/catalogue.ts';
+import type { ChatMessage, ChatModel, Step } from '../core/llm/types.ts';
+import { ModelError } from '../core/llm/types.ts';
+import { gameInput, type GameInputKind } from '../core/protocol/game-protocol.ts';
+import { nullTrace, type TraceEvent, type TraceSink } from '../core/trace/types.ts';
 import { SAY } from './errors.ts';
-import { globalIntent, isClearInGame, normalize, voiceCommand, type GlobalIntent, type VoiceCommand } from './intents.ts';
-import { buildMessages, listGamesResult, mainTools } from './prompt.ts';
+import { globalIntent, isClearInGame, normalize, voiceCommand, type GlobalIntent, type VoiceCommand } from '../core/arcade/intents.ts';
+import { buildMessages, listGamesResult, mainTools } from '../core/arcade/prompt.ts';
 import type {
   AgentEvent,
   AgentSnapshot,

@@ -16,7 +16,7 @@
  *   host-driven); a full FIFO drops what does not fit.
  * No timers: everything happens on promise turns, so fake timers and real ones both work.
  */
-import type { FirmwareSim } from './firmware.ts';
+import type { FirmwareSim } from '../../../src/robot/sim/firmware.ts';
 
 // Minimal WebUSB shapes (the project has no @types/w3c-web-usb); structurally what the polyfill reads.
 export type UsbDirection = 'in' | 'out';

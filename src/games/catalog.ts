@@ -5,8 +5,8 @@
  *
  * The SKILL.md texts are bundled (small), so declarations are known without starting a worker.
  */
-import type { GameDeclaration } from '../protocol/declaration.ts';
-import { Skill } from './skill.ts';
+import type { GameDeclaration } from '../core/protocol/declaration.ts';
+import { Skill } from '../core/games/skill.ts';
 
 const SKILL_FILES = import.meta.glob('/skills/*/SKILL.md', { query: '?raw', import: 'default', eager: true }) as Record<
   string,

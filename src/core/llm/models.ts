@@ -2,7 +2,7 @@
  * The local models offered in settings (WebLLM prebuilt ids, 0.2.86) and the default choice.
  * Main-thread safe: no WebLLM import (the engine and its app config live in the model worker).
  */
-import type { WebGpuProbe } from './webgpu-probe.ts';
+import type { WebGpuProbe } from '../../llm/webgpu-probe.ts';
 
 export interface LocalModelChoice {
   /** WebLLM model_id. */

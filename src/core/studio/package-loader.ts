@@ -6,7 +6,7 @@
  * `loadPackage` is pure (file texts in, package or every error out); `discoverPackages` finds the
  * folders with `import.meta.glob`, so adding a package folder needs no edit anywhere else.
  */
-import { ALLOWED_FIELDS, DESCRIPTION_MAX, isSkillName } from '../game/skill.ts';
+import { ALLOWED_FIELDS, DESCRIPTION_MAX, isSkillName } from '../games/skill.ts';
 import { CAPABILITIES, type Capability } from '../protocol/declaration.ts';
 import { splitFrontmatter } from './frontmatter.ts';
 

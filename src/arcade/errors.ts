@@ -1,4 +1,4 @@
-import { registerErrors, type ErrorTable } from '../errors/catalogue.ts';
+import { registerErrors, type ErrorTable } from '../core/errors/catalogue.ts';
 
 /** Errors and fixed sentences of the main agent (what the child hears / what the parent reads). */
 export const mainAgentErrors: ErrorTable = {

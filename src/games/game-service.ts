@@ -10,10 +10,10 @@
  *   after it the session is always over.
  * - When a session ends, the robot is asked to go back to its idle screen.
  */
-import { gameReply, type GameInput, type GameReply } from '../protocol/game-protocol.ts';
-import type { GameHandler, GameTurnContext } from '../protocol/handler.ts';
-import type { DevicePort } from '../robot/types.ts';
-import { nullTrace, type TraceSink } from '../trace/types.ts';
+import { gameReply, type GameInput, type GameReply } from '../core/protocol/game-protocol.ts';
+import type { GameHandler, GameTurnContext } from '../core/protocol/handler.ts';
+import type { DevicePort } from '../core/robot/types.ts';
+import { nullTrace, type TraceSink } from '../core/trace/types.ts';
 import { childText } from './errors.ts';
 import type { SkillAgent } from './skill-agent.ts';
 import { TurnQueue } from './turn-queue.ts';

@@ -2,7 +2,7 @@
  * Errors of the game-agent runtime (seed 000 §出错处理). Every request gets a sentence that can be
  * spoken, even when the game agent's model fails: these are the fallback sentences.
  */
-import { describe, registerErrors, type ErrorTable } from '../errors/catalogue.ts';
+import { describe, registerErrors, type ErrorTable } from '../core/errors/catalogue.ts';
 
 export const gameErrors: ErrorTable = {
   game_model_failed: {

@@ -4,10 +4,10 @@
  * `raw` port, when given, echoes every message straight back: the benchmark's raw postMessage
  * baseline in the same worker.
  */
-import { agentCardFor } from '../src/a2a/card.ts';
-import { createEchoGame, ECHO_GAME } from '../src/a2a/testing/echo-game.ts';
-import { hostGameAgent } from '../src/a2a/worker-entry.ts';
-import { gameReply, parseGameInput } from '../src/protocol/game-protocol.ts';
+import { agentCardFor } from '../../../src/a2a/card.ts';
+import { createEchoGame, ECHO_GAME } from './echo-game.ts';
+import { hostGameAgent } from '../../../src/a2a/worker-entry.ts';
+import { gameReply, parseGameInput } from '../../../src/core/protocol/game-protocol.ts';
 
 const scope = self as unknown as DedicatedWorkerGlobalScope;
 

@@ -12,16 +12,16 @@
  * model; model error or no reply within the step budget → a fallback sentence, the round is not
  * written to memory, and for `start`/`end` the session ends too.
  */
-import { argumentProblem } from '../llm/step-schema.ts';
-import type { ChatMessage, ChatModel, JsonSchema, Step, ToolSpec } from '../llm/types.ts';
-import { fitReplyText, gameReply, type GameInput, type GameReply } from '../protocol/game-protocol.ts';
-import type { GameTurnContext } from '../protocol/handler.ts';
-import type { DevicePort, Expression, Gesture } from '../robot/types.ts';
-import { nullTrace, type TraceSink } from '../trace/types.ts';
+import { argumentProblem } from '../core/llm/step-schema.ts';
+import type { ChatMessage, ChatModel, JsonSchema, Step, ToolSpec } from '../core/llm/types.ts';
+import { fitReplyText, gameReply, type GameInput, type GameReply } from '../core/protocol/game-protocol.ts';
+import type { GameTurnContext } from '../core/protocol/handler.ts';
+import type { DevicePort, Expression, Gesture } from '../core/robot/types.ts';
+import { nullTrace, type TraceSink } from '../core/trace/types.ts';
 import { childText } from './errors.ts';
-import { emptyMemory, memoryMessages, remember, type Memory } from './memory.ts';
-import type { Skill } from './skill.ts';
-import { Turn } from './turn.ts';
+import { emptyMemory, memoryMessages, remember, type Memory } from '../core/agent/memory.ts';
+import type { Skill } from '../core/games/skill.ts';
+import { Turn } from '../core/games/turn.ts';
 
 /** A game tool as the runtime runs it. `run` receives arguments already validated against `parameters`. */
 export interface GameTool {

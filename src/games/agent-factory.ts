@@ -6,12 +6,12 @@
 import type { AgentCard } from '@a2a-js/sdk';
 import { agentCardFor } from '../a2a/card.ts';
 import { connectModel } from '../llm/model-port.ts';
-import { STUDIO_GAME_PREFIX } from '../protocol/declaration.ts';
-import type { GameHandler } from '../protocol/handler.ts';
+import { STUDIO_GAME_PREFIX } from '../core/protocol/declaration.ts';
+import type { GameHandler } from '../core/protocol/handler.ts';
 import { connectDevice } from '../robot/device-port.ts';
 import { connectTrace } from '../trace/trace-port.ts';
 import { builtinSkill } from './catalog.ts';
-import { AgentcadeError } from '../errors/catalogue.ts';
+import { AgentcadeError } from '../core/errors/catalogue.ts';
 import './errors.ts';
 import { GameService } from './game-service.ts';
 import type { AgentDeps, SkillAgent } from './skill-agent.ts';

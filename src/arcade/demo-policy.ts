@@ -3,9 +3,9 @@
  * same request a real model gets. It reads the game list from the system prompt (prompt.ts format),
  * the state line and the words from the last user message, and picks a legal action.
  */
-import type { ScriptPolicy, Step, StepRequest } from '../llm/types.ts';
-import { normalize } from './intents.ts';
-import { ROBOT_NAME, STATE_LINE_RE, parseGameLines, type ParsedGameLine } from './prompt.ts';
+import type { ScriptPolicy, Step, StepRequest } from '../core/llm/types.ts';
+import { normalize } from '../core/arcade/intents.ts';
+import { ROBOT_NAME, STATE_LINE_RE, parseGameLines, type ParsedGameLine } from '../core/arcade/prompt.ts';
 
 const LIST = /(什么游戏|哪些游戏|啥游戏|玩什么|玩啥|游戏列表|能玩什么|有游戏吗|游戏有哪些)/;
 const WANT_GAME = /(玩游戏|玩个游戏|玩一个游戏|想玩|一起玩)/;
