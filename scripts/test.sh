@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
-# The one test command: setup, typecheck, unit tests (Vitest), e2e tests (Playwright, Debian Chromium).
+# The one test command: setup, typecheck, lint (the pure core included), the neutral-platform core
+# bundle check, unit tests (Vitest), e2e tests (Playwright, Debian Chromium).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh --browser
 echo "== typecheck"; npm run -s typecheck
+echo "== lint";      npm run -s lint
+echo "== core";      npm run -s check:core
 echo "== unit";      npx vitest run
 echo "== e2e";       npx playwright test

@@ -9,7 +9,7 @@ import { createScriptedModel } from '../../src/llm/scripted.ts';
 import type { StepRequest } from '../../src/core/llm/types.ts';
 import { mainDemoPolicy } from '../../src/arcade/demo-policy.ts';
 import { MainAgent } from '../../src/arcade/main-agent.ts';
-import type { ArcadeGame, RoundResult } from '../../src/arcade/types.ts';
+import type { ArcadeGame, RoundResult } from '../../src/core/arcade/types.ts';
 import { gameReply, type GameInput } from '../../src/core/protocol/game-protocol.ts';
 
 const GAMES: ArcadeGame[] = [

@@ -40,8 +40,8 @@ export class DrawGuessGame {
 
   constructor(
     private readonly deck: readonly Card[],
-    readonly config: DrawGuessConfig = DEFAULT_CONFIG,
-    private readonly random: () => number = Math.random,
+    readonly config: DrawGuessConfig,
+    private readonly random: () => number,
   ) {
     if (deck.length < config.questions) throw new Error(`draw-guess: the deck has ${deck.length} cards, fewer than ${config.questions}`);
   }

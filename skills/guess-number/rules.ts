@@ -27,8 +27,8 @@ export class GuessNumberGame {
   hints: string[] = [];
 
   constructor(
-    readonly config: GuessConfig = DEFAULT_CONFIG,
-    private readonly random: () => number = Math.random,
+    readonly config: GuessConfig,
+    private readonly random: () => number,
   ) {}
 
   get triesLeft(): number {

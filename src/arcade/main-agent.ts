@@ -28,7 +28,7 @@ import type {
   Speaker,
   SpeakerRole,
   SpokenOutcome,
-} from './types.ts';
+} from '../core/arcade/types.ts';
 
 export interface MainAgentDeps {
   /** The current "main" model (a getter: the user may switch models in settings). */

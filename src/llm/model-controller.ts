@@ -10,7 +10,7 @@ import { describeModelError } from './describe.ts';
 import { modelError, toModelError } from './errors.ts';
 import type { LoadRequest } from './engine-service.ts';
 import type { ModelHub, ProviderKind } from './model-hub.ts';
-import { adaptToGpu, currentDeviceHints, defaultChoiceFor } from '../core/llm/models.ts';
+import { adaptToGpu, defaultChoiceFor } from '../core/llm/models.ts';
 import { createRemoteModel, endpointProblem } from './remote-openai.ts';
 import { createScriptedModel } from './scripted.ts';
 import {
@@ -21,7 +21,7 @@ import {
   type RemoteSettings,
 } from './settings-store.ts';
 import { createWebLlmProvider, type WebLlmProvider } from './webllm-provider.ts';
-import { probeErrorCode, probeWebGPU, type WebGpuProbe } from './webgpu-probe.ts';
+import { currentDeviceHints, probeErrorCode, probeWebGPU, type WebGpuProbe } from './webgpu-probe.ts';
 
 export type LocalState =
   | { kind: 'unknown' }
@@ -134,7 +134,7 @@ export class ModelController {
     const probe = this.state.probe;
     if (!probe?.usable) return this.set({ local: { kind: 'unavailable' } });
     const id = this.state.effectiveModelId;
-    let cached = false;
+    let cached: boolean;
     try {
       cached = this.state.settings.readyOffline.includes(id) && (await this.webllm().isCached(this.loadRequest()));
     } catch {

@@ -3,6 +3,7 @@
  * its config and model library first). A fallback adapter (SwiftShader, CPU emulation) counts as
  * no GPU; without shader-f16 the q4f32 weights must be used.
  */
+import type { DeviceHints } from '../core/llm/models.ts';
 
 /** The little of WebGPU we read (no @webgpu/types dependency). */
 export interface GpuAdapterLike {
@@ -82,4 +83,14 @@ export function probeSummary(p: WebGpuProbe): string {
 export function probeErrorCode(p: WebGpuProbe): string | undefined {
   if (p.usable) return undefined;
   return p.reason === 'insecure-context' ? 'model_insecure_context' : 'model_no_webgpu';
+}
+
+/** What the browser tells about the device (memory, iOS) for the default model choice. */
+export function currentDeviceHints(): DeviceHints {
+  const nav = (globalThis as { navigator?: { deviceMemory?: number; userAgent?: string; maxTouchPoints?: number; platform?: string } })
+    .navigator;
+  if (!nav) return {};
+  const ua = nav.userAgent ?? '';
+  const ios = /iPad|iPhone|iPod/.test(ua) || (nav.platform === 'MacIntel' && (nav.maxTouchPoints ?? 0) > 1);
+  return { deviceMemoryGB: nav.deviceMemory, ios };
 }

@@ -145,7 +145,7 @@ export class RobotLink extends Emitter<LinkEvents> {
 
   private async tryGranted(): Promise<boolean> {
     if (this.attaching || this.stopped) return false;
-    let ports: SerialPortLike[] = [];
+    let ports: SerialPortLike[];
     try {
       ports = await this.opts.source.getPorts();
     } catch {

@@ -160,7 +160,7 @@ export class Recognizer {
   private async launch(): Promise<void> {
     const ctor = this.deps.ctor!;
     this.launching = true;
-    let track: MediaStreamTrack | null = null;
+    let track: MediaStreamTrack | null;
     try {
       track = this.deps.supportsTrack ? ((await this.deps.getTrack?.()) ?? null) : null;
     } catch {

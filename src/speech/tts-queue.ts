@@ -4,7 +4,7 @@
  * the engine never answers. With no Chinese voice the queue still runs (subtitles only): each
  * utterance then stays on screen for a reading time instead of being spoken.
  */
-import type { Speaker, SpeakerRole, SpokenOutcome } from '../arcade/types.ts';
+import type { Speaker, SpeakerRole, SpokenOutcome } from '../core/arcade/types.ts';
 import { splitSentences } from '../core/speech/split.ts';
 import { realTimers, type SpeechEvent, type SpeechProgress, type SynthEngine, type SynthOptions, type Timers } from './types.ts';
 

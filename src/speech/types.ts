@@ -2,7 +2,7 @@
  * Speech behind small interfaces: the browser's engines (speechSynthesis, SpeechRecognition) are
  * adapters; the queue, the half-duplex loop and the recognizer's restart logic are plain code.
  */
-import type { SpeakerRole } from '../arcade/types.ts';
+import type { SpeakerRole } from '../core/arcade/types.ts';
 
 /** One piece handed to the engine; the engine reports back through the callbacks, exactly once for end/error. */
 export interface PieceCallbacks {

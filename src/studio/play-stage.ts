@@ -5,7 +5,8 @@
  */
 import type { GameDeclaration } from '../core/protocol/declaration.ts';
 import type { Book } from './book.ts';
-import { discoverPackages, type LoadResult, type SkillPackage } from '../core/studio/package-loader.ts';
+import { type LoadResult, type SkillPackage } from '../core/studio/package-loader.ts';
+import { discoverPackages } from './bundled-packages.ts';
 import type { CodeExecutor } from './phase-runtime.ts';
 import type { CardAsset, ProjectRecord } from '../core/studio/types.ts';
 

@@ -14,7 +14,7 @@ import { modelHub, type ModelHub } from '../llm/model-hub.ts';
 import { registerPolicy } from '../llm/demo-policies.ts';
 import { mainDemoPolicy } from '../arcade/demo-policy.ts';
 import { MainAgent } from '../arcade/main-agent.ts';
-import type { ArcadeGame } from '../arcade/types.ts';
+import type { ArcadeGame } from '../core/arcade/types.ts';
 import type { GameDeclaration } from '../core/protocol/declaration.ts';
 import { gameAvailability } from '../core/robot/capabilities.ts';
 import { createRobotOutput, type RobotSetup } from '../robot/create-robot-output.ts';

@@ -86,7 +86,7 @@ export async function startOpenAITestServer(responder?: Responder): Promise<Open
       req.on('data', (d) => (s += d));
       req.on('end', () => resolve(s));
     });
-    let body: any = undefined;
+    let body: any;
     try {
       body = raw ? JSON.parse(raw) : undefined;
     } catch {

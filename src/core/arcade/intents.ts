@@ -4,7 +4,7 @@
  * (a clear in-game utterance is forwarded to the game without asking the main agent's model).
  * Pure functions of the words and the state.
  */
-import type { ArcadeGame } from '../../arcade/types.ts';
+import type { ArcadeGame } from './types.ts';
 
 /** Strip spaces, punctuation and symbols; lower-case latin. Used only for matching, never for forwarding. */
 export function normalize(text: string): string {

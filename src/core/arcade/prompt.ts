@@ -5,7 +5,7 @@
  * [fixed rules + game list] · [history] · [state line + the user's words].
  */
 import type { ChatMessage, ToolSpec } from '../llm/types.ts';
-import type { ArcadeGame, HistoryEntry, Session } from '../../arcade/types.ts';
+import type { ArcadeGame, HistoryEntry, Session } from './types.ts';
 
 export const ROBOT_NAME = '小方';
 /** History entries sent to the model (the newest ones). */

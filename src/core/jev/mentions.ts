@@ -155,7 +155,7 @@ export function findMentions(s: string, lex: Lexicon, prefer: number): Mention[]
   // syllables() works per code point; the text is indexed by UTF-16 units. Han outside the BMP is
   // rare in speech; if they ever disagree, skip sound matching rather than misalign.
   if (py.length !== s.length) return written;
-  let candidates = soundMentions(s, py, lex);
+  const candidates = soundMentions(s, py, lex);
   // Better candidates first: longer, fewer fuzzy syllables, more exact characters, the target.
   candidates.sort(
     (a, b) =>
@@ -177,6 +177,5 @@ export function findMentions(s: string, lex: Lexicon, prefer: number): Mention[]
     chosen.push(c);
     result.push({ entry: c.entry, start: c.start, end: c.end, said: c.said, term: c.term, by: 'sound' });
   }
-  candidates = [];
   return result.sort((a, b) => a.start - b.start);
 }

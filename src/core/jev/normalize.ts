@@ -37,9 +37,9 @@ export function squash(text: string): string {
 export function normalize(text: string): string {
   let s = text.normalize('NFKC').toLowerCase();
   s = toSimplified(s);
-  s = s.replace(/(?<=[a-z])['’](?=[a-z])/g, '\u0000').replace(/(?<=[a-z])-(?=[a-z])/g, '\u0001'); // protect don't / it's / t-rex
+  s = s.replace(/(?<=[a-z])['’](?=[a-z])/g, '\uE000').replace(/(?<=[a-z])-(?=[a-z])/g, '\uE001'); // protect don't / it's / t-rex
   s = s.replace(FILLER_HAN, ' ').replace(FILLER_LATIN, ' ');
-  s = s.replace(PUNCT, BOUNDARY).replace(/\u0000/g, "'").replace(/\u0001/g, '-');
+  s = s.replace(PUNCT, BOUNDARY).replace(/\uE000/g, "'").replace(/\uE001/g, '-');
   s = s.replace(/[\r\n\t]+/g, BOUNDARY);
   // Spaces between two Han characters are ASR artefacts; elsewhere they separate words.
   s = s.replace(/\s+/g, ' ');

@@ -1,8 +1,15 @@
 /**
  * The local models offered in settings (WebLLM prebuilt ids, 0.2.86) and the default choice.
- * Main-thread safe: no WebLLM import (the engine and its app config live in the model worker).
+ * Pure: no WebLLM import (the engine and its app config live in the model worker) and no browser
+ * API; what the device can do is passed in.
  */
-import type { WebGpuProbe } from '../../llm/webgpu-probe.ts';
+
+/** What the WebGPU probe found that the model choice depends on. */
+export interface GpuFacts {
+  /** The adapter has `shader-f16`. */
+  f16: boolean;
+  maxStorageBufferBindingSize?: number;
+}
 
 export interface LocalModelChoice {
   /** WebLLM model_id. */
@@ -33,7 +40,7 @@ export function isQwen3(modelId: string): boolean {
 }
 
 /** The q4f32 twin of a q4f16 id when the adapter has no shader-f16 (WebLLM doesn't check for Qwen). */
-export function adaptToGpu(modelId: string, probe: Pick<WebGpuProbe, 'f16'>): string {
+export function adaptToGpu(modelId: string, probe: Pick<GpuFacts, 'f16'>): string {
   return !probe.f16 && modelId.includes('q4f16_1') ? modelId.replace('q4f16_1', 'q4f32_1') : modelId;
 }
 
@@ -45,7 +52,7 @@ export interface DeviceHints {
 }
 
 /** Weak: small GPU buffers (phones), little memory, or iOS. */
-export function isWeakDevice(probe: WebGpuProbe, hints: DeviceHints = {}): boolean {
+export function isWeakDevice(probe: GpuFacts, hints: DeviceHints = {}): boolean {
   const sbb = probe.maxStorageBufferBindingSize;
   return (
     (sbb !== undefined && sbb <= 128 * 1024 * 1024) ||
@@ -55,22 +62,8 @@ export function isWeakDevice(probe: WebGpuProbe, hints: DeviceHints = {}): boole
 }
 
 /** The model a fresh install offers on this device (as chosen in settings; q4f16 naming). */
-export function defaultChoiceFor(probe: WebGpuProbe, hints: DeviceHints = {}): string {
+export function defaultChoiceFor(probe: GpuFacts, hints: DeviceHints = {}): string {
   return isWeakDevice(probe, hints) ? WEAK_DEVICE_MODEL_ID : DEFAULT_MODEL_ID;
-}
-
-/** The model id actually loaded by default on this device (q4f32 twin without shader-f16). */
-export function defaultModelFor(probe: WebGpuProbe, hints: DeviceHints = {}): string {
-  return adaptToGpu(defaultChoiceFor(probe, hints), probe);
-}
-
-export function currentDeviceHints(): DeviceHints {
-  const nav = (globalThis as { navigator?: { deviceMemory?: number; userAgent?: string; maxTouchPoints?: number; platform?: string } })
-    .navigator;
-  if (!nav) return {};
-  const ua = nav.userAgent ?? '';
-  const ios = /iPad|iPhone|iPod/.test(ua) || (nav.platform === 'MacIntel' && (nav.maxTouchPoints ?? 0) > 1);
-  return { deviceMemoryGB: nav.deviceMemory, ios };
 }
 
 export function modelLabel(modelId: string): string {

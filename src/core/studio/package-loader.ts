@@ -4,7 +4,7 @@
  * `skills/<pkg>/workers/<skill>/SKILL.md` holds each skill's Agent Skills definition.
  *
  * `loadPackage` is pure (file texts in, package or every error out); `discoverPackages` finds the
- * folders with `import.meta.glob`, so adding a package folder needs no edit anywhere else.
+ * folders (src/studio/bundled-packages.ts), so adding a package folder needs no edit anywhere else.
  */
 import { ALLOWED_FIELDS, DESCRIPTION_MAX, isSkillName } from '../games/skill.ts';
 import { CAPABILITIES, type Capability } from '../protocol/declaration.ts';
@@ -198,22 +198,6 @@ export function loadPackagesFromFiles(all: Record<string, string>): LoadResult[]
     .filter(([, files]) => 'orchestrator.md' in files)
     .sort(([a], [b]) => a.localeCompare(b))
     .map(([folder, files]) => loadPackage(folder, files));
-}
-
-/** Every studio package shipped under `skills/` (a folder with an orchestrator.md). */
-let discovered: readonly LoadResult[] | undefined;
-
-/**
- * The bundled packages, parsed once: the files are part of the build and cannot change while the app
- * runs, and every studio game start (play-stage.ts) asks for them.
- */
-export function discoverPackages(): LoadResult[] {
-  if (!discovered) {
-    const manifests = import.meta.glob('/skills/*/orchestrator.md', { query: '?raw', import: 'default', eager: true }) as Record<string, string>;
-    const workers = import.meta.glob('/skills/*/workers/*/SKILL.md', { query: '?raw', import: 'default', eager: true }) as Record<string, string>;
-    discovered = loadPackagesFromFiles({ ...manifests, ...workers });
-  }
-  return [...discovered];
 }
 
 export function skillById(pkg: SkillPackage, id: string): SkillDef | undefined {

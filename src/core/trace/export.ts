@@ -48,7 +48,7 @@ export interface TraceExport {
  */
 export function exportTrace(
   rounds: readonly TraceRound[],
-  opts: { from?: number; to?: number; showSecrets?: boolean; now?: number } = {},
+  opts: { from?: number; to?: number; showSecrets?: boolean; now: number },
 ): TraceExport {
   const total = rounds.length;
   const from = Math.max(1, Math.min(opts.from ?? 1, total));
@@ -58,7 +58,7 @@ export function exportTrace(
   return {
     format: TRACE_EXPORT_FORMAT,
     version: TRACE_EXPORT_VERSION,
-    exportedAt: new Date(opts.now ?? Date.now()).toISOString(),
+    exportedAt: new Date(opts.now).toISOString(),
     range: { from: total === 0 ? 0 : from, to: total === 0 ? 0 : to, total },
     secretsShown: !!opts.showSecrets,
     rounds: chosen.map((r, i) => ({
@@ -83,7 +83,7 @@ export function exportTrace(
 }
 
 /** e.g. agentcade-trace-20250101-0930.json (local time). */
-export function exportFileName(now = Date.now()): string {
+export function exportFileName(now: number): string {
   const d = new Date(now);
   const p = (n: number) => String(n).padStart(2, '0');
   return `agentcade-trace-${d.getFullYear()}${p(d.getMonth() + 1)}${p(d.getDate())}-${p(d.getHours())}${p(d.getMinutes())}.json`;

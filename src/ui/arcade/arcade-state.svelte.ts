@@ -2,7 +2,7 @@
  * The arcade's view model: mirrors the runtime's plain-TS objects (main agent, speech, mic loop,
  * robot, model hub) into Svelte 5 state, so components only read fields and call actions.
  */
-import type { AgentSnapshot, ArcadeGame } from '../../arcade/types.ts';
+import type { AgentSnapshot, ArcadeGame } from '../../core/arcade/types.ts';
 import { describe } from '../../core/errors/catalogue.ts';
 import type { LinkState } from '../../robot/link.ts';
 import type { MicStatus } from '../../speech/recognizer.ts';

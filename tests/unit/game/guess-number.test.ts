@@ -5,7 +5,7 @@ import { gameInput } from '../../../src/core/protocol/game-protocol.ts';
 import { GuessNumberAgent } from '../../../skills/guess-number/game.ts';
 import { policy } from '../../../skills/guess-number/demo.ts';
 import { numbersIn, parseChineseNumeral } from '../../../skills/guess-number/numbers.ts';
-import { GuessNumberGame } from '../../../skills/guess-number/rules.ts';
+import { DEFAULT_CONFIG, GuessNumberGame } from '../../../skills/guess-number/rules.ts';
 import { ctx, FakeDevice, RecordingModel, scriptedRecording, secretRandom, send } from './helpers.ts';
 
 function play(secret: number) {
@@ -47,7 +47,7 @@ describe('猜数字 rules', () => {
   it('every hint is consistent with every earlier answer and never names the secret', () => {
     for (let secret = 1; secret <= 100; secret++) {
       for (const guesses of [[], [50], [50, 25], [80, 10, 60]]) {
-        const g = new GuessNumberGame(undefined, () => secretRandom(secret));
+        const g = new GuessNumberGame(DEFAULT_CONFIG, () => secretRandom(secret));
         g.start();
         for (const n of guesses) if (g.phase === 'playing') g.guess(n);
         if (g.phase !== 'playing') continue;
@@ -74,7 +74,7 @@ describe('猜数字 rules', () => {
   });
 
   it('the snapshot holds no secret until it is revealed', () => {
-    const g = new GuessNumberGame(undefined, () => secretRandom(42));
+    const g = new GuessNumberGame(DEFAULT_CONFIG, () => secretRandom(42));
     g.start();
     g.guess(50);
     expect(JSON.stringify(g.snapshot())).not.toMatch(/(?<!\d)42(?!\d)/);

@@ -9,7 +9,9 @@ import {
   SETTINGS_STORE,
 } from '../../../src/llm/settings-store.ts';
 import { probeWebGPU, probeSummary, type GpuAdapterLike } from '../../../src/llm/webgpu-probe.ts';
-import { adaptToGpu, defaultModelFor } from '../../../src/core/llm/models.ts';
+import { adaptToGpu, defaultChoiceFor, type DeviceHints, type GpuFacts } from '../../../src/core/llm/models.ts';
+
+const defaultModelFor = (probe: GpuFacts, hints: DeviceHints = {}) => adaptToGpu(defaultChoiceFor(probe, hints), probe);
 import { classifyModelErrorText, toModelError } from '../../../src/llm/errors.ts';
 import { describe as describeCode } from '../../../src/core/errors/catalogue.ts';
 

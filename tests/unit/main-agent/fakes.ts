@@ -2,7 +2,7 @@
 import { GameRequestError, type GameClient, type GameRequest, type ReplyEvent } from '../../../src/a2a/types.ts';
 import type { GameInput } from '../../../src/core/protocol/game-protocol.ts';
 import { gameReply, type SessionStatus } from '../../../src/core/protocol/game-protocol.ts';
-import type { ArcadeGame, Speaker, SpeakerRole, SpokenOutcome } from '../../../src/arcade/types.ts';
+import type { ArcadeGame, Speaker, SpeakerRole, SpokenOutcome } from '../../../src/core/arcade/types.ts';
 
 type Item = { ev: ReplyEvent } | { err: Error } | { done: true };
 
@@ -43,18 +43,16 @@ export class FakeRequest implements GameRequest {
     this.fail('game_cancelled');
   }
   get replies(): AsyncIterable<ReplyEvent> {
-    const self = this;
-    return {
-      async *[Symbol.asyncIterator]() {
-        for (;;) {
-          while (self.items.length === 0) await new Promise<void>((r) => (self.wake = r));
-          const it = self.items.shift()!;
-          if ('done' in it) return;
-          if ('err' in it) throw it.err;
-          yield it.ev;
-        }
-      },
-    };
+    return { [Symbol.asyncIterator]: () => this.read() };
+  }
+  private async *read(): AsyncGenerator<ReplyEvent> {
+    for (;;) {
+      while (this.items.length === 0) await new Promise<void>((r) => (this.wake = r));
+      const it = this.items.shift()!;
+      if ('done' in it) return;
+      if ('err' in it) throw it.err;
+      yield it.ev;
+    }
   }
 }
 

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { builtinGames } from '../../../src/games/catalog.ts';
 import { mainDemoPolicy } from '../../../src/arcade/demo-policy.ts';
 import { buildMessages, mainTools } from '../../../src/core/arcade/prompt.ts';
-import type { ArcadeGame } from '../../../src/arcade/types.ts';
+import type { ArcadeGame } from '../../../src/core/arcade/types.ts';
 import { arcadeDeclaration } from '../../../src/studio/play/declaration.ts';
 import { designedGame } from './helpers.ts';
 

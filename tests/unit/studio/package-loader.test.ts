@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { discoverPackages, loadPackage, type PackageFiles } from '../../../src/core/studio/package-loader.ts';
+import { loadPackage, type PackageFiles } from '../../../src/core/studio/package-loader.ts';
+import { discoverPackages } from '../../../src/studio/bundled-packages.ts';
 
 const manifest = (skills: string, extraTags = '') => `---
 id: demo

@@ -37,19 +37,19 @@ describe('exportTrace', () => {
   });
 
   it('keeps secrets hidden unless revealed, in the file as on screen', () => {
-    const doc = JSON.stringify(exportTrace(rounds, { from: 3, to: 3 }));
+    const doc = JSON.stringify(exportTrace(rounds, { from: 3, to: 3, now: T0 }));
     expect(doc).not.toContain('熊猫');
     expect(doc).toContain(HIDDEN_SECRET);
     expect(doc).toContain('"secretHidden":true');
-    expect(JSON.stringify(exportTrace(rounds, { from: 3, to: 3, showSecrets: true }))).toContain('熊猫');
+    expect(JSON.stringify(exportTrace(rounds, { from: 3, to: 3, showSecrets: true, now: T0 }))).toContain('熊猫');
     // the answer of the first game was revealed in round 2: exporting round 1 alone shows it
-    expect(JSON.stringify(exportTrace(rounds, { from: 1, to: 1 }))).toContain('长颈鹿');
+    expect(JSON.stringify(exportTrace(rounds, { from: 1, to: 1, now: T0 }))).toContain('长颈鹿');
   });
 
   it('clamps a range outside the trace and handles an empty trace', () => {
-    expect(exportTrace(rounds, { from: 0, to: 99 }).range).toEqual({ from: 1, to: 3, total: 3 });
-    expect(exportTrace(rounds, { from: 3, to: 1 }).rounds.map((r) => r.index)).toEqual([3]);
-    expect(exportTrace([], {})).toMatchObject({ range: { from: 0, to: 0, total: 0 }, rounds: [] });
+    expect(exportTrace(rounds, { from: 0, to: 99, now: T0 }).range).toEqual({ from: 1, to: 3, total: 3 });
+    expect(exportTrace(rounds, { from: 3, to: 1, now: T0 }).rounds.map((r) => r.index)).toEqual([3]);
+    expect(exportTrace([], { now: T0 })).toMatchObject({ range: { from: 0, to: 0, total: 0 }, rounds: [] });
   });
 
   it('names the file by local date and time', () => {

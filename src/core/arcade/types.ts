@@ -2,7 +2,7 @@
  * The main agent's small world (seed 000 §职责, §主 Agent): who said what, what the robot can say,
  * which games exist. Everything with I/O (speech, game workers, the model) is behind these interfaces.
  */
-import type { GameDeclaration } from '../core/protocol/declaration.ts';
+import type { GameDeclaration } from '../protocol/declaration.ts';
 
 /** History roles: the user, the main agent itself, and a game agent's spoken reply. */
 export type HistoryRole = 'user' | 'main' | 'game_agent';
