@@ -6,7 +6,7 @@
  * scripted child that decides what to say next from what the robot answered.
  *
  * Runs inside the Vite module runner (bench/llm/vite-runner.ts): game.ts imports `SKILL.md?raw`.
- * The inputs follow the game service's rules (src/game/game-service.ts): one session, inputs in
+ * The inputs go through the one game runtime (src/games/game-sessions.ts): one session, inputs in
  * order, nothing more after a reply with `session: ended`.
  */
 import { existsSync, readdirSync } from 'node:fs';
@@ -16,6 +16,7 @@ import type { ChatModel, ScriptPolicy, StepRequest } from '../../src/core/llm/ty
 import { gameInput, type GameInputKind, type GameReply } from '../../src/core/protocol/game-protocol.ts';
 import type { DevicePort } from '../../src/core/robot/types.ts';
 import type { TraceEvent } from '../../src/core/trace/types.ts';
+import { GameSessions } from '../../src/games/game-sessions.ts';
 import type { AgentDeps, SkillAgent } from '../../src/games/skill-agent.ts';
 
 /** Built-in games: folders under skills/ with SKILL.md + game.ts + demo.ts (studio packages have none). */
@@ -116,7 +117,9 @@ export async function recordGame(gameId: string, child: Child = genericChild, op
   const steps: StepRequest[] = [];
   const events: TraceEvent[] = [];
   const model = recordingModel(createScriptedModel({ [`game:${gameId}`]: demo.policy }), steps);
-  const agent = game.createAgent({ model, device: instantDevice, trace: { record: (e) => void events.push(e) }, random: seeded(opts.seed ?? 7) });
+  const random = seeded(opts.seed ?? 7);
+  const trace = { record: (e: TraceEvent) => void events.push(e) };
+  const sessions = new GameSessions({ create: () => game.createAgent!({ model, device: instantDevice, trace, random }), device: instantDevice, trace, source: `game:${gameId}` });
 
   const turns: RecordedTurn[] = [];
   const view: ChildView = { inputs: 0, said: [], tools: [], secrets: [] };
@@ -126,11 +129,11 @@ export async function recordGame(gameId: string, child: Child = genericChild, op
     const said: string[] = [];
     const firstStep = steps.length;
     const firstEvent = events.length;
-    const reply = await agent.handle(gameInput(next.kind, next.text), {
+    const reply = await sessions.handle(gameInput(next.kind, next.text), {
       contextId: 'bench',
       requestId: `bench-${i + 1}`,
       signal: new AbortController().signal,
-      say: (t) => void said.push(t),
+      say: (t: string) => void said.push(t),
     });
     turns.push({ input: next, said, reply, steps: steps.length - firstStep });
     const fresh = events.slice(firstEvent).filter((e) => e.kind === 'game_tool');

@@ -2,8 +2,8 @@
  * Records the Studio's REAL model requests with its demo policies (src/studio/demo-policies.ts):
  * - a design session of 问答卡牌 (the parent asks for a quiz, answers the theme question, rejects
  *   one deck as too hard, accepts the rest) — the manager and every design worker;
- * - a play session of the designed game through the arcade's game handler (StudioGameHandler →
- *   PlayRuntime): start, a wrong answer, the right one, "不知道", the right one, and `end`.
+ * - a play session of the designed game through the arcade's game runtime (GameSessions →
+ *   StudioEngine → PlayRuntime): start, a wrong answer, the right one, "不知道", the right one, and `end`.
  * Runs inside the Vite module runner (package discovery uses `import.meta.glob`); the Book lives
  * in fake-indexeddb.
  */
@@ -16,7 +16,8 @@ import { studioDemoPolicies } from '../../src/studio/demo-policies.ts';
 import { type SkillPackage } from '../../src/core/studio/package-loader.ts';
 import { discoverPackages } from '../../src/studio/bundled-packages.ts';
 import { StudioSession } from '../../src/studio/phase-runtime.ts';
-import { StudioGameHandler } from '../../src/studio/play-agent.ts';
+import { GameSessions } from '../../src/games/game-sessions.ts';
+import { StudioEngine, studioEngineFactory } from '../../src/studio/play/studio-engine.ts';
 import { loadPlayableGame } from '../../src/studio/play-stage.ts';
 import { instantDevice, recordingModel } from './record-game.ts';
 
@@ -64,13 +65,20 @@ export async function recordStudio(): Promise<StudioRecording> {
   if (!game) throw new Error('the design did not reach the play stage');
 
   const play: StepRequest[] = [];
-  const handler = new StudioGameHandler({
-    load: async () => game,
+  let engine: StudioEngine | null = null;
+  const create = studioEngineFactory(async () => game, {
     model: recordingModel(createScriptedModel(studioDemoPolicies), play),
     device: instantDevice,
     source: `game:${game.declaration.id}`,
+    random: () => 0.5,
     runtime: { now: clock() },
   });
+  const handler = new GameSessions({
+    create: async (s) => (engine = (await create(s)) as StudioEngine),
+    device: instantDevice,
+    source: `game:${game.declaration.id}`,
+  });
+  const runtime = () => engine?.runtime;
   const turns: StudioRecording['turns'] = [];
   let n = 0;
   const send = async (kind: GameInputKind, text: string) => {
@@ -78,14 +86,14 @@ export async function recordStudio(): Promise<StudioRecording> {
     turns.push({ kind, text, reply });
     return reply;
   };
-  const card = () => handler.runtimeOf('bench')!.currentCard!;
+  const card = () => runtime()!.currentCard!;
 
   await send('start', '我们玩恐龙问答吧');
   const other = game.cards.find((c) => c.cardId !== card().cardId)!;
   await send('message', `是${other.answer}吗`);
   await send('message', `我知道了，是${card().answer}`);
   await send('message', '我不知道');
-  if (handler.runtimeOf('bench') && !handler.runtimeOf('bench')!.ended) await send('message', card().answer);
+  if (runtime() && !runtime()!.ended) await send('message', card().answer);
   await send('end', '不玩了');
   return { design, play, turns };
 }

@@ -13,8 +13,8 @@ import type { ArcadeGame, RoundResult } from '../../src/core/arcade/types.ts';
 import { gameReply, type GameInput } from '../../src/core/protocol/game-protocol.ts';
 
 const GAMES: ArcadeGame[] = [
-  { declaration: { id: 'guess-number', title: '猜数字', description: '猜数字', aliases: ['猜数', '数字游戏'], capabilities: [], source: 'builtin' }, available: true },
-  { declaration: { id: 'draw-guess', title: '你画我猜', description: '你画我猜', aliases: ['猜动物'], capabilities: [], source: 'builtin' }, available: true },
+  { declaration: { id: 'guess-number', title: '猜数字', description: '猜数字', aliases: ['猜数', '数字游戏'], capabilities: [], engine: 'skill' }, available: true },
+  { declaration: { id: 'draw-guess', title: '你画我猜', description: '你画我猜', aliases: ['猜动物'], capabilities: [], engine: 'skill' }, available: true },
 ];
 
 function instantGames(): GameClient {

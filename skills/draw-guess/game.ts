@@ -74,7 +74,7 @@ export class DrawGuessAgent extends SkillAgent {
       name: 'start_game',
       description: `开一局新游戏（${g.total} 题）。`,
       parameters: NO_ARGS,
-      run: () => {
+      perform: () => {
         const restarted = g.phase === 'playing';
         g.start();
         this.recordSecret('question', { question: g.number, answer: g.card.name });
@@ -85,7 +85,7 @@ export class DrawGuessAgent extends SkillAgent {
       name: 'end_game',
       description: '结束这局游戏，说出得分。',
       parameters: NO_ARGS,
-      run: () => {
+      perform: () => {
         if (g.phase === 'ready') {
           turn.end_session();
           return { ended: true, score: 0 };
@@ -103,7 +103,7 @@ export class DrawGuessAgent extends SkillAgent {
       name: 'show_drawing',
       description: '在机器人屏幕上画出这一题的图（要一会儿，先用 say 说一句）。',
       parameters: NO_ARGS,
-      run: async () => {
+      perform: async () => {
         const result = await this.device.showDrawing(this.drawingNow());
         if (result.device_completed) g.markShown();
         return { device_completed: result.device_completed, question: g.number, ...(result.error ? { error: result.error } : {}) };
@@ -113,7 +113,7 @@ export class DrawGuessAgent extends SkillAgent {
       name: 'show_progress',
       description: '在屏幕上显示第几题和得分。',
       parameters: NO_ARGS,
-      run: async () => {
+      perform: async () => {
         const result = await this.device.showProgress({ current: g.number, total: g.total, label: `第 ${g.number} 题 · ${g.score} 分` });
         return { device_completed: result.device_completed, question: g.number, total: g.total, score: g.score, ...(result.error ? { error: result.error } : {}) };
       },
@@ -124,7 +124,7 @@ export class DrawGuessAgent extends SkillAgent {
         name: 'next_question',
         description: '进入下一题。',
         parameters: NO_ARGS,
-        run: () => {
+        perform: () => {
           g.next();
           this.recordSecret('question', { question: g.number, answer: g.card.name });
           return { question: g.number, total: g.total, score: g.score, next: 'show_drawing' };
@@ -142,7 +142,7 @@ export class DrawGuessAgent extends SkillAgent {
         required: ['text'],
         additionalProperties: false,
       },
-      run: async (args) => {
+      perform: async (args) => {
         const text = String(args.text);
         if (turn.kind !== 'message') throw new ToolError('只有小朋友在局里说的话才能判定（这一轮不是他的回答）。');
         const earlier = turn.judgedAs('answer');
@@ -178,7 +178,7 @@ export class DrawGuessAgent extends SkillAgent {
       name: 'get_hint',
       description: '给小朋友一条提示（越往后越容易）。',
       parameters: NO_ARGS,
-      run: () => {
+      perform: () => {
         const hint = g.hint();
         return hint === null ? { hint: null, message: '提示用完了，可以鼓励他再猜，或者跳过这一题' } : { hint, hints_left: g.hintsLeft };
       },
@@ -187,7 +187,7 @@ export class DrawGuessAgent extends SkillAgent {
       name: 'skip_question',
       description: '跳过这一题（揭晓答案）。',
       parameters: NO_ARGS,
-      run: () => {
+      perform: () => {
         g.skip();
         return { skipped: true, ...this.resolution(turn) };
       },

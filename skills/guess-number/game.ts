@@ -34,7 +34,7 @@ export class GuessNumberAgent extends SkillAgent {
       name: 'start_game',
       description: `开一局新游戏：想好一个 ${min} 到 ${max} 的数字。`,
       parameters: NO_ARGS,
-      run: () => {
+      perform: () => {
         const restarted = g.phase === 'playing';
         g.start();
         this.recordSecret('secret', { number: g.peekSecret() });
@@ -45,7 +45,7 @@ export class GuessNumberAgent extends SkillAgent {
       name: 'end_game',
       description: '结束这局游戏，揭晓答案。',
       parameters: NO_ARGS,
-      run: () => {
+      perform: () => {
         const wasPlaying = g.phase === 'playing';
         g.end();
         turn.end_session();
@@ -66,7 +66,7 @@ export class GuessNumberAgent extends SkillAgent {
         required: ['number'],
         additionalProperties: false,
       },
-      run: async (args) => {
+      perform: async (args) => {
         const n = args.number as number;
         const earlierVerdict = turn.judgedAs('guess');
         if (earlierVerdict !== undefined)
@@ -109,7 +109,7 @@ export class GuessNumberAgent extends SkillAgent {
       name: 'get_hint',
       description: '给小朋友一条提示（不消耗次数）。',
       parameters: NO_ARGS,
-      run: () => {
+      perform: () => {
         const hint = g.hint();
         if (hint === null) return { hint: null, message: '提示已经用完了', still_possible: g.snapshot().still_possible };
         return { hint, hints_left: g.config.maxHints - g.hints.length };

@@ -26,6 +26,10 @@ export type GameWorker = Pick<Worker, 'postMessage' | 'terminate' | 'addEventLis
 export interface GameWorkerInit {
   type: 'init';
   gameId: string;
+  /** The engine kind that plays the game (its declaration's `engine`). */
+  engine: string;
+  /** Seeds the worker's random source (a game's secrets and card order). */
+  seed: number;
   /** `a2a` carries A2A; any others (device, trace, model) belong to the game runtime. */
   ports: Record<string, MessagePort>;
   /** Completed A2A tasks the worker's task store keeps (the trace setting; default 64). */
@@ -45,6 +49,10 @@ export interface GameClientOptions {
    */
   onStop?(gameId: string): void;
   cards(gameId: string): AgentCard | undefined;
+  /** The engine kind of a game (its declaration's `engine`). */
+  engineOf(gameId: string): string | undefined;
+  /** A fresh seed for a new worker's random source (the app draws it from the browser's crypto). */
+  seed(): number;
   /** Completed A2A tasks each new worker keeps (read at every worker start; seed 000 §Trace). */
   maxTasks?(): number;
   /** Silence on an open request before the worker is pinged (default 45 s). */
@@ -119,7 +127,7 @@ export function createGameClient(opts: GameClientOptions): GameClient {
       const status = (ev as MessageEvent).data as GameWorkerStatus | undefined;
       if (status?.type === 'init-error') kill(proc, 'game_failed', `The game ${gameId} could not start: ${status.message}`);
     });
-    const init: GameWorkerInit = { type: 'init', gameId, ports: { ...extra, a2a: channel.port2 } };
+    const init: GameWorkerInit = { type: 'init', gameId, engine: opts.engineOf(gameId) ?? '', seed: opts.seed(), ports: { ...extra, a2a: channel.port2 } };
     const maxTasks = opts.maxTasks?.();
     if (maxTasks !== undefined) init.maxTasks = maxTasks;
     worker.postMessage(init, [channel.port2, ...Object.values(extra)]);

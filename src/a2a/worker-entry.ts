@@ -7,10 +7,7 @@ import type { GameHandler } from '../core/protocol/handler.ts';
 import type { GameWorkerInit, GameWorkerStatus } from './game-host.ts';
 import { serveGameAgent, type ServeGameAgentOptions } from './worker-server.ts';
 
-export type GameAgentFactory = (
-  gameId: string,
-  ports: Record<string, MessagePort>,
-) => Promise<{ card: AgentCard; handler: GameHandler } & Partial<ServeGameAgentOptions>>;
+export type GameAgentFactory = (init: Omit<GameWorkerInit, 'type' | 'maxTasks'>) => Promise<{ card: AgentCard; handler: GameHandler } & Partial<ServeGameAgentOptions>>;
 
 /** What the entry needs of the worker's global scope. */
 export interface WorkerScope {
@@ -29,7 +26,7 @@ export function hostGameAgent(scope: WorkerScope, create: GameAgentFactory): voi
       try {
         const port = init.ports?.a2a;
         if (!port) throw new Error('init carries no a2a port');
-        const agent = await create(init.gameId, init.ports);
+        const agent = await create({ gameId: init.gameId, engine: init.engine, seed: init.seed, ports: init.ports });
         // The host's setting applies unless the game's factory chose its own.
         serveGameAgent(port, { ...agent, maxTasks: agent.maxTasks ?? init.maxTasks });
         status = { type: 'ready', gameId: init.gameId };

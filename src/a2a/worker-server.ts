@@ -24,8 +24,6 @@ export interface ServeGameAgentOptions {
   handler: GameHandler;
   /** Finished tasks kept for GetTask (default 64, seed 000 §Trace); older ones are evicted. */
   maxTasks?: number;
-  /** See GameExecutorOptions.cancelGraceMs. */
-  cancelGraceMs?: number;
 }
 
 export interface ServedAgent {
@@ -34,7 +32,7 @@ export interface ServedAgent {
 
 export function serveGameAgent(port: MessagePort, opts: ServeGameAgentOptions): ServedAgent {
   const store = new BoundedTaskStore(opts.maxTasks ?? DEFAULT_MAX_FINISHED_TASKS);
-  const executor = new GameExecutor(opts.handler, { cancelGraceMs: opts.cancelGraceMs });
+  const executor = new GameExecutor(opts.handler);
   return serveA2AOverPort(port, new DefaultRequestHandler(opts.card, store, executor));
 }
 

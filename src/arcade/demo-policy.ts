@@ -3,6 +3,7 @@
  * same request a real model gets. It reads the game list from the system prompt (prompt.ts format),
  * the state line and the words from the last user message, and picks a legal action.
  */
+import { errorOf, isToolResult, readToolResult } from '../core/agent/messages.ts';
 import type { ScriptPolicy, Step, StepRequest } from '../core/llm/types.ts';
 import { normalize } from '../core/arcade/intents.ts';
 import { ROBOT_NAME, STATE_LINE_RE, parseGameLines, type ParsedGameLine } from '../core/arcade/prompt.ts';
@@ -42,8 +43,9 @@ function chat(words: string, games: readonly ParsedGameLine[]): string {
   return `我听到啦。要不要一起玩${titles}？`;
 }
 
-function lastUser(req: StepRequest): string {
-  for (let i = req.messages.length - 1; i >= 0; i--) if (req.messages[i].role === 'user') return req.messages[i].content;
+/** The child's words with the state line: the last user message that is not a tool result. */
+function lastWords(req: StepRequest): string {
+  for (let i = req.messages.length - 1; i >= 0; i--) if (req.messages[i].role === 'user' && !isToolResult(req.messages[i])) return req.messages[i].content;
   return '';
 }
 
@@ -51,17 +53,19 @@ export const mainDemoPolicy: ScriptPolicy = (req: StepRequest): Step => {
   const system = req.messages[0]?.role === 'system' ? req.messages[0].content : '';
   const games = parseGameLines(system);
   const legal = new Set(req.tools.map((t) => t.name));
-  const last = lastUser(req);
+  const last = lastWords(req);
+  const result = readToolResult(req.messages[req.messages.length - 1]);
 
   // A tool result came back: answer with it.
-  if (last.startsWith('【list_games 结果】')) {
-    const playable = games.filter((g) => new RegExp(`${g.title}（可以玩）`).test(last)).map((g) => g.title);
+  if (result?.name === 'list_games' && typeof result.result === 'string') {
+    const listed = result.result;
+    const playable = games.filter((g) => listed.includes(`${g.title}（可以玩）`)).map((g) => g.title);
     const text = playable.length
       ? `我们可以玩：${playable.join('、')}。你想玩哪个？`
       : '现在还没有能玩的游戏，请大人帮忙看看设置。';
     return { action: 'reply', args: { text } };
   }
-  if (last.startsWith('【错误】')) return { action: 'reply', args: { text: '我没找到这个游戏，你想玩哪个？' } };
+  if (result && errorOf(result.result)) return { action: 'reply', args: { text: '我没找到这个游戏，你想玩哪个？' } };
 
   const inGame = /^【正在玩/.test(last);
   const words = last.replace(STATE_LINE_RE, '');

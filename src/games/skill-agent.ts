@@ -1,51 +1,44 @@
 /**
- * SkillAgent (seed 000 §游戏 Agent): the runtime shared by every game. A game subclass provides
- * `skill` (its SKILL.md), `tools(turn)` (its tools) and `state()` (a snapshot without any
- * unrevealed answer). One SkillAgent instance is one game session.
+ * SkillAgent (seed 000 §游戏 Agent): the engine shared by every `skills/<id>/` game. A game subclass
+ * provides `skill` (its SKILL.md), `tools(turn)` (its tools) and `state()` (a snapshot without any
+ * unrevealed answer). One SkillAgent instance is one game session; GameSessions owns the session
+ * rules around it.
  *
- * For each input: system prompt = common prompt + SKILL.md body + state snapshot (JSON); user message
- * = `{"event": kind, "user_text": text}`. The model then decides one action per step: a game tool,
- * the built-in `say`, or the final `reply`. Tool results go back as a user message wrapped in
- * `<tool_response>…</tool_response>` (Qwen's native format; research/webllm.md §2).
+ * For each input: system prompt = common prompt + SKILL.md body + the legal actions + the state
+ * snapshot (JSON); user message = `{"event": kind, "user_text": text}`. The model then decides one
+ * action per step through the agent tool loop: a game tool, the built-in `say`, or the final `reply`.
  *
  * Errors (seed 000 §出错处理): invalid tool arguments or a throwing tool → `{"error": …}` back to the
- * model; model error or no reply within the step budget → a fallback sentence, the round is not
- * written to memory, and for `start`/`end` the session ends too.
+ * model (the tool loop); a model error or no reply within the step budget → EngineFailure, and the
+ * round is not written to memory.
  */
-import { argumentProblem } from '../core/llm/step-schema.ts';
-import type { ChatMessage, ChatModel, JsonSchema, Step, ToolSpec } from '../core/llm/types.ts';
-import { fitReplyText, gameReply, type GameInput, type GameReply } from '../core/protocol/game-protocol.ts';
-import type { GameTurnContext } from '../core/protocol/handler.ts';
-import type { DevicePort, Expression, Gesture } from '../core/robot/types.ts';
-import { nullTrace, type TraceSink } from '../core/trace/types.ts';
-import { childText } from './errors.ts';
-import { emptyMemory, memoryMessages, remember, type Memory } from '../core/agent/memory.ts';
+import { remember } from '../core/agent/memory.ts';
+import { stepMessage } from '../core/agent/messages.ts';
+import { runToolLoop, ToolError, type AgentTool, type StepRecord } from '../core/agent/tool-loop.ts';
+import { EngineFailure, type EngineReply, type EngineTurn, type GameEngine } from '../core/games/engine.ts';
 import type { Skill } from '../core/games/skill.ts';
 import { Turn } from '../core/games/turn.ts';
+import type { ChatMessage, ChatModel, JsonSchema } from '../core/llm/types.ts';
+import { fitReplyText } from '../core/protocol/game-protocol.ts';
+import type { Random } from '../core/random.ts';
+import type { DevicePort, Expression, Gesture } from '../core/robot/types.ts';
+import { nullTrace, type TraceSink } from '../core/trace/types.ts';
 
-/** A game tool as the runtime runs it. `run` receives arguments already validated against `parameters`. */
-export interface GameTool {
-  name: string;
-  description: string;
-  /** JSON schema of the arguments (an object schema). */
-  parameters: JsonSchema;
-  run(args: Record<string, unknown>): unknown | Promise<unknown>;
-}
+export { ToolError };
+
+/** A game tool: the runtime runs it as a loop tool with arguments already valid under `parameters`. */
+export type GameTool = Omit<AgentTool, 'kind'>;
 
 /** What a game agent is built with: everything with I/O is injected. */
 export interface AgentDeps {
   model: ChatModel;
   device: DevicePort;
+  /** Random source for secrets and questions (the worker seeds it; tests pass their own). */
+  random: Random;
   trace?: TraceSink;
-  /** Random source in [0, 1) for secrets and questions (tests inject a seeded one). */
-  random?: () => number;
   /** Upper bound of model steps per input (tool calls + the final reply). */
   maxSteps?: number;
-}
-
-/** Throw from a tool to send a plain `{"error": message}` back to the model (the rule said no). */
-export class ToolError extends Error {
-  override name = 'ToolError';
+  now?: () => number;
 }
 
 export const REPLY_ACTION = 'reply';
@@ -61,24 +54,14 @@ export const COMMON_PROMPT = [
   '说话要温暖、简短（一两句），适合小朋友听，不用表情符号。',
 ].join('\n');
 
-const REPLY_SPEC: ToolSpec = {
-  name: REPLY_ACTION,
-  description: '说出这一轮最后的回复，说完这一轮就结束。',
-  parameters: {
-    type: 'object',
-    properties: { text: { type: 'string', minLength: 1, maxLength: 200 } },
-    required: ['text'],
-    additionalProperties: false,
-  },
-};
-
-const SAY_PARAMETERS: JsonSchema = {
+const TEXT = (max: number): JsonSchema => ({
   type: 'object',
-  properties: { text: { type: 'string', minLength: 1, maxLength: 120 } },
+  properties: { text: { type: 'string', minLength: 1, maxLength: max } },
   required: ['text'],
   additionalProperties: false,
-};
+});
 
+const REPLY_DESCRIPTION = '说出这一轮最后的回复，说完这一轮就结束。';
 const SAY_DESCRIPTION = '马上说一句话（比如画画之前），说完继续做下一步。';
 
 function argNames(schema: JsonSchema): string {
@@ -86,18 +69,17 @@ function argNames(schema: JsonSchema): string {
   return props.length ? `(${props.join(', ')})` : '';
 }
 
-// Tool arguments are validated by the model layer's one cached validator.
-export { argumentProblem };
-
-export function toolResponse(name: string, result: unknown): string {
-  return `<tool_response>${JSON.stringify({ name, result })}</tool_response>`;
+/** The round's first message: the child's input as the model reads it. */
+export function inputMessage(kind: string, text: string): ChatMessage {
+  return { role: 'user', content: JSON.stringify({ event: kind, user_text: text }) };
 }
 
-function aborted(signal: AbortSignal): unknown {
-  return signal.reason ?? new DOMException('The turn was cancelled', 'AbortError');
+/** A round of a game's memory starts at the input message (not at a tool result). */
+export function isInputMessage(m: ChatMessage): boolean {
+  return m.role === 'user' && m.content.startsWith('{"event":');
 }
 
-export abstract class SkillAgent {
+export abstract class SkillAgent implements GameEngine {
   abstract readonly skill: Skill;
   /** This game's tools for the current turn (may depend on the state: offer only what is legal now). */
   abstract tools(turn: Turn): GameTool[];
@@ -107,10 +89,11 @@ export abstract class SkillAgent {
   protected readonly model: ChatModel;
   protected readonly device: DevicePort;
   protected readonly trace: TraceSink;
-  protected readonly random: () => number;
+  protected readonly random: Random;
   private readonly maxSteps: number;
-  private memory: Memory = emptyMemory;
-  private over = false;
+  private readonly now: () => number;
+  /** The remembered rounds, oldest first (the last 16). */
+  private memory: ChatMessage[] = [];
   /** Set while handling an input: trace records carry its request id. */
   private requestId: string | undefined;
   private contextId: string | undefined;
@@ -119,18 +102,14 @@ export abstract class SkillAgent {
     this.model = deps.model;
     this.device = deps.device;
     this.trace = deps.trace ?? nullTrace;
-    this.random = deps.random ?? Math.random;
+    this.random = deps.random;
     this.maxSteps = deps.maxSteps ?? DEFAULT_MAX_STEPS;
+    this.now = deps.now ?? Date.now;
   }
 
-  /** The session's remembered rounds (most recent 16). */
-  get rounds(): Memory {
+  /** The session's remembered conversation (the last 16 rounds). */
+  get conversation(): readonly ChatMessage[] {
     return this.memory;
-  }
-
-  /** True once the session is over (natural end, `end`, or a failed start). */
-  get sessionOver(): boolean {
-    return this.over;
   }
 
   protected get source(): string {
@@ -142,24 +121,18 @@ export abstract class SkillAgent {
    * 答错摇头并显示抱歉). Not a model tool. A robot failure never breaks the game's rules.
    */
   protected async react(expression: Expression, gesture: Gesture): Promise<void> {
-    const t0 = Date.now();
+    const t0 = this.now();
     try {
       await this.device.react(expression, gesture);
-      this.record('device', 'react', { expression, gesture }, Date.now() - t0);
+      this.record('device', 'react', { expression, gesture }, this.now() - t0);
     } catch (e) {
       this.record('error', 'react', { expression, gesture, error: String(e) });
     }
   }
 
-  protected record(
-    kind: 'model_step' | 'game_tool' | 'device' | 'error',
-    name: string,
-    data: unknown,
-    durationMs?: number,
-    extra: { revealsSecret?: boolean } = {},
-  ): void {
+  protected record(kind: 'model_step' | 'game_tool' | 'device' | 'error', name: string, data: unknown, durationMs?: number, extra: { revealsSecret?: boolean } = {}): void {
     try {
-      this.trace.record({ kind, at: Date.now(), requestId: this.requestId, contextId: this.contextId, source: this.source, name, data, durationMs, ...extra });
+      this.trace.record({ kind, at: this.now(), requestId: this.requestId, contextId: this.contextId, source: this.source, name, data, durationMs, ...extra });
     } catch {
       // Tracing never breaks a game.
     }
@@ -184,137 +157,80 @@ export abstract class SkillAgent {
    * state snapshot, last (it is what changes between turns).
    */
   systemPrompt(turn: Turn): string {
-    const actions = [...this.tools(turn), { name: SAY_ACTION, description: SAY_DESCRIPTION, parameters: SAY_PARAMETERS }, REPLY_SPEC]
+    const actions = [...this.tools(turn), { name: SAY_ACTION, description: SAY_DESCRIPTION, parameters: TEXT(120) }, { name: REPLY_ACTION, description: REPLY_DESCRIPTION, parameters: TEXT(200) }]
       .map((t) => `- ${t.name}${argNames(t.parameters)}：${t.description}`)
       .join('\n');
     return `${COMMON_PROMPT}\n\n# 游戏规则和流程\n${this.skill.body}\n\n# 现在可用的动作\n${actions}\n\n# 当前状态\n${JSON.stringify(this.state())}`;
   }
 
-  /** Marks the session over without a turn (replaced by a new `start`). */
-  close(): void {
-    this.over = true;
+  /** The tool registry of one turn: the game's tools, `say`, and the final `reply`. */
+  private registry(turn: Turn): AgentTool[] {
+    const say: AgentTool = {
+      name: SAY_ACTION,
+      description: SAY_DESCRIPTION,
+      parameters: TEXT(120),
+      kind: 'loop',
+      perform: (args) => {
+        turn.say(String(args.text));
+        return { said: true };
+      },
+    };
+    const reply: AgentTool = {
+      name: REPLY_ACTION,
+      description: REPLY_DESCRIPTION,
+      parameters: TEXT(200),
+      kind: 'boundary',
+      perform: (args) => {
+        const text = fitReplyText(String(args.text));
+        if (text === '') throw new ToolError('reply 需要一句话：text 是空的');
+        return text;
+      },
+    };
+    return [...this.tools(turn).map((t): AgentTool => ({ ...t, kind: 'loop' })), say, reply];
   }
 
-  /**
-   * Handles one input and returns the final reply. Intermediate replies go out through `ctx.say`.
-   * Rejects with the abort reason when `ctx.signal` aborts (the turn is cancelled; nothing remembered).
-   */
-  async handle(input: GameInput, ctx: GameTurnContext): Promise<GameReply> {
-    this.requestId = ctx.requestId;
-    this.contextId = ctx.contextId;
-    const turn = new Turn(input.kind, input.text, (t) => ctx.say(t), ctx.signal);
+  private onStep(r: StepRecord): void {
+    this.record('model_step', r.step.action, { step: r.index + 1, args: r.step.args }, r.modelMs);
+    if (r.step.action !== REPLY_ACTION || r.refused) this.record('game_tool', r.step.action, { args: r.step.args, result: r.result }, r.toolMs);
+  }
+
+  /** Plays one input. Intermediate replies go out through `t.say`; rejects with the abort reason when cancelled. */
+  async turn(t: EngineTurn): Promise<EngineReply> {
+    this.requestId = t.requestId;
+    this.contextId = t.contextId;
+    const turn = new Turn(t.kind, t.text, (s) => t.say(s), t.signal);
     try {
-      return await this.runTurn(turn, ctx.signal);
+      const input = inputMessage(t.kind, t.text);
+      const outcome = await runToolLoop({
+        agent: this.source,
+        model: this.model,
+        messages: [{ role: 'system', content: this.systemPrompt(turn) }, ...this.memory, input],
+        tools: () => this.registry(turn),
+        maxSteps: this.maxSteps,
+        now: this.now,
+        signal: t.signal,
+        onStep: (r) => this.onStep(r),
+      });
+      if (outcome.kind === 'exhausted') {
+        this.record('error', 'model_step', { error: `no reply within ${this.maxSteps} steps` });
+        throw new EngineFailure(`no reply within ${this.maxSteps} steps`, { sessionOver: turn.sessionEnding });
+      }
+      this.memory = remember(this.memory, [input, stepMessage(outcome.step)], isInputMessage);
+      return { text: outcome.result as string, ended: turn.sessionEnding || t.kind === 'end' };
     } catch (e) {
-      if (ctx.signal.aborted) throw aborted(ctx.signal);
-      // A bug in a game's tools()/state(): still answer with a sentence that can be spoken.
-      this.record('error', 'turn', { error: String((e as Error)?.stack ?? e) });
-      return this.fallback(turn);
+      if (t.signal.aborted) throw t.signal.reason;
+      if (e instanceof EngineFailure) throw e;
+      const code = (e as { code?: unknown }).code;
+      this.record('error', 'model_step', { error: String(e), code });
+      // A tool may already have ended the game in this round: the session is over whatever the model did.
+      throw new EngineFailure(String((e as Error)?.message ?? e), { sessionOver: turn.sessionEnding, code: typeof code === 'string' ? code : undefined });
     } finally {
       this.requestId = undefined;
     }
   }
 
-  private async runTurn(turn: Turn, signal: AbortSignal): Promise<GameReply> {
-    const userMessage = JSON.stringify({ event: turn.kind, user_text: turn.text });
-    const messages: ChatMessage[] = [
-      { role: 'system', content: this.systemPrompt(turn) },
-      ...memoryMessages(this.memory),
-      { role: 'user', content: userMessage },
-    ];
-
-    for (let i = 0; i < this.maxSteps; i++) {
-      if (signal.aborted) throw aborted(signal);
-      const tools = this.tools(turn);
-      const say: GameTool = {
-        name: SAY_ACTION,
-        description: SAY_DESCRIPTION,
-        parameters: SAY_PARAMETERS,
-        run: (args) => {
-          turn.say(String(args.text));
-          return { said: true };
-        },
-      };
-      const all = [...tools, say];
-      const specs: ToolSpec[] = [...all.map(({ name, description, parameters }) => ({ name, description, parameters })), REPLY_SPEC];
-
-      let step: Step;
-      const t0 = Date.now();
-      try {
-        step = await this.model.step({ agent: this.source, messages: [...messages], tools: specs, signal });
-      } catch (e) {
-        if (signal.aborted) throw aborted(signal);
-        this.record('error', 'model_step', { error: String(e), code: (e as { code?: string }).code });
-        return this.fallback(turn);
-      }
-      if (signal.aborted) throw aborted(signal);
-      this.record('model_step', step.action, { step: i + 1, args: step.args }, Date.now() - t0);
-      const assistant = JSON.stringify({ action: step.action, args: step.args ?? {} });
-      messages.push({ role: 'assistant', content: assistant });
-
-      if (step.action === REPLY_ACTION) {
-        const problem = argumentProblem(REPLY_SPEC.parameters, step.args ?? {});
-        const text = problem ? '' : fitReplyText(String(step.args.text));
-        if (text === '') {
-          messages.push({ role: 'user', content: toolResponse(REPLY_ACTION, { error: `reply 需要一句话：${problem ?? 'text 是空的'}` }) });
-          continue;
-        }
-        this.memory = remember(this.memory, { user: userMessage, assistant });
-        return this.finish(turn, text);
-      }
-
-      const result = await this.runTool(all.find((t) => t.name === step.action), step, all);
-      if (signal.aborted) throw aborted(signal);
-      messages.push({ role: 'user', content: toolResponse(step.action, result) });
-    }
-    // Step budget used up without a final reply.
-    this.record('error', 'model_step', { error: `no reply within ${this.maxSteps} steps` });
-    return this.fallback(turn);
-  }
-
-  private async runTool(tool: GameTool | undefined, step: Step, all: GameTool[]): Promise<unknown> {
-    const t0 = Date.now();
-    let result: unknown;
-    if (!tool) {
-      result = { error: `现在不能用 ${step.action}；可以用：${[...all.map((t) => t.name), REPLY_ACTION].join('、')}` };
-    } else {
-      const args = step.args ?? {};
-      const problem = argumentProblem(tool.parameters, args);
-      if (problem) {
-        result = { error: `参数不对：${problem}` };
-      } else {
-        try {
-          result = (await tool.run(args)) ?? { ok: true };
-        } catch (e) {
-          result = { error: e instanceof ToolError ? e.message : `工具执行失败：${(e as Error)?.message ?? String(e)}` };
-        }
-      }
-    }
-    this.record('game_tool', step.action, { args: step.args, result }, Date.now() - t0);
-    return result;
-  }
-
-  private finish(turn: Turn, text: string): GameReply {
-    const ended = turn.sessionEnding || turn.kind === 'end';
-    if (ended) this.over = true;
-    return gameReply(text, ended ? 'ended' : 'active');
-  }
-
-  /** Fallback sentence; the round is not remembered; `start`/`end` end the session. */
-  private fallback(turn: Turn): GameReply {
-    if (turn.kind === 'start') {
-      this.over = true;
-      return gameReply(childText('game_model_failed_start'), 'ended');
-    }
-    if (turn.kind === 'end') {
-      this.over = true;
-      return gameReply(childText('game_model_failed_end'), 'ended');
-    }
-    if (turn.sessionEnding) {
-      // A tool already ended the game in this round: the session is over whatever the model did.
-      this.over = true;
-      return gameReply(childText('game_model_failed_end'), 'ended');
-    }
-    return gameReply(childText('game_model_failed'), 'active');
+  /** The session is over: an agent holds nothing beyond itself. */
+  close(): void {
+    this.memory = [];
   }
 }

@@ -41,11 +41,12 @@ export interface ChatModelOptions {
 const ECHO_LIMIT = 400;
 
 export function createChatModel(provider: StepProvider, opts: ChatModelOptions = {}): ChatModel {
-  const maxRetries = opts.maxRetries ?? 2;
+  const defaultRetries = opts.maxRetries ?? 2;
   return {
     label: provider.label,
     async step(req: StepRequest): Promise<Step> {
       const schema = buildStepSchema(req.tools);
+      const maxRetries = req.retries ?? defaultRetries;
       let messages: ChatMessage[] = req.messages;
       let lastReason = '';
       for (let attempt = 0; attempt <= maxRetries; attempt++) {

@@ -3,13 +3,13 @@
  * and one policy per model worker of 问答卡牌 (its run skills are code). Each is a small deterministic function of the request —
  * it reads only what a model would see (its messages and the tools offered), never the runtime.
  */
+import { readToolResult } from '../core/agent/messages.ts';
 import type { ChatMessage, ScriptPolicy, Step, StepRequest } from '../core/llm/types.ts';
 import { DEMO_THEME_NAMES, DEMO_THEMES } from './demo-decks.ts';
 import { MANAGER_AGENT, workerAgent } from '../core/studio/manager-tools.ts';
 
 const step = (action: string, args: Record<string, unknown> = {}): Step => ({ action, args });
 const has = (req: StepRequest, tool: string) => req.tools.some((t) => t.name === tool);
-const last = (m: ChatMessage[]) => m[m.length - 1]?.content ?? '';
 
 /** A section `## <tag>` of a worker's dynamic lower half, parsed as JSON (undefined when absent). */
 export function section(messages: ChatMessage[], tag: string): unknown {
@@ -35,9 +35,9 @@ function themeIn(text: string): string | undefined {
 // ── design manager ───────────────────────────────────────────────────────────────
 const designManager: ScriptPolicy = (req) => {
   if (has(req, 'declare_instance_ready')) return step('declare_instance_ready');
-  const l = last(req.messages);
-  if (l.startsWith('[工具结果 missing_skills]')) {
-    const plan = JSON.parse(l.slice(l.indexOf('\n') + 1)) as { next: string | null; awaitingReview: string[] };
+  const r = readToolResult(req.messages[req.messages.length - 1]);
+  if (r?.name === 'missing_skills' && typeof r.result === 'string') {
+    const plan = JSON.parse(r.result) as { next: string | null; awaitingReview: string[] };
     if (plan.next) return step('run_worker', { skill: plan.next });
     if (plan.awaitingReview.length) return step('ask_user', { question: `还有草稿等你验收：${plan.awaitingReview.join('、')}。` });
     return step('ask_user', { question: '还缺一些信息，你希望游戏怎么玩？' });
@@ -58,8 +58,9 @@ function playResults(messages: ChatMessage[]): { child: string; results: PlayRes
       child = m.content.slice(5);
       results = [];
     }
-    if (!m.content.startsWith('[工具结果 run_worker]\n')) continue;
-    for (const line of m.content.split('\n').slice(1)) {
+    const r = readToolResult(m);
+    if (r?.name !== 'run_worker' || typeof r.result !== 'string') continue;
+    for (const line of r.result.split('\n')) {
       const r = /^(\S+) 已更新：(.*)$/.exec(line);
       if (!r) continue;
       results.push({ skill: r[1], values: JSON.parse(r[2]) as Record<string, unknown> });
@@ -90,7 +91,11 @@ export const managerPolicy: ScriptPolicy = (req) => (has(req, 'reply') ? playMan
 // ── design workers ───────────────────────────────────────────────────────────────
 const words = (req: StepRequest) => {
   const said = section(req.messages, '设计.家长要求');
-  const answers = req.messages.filter((m) => m.content.startsWith('[家长回答] ')).map((m) => m.content.slice(7));
+  const answers = req.messages.flatMap((m) => {
+    const r = readToolResult(m);
+    const answer = r?.name === 'ask_user' ? (r.result as { answer?: unknown } | undefined)?.answer : undefined;
+    return typeof answer === 'string' ? [answer] : [];
+  });
   return [...(Array.isArray(said) ? said.map(String) : []), ...answers].join('；');
 };
 

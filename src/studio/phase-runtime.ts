@@ -10,11 +10,14 @@ import type { GameDeclaration } from '../core/protocol/declaration.ts';
 import * as bb from '../core/studio/blackboard.ts';
 import { cardsFromDesign, declarationFor, gameIdFor, type ThemeFact } from '../core/studio/cards.ts';
 import { skillById, type SkillDef, type SkillPackage } from '../core/studio/package-loader.ts';
-import { allowedTools, initialPhaseState, transition, whoActs, type Effect, type PhaseEvent, type PhaseState, type WaitingReason } from '../core/studio/phase-machine.ts';
+import { allowedTools, initialPhaseState, isLoopTool, transition, whoActs, type Effect, type PhaseEvent, type PhaseState, type WaitingReason } from '../core/studio/phase-machine.ts';
 import { missingInstantiateSkills, RUN_SKILL_LIST } from '../core/studio/planner.ts';
-import { assistantMessage, managerSystemPrompt, managerToolSpecs, MANAGER_AGENT, parseManagerStep, resultMessage, runLoopTool } from '../core/studio/manager-tools.ts';
+import { managerSystemPrompt, managerToolSpecs, MANAGER_AGENT, parseManagerStep, runLoopTool } from '../core/studio/manager-tools.ts';
+import { errorOf, toolResultMessage } from '../core/agent/messages.ts';
+import { runToolLoop, ToolError, type AgentTool } from '../core/agent/tool-loop.ts';
 import type { CardAsset, DesignTraceEntry, SessionSnapshot, TranscriptItem } from '../core/studio/types.ts';
-import { assembleWorkerContext, runWorkerLoop, type WorkerOutcome } from './worker-executor.ts';
+import { assembleWorkerContext } from '../core/studio/worker-context.ts';
+import { runWorkerLoop, type WorkerOutcome } from './worker-executor.ts';
 
 export const USER_WORDS_TAG = '设计.家长要求';
 export const PLAYER_INPUT_TAG = '运行.玩家输入';
@@ -62,6 +65,7 @@ export class StudioSession {
   private trace: DesignTraceEntry[] = [];
   private listeners = new Set<(v: SessionView) => void>();
   private busy = false;
+  private persistWanted = false;
   private replies: Array<{ text: string; session: 'active' | 'ended' }> = [];
   private declared: DeclaredGame | null = null;
   private declaredSaved = false;
@@ -98,6 +102,10 @@ export class StudioSession {
     const s = new StudioSession(deps, structuredClone(snapshot));
     const t = transition(s.snap.state, { type: 'restored' });
     s.snap.state = t.state;
+    for (const e of t.effects) {
+      if (e.type === 'wait') s.announceWait(e.reason);
+      if (e.type === 'persist') s.persistWanted = true;
+    }
     return s;
   }
 
@@ -209,7 +217,11 @@ export class StudioSession {
       return { ok: true };
     } finally {
       this.busy = false;
-      await this.persistOrSay();
+      // The machine asks for a save when the session comes to rest (waiting, done, error).
+      if (this.persistWanted) {
+        this.persistWanted = false;
+        await this.persistOrSay();
+      }
       this.emit();
     }
   }
@@ -278,7 +290,16 @@ export class StudioSession {
           this.replies.push({ text: e.text, session: e.session });
           this.say({ who: 'agent', text: e.text });
           break;
-        default:
+        case 'persist':
+          this.persistWanted = true;
+          break;
+        // Applied to the board above, before the state changed, or refused (returned above).
+        case 'record_user_words':
+        case 'record_player_input':
+        case 'accept_tag':
+        case 'reject_tag':
+        case 'edit_tag':
+        case 'refused':
           break;
       }
     }
@@ -311,39 +332,62 @@ export class StudioSession {
     else if (reason.kind === 'interrupted') this.say({ who: 'system', text: '上次在总管工作时被打断了，点「继续」接着做。' });
   }
 
+  /**
+   * The manager's part of a burst: the agent tool loop over the tools the phase machine allows now,
+   * with the burst's remaining rounds as its step budget. Every step is an event for the machine
+   * (a loop tool, a refused step); a boundary tool's event is dispatched by the tool itself and
+   * ends the loop, and the machine's effects (run a worker, wait, reply) continue the drive.
+   */
   private async managerRound(work: Effect[]): Promise<void> {
     const s = this.snap.state;
-    const allowed = allowedTools(s);
-    const runSkills = s.stage === 'play' ? (bb.acceptedValue<string[]>(this.snap.board, RUN_SKILL_LIST) ?? []) : [];
-    const tools = managerToolSpecs(this.deps.pkg, s, allowed, runSkills);
-    let step;
+    let outcome;
     try {
-      step = await this.deps.model.step({ agent: MANAGER_AGENT, messages: this.snap.manager, tools });
+      outcome = await runToolLoop({
+        agent: MANAGER_AGENT,
+        model: this.deps.model,
+        messages: this.snap.manager,
+        tools: () => this.managerTools(work),
+        maxSteps: Math.max(1, s.burstCap - s.burst),
+        now: this.now,
+        onStep: (r) => {
+          this.log('tool_call', { tool: r.step.action, args: r.step.args, kind: r.refused ? 'invalid' : r.kind });
+          // The loop goes on by itself: a step's `call_model` effect is not queued again.
+          if (r.refused) this.dispatch({ type: 'agent_tool_error', message: errorOf(r.result) ?? '' }, []);
+          else if (r.kind === 'loop') this.dispatch({ type: 'agent_loop_tool', name: r.step.action }, []);
+        },
+      });
     } catch (err) {
       this.fail(err);
       return;
     }
-    this.snap.manager = [...this.snap.manager, assistantMessage(step)];
-    const parsed = parseManagerStep(step, allowed, this.deps.pkg, s.stage, () => `w${++this.snap.seq}`);
-    this.log('tool_call', { tool: step.action, args: step.args, kind: parsed.kind });
-    if (parsed.kind === 'invalid') {
-      this.snap.manager = [...this.snap.manager, resultMessage(step.action, `错误：${parsed.message}`)];
-      this.dispatch({ type: 'agent_tool_error', message: parsed.message }, work);
-      return;
-    }
-    if (parsed.kind === 'loop') {
-      this.snap.manager = [...this.snap.manager, resultMessage(parsed.name, runLoopTool(parsed.name, this.deps.pkg, this.snap.board))];
-      this.dispatch({ type: 'agent_loop_tool', name: parsed.name }, work);
-      return;
-    }
-    const r = this.dispatch(parsed.event, work);
-    if (!r.ok) {
-      this.snap.manager = [...this.snap.manager, resultMessage(step.action, `错误：${r.message}`)];
-      this.dispatch({ type: 'agent_tool_error', message: r.message }, work);
-    } else if (parsed.event.type === 'agent_run_worker') {
-      const title = skillById(this.deps.pkg, parsed.event.skill)?.title ?? parsed.event.skill;
-      if (s.stage === 'design') this.say({ who: 'agent', text: `请「${title}」来做这一步。` });
-    }
+    this.snap.manager = outcome.messages;
+  }
+
+  /** The manager's tool registry now: loop tools read the board; boundary tools become phase events. */
+  private managerTools(work: Effect[]): AgentTool[] {
+    const s = this.snap.state;
+    const allowed = allowedTools(s);
+    const runSkills = s.stage === 'play' ? (bb.acceptedValue<string[]>(this.snap.board, RUN_SKILL_LIST) ?? []) : [];
+    return managerToolSpecs(this.deps.pkg, s, allowed, runSkills).map((spec): AgentTool =>
+      isLoopTool(spec.name)
+        ? { ...spec, kind: 'loop', perform: () => runLoopTool(spec.name, this.deps.pkg, this.snap.board) }
+        : {
+            ...spec,
+            kind: 'boundary',
+            perform: (args) => {
+              const parsed = parseManagerStep({ action: spec.name, args }, allowed, this.deps.pkg, s.stage, () => `w${++this.snap.seq}`);
+              if (parsed.kind === 'invalid') throw new ToolError(parsed.message);
+              if (parsed.kind !== 'boundary') throw new ToolError(`「${spec.name}」不是边界工具`);
+              const r = this.dispatch(parsed.event, work);
+              if (!r.ok) throw new ToolError(r.message);
+              if (parsed.event.type === 'agent_run_worker' && s.stage === 'design') {
+                const title = skillById(this.deps.pkg, parsed.event.skill)?.title ?? parsed.event.skill;
+                this.say({ who: 'agent', text: `请「${title}」来做这一步。` });
+              }
+              return { ok: true };
+            },
+          },
+    );
   }
 
   private fail(err: unknown): void {
@@ -363,9 +407,9 @@ export class StudioSession {
       if (skill.executor === 'code') outcome = this.runCodeWorker(skill);
       else {
         let messages: ChatMessage[];
-        if (answer !== null && this.snap.pendingWorker?.workerId === workerId) messages = [...this.snap.pendingWorker.messages, { role: 'user', content: `[家长回答] ${answer}` }];
+        if (answer !== null && this.snap.pendingWorker?.workerId === workerId) messages = [...this.snap.pendingWorker.messages, toolResultMessage('ask_user', { answer })];
         else messages = assembleWorkerContext(pkg, skill, this.snap.board).messages;
-        outcome = await runWorkerLoop({ model: this.deps.model, skill, messages });
+        outcome = await runWorkerLoop({ model: this.deps.model, skill, messages, now: this.now });
       }
     } catch (err) {
       this.fail(err);
@@ -391,7 +435,7 @@ export class StudioSession {
         this.dispatch({ type: 'worker_failed', workerId, message: (err as Error).message }, work);
         return;
       }
-      this.snap.manager = [...this.snap.manager, resultMessage('run_worker', `${skillId} 交了草稿：${Object.keys(outcome.values).join('、')}，等家长验收`)];
+      this.snap.manager = [...this.snap.manager, toolResultMessage('run_worker', `${skillId} 交了草稿：${Object.keys(outcome.values).join('、')}，等家长验收`)];
       this.dispatch({ type: 'worker_submitted', workerId, tags: Object.keys(outcome.values) }, work);
       return;
     }
@@ -414,7 +458,7 @@ export class StudioSession {
       return;
     }
     const lines = ran.map((r) => `${r.skill.id} 已更新：${this.playResultSummary(Object.keys(r.values))}`);
-    this.snap.manager = [...this.snap.manager, resultMessage('run_worker', lines.join('\n'))];
+    this.snap.manager = [...this.snap.manager, toolResultMessage('run_worker', lines.join('\n'))];
     // A run skill that wrote `运行.回复` has said what the child hears: that is the burst's reply.
     const spoke = ran.filter((r) => REPLY_TAG in r.values);
     const said = spoke.at(-1)?.values[REPLY_TAG];

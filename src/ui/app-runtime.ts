@@ -14,6 +14,7 @@ import { modelHub, type ModelHub } from '../llm/model-hub.ts';
 import { registerPolicy } from '../llm/demo-policies.ts';
 import { mainDemoPolicy } from '../arcade/demo-policy.ts';
 import { MainAgent } from '../arcade/main-agent.ts';
+import type { SpeakingPath } from '../arcade/speaking-path.ts';
 import type { ArcadeGame } from '../core/arcade/types.ts';
 import type { GameDeclaration } from '../core/protocol/declaration.ts';
 import { gameAvailability } from '../core/robot/capabilities.ts';
@@ -40,7 +41,10 @@ export interface AppRuntime {
   controller: ModelController;
   recorder: TraceRecorder;
   traceStore: Promise<TraceStore>;
-  speech: SpeechQueue;
+  /** The speaking queue, for its events and settings. Lines are said through `voice` only. */
+  speech: Omit<SpeechQueue, 'say'>;
+  /** The one speaking path (the main agent's): every line the robot says goes through it. */
+  voice: SpeakingPath;
   synth: WebSynth;
   recognizer: Recognizer;
   loop: VoiceLoop;
@@ -108,7 +112,6 @@ export function createAppRuntime(): AppRuntime {
 
   // ---- robot -------------------------------------------------------------------------------
   const robot = createRobotOutput({ speech: robotSpeechProgress(speech), trace: recorder });
-  robot.output.on('notice', (text) => void speech.say(text, 'main'));
 
   // ---- games -------------------------------------------------------------------------------
   const sources: Array<() => GameDeclaration[]> = [builtinGames];
@@ -160,6 +163,8 @@ export function createAppRuntime(): AppRuntime {
       const d = declarations().find((x) => x.id === gameId);
       return d ? agentCardFor(d) : undefined;
     },
+    engineOf: (gameId) => declarations().find((x) => x.id === gameId)?.engine,
+    seed: () => crypto.getRandomValues(new Uint32Array(1))[0],
     maxTasks: completedTasksToKeep,
     trace: recorder,
   });
@@ -186,6 +191,8 @@ export function createAppRuntime(): AppRuntime {
       },
     },
   });
+  // The robot's own notices ("机器人断开了…") go through the one speaking path too.
+  robot.output.on('notice', (text) => void agent.voice.say(text, 'main'));
   let lastSpoken: string | null = null;
   agent.subscribe((e) => {
     if (e.type === 'spoken') lastSpoken = e.text;
@@ -200,7 +207,7 @@ export function createAppRuntime(): AppRuntime {
 
   // A session interrupted by a reload or crash is ended cleanly, and the child is told.
   void guard
-    .recover(games, { say: (t) => speech.say(t, 'main'), trace: recorder, startRound: (t) => recorder.startRound(t, { source: 'app' }) })
+    .recover(games, { say: (t) => agent.voice.say(t, 'main'), trace: recorder, startRound: (t) => recorder.startRound(t, { source: 'app' }) })
     .catch(() => undefined);
   // Leaving for good with a game running: `end` with empty text (seed 000 §主 Agent).
   window.addEventListener('pagehide', () => {
@@ -228,6 +235,7 @@ export function createAppRuntime(): AppRuntime {
     recorder,
     traceStore,
     speech,
+    voice: agent.voice,
     synth,
     recognizer,
     loop,

@@ -1,34 +1,34 @@
 /**
- * A session's conversation memory (seed 000: 本局的对话保留最近 16 轮). Pure and immutable:
- * `remember` returns a new memory; the runtime replaces its reference only when a round succeeded
- * (a failed round is never written).
+ * The conversation memory window (seed 000: 本局的对话保留最近 16 轮), one implementation for every
+ * agent that keeps a game's rounds: the built-in games (SkillAgent) and the Studio's play manager.
+ * A round starts at the message that brought the child's words; what comes before the first round
+ * (a system prompt) is always kept. Pure: the caller replaces its conversation only when a round
+ * succeeded, so a failed round is never written.
  */
 import type { ChatMessage } from '../llm/types.ts';
 
 export const MEMORY_ROUNDS = 16;
 
-/** One round: what the user message was and what the agent finally said. */
-export interface Round {
-  /** The user message as sent to the model: `{"event": kind, "user_text": text}`. */
-  user: string;
-  /** The final reply action as the model produced it (JSON of `{action:"reply", args:{text}}`). */
-  assistant: string;
+/** Tells whether a message opens a round (carries the child's words for one input). */
+export type RoundStart = (message: ChatMessage) => boolean;
+
+/** The conversation cut to its last `limit` rounds; messages before the first round are kept. */
+export function lastRounds(messages: readonly ChatMessage[], isRoundStart: RoundStart, limit = MEMORY_ROUNDS): ChatMessage[] {
+  const starts: number[] = [];
+  messages.forEach((m, i) => {
+    if (isRoundStart(m)) starts.push(i);
+  });
+  if (starts.length <= limit) return [...messages];
+  const head = messages.slice(0, starts[0]);
+  return [...head, ...messages.slice(starts[starts.length - limit])];
 }
 
-export type Memory = readonly Round[];
-
-export const emptyMemory: Memory = Object.freeze([]);
-
-/** Adds a round, keeping only the most recent `limit` rounds. */
-export function remember(memory: Memory, round: Round, limit = MEMORY_ROUNDS): Memory {
-  const next = [...memory, round];
-  return Object.freeze(next.length > limit ? next.slice(next.length - limit) : next);
+/** Adds one round's messages to a conversation and keeps the last `limit` rounds. */
+export function remember(messages: readonly ChatMessage[], round: readonly ChatMessage[], isRoundStart: RoundStart, limit = MEMORY_ROUNDS): ChatMessage[] {
+  return lastRounds([...messages, ...round], isRoundStart, limit);
 }
 
-/** The rounds as chat messages, oldest first. */
-export function memoryMessages(memory: Memory): ChatMessage[] {
-  return memory.flatMap((r) => [
-    { role: 'user' as const, content: r.user },
-    { role: 'assistant' as const, content: r.assistant },
-  ]);
+/** How many rounds a conversation holds. */
+export function roundCount(messages: readonly ChatMessage[], isRoundStart: RoundStart): number {
+  return messages.filter(isRoundStart).length;
 }

@@ -107,8 +107,8 @@ export function mainTools(games: readonly ArcadeGame[], inGame: boolean): ToolSp
   return tools;
 }
 
-/** The list_games tool result as the model sees it. */
+/** The list_games tool result as the model sees it (inside its tool-result message). */
 export function listGamesResult(games: readonly ArcadeGame[]): string {
   const parts = games.map((g) => (g.available ? `${g.declaration.title}（可以玩）` : `${g.declaration.title}（现在不能玩：${g.reason ?? '设备不支持'}）`));
-  return `【list_games 结果】${parts.join('；') || '没有安装游戏'}`;
+  return parts.join('；') || '没有安装游戏';
 }

@@ -43,3 +43,8 @@ export class AgentcadeError extends Error {
 export function describe(code: string): ErrorEntry {
   return catalogue[code] ?? catalogue['unknown'];
 }
+
+/** The child's sentence of a catalogued code, or undefined when the code is not in the catalogue. */
+export function childSentence(code: string | undefined): string | undefined {
+  return code !== undefined ? catalogue[code]?.child : undefined;
+}

@@ -3,7 +3,10 @@
  * only the prompt — the state snapshot in the system prompt, the last user event, and the tool
  * calls and responses of this turn. A demo policy never sees game internals (so never a secret).
  */
+import { errorOf, isToolResult, readStep, readToolResult } from '../agent/messages.ts';
 import type { Step, StepRequest } from '../llm/types.ts';
+
+export { errorOf };
 
 export interface ToolExchange {
   action: string;
@@ -31,8 +34,6 @@ function parseJson(text: string): unknown {
   }
 }
 
-const TOOL_RESPONSE = /^<tool_response>([\s\S]*)<\/tool_response>$/;
-
 export function readTurn(req: StepRequest): TurnView {
   const system = req.messages.find((m) => m.role === 'system')?.content ?? '';
   const marker = system.lastIndexOf('# 当前状态');
@@ -44,7 +45,7 @@ export function readTurn(req: StepRequest): TurnView {
   let userText = '';
   for (let i = req.messages.length - 1; i >= 0; i--) {
     const m = req.messages[i];
-    if (m.role !== 'user' || TOOL_RESPONSE.test(m.content)) continue;
+    if (m.role !== 'user' || isToolResult(m)) continue;
     const v = parseJson(m.content) as { event?: TurnView['event']; user_text?: string } | undefined;
     if (v && typeof v.event === 'string') {
       start = i;
@@ -57,14 +58,10 @@ export function readTurn(req: StepRequest): TurnView {
   const done: ToolExchange[] = [];
   for (let i = start + 1; i < req.messages.length; i++) {
     const m = req.messages[i];
-    if (m.role === 'assistant') {
-      const step = parseJson(m.content) as Step | undefined;
-      if (step?.action) done.push({ action: step.action, args: step.args ?? {} });
-    } else if (m.role === 'user') {
-      const r = TOOL_RESPONSE.exec(m.content);
-      const body = r ? (parseJson(r[1]) as { result?: unknown } | undefined) : undefined;
-      if (body && done.length > 0) done[done.length - 1].result = body.result;
-    }
+    const step = readStep(m);
+    if (step) done.push({ action: step.action, args: step.args });
+    const result = readToolResult(m);
+    if (result && done.length > 0) done[done.length - 1].result = result.result;
   }
   return { event, userText, done, state: state ?? {}, legal: new Set(req.tools.map((t) => t.name)) };
 }
@@ -80,12 +77,6 @@ export function call(action: string, args: Record<string, unknown> = {}): Step {
 
 export function reply(text: string): Step {
   return { action: 'reply', args: { text } };
-}
-
-/** A tool result's `error` text, if the result was an error. */
-export function errorOf(result: unknown): string | undefined {
-  const e = (result as { error?: unknown } | undefined)?.error;
-  return typeof e === 'string' ? e : undefined;
 }
 
 /** Simple intent words a child uses (demo policies only). */

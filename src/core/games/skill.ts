@@ -130,7 +130,7 @@ export class Skill {
         description: (description as string).trim(),
         aliases,
         capabilities: [...new Set(capabilities)] as Capability[],
-        source: 'builtin',
+        engine: 'skill',
       },
       body.trim(),
       metadata,

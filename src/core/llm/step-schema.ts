@@ -52,11 +52,11 @@ function validatorFor(schema: JsonSchema): ValidateFunction {
   return v;
 }
 
-/** Validates arguments against a tool's JSON schema; returns a readable problem or null. */
+/** Validates arguments against a tool's JSON schema; returns a readable problem (in Chinese) or null. */
 export function argumentProblem(schema: JsonSchema, args: unknown): string | null {
   const validate = validatorFor(schema);
   if (validate(args)) return null;
-  return ajv.errorsText(validate.errors, { dataVar: 'args' });
+  return describeAjvError(validate.errors![0]);
 }
 
 export type StepCheck = { ok: true; step: Step } | { ok: false; reason: string };

@@ -33,6 +33,8 @@ export interface StepRequest {
   maxTokens?: number;
   temperature?: number;
   signal?: AbortSignal;
+  /** Corrections sent back for invalid output before the step fails (default: the model's own setting). */
+  retries?: number;
 }
 
 export interface ChatModel {

@@ -1,13 +1,12 @@
 /**
  * A game's declaration: what the arcade knows about a game without starting it.
- * Built from the game's SKILL.md frontmatter (src/game/skill.ts) or from a Studio project
- * (issue 9); the Agent Card (src/a2a/card.ts) is derived from it.
+ * Built from the game's SKILL.md frontmatter (src/core/games/skill.ts) or from a Studio design
+ * (src/core/studio/cards.ts); the Agent Card (src/a2a/card.ts) is derived from it.
  */
+import type { EngineKind } from '../games/engine.ts';
+
 export type Capability = 'face' | 'head' | 'draw' | 'screen';
 export const CAPABILITIES: readonly Capability[] = ['face', 'head', 'draw', 'screen'];
-
-/** Game ids of games designed in the Studio start with this; the game worker dispatches on it. */
-export const STUDIO_GAME_PREFIX = 'studio-';
 
 export interface GameDeclaration {
   /** Folder name under skills/ (Agent Skills `name`), also the A2A skill id. */
@@ -19,6 +18,6 @@ export interface GameDeclaration {
   aliases: string[];
   /** Device capabilities the game needs (`capability:<name>` tags). */
   capabilities: Capability[];
-  /** Where the game comes from. */
-  source: 'builtin' | 'studio';
+  /** Which engine plays it: `skill` (a `skills/<id>/` game) or `studio` (a design from the Book). */
+  engine: EngineKind;
 }

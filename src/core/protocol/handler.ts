@@ -1,9 +1,9 @@
 import type { GameInput, GameReply } from './game-protocol.ts';
 
 /**
- * What a game agent runtime (SkillAgent's GameService, or the Studio play runtime) offers to
- * the A2A executor. The executor owns the protocol mapping, per-session ordering and
- * cancellation; the handler owns sessions and game logic.
+ * What a game agent offers to the A2A executor (src/a2a/game-executor.ts): GameSessions
+ * (src/games/game-sessions.ts) over an engine. The executor owns the protocol mapping and
+ * cancellation; the handler owns the sessions, the order of their turns and the game logic.
  */
 export interface GameTurnContext {
   /** A2A contextId: one game session. */

@@ -1,6 +1,9 @@
 /** From the accepted design facts to the game's records: CardAssets and its GameDeclaration. */
 import { pinyin } from 'pinyin-pro';
-import { STUDIO_GAME_PREFIX, type Capability, type GameDeclaration } from '../protocol/declaration.ts';
+import type { Capability, GameDeclaration } from '../protocol/declaration.ts';
+
+/** Ids of designed games start with this, so they never clash with a `skills/<id>` folder name. */
+const STUDIO_ID_PREFIX = 'studio-';
 import type { CardAsset } from './types.ts';
 
 function strList(v: unknown): string[] {
@@ -40,7 +43,7 @@ export function gameIdFor(title: string, projectId: string): string {
     .filter(Boolean);
   const suffix = projectId.replace(/[^a-z0-9]/gi, '').toLowerCase().slice(-4) || '0000';
   const slug = syllables.join('').slice(0, 32) || 'game';
-  return `${STUDIO_GAME_PREFIX}${slug}-${suffix}`;
+  return `${STUDIO_ID_PREFIX}${slug}-${suffix}`;
 }
 
 export interface ThemeFact {
@@ -52,5 +55,5 @@ export interface ThemeFact {
 export function declarationFor(opts: { gameId: string; theme: ThemeFact; description: string; capabilities: Capability[] }): GameDeclaration {
   const title = (opts.theme.标题 ?? `${opts.theme.主题 ?? ''}问答`).trim() || '问答游戏';
   const aliases = [...new Set([title, ...strList(opts.theme.别名)])];
-  return { id: opts.gameId, title, description: opts.description, aliases, capabilities: opts.capabilities, source: 'studio' };
+  return { id: opts.gameId, title, description: opts.description, aliases, capabilities: opts.capabilities, engine: 'studio' };
 }

@@ -1,10 +1,11 @@
 /**
- * The manager's tools (seed 004 §3, §9): loop tools (`read_blackboard`, `list_skills`,
- * `missing_skills`) append a result and keep the burst going; boundary tools (`run_worker`,
- * `ask_user`, `declare_instance_ready`, and in play `reply`, `finish`) end the burst by turning
- * into a phase-machine event. The agent never passes input tags and never writes the board.
+ * The manager's tools (seed 004 §3, §9), as the agent tool loop offers them
+ * (src/core/agent/tool-loop.ts): loop tools (`read_blackboard`, `list_skills`, `missing_skills`)
+ * append a result and keep the burst going; boundary tools (`run_worker`, `ask_user`,
+ * `declare_instance_ready`, and in play `reply`, `finish`) end the loop by turning into a
+ * phase-machine event. The agent never passes input tags and never writes the board.
  */
-import type { ChatMessage, Step, ToolSpec } from '../llm/types.ts';
+import type { Step, ToolSpec } from '../llm/types.ts';
 import type { Blackboard, TagEntry } from './blackboard.ts';
 import type { SkillPackage } from './package-loader.ts';
 import { isLoopTool, type PhaseEvent, type PhaseState } from './phase-machine.ts';
@@ -140,12 +141,4 @@ export function parseManagerStep(step: Step, allowed: string[], pkg: SkillPackag
     }
   }
   return { kind: 'invalid', message: `未知工具「${step.action}」` };
-}
-
-export function assistantMessage(step: Step): ChatMessage {
-  return { role: 'assistant', content: JSON.stringify({ action: step.action, args: step.args }) };
-}
-
-export function resultMessage(tool: string, text: string): ChatMessage {
-  return { role: 'user', content: `[工具结果 ${tool}]\n${text}` };
 }

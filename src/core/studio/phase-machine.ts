@@ -1,6 +1,7 @@
 /**
  * The 5-phase machine (seed 004 §4): a pure `transition(state, event) → {state, effects}`.
- * It never calls a model and does no I/O; effects are data the phase runtime carries out.
+ * It never calls a model and does no I/O; effects are data the phase runtime carries out, every
+ * one of them (src/studio/phase-runtime.ts): `persist` is when the session is saved.
  * It decides (1) who may act now, (2) which tools are legal now, (3) the fact lifecycle
  * (draft → accepted only by the user) and (4) the precise `waitingReason`.
  *
@@ -82,7 +83,6 @@ export type Effect =
   | { type: 'wait'; reason: WaitingReason }
   | { type: 'declare_ready' }
   | { type: 'send_reply'; text: string; session: 'active' | 'ended' }
-  | { type: 'end_play' }
   | { type: 'persist' }
   | { type: 'refused'; event: PhaseEvent['type']; message: string };
 
@@ -202,7 +202,7 @@ export function transition(s: PhaseState, e: PhaseEvent): Transition {
     }
     case 'player_end': {
       if (s.stage !== 'play') return refuse(s, e, '没有正在进行的游戏');
-      return { state: { ...s, stage: 'done', phase: 'done', waiting: null, worker: null }, effects: [{ type: 'end_play' }, { type: 'persist' }] };
+      return { state: { ...s, stage: 'done', phase: 'done', waiting: null, worker: null }, effects: [{ type: 'persist' }] };
     }
     case 'agent_loop_tool': {
       if (who !== 'agent') return refuse(s, e, '现在不是总管的回合');
@@ -235,7 +235,7 @@ export function transition(s: PhaseState, e: PhaseEvent): Transition {
           state: { ...s, phase: 'waiting_user', burst: s.burst + 1, waiting: { kind: 'player_input' } },
           effects: [{ type: 'send_reply', text: e.text, session: 'active' }, { type: 'wait', reason: { kind: 'player_input' } }, { type: 'persist' }],
         };
-      return { state: { ...s, stage: 'done', phase: 'done', burst: s.burst + 1, waiting: null }, effects: [{ type: 'send_reply', text: e.text, session: 'ended' }, { type: 'end_play' }, { type: 'persist' }] };
+      return { state: { ...s, stage: 'done', phase: 'done', burst: s.burst + 1, waiting: null }, effects: [{ type: 'send_reply', text: e.text, session: 'ended' }, { type: 'persist' }] };
     }
     case 'worker_submitted': {
       if (who !== 'worker' || s.worker?.workerId !== e.workerId) return refuse(s, e, '没有这个正在运行的 worker');
@@ -243,7 +243,7 @@ export function transition(s: PhaseState, e: PhaseEvent): Transition {
       // Design drafts wait for the user's verdict; play values are live and the agent continues its burst.
       if (s.stage === 'design') return waitFor(s, { kind: 'review_drafts', skill, workerId: e.workerId, tags: e.tags });
       if (e.reply?.session === 'ended')
-        return { state: { ...s, stage: 'done', phase: 'done', worker: null, waiting: null }, effects: [{ type: 'send_reply', text: e.reply.text, session: 'ended' }, { type: 'end_play' }, { type: 'persist' }] };
+        return { state: { ...s, stage: 'done', phase: 'done', worker: null, waiting: null }, effects: [{ type: 'send_reply', text: e.reply.text, session: 'ended' }, { type: 'persist' }] };
       if (e.reply) return waitFor({ ...s, worker: null }, { kind: 'player_input' }, [{ type: 'send_reply', text: e.reply.text, session: 'active' }]);
       return nextRound({ ...s, worker: null });
     }

@@ -4,7 +4,7 @@
  * the shelf keeps the last list it read and re-reads the Book when a change is announced
  * (book-events.ts) or on `refresh()`; listeners hear when the list changed.
  */
-import { STUDIO_GAME_PREFIX, type GameDeclaration } from '../../core/protocol/declaration.ts';
+import type { GameDeclaration } from '../../core/protocol/declaration.ts';
 import { Book } from '../book.ts';
 import { onBookChange } from './book-events.ts';
 import { arcadeDeclaration } from './declaration.ts';
@@ -62,7 +62,7 @@ export class StudioShelf {
     try {
       this.book ??= this.openBook();
       const projects = await (await this.book).playableProjects();
-      next = projects.flatMap((p) => (p.declaration && p.declaration.id.startsWith(STUDIO_GAME_PREFIX) ? [arcadeDeclaration(p.declaration)] : []));
+      next = projects.flatMap((p) => (p.declaration ? [arcadeDeclaration(p.declaration)] : []));
     } catch (e) {
       console.warn('studio games: the Book could not be read', e);
       this.book = null;

@@ -8,5 +8,7 @@ import type { GameDeclaration } from '../../core/protocol/declaration.ts';
 export function arcadeDeclaration(decl: GameDeclaration): GameDeclaration {
   const made = `${decl.title}：大人在设计室做的新游戏`;
   const description = decl.description.startsWith(made) ? decl.description : `${made}（${decl.description}）。`;
-  return { ...decl, description, source: 'studio' };
+  // Designs stored before declarations named their engine carry `source: 'studio'` instead.
+  const { source: _old, ...rest } = decl as GameDeclaration & { source?: unknown };
+  return { ...rest, description, engine: 'studio' };
 }

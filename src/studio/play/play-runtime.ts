@@ -15,19 +15,12 @@ import { StudioSession, type CodeExecutor, type SessionDeps } from '../phase-run
 import { codeExecutorsFor, type PlayableGame, type PlayReply } from '../play-stage.ts';
 import type { CardAsset, PlayBook } from '../../core/studio/types.ts';
 import { abortReason, signalBoundModel } from './bound-model.ts';
-import { MEMORY_ROUNDS } from '../../core/agent/memory.ts';
+import { lastRounds } from '../../core/agent/memory.ts';
+import type { Random } from '../../core/random.ts';
 import { currentCardOf, scoreOf, turnChanges, type ScoreNow, type TurnChanges } from '../../core/studio/device-effects.ts';
 
-/** The manager keeps the most recent rounds of the game in its conversation: the same window as every game (seed 000: 最近 16 轮). */
-export const PLAY_MEMORY_ROUNDS = MEMORY_ROUNDS;
-
-/** The system prompt and the last `rounds` rounds (a round starts at the child's words). */
-export function recentRounds(messages: ChatMessage[], rounds = PLAY_MEMORY_ROUNDS): ChatMessage[] {
-  const starts = messages.flatMap((m, i) => (m.role === 'user' && m.content.startsWith('[孩子] ') ? [i] : []));
-  if (starts.length <= rounds) return messages;
-  const system = messages[0]?.role === 'system' ? [messages[0]] : [];
-  return [...system, ...messages.slice(starts[starts.length - rounds])];
-}
+/** A round of the play manager's conversation starts at the child's words. */
+export const isPlayerMessage = (m: ChatMessage): boolean => m.role === 'user' && m.content.startsWith('[孩子] ');
 
 export type TurnOutcome =
   | { ok: true; replies: PlayReply[]; ended: boolean; changes: TurnChanges }
@@ -36,8 +29,9 @@ export type TurnOutcome =
 
 export interface PlayRuntimeOptions {
   now?: () => number;
-  /** PlayBook id (default: time-based). */
+  /** PlayBook id (default: from the clock and the random source). */
   id?: string;
+  random: Random;
   codeExecutors?: Record<string, CodeExecutor>;
 }
 
@@ -52,7 +46,7 @@ export class PlayRuntime {
   constructor(
     readonly game: PlayableGame,
     model: ChatModel,
-    opts: PlayRuntimeOptions = {},
+    opts: PlayRuntimeOptions,
   ) {
     this.now = opts.now ?? Date.now;
     this.deps = {
@@ -64,7 +58,7 @@ export class PlayRuntime {
     this.session = StudioSession.startPlay(this.deps, game.project.id, game.design);
     const at = this.now();
     this.record = {
-      id: opts.id ?? `pb-${at.toString(36)}-${Math.random().toString(36).slice(2, 6)}`,
+      id: opts.id ?? `pb-${at.toString(36)}-${Math.floor(opts.random() * 36 ** 4).toString(36).padStart(4, '0')}`,
       projectId: game.project.id,
       startedAt: at,
       turns: [],
@@ -164,7 +158,7 @@ export class PlayRuntime {
   private forgetOldRounds(): void {
     if (this.ended) return;
     const snap = this.session.snapshot();
-    const kept = recentRounds(snap.manager);
+    const kept = lastRounds(snap.manager, isPlayerMessage);
     if (kept.length !== snap.manager.length) this.restore({ ...snap, manager: kept });
   }
 

@@ -11,7 +11,7 @@ import { gameReply, parseGameInput } from '../../../src/core/protocol/game-proto
 
 const scope = self as unknown as DedicatedWorkerGlobalScope;
 
-hostGameAgent(scope, async (gameId, ports) => {
+hostGameAgent(scope, async ({ gameId, ports }) => {
   const raw = ports.raw;
   if (raw) raw.onmessage = (ev) => raw.postMessage(gameReply(`你说：${parseGameInput(ev.data).text}`));
   const instant = gameId === 'echo-instant';

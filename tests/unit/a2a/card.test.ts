@@ -8,7 +8,7 @@ const GUESS: GameDeclaration = {
   description: '机器人画一个动物，小朋友来猜。',
   aliases: ['画画猜猜', '猜动物'],
   capabilities: ['draw', 'face', 'head'],
-  source: 'builtin',
+  engine: 'skill',
 };
 
 describe('agentCardFor (seed 000 §A2A 映射)', () => {

@@ -28,9 +28,9 @@ class FakeWorker extends EventTarget {
         addEventListener: (type, l) => this.inside.addEventListener(type, l as EventListener),
         postMessage: (m) => queueMicrotask(() => this.dispatchEvent(new MessageEvent('message', { data: m }))),
       },
-      async (gameId) => {
+      async ({ gameId }) => {
         if (initError) throw new Error(initError);
-        return { card: agentCardFor({ ...ECHO_GAME, id: gameId }), handler: makeHandler(), cancelGraceMs: 10 };
+        return { card: agentCardFor({ ...ECHO_GAME, id: gameId }), handler: makeHandler() };
       },
     );
   }
@@ -71,6 +71,8 @@ function setup(makeHandler: () => GameHandler = () => createEchoGame({ slowMs: 6
       return w as unknown as Worker;
     },
     cards: (id) => (id === 'echo' ? agentCardFor(ECHO_GAME) : undefined),
+    engineOf: () => 'skill',
+    seed: () => 1,
     ...extra,
   });
   clients.push(client);
@@ -124,7 +126,7 @@ describe('GameClient (main thread)', () => {
         return e as GameRequestError;
       }
     })();
-    expect(seen.map((e) => e.reply.text)).toEqual(['收到第1条消息。']);
+    expect(seen.map((e) => e.reply.text)).toEqual(['收到一条会出错的消息。']);
     expect(err).toBeInstanceOf(GameRequestError);
     expect(err!.code).toBe('game_failed');
     expect(err!.message).toContain('the echo game was asked to fail');

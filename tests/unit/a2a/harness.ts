@@ -23,7 +23,7 @@ export const TEST_GAME: GameDeclaration = {
   description: 'A game for transport tests',
   aliases: ['测试'],
   capabilities: ['face'],
-  source: 'builtin',
+  engine: 'skill',
 };
 
 const openPorts: MessagePort[] = [];
@@ -38,7 +38,7 @@ export function closeAll(): void {
 export async function connect(
   kind: ClientKind,
   handler: GameHandler,
-  opts: { maxTasks?: number; cancelGraceMs?: number } = {},
+  opts: { maxTasks?: number } = {},
 ): Promise<Client> {
   const card = agentCardFor(TEST_GAME);
   const ch = new MessageChannel();

@@ -8,10 +8,17 @@ import { isJsonRpcError } from '@a2a-js/sdk/errors';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createEchoGame } from '../../support/a2a/echo-game.ts';
 import { dataPart, textPart } from '../../../src/a2a/game-parts.ts';
-import { PROTOCOL, gameReply, type GameInput } from '../../../src/core/protocol/game-protocol.ts';
+import { PROTOCOL, gameReply } from '../../../src/core/protocol/game-protocol.ts';
 import type { GameHandler } from '../../../src/core/protocol/handler.ts';
 import { Role } from '@a2a-js/sdk';
+import type { EngineReply, EngineTurn } from '../../../src/core/games/engine.ts';
+import { GameSessions } from '../../../src/games/game-sessions.ts';
 import { CLIENT_KINDS, closeAll, collect, connect, deferred, eventually, see, send } from './harness.ts';
+
+/** GameSessions over a one-function engine (the one game runtime, as every game worker serves it). */
+function sessionsOver(turn: (t: EngineTurn) => Promise<EngineReply>, graceMs?: number): GameHandler {
+  return new GameSessions({ create: () => ({ turn, close() {} }), source: 'game:test', queue: { graceMs } });
+}
 
 afterEach(closeAll);
 
@@ -142,13 +149,15 @@ describe.each(CLIENT_KINDS)('A2A transport via %s', (kind) => {
   it('cancels a queued (idle) task: CANCELED at once, and its turn never runs', async () => {
     const gate = deferred();
     const ran: string[] = [];
-    const client = await connect(kind, {
-      async handle(input) {
-        ran.push(input.text);
-        if (input.text === '第一') await gate.promise;
-        return gameReply(`好：${input.text}`);
-      },
-    });
+    const client = await connect(
+      kind,
+      sessionsOver(async (t) => {
+        ran.push(t.text);
+        if (t.text === '第一') await gate.promise;
+        return { text: `好：${t.text}`, ended: false };
+      }),
+    );
+    await collect(send(client, 'c', 'start', '开始'));
     const first = collect(send(client, 'c', 'message', '第一'));
     const second = send(client, 'c', 'message', '第二');
     const secondTask = see((await second.next()).value!);
@@ -162,7 +171,7 @@ describe.each(CLIENT_KINDS)('A2A transport via %s', (kind) => {
     expect((await first).at(-1)).toMatchObject({ state: 'COMPLETED', reply: { text: '好：第一' } });
     const third = await collect(send(client, 'c', 'message', '第三'));
     expect(third.at(-1)!.reply?.text).toBe('好：第三');
-    expect(ran).toEqual(['第一', '第三']);
+    expect(ran).toEqual(['开始', '第一', '第三']);
   });
 
   it('refuses to cancel a finished task (TaskNotCancelable) and keeps it COMPLETED', async () => {
@@ -229,48 +238,56 @@ describe.each(CLIENT_KINDS)('A2A transport via %s', (kind) => {
     expect((await client.getTask({ tenant: '', id: ids[1] })).status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
   });
 
-  it('runs the requests of one session strictly in arrival order, other sessions meanwhile', async () => {
+  // Ordering and `end` belong to GameSessions (the one game runtime); here they are shown end to end
+  // through the real SDK transports.
+  it('runs the requests of one session strictly in arrival order', async () => {
     const log: string[] = [];
     const gate = deferred();
-    const client = await connect(kind, {
-      async handle(input: GameInput, { contextId }) {
-        log.push(`start ${contextId}:${input.text}`);
-        if (input.text === 'A1') await gate.promise;
+    const client = await connect(
+      kind,
+      sessionsOver(async (t) => {
+        log.push(`start ${t.text}`);
+        if (t.text === 'A1') await gate.promise;
         await new Promise((r) => setTimeout(r, 1));
-        log.push(`end ${contextId}:${input.text}`);
-        return gameReply(input.text);
-      },
-    });
+        log.push(`end ${t.text}`);
+        return { text: t.text, ended: false };
+      }),
+    );
+    await collect(send(client, 'A', 'start', 'A0'));
+    log.length = 0;
     const a = ['A1', 'A2', 'A3'].map((t) => collect(send(client, 'A', 'message', t)));
-    const b = await collect(send(client, 'B', 'message', 'B1'));
-    expect(b.at(-1)!.reply?.text).toBe('B1');
-    expect(log).toEqual(['start A:A1', 'start B:B1', 'end B:B1']); // A2 waits for A1; B does not
+    await eventually(() => expect(log).toEqual(['start A1']));
+    await new Promise((r) => setTimeout(r, 5));
+    expect(log).toEqual(['start A1']); // A2 waits for A1
     gate.resolve();
     const results = await Promise.all(a);
     expect(results.map((r) => r.at(-1)!.reply?.text)).toEqual(['A1', 'A2', 'A3']);
-    expect(log.slice(3)).toEqual(['end A:A1', 'start A:A2', 'end A:A2', 'start A:A3', 'end A:A3']);
+    expect(log).toEqual(['start A1', 'end A1', 'start A2', 'end A2', 'start A3', 'end A3']);
   });
 
   it('an end arriving mid-turn cancels that turn first, then runs the end flow', async () => {
     const log: string[] = [];
-    const client = await connect(kind, {
-      async handle(input, { signal, say }) {
-        log.push(`start ${input.kind}`);
-        if (input.kind === 'message') {
-          say('让我想一想');
-          await new Promise((_r, rej) => signal.addEventListener('abort', () => rej(signal.reason)));
+    const client = await connect(
+      kind,
+      sessionsOver(async (t) => {
+        log.push(`start ${t.kind}`);
+        if (t.kind === 'message') {
+          t.say('让我想一想');
+          await new Promise((_r, rej) => t.signal.addEventListener('abort', () => rej(t.signal.reason)));
         }
-        log.push(`end ${input.kind} aborted=${signal.aborted}`);
-        return gameReply('再见', 'ended');
-      },
-    });
+        log.push(`end ${t.kind} aborted=${t.signal.aborted}`);
+        return { text: t.kind === 'end' ? '再见' : '好', ended: false };
+      }),
+    );
+    await collect(send(client, 's', 'start', '开始'));
+    log.length = 0;
     const turn = send(client, 's', 'message', '慢一点');
     const seen = [see((await turn.next()).value!), see((await turn.next()).value!)];
     expect(seen.map((e) => e.state)).toEqual(['SUBMITTED', 'WORKING']);
     const end = await collect(send(client, 's', 'end'));
     for await (const ev of turn) seen.push(see(ev));
     expect(seen.at(-1)).toMatchObject({ state: 'CANCELED' });
-    expect(seen.at(-1)!.detail).toContain('end arrived');
+    expect(seen.at(-1)!.detail).toContain('cancelled by end');
     expect(end.at(-1)).toMatchObject({ state: 'COMPLETED', reply: { text: '再见', session: 'ended' } });
     expect(log).toEqual(['start message', 'start end', 'end end aborted=false']);
   });
@@ -279,17 +296,15 @@ describe.each(CLIENT_KINDS)('A2A transport via %s', (kind) => {
     const log: string[] = [];
     const client = await connect(
       kind,
-      {
-        async handle(input) {
-          log.push(input.kind);
-          if (input.kind === 'message') await new Promise(() => undefined); // never settles
-          return gameReply('结束了', 'ended');
-        },
-      },
-      { cancelGraceMs: 20 },
+      sessionsOver(async (t) => {
+        log.push(t.kind);
+        if (t.kind === 'message') await new Promise(() => undefined); // never settles
+        return { text: t.kind === 'end' ? '结束了' : '好', ended: false };
+      }, 20),
     );
+    await collect(send(client, 's', 'start', '开始'));
     const turn = collect(send(client, 's', 'message', '卡住'));
-    await eventually(() => expect(log).toEqual(['message']));
+    await eventually(() => expect(log).toEqual(['start', 'message']));
     const end = await collect(send(client, 's', 'end'));
     expect((await turn).at(-1)!.state).toBe('CANCELED');
     expect(end.at(-1)!.reply).toMatchObject({ text: '结束了', session: 'ended' });

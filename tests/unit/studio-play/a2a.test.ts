@@ -5,13 +5,13 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { childText } from '../../../src/games/errors.ts';
-import { createGameAgent } from '../../../src/games/agent-factory.ts';
+import { connectEngineContext, createGameAgent, serveEngine } from '../../../src/games/engines.ts';
 import { exposeModel } from '../../../src/llm/model-port.ts';
 import { exposeDevice } from '../../../src/robot/device-port.ts';
 import { exposeTrace } from '../../../src/trace/trace-port.ts';
 import { CLIENT_KINDS, closeAll, collect, connect, see, send as a2aSend, type Seen } from '../a2a/harness.ts';
 import { Book } from '../../../src/studio/book.ts';
-import { createStudioGameAgent } from '../../../src/studio/play-agent.ts';
+import { studioHost } from '../../../src/studio/play/studio-host.ts';
 import { ControlledModel, designedGame, demoModel, FakeDevice, harness, RecordingTrace } from './helpers.ts';
 
 afterEach(closeAll);
@@ -109,29 +109,30 @@ describe('the worker factory (what workers/game-agent.ts runs for a studio-* id)
     return { device, trace, ports: { model: m.port2, device: d.port2, trace: t.port2 } };
   }
 
-  it('createGameAgent dispatches a studio game id: card from the project, play over the ports, PlayBook in the Book', async () => {
+  it('the studio engine kind: card from the project, play over the ports, PlayBook in the Book', async () => {
     const { book, bookName, game } = await designedGame();
     const gameId = game.declaration.id;
     expect(gameId).toMatch(/^studio-konglongwenda-/);
     const { device, trace, ports: p } = ports();
     // The worker opens the Book itself (by name in tests; the app's default Book in a worker).
-    const { card, handler } = await createStudioGameAgent(gameId, p, { openBook: () => Book.open(bookName) });
+    const ctx = connectEngineContext({ gameId, engine: 'studio', seed: 3, ports: p });
+    const { card, handler } = await serveEngine(ctx, (c) => studioHost(c, () => Book.open(bookName)));
     expect(card.name).toBe('恐龙问答');
     expect(card.description).toBe('恐龙问答：大人在设计室做的新游戏（问答卡牌：恐龙）。');
     expect(card.capabilities?.streaming).toBe(true);
     expect(card.skills[0]).toMatchObject({ id: gameId, tags: ['desktop-game/5', 'capability:face', 'capability:head', 'capability:screen'], examples: ['恐龙问答', '恐龙游戏', '猜恐龙', '恐龙卡牌'] });
 
     const said: string[] = [];
-    const reply = await handler.handle({ protocol: 'desktop-game/5', kind: 'start', text: '我们玩恐龙问答吧' }, { contextId: 'w1', requestId: 'q1', signal: new AbortController().signal, say: (t) => said.push(t) });
+    const reply = await handler.handle({ protocol: 'desktop-game/5', kind: 'start', text: '我们玩恐龙问答吧' }, { contextId: 'w1', requestId: 'q1', signal: new AbortController().signal, say: (t: string) => said.push(t) });
     expect(reply.text).toContain('第1题');
     await expect.poll(() => device.calls.map((c) => c.op)).toEqual(['showText']);
     await expect.poll(() => trace.events.some((e) => e.source === `game:${gameId}` && e.requestId === 'q1' && e.name === 'burst')).toBe(true);
     const [pb] = await book.playBooks('p1');
-    expect(pb.turns).toEqual([{ at: expect.any(Number), input: '我们玩恐龙问答吧', replies: [reply.text] }]);
+    expect(pb.turns).toEqual([{ at: expect.any(Number), input: '我们玩恐龙问答吧', replies: [...said, reply.text] }]);
   });
 
   it('through createGameAgent, and an id that is no studio game in the Book is a clear error', async () => {
     const { ports: p } = ports();
-    await expect(createGameAgent('studio-nothing-here-0000', p)).rejects.toMatchObject({ code: 'studio_game_missing' });
+    await expect(createGameAgent({ gameId: 'studio-nothing-here-0000', engine: 'studio', seed: 1, ports: p })).rejects.toMatchObject({ code: 'studio_game_missing' });
   });
 });

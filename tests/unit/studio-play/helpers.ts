@@ -3,14 +3,17 @@ import 'fake-indexeddb/auto';
 import { Book } from '../../../src/studio/book.ts';
 import { StudioSession } from '../../../src/studio/phase-runtime.ts';
 import { loadPlayableGame, type PlayableGame } from '../../../src/studio/play-stage.ts';
-import { StudioGameHandler, type StudioHandlerDeps } from '../../../src/studio/play-agent.ts';
+import { StudioEngine, studioEngineFactory, type StudioEngineDeps } from '../../../src/studio/play/studio-engine.ts';
+import { GameSessions } from '../../../src/games/game-sessions.ts';
+import type { PlayRuntime } from '../../../src/studio/play/play-runtime.ts';
+import { seededRandom } from '../../../src/core/random.ts';
 import { createScriptedModel } from '../../../src/llm/scripted.ts';
 import type { ChatModel, ScriptPolicy, Step, StepRequest } from '../../../src/core/llm/types.ts';
 import { gameInput, type GameInputKind, type GameReply } from '../../../src/core/protocol/game-protocol.ts';
 import type { GameTurnContext } from '../../../src/core/protocol/handler.ts';
 import type { PlayBook } from '../../../src/core/studio/types.ts';
 import { clock, demoModel, quizPackage } from '../studio/helpers.ts';
-import { FakeDevice, RecordingTrace } from '../game/helpers.ts';
+import { FakeDevice, RecordingTrace } from '../games/helpers.ts';
 
 export { FakeDevice, RecordingTrace };
 
@@ -64,21 +67,37 @@ export class ControlledModel implements ChatModel {
   }
 }
 
-export function harness(game: PlayableGame, model: ChatModel, extra: Partial<StudioHandlerDeps> = {}) {
+/** GameSessions over the Studio engine, with the runtime of each session reachable for assertions. */
+export type StudioSessions = GameSessions & { runtimeOf(contextId: string): PlayRuntime | null };
+
+export function harness(game: PlayableGame, model: ChatModel, extra: Partial<StudioEngineDeps> = {}) {
   const device = new FakeDevice();
   const trace = new RecordingTrace();
   const saved: PlayBook[] = [];
   let load: () => Promise<PlayableGame | null> = async () => game;
-  const handler = new StudioGameHandler({
-    load: () => load(),
+  const engines = new Map<string, StudioEngine>();
+  const source = `game:${game.declaration.id}`;
+  const create = studioEngineFactory(() => load(), {
     model,
     device,
     trace,
-    source: `game:${game.declaration.id}`,
+    source,
+    random: seededRandom(7),
     savePlayBook: async (pb) => void saved.push(pb),
     runtime: { now: clock() },
     ...extra,
   });
+  const sessions = new GameSessions({
+    create: async (s) => {
+      const engine = (await create(s)) as StudioEngine;
+      engines.set(s.contextId, engine);
+      return engine;
+    },
+    device,
+    trace,
+    source,
+  });
+  const handler: StudioSessions = Object.assign(sessions, { runtimeOf: (contextId: string) => engines.get(contextId)?.runtime ?? null });
   return {
     handler,
     device,
@@ -103,7 +122,7 @@ export function ctx(contextId = 'ctx-1', signal: AbortSignal = new AbortControll
 }
 
 export async function send(
-  handler: StudioGameHandler,
+  handler: GameSessions,
   kind: GameInputKind,
   text: string,
   contextId = 'ctx-1',

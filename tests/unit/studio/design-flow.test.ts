@@ -44,7 +44,7 @@ describe('designing a 恐龙 quiz with the demo policies', () => {
     await s.accept('设计.角色');
     expect(s.view.state.stage).toBe('play');
     const g = s.declaredGame!;
-    expect(g.declaration).toMatchObject({ title: '恐龙问答', source: 'studio', capabilities: ['face', 'head', 'screen'] });
+    expect(g.declaration).toMatchObject({ title: '恐龙问答', engine: 'studio', capabilities: ['face', 'head', 'screen'] });
     expect(g.declaration.id).toMatch(/^studio-konglongwenda-[a-z0-9]+$/);
     expect(g.declaration.aliases).toContain('猜恐龙');
     expect(g.cards.map((c) => c.answer)).toContain('霸王龙');

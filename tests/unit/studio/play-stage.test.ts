@@ -21,7 +21,7 @@ describe('play stage of a designed game (what issue 9 serves)', () => {
     expect(game.cards.length).toBe(7);
 
     const { model, requests } = demoModel();
-    const play = new PlayRuntime(game, model, { now: clock(), id: 'pb1' });
+    const play = new PlayRuntime(game, model, { now: clock(), id: 'pb1', random: () => 0.5 });
     const signal = new AbortController().signal;
     const turn = async (text: string) => {
       const r = await play.turn(text, signal);

@@ -20,7 +20,7 @@ describe('manager tool loop', () => {
     expect(calls).toHaveLength(pkg.burstCap);
     expect(s.view.state).toMatchObject({ phase: 'waiting_user', waiting: { kind: 'burst_cap', rounds: pkg.burstCap, cap: pkg.burstCap } });
     // every loop round appended its result to the next request
-    expect(calls[1].messages.at(-1)!.content).toMatch(/^\[工具结果 read_blackboard\]/);
+    expect(calls[1].messages.at(-1)!.content).toMatch(/^<tool_response>\{"name":"read_blackboard","result":/);
     expect(calls[2].messages.length).toBe(calls[1].messages.length + 2);
   });
 
@@ -58,9 +58,10 @@ describe('manager tool loop', () => {
     const model: ChatModel = { label: 'x', step: async (r) => (seen.push(r), steps[i++]) };
     const s = StudioSession.create({ pkg, model, now: clock() }, 'p');
     await s.input('做个游戏');
-    expect(seen[1].messages.at(-1)!.content).toContain('工具「declare_instance_ready」现在不可用');
-    expect(seen[2].messages.at(-1)!.content).toContain('run_worker 不接受标签内容');
-    expect(seen[3].messages.at(-1)!.content).toContain('没有 instantiate skill「present-card」');
+    expect(seen[1].messages.at(-1)!.content).toContain('现在不能用 declare_instance_ready');
+    // Arguments are checked against the tool's schema first: no tag content, only this stage's skills.
+    expect(seen[2].messages.at(-1)!.content).toContain('参数不对：args 不能有 inputs');
+    expect(seen[3].messages.at(-1)!.content).toMatch(/参数不对：args\.skill 必须是其中之一：interaction-paradigm/);
     expect(s.view.waiting).toMatchObject({ kind: 'agent_question' });
     expect(Object.keys(s.view.board.tags)).toEqual(['设计.家长要求']);
   });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import * as bb from '../../../src/core/studio/blackboard.ts';
-import { assembleWorkerContext, runWorkerLoop } from '../../../src/studio/worker-executor.ts';
+import { assembleWorkerContext } from '../../../src/core/studio/worker-context.ts';
+import { runWorkerLoop } from '../../../src/studio/worker-executor.ts';
 import type { ChatModel, Step } from '../../../src/core/llm/types.ts';
 import { quizPackage } from './helpers.ts';
 
@@ -64,7 +65,7 @@ describe('the worker’s own tool loop', () => {
       messages: assembleWorkerContext(pkg, skill('theme'), bb.emptyBoard(Object.keys(pkg.tags))).messages,
     });
     expect(out).toMatchObject({ kind: 'submitted', rounds: 2, values: { '设计.主题': { 主题: '恐龙' } } });
-    expect(out.messages.some((m) => m.content.includes('不能写没有声明的标签：设计.卡牌'))).toBe(true);
+    expect(out.messages.some((m) => m.content.includes('"error"') && m.content.includes('不能有 设计.卡牌'))).toBe(true);
   });
   it('gives up after the round limit without throwing', async () => {
     const out = await runWorkerLoop({ model: scripted([{ action: 'finish', args: {} }]), skill: skill('theme'), messages: [], maxRounds: 3 });

@@ -24,7 +24,7 @@ function worker() {
   const posted: unknown[] = [];
   hostGameAgent(
     { addEventListener: (t, l) => inside.addEventListener(t, l as EventListener), postMessage: (m) => posted.push(m) },
-    async (gameId) => ({ card: agentCardFor({ ...TEST_GAME, id: gameId }), handler: { handle: async () => gameReply('好') } }),
+    async ({ gameId }) => ({ card: agentCardFor({ ...TEST_GAME, id: gameId }), handler: { handle: async () => gameReply('好') } }),
   );
   return { posted, init: (msg: GameWorkerInit) => inside.dispatchEvent(new MessageEvent('message', { data: msg })) };
 }
@@ -40,6 +40,8 @@ describe('completed A2A tasks kept by a game worker', () => {
           addEventListener() {},
         }) as unknown as Worker,
       cards: (id) => agentCardFor({ ...TEST_GAME, id }),
+      engineOf: () => 'skill',
+      seed: () => 1,
       maxTasks: completedTasksToKeep,
     });
     traceSettings.update({ completedTasksToKeep: 7 });
@@ -58,7 +60,7 @@ describe('completed A2A tasks kept by a game worker', () => {
     const w = worker();
     const ch = new MessageChannel();
     ports.push(ch.port1, ch.port2);
-    w.init({ type: 'init', gameId: TEST_GAME.id, ports: { a2a: ch.port2 }, maxTasks: 2 });
+    w.init({ type: 'init', gameId: TEST_GAME.id, engine: 'skill', seed: 1, ports: { a2a: ch.port2 }, maxTasks: 2 });
     await expect.poll(() => w.posted.length).toBe(1);
     expect(w.posted[0]).toMatchObject({ type: 'ready' });
 

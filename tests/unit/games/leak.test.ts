@@ -9,7 +9,7 @@
  * tool descriptions), which is the same for every secret and so cannot carry one.
  */
 import { describe, expect, it } from 'vitest';
-import { GameService } from '../../../src/games/game-service.ts';
+import { GameSessions } from '../../../src/games/game-sessions.ts';
 import { createScriptedModel } from '../../../src/llm/scripted.ts';
 import type { ChatModel, ScriptPolicy, StepRequest } from '../../../src/core/llm/types.ts';
 import { GuessNumberAgent } from '../../../skills/guess-number/game.ts';
@@ -66,10 +66,11 @@ describe('the secret number never reaches a prompt before it is revealed', () =>
       if (pattern.test(text)) leaks.push(text);
     });
     const device = new FakeDevice();
-    const service = new GameService(
-      () => (current = new GuessNumberAgent({ model, device, random: () => secretRandom(secret) })),
-      { device },
-    );
+    const service = new GameSessions({
+      create: () => (current = new GuessNumberAgent({ model, device, random: () => secretRandom(secret) })),
+      device,
+      source: 'game:test',
+    });
 
     // A win by halving, asking for every hint on the way.
     await send(service, 'start', '玩猜数字', 'win');
@@ -130,10 +131,11 @@ describe('the current animal never reaches a prompt before it is revealed', () =
     for (let start = 0; start < deck.length; start += 3) {
       const slice = deck.slice(start, start + 3);
       const cards = slice.length === 3 ? slice : [...slice, ...deck.slice(0, 3 - slice.length)];
-      const service = new GameService(
-        () => (current = new DrawGuessAgent({ model, device, random: () => 0.9999 }, { deck: cards })),
-        { device },
-      );
+      const service = new GameSessions({
+        create: () => (current = new DrawGuessAgent({ model, device, random: () => 0.9999 }, { deck: cards })),
+        device,
+        source: 'game:test',
+      });
       const ctxId = `game-${start}`;
       await send(service, 'start', '玩你画我猜', ctxId);
       for (let q = 0; q < 3; q++) {

@@ -1,25 +1,25 @@
 import { describe, expect, it } from 'vitest';
-import { GameService } from '../../../src/games/game-service.ts';
+import { GameSessions } from '../../../src/games/game-sessions.ts';
 import type { Step, StepRequest } from '../../../src/core/llm/types.ts';
-import { gameInput } from '../../../src/core/protocol/game-protocol.ts';
 import { GuessNumberAgent } from '../../../skills/guess-number/game.ts';
 import { policy } from '../../../skills/guess-number/demo.ts';
 import { numbersIn, parseChineseNumeral } from '../../../skills/guess-number/numbers.ts';
 import { DEFAULT_CONFIG, GuessNumberGame } from '../../../skills/guess-number/rules.ts';
-import { ctx, FakeDevice, RecordingModel, scriptedRecording, secretRandom, send } from './helpers.ts';
+import { FakeDevice, RecordingModel, scriptedRecording, secretRandom, send, turn } from './helpers.ts';
 
 function play(secret: number) {
   const device = new FakeDevice();
   const { model, requests } = scriptedRecording('game:guess-number', policy);
   const agents: GuessNumberAgent[] = [];
-  const service = new GameService(
-    () => {
+  const service = new GameSessions({
+    create: () => {
       const a = new GuessNumberAgent({ model, device, random: () => secretRandom(secret) });
       agents.push(a);
       return a;
     },
-    { device },
-  );
+    device,
+    source: 'game:test',
+  });
   return { service, device, requests, agent: () => agents.at(-1)! };
 }
 
@@ -84,7 +84,7 @@ describe('猜数字 rules', () => {
 });
 
 /** A child who halves the range using what the robot said (大了 / 小了). */
-async function binarySearchChild(service: GameService) {
+async function binarySearchChild(service: GameSessions) {
   let [lo, hi] = [1, 100];
   const replies: string[] = [];
   for (let i = 0; i < 7; i++) {
@@ -166,11 +166,11 @@ describe('submit_guess only judges what the child said, once per input', () => {
   const result = (req: StepRequest) => JSON.parse(/<tool_response>(.*)<\/tool_response>/.exec(req.messages.at(-1)!.content)![1]).result;
 
   async function started(decide: (req: StepRequest, n: number) => Step) {
-    let turn = 0;
-    const model = new RecordingModel((req, n) => (turn === 0 ? (n === 1 ? { action: 'start_game', args: {} } : reply) : decide(req, n)));
+    let started = false;
+    const model = new RecordingModel((req, n) => (!started ? (n === 1 ? { action: 'start_game', args: {} } : reply) : decide(req, n)));
     const agent = new GuessNumberAgent({ model, device: new FakeDevice(), random: () => secretRandom(40) });
-    await agent.handle(gameInput('start', '玩'), ctx());
-    turn = 1;
+    await turn(agent, 'start', '玩');
+    started = true;
     return { agent, model };
   }
 
@@ -181,7 +181,7 @@ describe('submit_guess only judges what the child said, once per input', () => {
       seen = result(req);
       return reply;
     });
-    await agent.handle(gameInput('message', '我猜二十'), ctx());
+    await turn(agent, 'message', '我猜二十');
     expect(seen).toEqual({ error: '小朋友没有说 45，他说的是 20；只能用他说的数字。' });
     expect(agent.game.guesses).toEqual([]);
   });
@@ -192,7 +192,7 @@ describe('submit_guess only judges what the child said, once per input', () => {
       if (n > 3) results.push(result(req));
       return n <= 4 ? guess(20) : reply;
     });
-    await agent.handle(gameInput('message', '我猜20'), ctx());
+    await turn(agent, 'message', '我猜20');
     expect(agent.game.guesses).toEqual([{ number: 20, result: 'too_small' }]);
     expect(results[0]).toMatchObject({ result: 'too_small', tries_left: 6 });
     expect((results[1] as { error: string }).error).toMatch(/已经判过一次/);
@@ -200,8 +200,8 @@ describe('submit_guess only judges what the child said, once per input', () => {
 
   it('submit_guess is not offered before the game starts', async () => {
     const model = new RecordingModel(() => reply);
-    const agent = new GuessNumberAgent({ model, device: new FakeDevice() });
-    await agent.handle(gameInput('start', '玩'), ctx());
+    const agent = new GuessNumberAgent({ model, device: new FakeDevice(), random: () => 0.5 });
+    await turn(agent, 'start', '玩');
     expect(model.requests[0].tools.map((t) => t.name)).toEqual(['start_game', 'end_game', 'say', 'reply']);
   });
 });

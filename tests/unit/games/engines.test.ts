@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { createGameAgent, loadGameModule } from '../../../src/games/agent-factory.ts';
+import { createGameAgent } from '../../../src/games/engines.ts';
+import { loadGameModule } from '../../../src/games/skill-engine.ts';
 import { builtinGames } from '../../../src/games/catalog.ts';
 import { exposeModel } from '../../../src/llm/model-port.ts';
 import { demoPolicy } from '../../../src/llm/demo-policies.ts';
@@ -27,14 +28,14 @@ function ports() {
   return { device, trace, ports: { model: m.port2, device: d.port2, trace: t.port2 } };
 }
 
-describe('createGameAgent (what workers/game-agent.ts calls)', () => {
+describe('createGameAgent (what workers/game-agent.ts calls): engines by kind', () => {
   it('every built-in game folder has a game module with createAgent', async () => {
     for (const g of builtinGames()) expect(typeof (await loadGameModule(g.id)).createAgent).toBe('function');
   });
 
   it('builds the card from SKILL.md and a handler wired to the model, robot and trace ports', async () => {
     const { device, trace, ports: p } = ports();
-    const { card, handler } = await createGameAgent('draw-guess', p);
+    const { card, handler } = await createGameAgent({ gameId: 'draw-guess', engine: 'skill', seed: 1, ports: p });
     expect(card.name).toBe('你画我猜');
     expect(card.capabilities?.streaming).toBe(true);
     expect(card.skills[0]).toMatchObject({ id: 'draw-guess', tags: ['desktop-game/5', 'capability:draw', 'capability:face', 'capability:head'] });
@@ -47,8 +48,22 @@ describe('createGameAgent (what workers/game-agent.ts calls)', () => {
     expect(trace.events.every((e) => e.source === 'game:draw-guess')).toBe(true);
   });
 
-  it('an unknown game id is a clear error', async () => {
-    const { ports: p } = ports();
-    await expect(createGameAgent('no-such-game', p)).rejects.toMatchObject({ code: 'game_unknown' });
+  it('an unknown game id or engine kind is a clear error', async () => {
+    await expect(createGameAgent({ gameId: 'no-such-game', engine: 'skill', seed: 1, ports: ports().ports })).rejects.toMatchObject({ code: 'game_unknown' });
+    await expect(createGameAgent({ gameId: 'draw-guess', engine: 'teleport', seed: 1, ports: ports().ports })).rejects.toMatchObject({ code: 'game_unknown' });
+  });
+
+  it('the seed decides the game: the same seed draws the same animals, another seed others', async () => {
+    const firstAnimal = async (seed: number) => {
+      const { trace, ports: p } = ports();
+      const { handler } = await createGameAgent({ gameId: 'draw-guess', engine: 'skill', seed, ports: p });
+      const r = await send(handler, 'start', '玩你画我猜');
+      await expect.poll(() => trace.events.some((e) => e.requestId === r.requestId && e.name === 'question')).toBe(true);
+      return JSON.stringify(trace.events.find((e) => e.name === 'question')!.data);
+    };
+    const a = await firstAnimal(11);
+    expect(await firstAnimal(11)).toBe(a);
+    const others = new Set(await Promise.all([12, 13, 14, 15].map(firstAnimal)));
+    expect([...others].some((o) => o !== a)).toBe(true);
   });
 });

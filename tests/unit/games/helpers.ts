@@ -1,4 +1,7 @@
 /** Small fakes for the game runtime tests: a recording device, a recording model, turn contexts. */
+import type { EngineReply, GameEngine } from '../../../src/core/games/engine.ts';
+import { GameSessions } from '../../../src/games/game-sessions.ts';
+import { isInputMessage, type SkillAgent } from '../../../src/games/skill-agent.ts';
 import { createScriptedModel } from '../../../src/llm/scripted.ts';
 import type { ChatModel, ScriptPolicy, Step, StepRequest } from '../../../src/core/llm/types.ts';
 import { gameInput, type GameInput, type GameInputKind, type GameReply } from '../../../src/core/protocol/game-protocol.ts';
@@ -123,4 +126,19 @@ export function deferred<T>() {
     reject = rej;
   });
   return { promise, resolve, reject };
+}
+
+/** One turn played by an engine directly (no session rules around it): its reply, or its EngineFailure. */
+export function turn(engine: GameEngine, kind: GameInputKind, text: string, c: GameTurnContext & Said = ctx()): Promise<EngineReply> {
+  return engine.turn({ kind, text, requestId: c.requestId, contextId: c.contextId, signal: c.signal, say: c.say });
+}
+
+/** The child's words of each remembered round of a SkillAgent, oldest first. */
+export function rememberedInputs(agent: SkillAgent): string[] {
+  return agent.conversation.filter(isInputMessage).map((m) => JSON.parse(m.content).user_text as string);
+}
+
+/** GameSessions over an engine factory, as a game worker builds it. */
+export function sessions(create: () => GameEngine, device?: FakeDevice, trace?: RecordingTrace): GameSessions {
+  return new GameSessions({ create, device, trace, source: 'game:test' });
 }

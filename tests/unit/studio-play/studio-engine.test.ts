@@ -1,4 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
+import { readToolResult } from '../../../src/core/agent/messages.ts';
 import { groupRounds, viewRounds } from '../../../src/core/trace/rounds.ts';
 import type { TraceEvent } from '../../../src/core/trace/types.ts';
 import { childText } from '../../../src/games/errors.ts';
@@ -51,7 +52,8 @@ describe('a studio game played through its GameHandler', () => {
     const [pb] = h.books();
     expect(pb).toMatchObject({ projectId: 'p1', score: 9, correct: 5, cardsPlayed: 5 });
     expect(pb.turns.map((t) => t.input)).toEqual(['我们玩恐龙问答吧', `是${other.answer}吗`, expect.stringContaining('我知道了'), expect.any(String), expect.any(String), expect.any(String), expect.any(String)]);
-    expect(pb.turns[0].replies).toEqual([first.reply.text]);
+    // What the child heard: the greeting said at once, then the first card.
+    expect(pb.turns[0].replies).toEqual([...first.said, first.reply.text]);
     expect(pb.endedAt).toBeGreaterThan(pb.startedAt);
     expect(pb.durationMs).toBe(pb.endedAt! - pb.startedAt);
 
@@ -79,7 +81,7 @@ describe('the protocol error table holds for a studio game', () => {
     const r = await send(h.handler, 'start', '开始');
     expect(r.reply.text).toContain('第1题');
     const retry = model.requests.filter((q) => q.agent === 'studio:manager')[1];
-    expect(retry.messages.at(-1)!.content).toBe('[工具结果 reply]\n错误：reply 需要 text');
+    expect(readToolResult(retry.messages.at(-1)!)).toEqual({ name: 'reply', result: { error: 'reply 需要 text' } });
   });
 
   it('row 2 (message): the model fails → a fallback sentence, the session goes on, and the turn left nothing behind', async () => {
@@ -105,7 +107,9 @@ describe('the protocol error table holds for a studio game', () => {
     expect(failed.reply).toEqual({ protocol: 'desktop-game/5', text: fallbacks.message, session: 'active' });
     expect(managerCalls() - before).toBe(2);
     const second = model.requests.filter((q) => q.agent === 'studio:manager').at(-1)!;
-    expect(second.messages.at(-1)!.content).toMatch(/^\[工具结果 run_worker\]\njudge-answer 已更新：.*"结果":"对".*\nkeep-score 已更新：.*"得分":2/s);
+    const result = readToolResult(second.messages.at(-1)!);
+    expect(result?.name).toBe('run_worker');
+    expect(result?.result).toMatch(/^judge-answer 已更新：.*"结果":"对".*\nkeep-score 已更新：.*"得分":2/s);
     // Restored: same card, no points, no reaction from the lost turn.
     expect(rt.currentCard!.cardId).toBe(card.cardId);
     expect(rt.score).toEqual({ score: 0, correct: 0, played: 1 });

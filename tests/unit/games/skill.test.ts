@@ -35,7 +35,7 @@ describe('Skill.load', () => {
       description: '一个测试游戏。',
       aliases: ['测试', '小测试', '考考我'],
       capabilities: ['face', 'head'],
-      source: 'builtin',
+      engine: 'skill',
     });
     expect(s.body).toBe('# 规则\n先开始，再结束。');
   });

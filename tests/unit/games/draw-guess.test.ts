@@ -1,11 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { GameService } from '../../../src/games/game-service.ts';
+import { GameSessions } from '../../../src/games/game-sessions.ts';
 import type { Step, StepRequest } from '../../../src/core/llm/types.ts';
-import { gameInput } from '../../../src/core/protocol/game-protocol.ts';
 import { DrawGuessAgent, sameWords } from '../../../skills/draw-guess/game.ts';
 import { policy } from '../../../skills/draw-guess/demo.ts';
 import { maskNames, type Card } from '../../../skills/draw-guess/rules.ts';
-import { ctx, FakeDevice, RecordingModel, scriptedRecording, send } from './helpers.ts';
+import { FakeDevice, RecordingModel, scriptedRecording, send, turn } from './helpers.ts';
 
 const line = (id: string): Card['drawing'] => ({ id, strokes: [[[10, 10], [200, 200]]] });
 const DECK: Card[] = [
@@ -29,14 +28,15 @@ function play() {
   const device = new FakeDevice();
   const { model, requests } = scriptedRecording('game:draw-guess', policy);
   const agents: DrawGuessAgent[] = [];
-  const service = new GameService(
-    () => {
+  const service = new GameSessions({
+    create: () => {
       const a = new DrawGuessAgent({ model, device, random: inOrder }, { deck: DECK });
       agents.push(a);
       return a;
     },
-    { device },
-  );
+    device,
+    source: 'game:test',
+  });
   const shown = () => device.calls.flatMap((c) => (c.op === 'showDrawing' ? [c.drawing] : []));
   return { service, device, requests, agent: () => agents.at(-1)!, shown };
 }
@@ -137,7 +137,7 @@ describe('submit_answer takes only the child’s complete original words, judged
     );
     const device = new FakeDevice();
     const agent = new DrawGuessAgent({ model, device, random: inOrder }, { deck: DECK });
-    await agent.handle(gameInput('start', '玩'), ctx());
+    await turn(agent, 'start', '玩');
     playing = true;
     return { agent, model, device, base: model.requests.length };
   }
@@ -153,7 +153,7 @@ describe('submit_answer takes only the child’s complete original words, judged
       seen = result(req);
       return { action: 'reply', args: { text: '再说一遍？' } };
     });
-    await agent.handle(gameInput('message', '我觉得是一只大老虎吧'), ctx());
+    await turn(agent, 'message', '我觉得是一只大老虎吧');
     expect((seen as { error: string }).error).toBe('submit_answer 只接受小朋友这一句的完整原话「我觉得是一只大老虎吧」，不能改写、截取或补充。');
     expect(agent.game.score).toBe(0);
     expect(device.reacts()).toEqual([]);
@@ -171,7 +171,7 @@ describe('submit_answer takes only the child’s complete original words, judged
       if (n > base + 1) seen.push(result(req));
       return n <= base + 2 ? { action: 'submit_answer', args: { text: '是猫' } } : { action: 'reply', args: { text: '好' } };
     });
-    await agent.handle(gameInput('message', '是猫'), ctx());
+    await turn(agent, 'message', '是猫');
     expect(seen[0]).toEqual({ verdict: 'wrong', heard: '猫', attempts_left: 2 });
     expect((seen[1] as { error: string }).error).toMatch(/已经判过一次/);
     expect(agent.game.attemptsLeft).toBe(2);
@@ -181,11 +181,11 @@ describe('submit_answer takes only the child’s complete original words, judged
   it('is not offered before the game starts, nor after the question is over', async () => {
     const model = new RecordingModel(() => ({ action: 'reply', args: { text: '好' } }));
     const agent = new DrawGuessAgent({ model, device: new FakeDevice(), random: inOrder }, { deck: DECK });
-    await agent.handle(gameInput('start', '玩'), ctx());
+    await turn(agent, 'start', '玩');
     expect(model.requests[0].tools.map((t) => t.name)).not.toContain('submit_answer');
     agent.game.start();
     agent.game.skip();
-    await agent.handle(gameInput('message', '老虎'), ctx());
+    await turn(agent, 'message', '老虎');
     expect(model.requests[1].tools.map((t) => t.name)).toEqual(['next_question', 'show_drawing', 'show_progress', 'end_game', 'say', 'reply']);
   });
 });
@@ -205,7 +205,7 @@ describe('device tools', () => {
       return { action: 'reply', args: { text: '好' } };
     });
     const agent = new DrawGuessAgent({ model, device, random: inOrder }, { deck: DECK });
-    await agent.handle(gameInput('start', '玩'), ctx());
+    await turn(agent, 'start', '玩');
     expect(results[0]).toEqual({ device_completed: true, question: 1 });
     expect(results[1]).toEqual({ error: '工具执行失败：robot unplugged' });
     expect(agent.game.snapshot().current).toMatchObject({ drawing_shown: true });
@@ -218,7 +218,7 @@ describe('device tools', () => {
     );
     const device = new FakeDevice();
     const agent = new DrawGuessAgent({ model, device, random: inOrder }, { deck: DECK });
-    await agent.handle(gameInput('start', '玩'), ctx());
+    await turn(agent, 'start', '玩');
     const drawings = device.calls.flatMap((c) => (c.op === 'showDrawing' ? [c.drawing] : []));
     expect(drawings[0].label).toBeUndefined();
     expect(drawings[1].label).toBe('老虎');

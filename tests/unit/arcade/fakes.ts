@@ -134,7 +134,7 @@ export class FakeSpeaker implements Speaker {
 
 export function game(id: string, title: string, aliases: string[] = [], available = true, reason?: string): ArcadeGame {
   return {
-    declaration: { id, title, description: title, aliases, capabilities: [], source: 'builtin' },
+    declaration: { id, title, description: title, aliases, capabilities: [], engine: 'skill' },
     available,
     reason,
   };

@@ -4,8 +4,8 @@ import { COMMON_PROMPT, SkillAgent, ToolError, type AgentDeps, type GameTool } f
 import { MEMORY_ROUNDS } from '../../../src/core/agent/memory.ts';
 import type { Turn } from '../../../src/core/games/turn.ts';
 import { ModelError, type Step, type StepRequest } from '../../../src/core/llm/types.ts';
-import { gameInput } from '../../../src/core/protocol/game-protocol.ts';
-import { ctx, deferred, FakeDevice, RecordingModel, RecordingTrace } from './helpers.ts';
+import { EngineFailure } from '../../../src/core/games/engine.ts';
+import { ctx, deferred, FakeDevice, RecordingModel, RecordingTrace, rememberedInputs, turn } from './helpers.ts';
 
 const SKILL = Skill.load(
   '/skills/counter/SKILL.md',
@@ -32,19 +32,19 @@ class CounterAgent extends SkillAgent {
         name: 'add',
         description: '加一个数',
         parameters: { type: 'object', properties: { n: { type: 'integer', minimum: 1 } }, required: ['n'], additionalProperties: false },
-        run: (args) => {
+        perform: (args) => {
           this.total += args.n as number;
           return { total: this.total };
         },
       },
-      { name: 'boom', description: '会坏', parameters: { type: 'object', properties: {} }, run: () => { throw new Error('disk on fire'); } },
-      { name: 'refuse', description: '规则不允许', parameters: { type: 'object', properties: {} }, run: () => { throw new ToolError('现在不能这样做'); } },
-      { name: 'finish', description: '结束', parameters: { type: 'object', properties: {} }, run: () => { turn.end_session(); return { over: true }; } },
+      { name: 'boom', description: '会坏', parameters: { type: 'object', properties: {} }, perform: () => { throw new Error('disk on fire'); } },
+      { name: 'refuse', description: '规则不允许', parameters: { type: 'object', properties: {} }, perform: () => { throw new ToolError('现在不能这样做'); } },
+      { name: 'finish', description: '结束', parameters: { type: 'object', properties: {} }, perform: () => { turn.end_session(); return { over: true }; } },
       {
         name: 'judge',
         description: '判定',
         parameters: { type: 'object', properties: { ok: { type: 'boolean' } }, required: ['ok'] },
-        run: async (args) => {
+        perform: async (args) => {
           await (args.ok ? this.react('happy', 'nod') : this.react('sorry', 'shake'));
           return { ok: args.ok };
         },
@@ -60,7 +60,7 @@ function agentWith(decide: (req: StepRequest, n: number) => Step | Promise<Step>
   const model = new RecordingModel(decide);
   const device = new FakeDevice();
   const trace = new RecordingTrace();
-  const agent = new CounterAgent({ model, device, trace, ...extra });
+  const agent = new CounterAgent({ model, device, trace, random: () => 0.5, ...extra });
   return { agent, model, device, trace };
 }
 
@@ -68,7 +68,7 @@ describe('SkillAgent: prompt and tool loop', () => {
   it('system prompt = common prompt + SKILL.md body + state snapshot; user message = {event, user_text}', async () => {
     const { agent, model } = agentWith(() => reply('好的'));
     agent.total = 5;
-    await agent.handle(gameInput('start', '我们来数数吧'), ctx());
+    await turn(agent, 'start', '我们来数数吧', ctx());
     const [req] = model.requests;
     const system = req.messages[0];
     expect(system.role).toBe('system');
@@ -84,8 +84,8 @@ describe('SkillAgent: prompt and tool loop', () => {
     const { agent, model } = agentWith((_req, n) =>
       n === 1 ? { action: 'add', args: { n: 2 } } : n === 2 ? { action: 'add', args: { n: 3 } } : reply('现在一共是五。'),
     );
-    const r = await agent.handle(gameInput('message', '加二再加三'), ctx());
-    expect(r).toEqual({ protocol: 'desktop-game/5', text: '现在一共是五。', session: 'active' });
+    const r = await turn(agent, 'message', '加二再加三', ctx());
+    expect(r).toEqual({ text: '现在一共是五。', ended: false });
     expect(agent.total).toBe(5);
     expect(model.requests).toHaveLength(3);
     expect(lastMessage(model.requests[1])).toBe('<tool_response>{"name":"add","result":{"total":2}}</tool_response>');
@@ -100,7 +100,7 @@ describe('SkillAgent: prompt and tool loop', () => {
       expect(c.intermediate).toEqual(['等我一下，我在画画。']);
       return reply('画好啦！');
     });
-    const r = await agent.handle(gameInput('message', '画一个'), c);
+    const r = await turn(agent, 'message', '画一个', c);
     expect(c.intermediate).toEqual(['等我一下，我在画画。']);
     expect(r.text).toBe('画好啦！');
   });
@@ -109,21 +109,21 @@ describe('SkillAgent: prompt and tool loop', () => {
     const { agent, device } = agentWith((_r, n) =>
       n === 1 ? { action: 'judge', args: { ok: true } } : n === 2 ? { action: 'judge', args: { ok: false } } : reply('好'),
     );
-    await agent.handle(gameInput('message', '判一下'), ctx());
+    await turn(agent, 'message', '判一下', ctx());
     expect(device.reacts()).toEqual(['happy+nod', 'sorry+shake']);
   });
 
   it('a robot failure in react() does not break the turn', async () => {
     const { agent, device } = agentWith((_r, n) => (n === 1 ? { action: 'judge', args: { ok: true } } : reply('好')));
     device.fail = true;
-    const r = await agent.handle(gameInput('message', '判一下'), ctx());
+    const r = await turn(agent, 'message', '判一下', ctx());
     expect(r.text).toBe('好');
   });
 
   it('traces every model step and tool call with the request id', async () => {
     const { agent, trace } = agentWith((_r, n) => (n === 1 ? { action: 'add', args: { n: 1 } } : reply('一')));
     const c = ctx();
-    await agent.handle(gameInput('message', '加一'), c);
+    await turn(agent, 'message', '加一', c);
     const kinds = trace.events.map((e) => `${e.kind}:${e.name}`);
     expect(kinds).toEqual(['model_step:add', 'game_tool:add', 'model_step:reply']);
     for (const e of trace.events) {
@@ -144,46 +144,47 @@ describe('SkillAgent: error table (seed 000 §出错处理)', () => {
     ['an action that is not a tool', { action: 'fly', args: {} }, /现在不能用 fly/],
   ])('%s → {"error": …} back to the model, which can then recover', async (_case, bad, pattern) => {
     const { agent, model } = agentWith((_r, n) => (n === 1 ? (bad as Step) : reply('我们换个方法。')));
-    const r = await agent.handle(gameInput('message', '试试'), ctx());
+    const r = await turn(agent, 'message', '试试', ctx());
     const response = lastMessage(model.requests[1]);
     const m = /^<tool_response>(.*)<\/tool_response>$/.exec(response)!;
     const body = JSON.parse(m[1]) as { name: string; result: { error: string } };
     expect(body.name).toBe(bad.action);
     expect(body.result.error).toMatch(pattern);
     expect(agent.total).toBe(0);
-    expect(r).toMatchObject({ text: '我们换个方法。', session: 'active' });
+    expect(r).toEqual({ text: '我们换个方法。', ended: false });
   });
 
   it('an empty reply goes back to the model as an error, not to the child', async () => {
     const { agent, model } = agentWith((_r, n) => (n === 1 ? reply('') : reply('好的。')));
-    const r = await agent.handle(gameInput('message', '你好'), ctx());
+    const r = await turn(agent, 'message', '你好', ctx());
     expect(lastMessage(model.requests[1])).toContain('"error"');
     expect(r.text).toBe('好的。');
   });
 
-  it.each([
-    ['message', 'active', '走神'],
-    ['start', 'ended', '没能开始'],
-    ['end', 'ended', '玩到这里'],
-  ] as const)('model error on %s → a fallback sentence (session %s), the round is not remembered', async (kind, session, words) => {
+  it.each(['message', 'start', 'end'] as const)('model error on %s → EngineFailure (GameSessions speaks the fallback), the round is not remembered', async (kind) => {
     const { agent, trace } = agentWith(() => {
       throw new ModelError('model_unavailable', 'GPU lost');
     });
-    const r = await agent.handle(gameInput(kind, kind === 'end' ? '' : '你好'), ctx());
-    expect(r.session).toBe(session);
-    expect(r.text).toContain(words);
-    expect(agent.rounds).toHaveLength(0);
-    expect(agent.sessionOver).toBe(session === 'ended');
+    const r = turn(agent, kind, kind === 'end' ? '' : '你好', ctx());
+    await expect(r).rejects.toBeInstanceOf(EngineFailure);
+    await expect(r).rejects.toMatchObject({ detail: { sessionOver: false, code: 'model_unavailable' } });
+    expect(rememberedInputs(agent)).toEqual([]);
     expect(trace.events.some((e) => e.kind === 'error')).toBe(true);
   });
 
-  it('no reply within the step budget → fallback, round not remembered', async () => {
+  it('a model error after a tool ended the game → EngineFailure that says the session is over', async () => {
+    const { agent } = agentWith((_r, n) => {
+      if (n === 1) return { action: 'finish', args: {} };
+      throw new ModelError('model_unavailable', 'GPU lost');
+    });
+    await expect(turn(agent, 'message', '结束吧', ctx())).rejects.toMatchObject({ name: 'EngineFailure', detail: { sessionOver: true } });
+  });
+
+  it('no reply within the step budget → EngineFailure, round not remembered', async () => {
     const { agent, model } = agentWith(() => ({ action: 'add', args: { n: 1 } }), { maxSteps: 4 });
-    const r = await agent.handle(gameInput('message', '一直加'), ctx());
+    await expect(turn(agent, 'message', '一直加', ctx())).rejects.toBeInstanceOf(EngineFailure);
     expect(model.requests).toHaveLength(4);
-    expect(r.text).toContain('走神');
-    expect(r.session).toBe('active');
-    expect(agent.rounds).toHaveLength(0);
+    expect(rememberedInputs(agent)).toEqual([]);
   });
 
   it('a failed round leaves earlier memory as it was; the next good round is remembered', async () => {
@@ -192,12 +193,12 @@ describe('SkillAgent: error table (seed 000 §出错处理)', () => {
       if (fail) throw new ModelError('model_unavailable', 'x');
       return reply('好');
     });
-    await agent.handle(gameInput('message', '第一句'), ctx());
+    await turn(agent, 'message', '第一句', ctx());
     fail = true;
-    await agent.handle(gameInput('message', '第二句'), ctx());
+    await expect(turn(agent, 'message', '第二句', ctx())).rejects.toBeInstanceOf(EngineFailure);
     fail = false;
-    await agent.handle(gameInput('message', '第三句'), ctx());
-    expect(agent.rounds.map((r) => JSON.parse(r.user).user_text)).toEqual(['第一句', '第三句']);
+    await turn(agent, 'message', '第三句', ctx());
+    expect(rememberedInputs(agent)).toEqual(['第一句', '第三句']);
     const last = model.requests.at(-1)!;
     expect(last.messages.map((m) => m.content).join('\n')).not.toContain('第二句');
   });
@@ -206,16 +207,14 @@ describe('SkillAgent: error table (seed 000 §出错处理)', () => {
 describe('SkillAgent: sessions end', () => {
   it('a tool calling turn.end_session() makes the final reply session: ended', async () => {
     const { agent } = agentWith((_r, n) => (n === 1 ? { action: 'finish', args: {} } : reply('游戏结束啦！')));
-    const r = await agent.handle(gameInput('message', '结束吧'), ctx());
-    expect(r).toMatchObject({ text: '游戏结束啦！', session: 'ended' });
-    expect(agent.sessionOver).toBe(true);
+    const r = await turn(agent, 'message', '结束吧', ctx());
+    expect(r).toEqual({ text: '游戏结束啦！', ended: true });
   });
 
   it('after a turn that received end the session is always over, even if no tool ended it', async () => {
     const { agent } = agentWith(() => reply('再见！'));
-    const r = await agent.handle(gameInput('end', ''), ctx());
-    expect(r.session).toBe('ended');
-    expect(agent.sessionOver).toBe(true);
+    const r = await turn(agent, 'end', '', ctx());
+    expect(r.ended).toBe(true);
   });
 
   it('intermediate replies are never ended; only the final one is', async () => {
@@ -223,9 +222,9 @@ describe('SkillAgent: sessions end', () => {
     const { agent } = agentWith((_r, n) =>
       n === 1 ? { action: 'say', args: { text: '好的。' } } : n === 2 ? { action: 'finish', args: {} } : reply('拜拜！'),
     );
-    const r = await agent.handle(gameInput('message', '不玩了'), c);
+    const r = await turn(agent, 'message', '不玩了', c);
     expect(c.intermediate).toEqual(['好的。']);
-    expect(r.session).toBe('ended');
+    expect(r.ended).toBe(true);
   });
 });
 
@@ -235,8 +234,8 @@ describe('SkillAgent: memory keeps the most recent 16 rounds', () => {
       const text = JSON.parse(lastMessage(req)).user_text as string;
       return reply(`收到${text}`);
     });
-    for (let i = 1; i <= 20; i++) await agent.handle(gameInput('message', `第${i}句`), ctx());
-    await agent.handle(gameInput('message', '第21句'), ctx());
+    for (let i = 1; i <= 20; i++) await turn(agent, 'message', `第${i}句`, ctx());
+    await turn(agent, 'message', '第21句', ctx());
     const req = model.requests.at(-1)!;
     const history = req.messages.slice(1, -1);
     expect(history).toHaveLength(MEMORY_ROUNDS * 2);
@@ -244,7 +243,7 @@ describe('SkillAgent: memory keeps the most recent 16 rounds', () => {
     expect(history[1]).toEqual({ role: 'assistant', content: JSON.stringify({ action: 'reply', args: { text: '收到第5句' } }) });
     expect(JSON.parse(history.at(-2)!.content).user_text).toBe('第20句');
     expect(JSON.parse(lastMessage(req)).user_text).toBe('第21句');
-    expect(agent.rounds).toHaveLength(MEMORY_ROUNDS);
+    expect(rememberedInputs(agent)).toHaveLength(MEMORY_ROUNDS);
   });
 });
 
@@ -258,11 +257,11 @@ describe('SkillAgent: cancellation', () => {
       return gate.promise;
     });
     const controller = new AbortController();
-    const p = agent.handle(gameInput('message', '慢慢想'), ctx('c', controller.signal));
+    const p = turn(agent, 'message', '慢慢想', ctx('c', controller.signal));
     await Promise.resolve();
     controller.abort(new Error('cancelled by end'));
     await expect(p).rejects.toThrow('cancelled by end');
     expect(sawSignal!.aborted).toBe(true);
-    expect(agent.rounds).toHaveLength(0);
+    expect(rememberedInputs(agent)).toEqual([]);
   });
 });

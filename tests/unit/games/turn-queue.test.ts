@@ -37,22 +37,42 @@ describe('TurnQueue', () => {
     expect(log).toEqual(['a start', 'a end', 'b']);
   });
 
-  it('cancelAll aborts the running and the queued turns; the request signal aborts its own turn', async () => {
+  it('cancelAll aborts the running turn, and a queued turn rejects at once without running', async () => {
     const q = new TurnQueue();
     const seen: string[] = [];
     const running = q.run(new AbortController().signal, untilAborted);
-    const queued = q.run(new AbortController().signal, async (signal) => {
-      seen.push(signal.aborted ? 'queued saw abort' : 'queued ran');
+    const queued = q.run(new AbortController().signal, async () => {
+      seen.push('queued ran');
     });
     q.cancelAll('cancelled by end');
+    await expect(queued).rejects.toMatchObject({ name: 'AbortError', message: 'cancelled by end' });
     await expect(running).rejects.toMatchObject({ name: 'AbortError', message: 'cancelled by end' });
-    await queued;
-    expect(seen).toEqual(['queued saw abort']);
+    expect(seen).toEqual([]);
 
     const request = new AbortController();
     const own = q.run(request.signal, untilAborted);
     request.abort(new Error('client cancelled'));
     await expect(own).rejects.toThrow('client cancelled');
     await q.settled();
+  });
+
+  it('a cancelled turn that ignores its signal holds the next turn for the grace time only', async () => {
+    const timers: Array<() => void> = [];
+    const q = new TurnQueue({ graceMs: 2000, setTimer: (fn) => timers.push(fn) });
+    const stuck = q.run(new AbortController().signal, () => new Promise<void>(() => {}));
+    const log: string[] = [];
+    const next = q.run(new AbortController().signal, async () => void log.push('next ran'));
+    await Promise.resolve();
+    q.cancelAll('cancelled by end');
+    // `next` was queued too, so it is cancelled; a turn queued after the cancel waits for the grace.
+    await expect(next).rejects.toThrow('cancelled by end');
+    const after = q.run(new AbortController().signal, async () => void log.push('after ran'));
+    await new Promise((r) => setTimeout(r, 5));
+    expect(log).toEqual([]);
+    expect(timers).toHaveLength(1);
+    timers[0]();
+    await after;
+    expect(log).toEqual(['after ran']);
+    void stuck;
   });
 });

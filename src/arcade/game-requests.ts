@@ -1,0 +1,237 @@
+/**
+ * The main agent's side of a game session (seed 000 §主 Agent, §出错处理): the running session, the
+ * request in flight, and every request's life — send, read the replies in the background, cancel,
+ * close quietly when another game starts, shut down on exit, and tell the child when it fails.
+ *
+ * - `start` makes a new context id; `message` and `end` carry the child's words unchanged;
+ * - replies are read in the background; each is spoken through the speaking path and written to
+ *   history as `game_agent` once spoken; the round ends when the FIRST reply has been spoken;
+ * - a final `ended` reply clears the session; so does the end of an `end` request, whatever it said;
+ * - a failed request is told to the child; `start` and `end` clear the session, `message` keeps it
+ *   (unless the game's worker went with it: `sessionLost`).
+ */
+import '../a2a/errors.ts'; // the game_* entries of the error catalogue
+import { GameRequestError, type GameClient, type GameRequest } from '../a2a/types.ts';
+import type { ArcadeGame, HistoryEntry, Session } from '../core/arcade/types.ts';
+import { childSentence, describe } from '../core/errors/catalogue.ts';
+import { gameInput, type GameInputKind } from '../core/protocol/game-protocol.ts';
+import type { TraceEvent } from '../core/trace/types.ts';
+import type { SpeakingPath } from './speaking-path.ts';
+
+export interface GameRequestsDeps {
+  games: GameClient;
+  voice: SpeakingPath;
+  record(e: Omit<TraceEvent, 'at' | 'source'> & { source?: string; at?: number }): void;
+  newId(): string;
+  now(): number;
+  /** A line the main agent says itself (spoken, then written to history as `main`). */
+  sayMain(text: string, roundId: string): Promise<void>;
+  /** A game's reply was spoken: into the history. */
+  heard(entry: HistoryEntry): void;
+  /** The session or the pending request changed. */
+  changed(): void;
+  /** Remembers the running session across reloads (src/trace/session-guard.ts). */
+  sessions?: { remember(gameId: string, contextId: string): void; forget(): void };
+  /**
+   * A failed request (crashed worker, failed `start`/`end`) cleared the session; called after the
+   * error was spoken, unless another game has started meanwhile. The game never said `ended`, so
+   * nothing reset the robot: the app puts it back to idle here.
+   */
+  onSessionCleared?: (gameId: string) => void;
+}
+
+interface Pending {
+  request: GameRequest;
+  kind: GameInputKind;
+  session: Session;
+  cancelledByUs: boolean;
+  /** Ends the round waiting on this request's first reply (used when we cancel it). */
+  release: () => void;
+}
+
+/** The child's sentence for an error code, or our own fallback when the code is not catalogued. */
+export function childText(code: string, fallback: string): string {
+  return childSentence(code) ?? describe(fallback).child;
+}
+
+export class GameRequests {
+  private current: Session | null = null;
+  private inFlight: Pending | null = null;
+  /** Background readers of reply streams (tests and shutdown wait on them). */
+  private readonly readers = new Set<Promise<void>>();
+
+  constructor(private readonly deps: GameRequestsDeps) {}
+
+  get session(): Session | null {
+    return this.current;
+  }
+
+  /** The game is still handling the previous input. */
+  get busy(): boolean {
+    return this.inFlight !== null;
+  }
+
+  /** Resolves when every reply stream read so far has finished and been spoken. */
+  async settled(): Promise<void> {
+    while (this.readers.size) await Promise.all([...this.readers]);
+  }
+
+  /** `start_game`: a new session (the old one, if any, is closed quietly). Resolves when the first reply was spoken. */
+  async start(game: ArcadeGame, words: string, roundId: string): Promise<void> {
+    if (this.current) this.closeQuietly(this.current, words);
+    this.current = { gameId: game.declaration.id, title: game.declaration.title, contextId: this.deps.newId() };
+    this.deps.changed();
+    await this.send('start', words, roundId);
+  }
+
+  /** `send_message`: the child's words to the running game. */
+  message(words: string, roundId: string): Promise<void> {
+    return this.send('message', words, roundId);
+  }
+
+  /** `end_game`: cancel the unfinished request, then send `end` with the child's words. */
+  async end(words: string, roundId: string): Promise<void> {
+    if (this.inFlight) await this.cancelPending(this.inFlight);
+    await this.send('end', words, roundId);
+  }
+
+  /** "停" / "不玩了" must not wait behind a game that is still thinking. */
+  interrupt(): void {
+    if (this.inFlight) void this.cancelPending(this.inFlight);
+  }
+
+  /**
+   * The app is closing or hidden for good (pagehide): with a game running, send `end` with empty
+   * text so the game agent closes the session cleanly. Nothing is spoken; nothing awaited.
+   */
+  shutdown(): void {
+    const s = this.current;
+    if (!s) return;
+    if (this.inFlight) void this.cancelPending(this.inFlight);
+    this.current = null;
+    this.endQuietly(s, '', false);
+    this.deps.changed();
+  }
+
+  /** Switching games: the old session gets `end` (the user's words) and its replies are not spoken. */
+  private closeQuietly(s: Session, words: string): void {
+    if (this.inFlight) void this.cancelPending(this.inFlight);
+    this.current = null;
+    this.endQuietly(s, words, true);
+  }
+
+  private endQuietly(s: Session, words: string, quiet: boolean): void {
+    try {
+      const req = this.deps.games.request(s.gameId, s.contextId, gameInput('end', words));
+      this.deps.record({ kind: 'a2a_request', name: 'end', requestId: req.requestId, data: { gameId: s.gameId, contextId: s.contextId, kind: 'end', text: words, ...(quiet ? { quiet } : {}) } });
+      this.track(
+        (async () => {
+          try {
+            for await (const ev of req.replies) this.deps.record({ kind: 'reply', requestId: req.requestId, data: { ...ev, ...(quiet ? { quiet } : {}) } });
+          } catch (err) {
+            if (quiet) this.deps.record({ kind: 'error', requestId: req.requestId, name: (err as GameRequestError).code ?? 'game_failed', data: { quiet } });
+          }
+        })(),
+      );
+    } catch {
+      // The old worker is gone; nothing to close.
+    }
+  }
+
+  private async cancelPending(p: Pending): Promise<void> {
+    p.cancelledByUs = true;
+    if (this.inFlight === p) this.inFlight = null;
+    p.release();
+    this.deps.changed();
+    try {
+      await p.request.cancel();
+    } catch {
+      // Already finished.
+    }
+  }
+
+  /** Sends one GameInput in the current session and reads its replies in the background; resolves when the first reply (or the failure notice) was spoken. */
+  private async send(kind: GameInputKind, words: string, roundId: string): Promise<void> {
+    const s = this.current;
+    if (!s) return;
+    let request: GameRequest;
+    try {
+      request = this.deps.games.request(s.gameId, s.contextId, gameInput(kind, words));
+    } catch (err) {
+      await this.failed(kind, s, err, roundId);
+      return;
+    }
+    this.deps.record({ kind: 'a2a_request', roundId, requestId: request.requestId, name: kind, data: { gameId: s.gameId, contextId: s.contextId, kind, text: words } });
+    if (kind !== 'end') this.deps.sessions?.remember(s.gameId, s.contextId);
+    let firstSpoken!: () => void;
+    const roundOver = new Promise<void>((r) => (firstSpoken = r));
+    const p: Pending = { request, kind, session: s, cancelledByUs: false, release: firstSpoken };
+    this.inFlight = p;
+    this.deps.changed();
+    this.track(this.read(p, roundId, firstSpoken));
+    await roundOver;
+  }
+
+  private async read(p: Pending, roundId: string, firstSpoken: () => void): Promise<void> {
+    const { request, session: s } = p;
+    const speeches: Promise<unknown>[] = [];
+    let replies = 0;
+    try {
+      for await (const ev of request.replies) {
+        if (p.cancelledByUs) break;
+        this.deps.record({ kind: 'reply', roundId, requestId: request.requestId, source: `game:${s.gameId}`, data: { text: ev.reply.text, session: ev.reply.session, final: ev.final } });
+        const isFirst = replies++ === 0;
+        if (ev.final && ev.reply.session === 'ended') this.clear(s);
+        const spoken = this.deps.voice.say(ev.reply.text, 'game_agent', { roundId, gameId: s.gameId, requestId: request.requestId }).then(() => {
+          this.deps.heard({ role: 'game_agent', text: ev.reply.text, gameId: s.gameId, at: this.deps.now() });
+          if (isFirst) firstSpoken();
+        });
+        speeches.push(spoken);
+      }
+      if (this.inFlight === p) this.inFlight = null;
+      if (p.kind === 'end') this.clear(s); // after `end` the session is over, whatever it said
+      this.deps.changed();
+      if (replies === 0 && !p.cancelledByUs) await this.failed(p.kind, s, new GameRequestError('game_protocol', 'no reply'), roundId);
+    } catch (err) {
+      if (this.inFlight === p) this.inFlight = null;
+      this.deps.changed();
+      if (!p.cancelledByUs) {
+        await Promise.all(speeches);
+        await this.failed(p.kind, s, err, roundId);
+      }
+    }
+    await Promise.all(speeches);
+    firstSpoken();
+  }
+
+  /** Seed §出错处理: tell the user and keep running; `start`/`end` clear the session, `message` keeps it. */
+  private async failed(kind: GameInputKind, s: Session, err: unknown, roundId: string): Promise<void> {
+    const code = err instanceof GameRequestError ? err.code : 'main_game_request_failed';
+    this.deps.record({ kind: 'error', roundId, name: code, source: `game:${s.gameId}`, data: { kind, message: String((err as Error)?.message ?? err) } });
+    // A failed `message` keeps the session — unless the game's state went with its worker (crash/hang).
+    const lost = err instanceof GameRequestError && err.sessionLost;
+    const over = kind !== 'message' || lost;
+    if (over) this.clear(s);
+    await this.deps.sayMain(childText(code, 'main_game_request_failed'), roundId);
+    if (over && !this.current) {
+      try {
+        this.deps.onSessionCleared?.(s.gameId);
+      } catch (e) {
+        this.deps.record({ kind: 'error', roundId, name: 'session_cleared_hook_failed', data: { message: String((e as Error)?.message ?? e) } });
+      }
+    }
+  }
+
+  private clear(s: Session): void {
+    if (this.current && this.current.contextId === s.contextId) {
+      this.current = null;
+      this.deps.sessions?.forget();
+      this.deps.changed();
+    }
+  }
+
+  private track(p: Promise<void>): void {
+    this.readers.add(p);
+    void p.finally(() => this.readers.delete(p));
+  }
+}

@@ -1,0 +1,106 @@
+/**
+ * The one speaking path: every line the robot says — the main agent's own words, a game's replies,
+ * the robot's notices ("机器人断开了…"), the line after a reload, a voice preview in the settings —
+ * goes through `say` here, and only here reaches the speaking queue (TTS and the subtitle). Each
+ * line is checked (a line that cannot be spoken is dropped with a trace record), recorded in the
+ * trace as spoken, and remembered for "再说一遍".
+ */
+import type { Speaker, SpeakerRole, SpokenOutcome } from '../core/arcade/types.ts';
+import { nullTrace, type TraceEvent, type TraceSink } from '../core/trace/types.ts';
+
+export interface SpeakOptions {
+  roundId?: string;
+  /** The game request a game's reply belongs to (its speech is filed under that request). */
+  requestId?: string;
+  gameId?: string;
+  /**
+   * A filler ("嗯，让我想想") or an aside ("好的，我大声一点"): spoken, but not what "再说一遍"
+   * repeats afterwards.
+   */
+  aside?: boolean;
+}
+
+export interface SpokenLine {
+  text: string;
+  role: SpeakerRole;
+  gameId?: string;
+}
+
+export type SpeakingEvent = { type: 'speaking'; count: number } | { type: 'spoken'; role: SpeakerRole; text: string; gameId?: string; completed: boolean };
+
+export class SpeakingPath {
+  private speakingNow = 0;
+  private last: SpokenLine | null = null;
+  private readonly listeners = new Set<(e: SpeakingEvent) => void>();
+  private readonly trace: TraceSink;
+  private readonly now: () => number;
+
+  constructor(private readonly deps: { speaker: Speaker; trace?: TraceSink; now?: () => number }) {
+    this.trace = deps.trace ?? nullTrace;
+    this.now = deps.now ?? Date.now;
+  }
+
+  /** Lines being spoken or waiting in the queue. */
+  get speaking(): number {
+    return this.speakingNow;
+  }
+
+  /** The last line spoken that "再说一遍" would repeat. */
+  get lastSpoken(): SpokenLine | null {
+    return this.last;
+  }
+
+  subscribe(fn: (e: SpeakingEvent) => void): () => void {
+    this.listeners.add(fn);
+    return () => this.listeners.delete(fn);
+  }
+
+  /** Says one line; resolves once it has settled (spoken, interrupted or failed) — never hangs. */
+  async say(text: string, role: SpeakerRole, opts: SpeakOptions = {}): Promise<SpokenOutcome> {
+    const line = String(text ?? '').trim();
+    if (!line) {
+      this.record({ kind: 'error', roundId: opts.roundId, requestId: opts.requestId, name: 'unspeakable', data: { role, text } });
+      return { completed: false, reason: 'empty' };
+    }
+    const started = this.now();
+    this.speakingNow++;
+    this.emit({ type: 'speaking', count: this.speakingNow });
+    let outcome: SpokenOutcome;
+    try {
+      outcome = await this.deps.speaker.say(line, role);
+    } catch (err) {
+      outcome = { completed: false, reason: String((err as Error)?.message ?? err) };
+    } finally {
+      this.speakingNow--;
+    }
+    if (!opts.aside) this.last = { text: line, role, gameId: opts.gameId };
+    // Timed from the request to speak (queue wait included).
+    this.record({ kind: 'speech', roundId: opts.roundId, requestId: opts.requestId, at: started, durationMs: this.now() - started, name: 'spoken', data: { role, text: line, ...outcome } });
+    this.emit({ type: 'spoken', role, text: line, gameId: opts.gameId, completed: outcome.completed });
+    this.emit({ type: 'speaking', count: this.speakingNow });
+    return outcome;
+  }
+
+  /** Stop talking now and drop everything queued (tap anywhere, "停"). */
+  stop(): void {
+    this.deps.speaker.stop();
+  }
+
+  private record(e: Omit<TraceEvent, 'at' | 'source'> & { at?: number }): void {
+    try {
+      this.trace.record({ source: 'main', at: this.now(), ...e });
+    } catch {
+      // Tracing never breaks the conversation.
+    }
+  }
+
+  private emit(e: SpeakingEvent): void {
+    for (const fn of this.listeners) {
+      try {
+        fn(e);
+      } catch {
+        // A broken listener does not break speaking.
+      }
+    }
+  }
+}

@@ -1,0 +1,60 @@
+/**
+ * The two message shapes every agent's tool loop writes, one format for all of them (main agent,
+ * games, the Studio's manager and workers):
+ * - the model's step, as the assistant said it: `{"action": …, "args": {…}}`;
+ * - a tool's result, as a user message in Qwen's native wrapper:
+ *   `<tool_response>{"name": …, "result": …}</tool_response>`; a refusal is `result: {"error": …}`.
+ * Scripted policies read them back with `readStep` / `readToolResult`, seeing what a model sees.
+ */
+import type { ChatMessage, Step } from '../llm/types.ts';
+
+const TOOL_RESPONSE = /^<tool_response>([\s\S]*)<\/tool_response>$/;
+
+export function stepMessage(step: Step): ChatMessage {
+  return { role: 'assistant', content: JSON.stringify({ action: step.action, args: step.args ?? {} }) };
+}
+
+export function toolResultMessage(name: string, result: unknown): ChatMessage {
+  return { role: 'user', content: `<tool_response>${JSON.stringify({ name, result })}</tool_response>` };
+}
+
+/** A refusal's result: what the model reads when a tool said no or its arguments were wrong. */
+export function toolError(message: string): { error: string } {
+  return { error: message };
+}
+
+export function isToolResult(message: ChatMessage): boolean {
+  return message.role === 'user' && TOOL_RESPONSE.test(message.content);
+}
+
+/** The tool result a message carries, or null when it is not one. */
+export function readToolResult(message: ChatMessage): { name: string; result: unknown } | null {
+  if (message.role !== 'user') return null;
+  const m = TOOL_RESPONSE.exec(message.content);
+  if (!m) return null;
+  try {
+    const body = JSON.parse(m[1]) as { name?: unknown; result?: unknown };
+    return typeof body.name === 'string' ? { name: body.name, result: body.result } : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The step an assistant message carries, or null. */
+export function readStep(message: ChatMessage): Step | null {
+  if (message.role !== 'assistant') return null;
+  try {
+    const v = JSON.parse(message.content) as { action?: unknown; args?: unknown };
+    if (typeof v.action !== 'string') return null;
+    const args = v.args && typeof v.args === 'object' && !Array.isArray(v.args) ? (v.args as Record<string, unknown>) : {};
+    return { action: v.action, args };
+  } catch {
+    return null;
+  }
+}
+
+/** A tool result's error text, when the result is a refusal. */
+export function errorOf(result: unknown): string | undefined {
+  const e = (result as { error?: unknown } | undefined)?.error;
+  return typeof e === 'string' ? e : undefined;
+}

@@ -1,0 +1,112 @@
+/**
+ * The agent tool loop, one for every agent (the arcade's main agent, the games' SkillAgent, the
+ * Studio's manager and its workers). An agent offers a registry of tools; each model step picks one
+ * of the tools legal right now (the decoder enforces it), the loop checks the arguments and runs
+ * the tool:
+ * - a **loop** tool's result goes back to the model as a tool-result message and the loop goes on;
+ * - a **boundary** tool ends the loop (its result is handed to the caller, who decides what the
+ *   conversation says next);
+ * - a refusal (a `ToolError` thrown by the tool, wrong arguments, a tool that is not offered, or a
+ *   tool that failed) goes back as `{"error": …}` and the loop goes on — for boundary tools too.
+ * The loop stops after `maxSteps` steps (the agent's burst cap) with `exhausted`. A model failure
+ * rejects; an aborted signal rejects with its reason. Nothing here does I/O: the model, the tools
+ * and the clock are passed in.
+ */
+import type { ChatMessage, ChatModel, JsonSchema, Step, ToolSpec } from '../llm/types.ts';
+import { argumentProblem } from '../llm/step-schema.ts';
+import { stepMessage, toolError, toolResultMessage } from './messages.ts';
+
+export type ToolKind = 'loop' | 'boundary';
+
+export interface AgentTool {
+  name: string;
+  description: string;
+  /** JSON schema of the arguments (an object schema). */
+  parameters: JsonSchema;
+  kind: ToolKind;
+  /** Does the tool's work with arguments already valid under `parameters`. */
+  perform(args: Record<string, unknown>): unknown | Promise<unknown>;
+}
+
+/** Thrown by a tool to say no: `{"error": message}` goes back to the model (a rule refused, not a bug). */
+export class ToolError extends Error {
+  override name = 'ToolError';
+}
+
+export interface StepRecord {
+  /** 0-based step number in this loop. */
+  index: number;
+  step: Step;
+  /** The tool's kind, or null when the step named no tool on offer. */
+  kind: ToolKind | null;
+  result: unknown;
+  /** The tool said no, the arguments were wrong, or it failed; the loop went on. */
+  refused: boolean;
+  modelMs: number;
+  toolMs: number;
+}
+
+export interface ToolLoopOptions {
+  /** Who is asking (queueing and tracing in the model layer), e.g. "main", "game:guess-number". */
+  agent: string;
+  model: ChatModel;
+  /** The conversation so far; the loop works on a copy and returns it with its steps appended. */
+  messages: readonly ChatMessage[];
+  /** The tools legal now, asked again before every step (a tool may change what is legal). */
+  tools: () => readonly AgentTool[];
+  /** Steps before the loop gives up (the agent's burst cap). */
+  maxSteps: number;
+  now: () => number;
+  signal?: AbortSignal;
+  maxTokens?: number;
+  /** Corrections the model layer may send for invalid output in one step (the agent's retry budget). */
+  retries?: number;
+  /** After every step, whatever happened (trace, the Studio's phase machine). */
+  onStep?(record: StepRecord): void;
+}
+
+export type LoopOutcome =
+  | { kind: 'boundary'; step: Step; result: unknown; messages: ChatMessage[]; steps: number }
+  | { kind: 'exhausted'; messages: ChatMessage[]; steps: number };
+
+function throwIfAborted(signal: AbortSignal | undefined): void {
+  if (signal?.aborted) throw signal.reason ?? new Error('aborted');
+}
+
+export function toolSpecs(tools: readonly AgentTool[]): ToolSpec[] {
+  return tools.map(({ name, description, parameters }) => ({ name, description, parameters }));
+}
+
+async function perform(tool: AgentTool | undefined, step: Step, offered: readonly AgentTool[], signal?: AbortSignal): Promise<{ result: unknown; refused: boolean }> {
+  if (!tool) return { result: toolError(`现在不能用 ${step.action}；可以用：${offered.map((t) => t.name).join('、')}`), refused: true };
+  const args = step.args ?? {};
+  const problem = argumentProblem(tool.parameters, args);
+  if (problem) return { result: toolError(`参数不对：${problem}`), refused: true };
+  try {
+    const result = await tool.perform(args);
+    return { result: result ?? { ok: true }, refused: false };
+  } catch (e) {
+    throwIfAborted(signal);
+    return { result: toolError(e instanceof ToolError ? e.message : `工具执行失败：${(e as Error)?.message ?? String(e)}`), refused: true };
+  }
+}
+
+export async function runToolLoop(o: ToolLoopOptions): Promise<LoopOutcome> {
+  const messages = [...o.messages];
+  for (let index = 0; index < o.maxSteps; index++) {
+    throwIfAborted(o.signal);
+    const tools = o.tools();
+    const t0 = o.now();
+    const step = await o.model.step({ agent: o.agent, messages: [...messages], tools: toolSpecs(tools), signal: o.signal, maxTokens: o.maxTokens, retries: o.retries });
+    throwIfAborted(o.signal);
+    const t1 = o.now();
+    messages.push(stepMessage(step));
+    const tool = tools.find((t) => t.name === step.action);
+    const { result, refused } = await perform(tool, step, tools, o.signal);
+    throwIfAborted(o.signal);
+    o.onStep?.({ index, step, kind: tool?.kind ?? null, result, refused, modelMs: t1 - t0, toolMs: o.now() - t1 });
+    if (tool?.kind === 'boundary' && !refused) return { kind: 'boundary', step, result, messages, steps: index + 1 };
+    messages.push(toolResultMessage(step.action, result));
+  }
+  return { kind: 'exhausted', messages, steps: o.maxSteps };
+}

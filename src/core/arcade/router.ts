@@ -1,0 +1,38 @@
+/**
+ * Input routing of the main agent, before any model call: what a child's words are.
+ * - a voice command ("大声点", "说慢一点"): applied to the speech settings, never a game turn;
+ * - "再说一遍": the last sentence again;
+ * - "停" / "不玩了": stop talking and end the running game;
+ * - a clear in-game utterance (fast path): straight to the game as `send_message`;
+ * - anything else: the main agent's model decides.
+ * Pure: a function of the words and the state.
+ */
+import { globalIntent, isClearInGame, normalize, voiceCommand, type VoiceCommand } from './intents.ts';
+import type { ArcadeGame } from './types.ts';
+
+export type Route =
+  | { kind: 'ignore' }
+  | { kind: 'voice'; command: VoiceCommand }
+  | { kind: 'repeat' }
+  | { kind: 'stop' }
+  | { kind: 'fast' }
+  | { kind: 'model' };
+
+export interface RouteContext {
+  games: readonly ArcadeGame[];
+  inGame: boolean;
+  /** Voice commands are understood (the app can change the speech settings). */
+  voiceCommands: boolean;
+  /** Clear in-game words skip the model. */
+  fastPath: boolean;
+}
+
+export function route(words: string, ctx: RouteContext): Route {
+  const command = ctx.voiceCommands ? voiceCommand(words) : null;
+  if (command) return { kind: 'voice', command };
+  if (!normalize(words)) return { kind: 'ignore' };
+  const intent = globalIntent(words, ctx.games);
+  if (intent) return { kind: intent };
+  if (ctx.fastPath && isClearInGame(words, ctx.games, ctx.inGame)) return { kind: 'fast' };
+  return { kind: 'model' };
+}

@@ -1,0 +1,73 @@
+/**
+ * Engines by kind, and the game agent a worker serves: whatever the engine, one GameSessions owns
+ * the session rules (src/games/game-sessions.ts) and the Agent Card comes from the game's
+ * declaration. A game's declaration names its engine kind; the host passes it in the worker's init.
+ */
+import type { AgentCard } from '@a2a-js/sdk';
+import { agentCardFor } from '../a2a/card.ts';
+import { AgentcadeError } from '../core/errors/catalogue.ts';
+import type { EngineFactory, EngineKind } from '../core/games/engine.ts';
+import type { ChatModel } from '../core/llm/types.ts';
+import type { GameDeclaration } from '../core/protocol/declaration.ts';
+import type { GameHandler } from '../core/protocol/handler.ts';
+import { seededRandom, type Random } from '../core/random.ts';
+import type { DevicePort } from '../core/robot/types.ts';
+import type { TraceSink } from '../core/trace/types.ts';
+import { connectModel } from '../llm/model-port.ts';
+import { connectDevice } from '../robot/device-port.ts';
+import { connectTrace } from '../trace/trace-port.ts';
+import './errors.ts';
+import { GameSessions } from './game-sessions.ts';
+
+/** What an engine kind is given inside a game worker: everything with I/O, over the worker's ports. */
+export interface EngineContext {
+  gameId: string;
+  model: ChatModel;
+  device: DevicePort;
+  trace: TraceSink;
+  /** Seeded per worker by the host: a game's secrets and card order come from here. */
+  random: Random;
+}
+
+/** An engine kind's entry point: the game's declaration and the factory of its sessions' engines. */
+export type EngineHost = (ctx: EngineContext) => Promise<{ declaration: GameDeclaration; create: EngineFactory }>;
+
+const ENGINES: Record<EngineKind, () => Promise<{ hostEngine: EngineHost }>> = {
+  skill: () => import('./skill-engine.ts'),
+  studio: () => import('../studio/play/studio-host.ts'),
+};
+
+export interface GameAgentInit {
+  gameId: string;
+  engine: string;
+  seed: number;
+  ports: Record<string, MessagePort>;
+}
+
+/** The engine context over a worker's ports: model, robot and trace, and the seeded random source. */
+export function connectEngineContext(init: GameAgentInit): EngineContext {
+  for (const name of ['model', 'device', 'trace']) {
+    if (!init.ports[name]) throw new Error(`createGameAgent(${init.gameId}): missing the "${name}" port`);
+  }
+  return {
+    gameId: init.gameId,
+    model: connectModel(init.ports.model),
+    device: connectDevice(init.ports.device),
+    trace: connectTrace(init.ports.trace, { defaults: { source: `game:${init.gameId}` } }),
+    random: seededRandom(init.seed),
+  };
+}
+
+/** A game agent over one engine kind: its card, and GameSessions over its engines. */
+export async function serveEngine(ctx: EngineContext, host: EngineHost): Promise<{ card: AgentCard; handler: GameHandler }> {
+  const { declaration, create } = await host(ctx);
+  return { card: agentCardFor(declaration), handler: new GameSessions({ create, device: ctx.device, trace: ctx.trace, source: `game:${ctx.gameId}` }) };
+}
+
+/** The game agent a worker serves (workers/game-agent.ts): GameSessions over the engine of the game's kind. */
+export async function createGameAgent(init: GameAgentInit): Promise<{ card: AgentCard; handler: GameHandler }> {
+  const load = ENGINES[init.engine as EngineKind];
+  if (!load) throw new AgentcadeError('game_unknown', `no engine of kind "${init.engine}" for game "${init.gameId}"`);
+  const ctx = connectEngineContext(init);
+  return serveEngine(ctx, (await load()).hostEngine);
+}

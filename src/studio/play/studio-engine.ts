@@ -1,0 +1,174 @@
+/**
+ * The engine of a game designed in the Studio (seed 004 §8 play stage), played in the arcade behind
+ * the same GameSessions and `desktop-game/5` protocol as the built-in games. Each input is one
+ * manager burst of the play runtime → run skills → `运行.*` tags → the burst's replies: all but the
+ * last go out at once as intermediate replies, the last is the turn's reply.
+ *
+ * - `start`: the design is read fresh from the Book (gone → the session cannot start); the robot
+ *   says the game's name at once while the first burst gets the first card ready;
+ * - `end`: when the child said something, the burst runs and may wrap the game up itself; otherwise
+ *   (or when it did not finish the game) the runtime says goodbye with the score;
+ * - a failed burst leaves nothing behind (the play runtime restores its snapshot) → EngineFailure;
+ * - the robot reacts and shows the card from `运行.*` (device-effects); the PlayBook records every
+ *   turn as the child heard it and is saved after every turn and when the session closes.
+ */
+import { describe } from '../../core/errors/catalogue.ts';
+import { EngineFailure, type EngineFactory, type EngineReply, type EngineTurn, type GameEngine } from '../../core/games/engine.ts';
+import type { ChatModel } from '../../core/llm/types.ts';
+import type { Random } from '../../core/random.ts';
+import { deviceEffects, type DeviceEffect, type TurnChanges } from '../../core/studio/device-effects.ts';
+import type { PlayBook } from '../../core/studio/types.ts';
+import type { DevicePort } from '../../core/robot/types.ts';
+import { nullTrace, type TraceEvent, type TraceSink } from '../../core/trace/types.ts';
+import type { PlayableGame } from '../play-stage.ts';
+import './errors.ts';
+import { PlayRuntime, type PlayRuntimeOptions } from './play-runtime.ts';
+
+export interface StudioEngineDeps {
+  model: ChatModel;
+  device: DevicePort;
+  trace?: TraceSink;
+  /** Trace source, e.g. "game:studio-konglong-wenda-ab12". */
+  source: string;
+  random: Random;
+  /** Where PlayBook records go (the Book), after every turn and when a session closes. */
+  savePlayBook?(pb: PlayBook): Promise<void>;
+  runtime?: Omit<PlayRuntimeOptions, 'random'>;
+  now?: () => number;
+}
+
+export class StudioEngine implements GameEngine {
+  readonly runtime: PlayRuntime;
+  private readonly trace: TraceSink;
+  private readonly now: () => number;
+
+  constructor(
+    readonly game: PlayableGame,
+    private readonly deps: StudioEngineDeps,
+  ) {
+    this.trace = deps.trace ?? nullTrace;
+    this.now = deps.now ?? Date.now;
+    this.runtime = new PlayRuntime(game, deps.model, { ...deps.runtime, random: deps.random, now: deps.runtime?.now ?? this.now });
+  }
+
+  async turn(t: EngineTurn): Promise<EngineReply> {
+    if (t.kind === 'end') return this.end(t);
+    if (this.runtime.ended) throw new EngineFailure('the game is already over', { sessionOver: true });
+    if (t.kind === 'start') {
+      this.record(t, 'game_tool', 'start_play', { projectId: this.game.project.id, title: this.game.declaration.title, cards: this.game.cards.length, playBook: this.runtime.playBook.id });
+      // Said at once, while the manager's first burst (a few model steps) gets the first card ready.
+      t.say(`好呀，我们来玩${this.game.declaration.title}！`);
+    }
+    const t0 = this.now();
+    const out = await this.runtime.turn(t.text, t.signal);
+    if (!out.ok) {
+      this.record(t, 'error', 'model', { kind: t.kind, reason: out.reason });
+      throw new EngineFailure(out.reason);
+    }
+    this.traceBurst(t, out.changes, out.replies.length, this.now() - t0);
+    await this.applyDevice(t, out.changes, out.ended);
+    // Every reply of the burst but the last is an intermediate reply; only the last may end the game.
+    for (const r of out.replies.slice(0, -1)) t.say(r.text);
+    return { text: out.replies.at(-1)!.text, ended: out.ended };
+  }
+
+  /** `end`: the game ends, whatever happens; a burst that wraps the game up speaks its own goodbye. */
+  private async end(t: EngineTurn): Promise<EngineReply> {
+    const rt = this.runtime;
+    let text = '';
+    if (t.text.trim() && !rt.ended) {
+      const out = await rt.turn(t.text, t.signal);
+      if (out.ok) {
+        this.traceBurst(t, out.changes, out.replies.length);
+        await this.applyDevice(t, out.changes, true);
+        if (out.ended) text = out.replies.at(-1)!.text;
+        else this.record(t, 'error', 'end', { error: 'the burst did not finish the game; the runtime says goodbye' });
+      } else this.record(t, 'error', 'model', { kind: 'end', reason: out.reason });
+    }
+    return { text: text || this.goodbye(), ended: true };
+  }
+
+  /** What the child heard in a turn, into the PlayBook (saved now unless the session is closing). */
+  async told(input: string, replies: string[]): Promise<void> {
+    this.runtime.noteTurn(input, replies);
+    if (!this.runtime.ended) await this.save();
+  }
+
+  async close(): Promise<void> {
+    await this.runtime.close();
+    await this.save();
+  }
+
+  private goodbye(): string {
+    const s = this.runtime.score;
+    const tally = s.played > 0 ? `你答对了 ${s.correct} 张，得了 ${s.score} 分。` : '';
+    return `好的，这局就玩到这里。${tally}${this.runtime.closingWords ?? '下次再来玩吧！'}`;
+  }
+
+  /**
+   * The turn for the parent's trace. The answer of a new card is recorded under `secret` (hidden in
+   * the trace view until revealed). A card that is over is revealed first, and the burst record is
+   * stamped 1 ms after that reveal: the trace view shows a secret when a reveal of its scope is at
+   * or after it (src/core/trace/redact.ts), so a shared timestamp would uncover the answer of the
+   * card the child is about to guess.
+   */
+  private traceBurst(t: EngineTurn, ch: TurnChanges, replies: number, durationMs?: number): void {
+    let at = this.now();
+    if (ch.verdict && (ch.verdict.result === '对' || ch.verdict.revealed) && ch.judgedCard) {
+      this.record(t, 'game_tool', 'reveal', { card: ch.judgedCard.cardId, answer: ch.judgedCard.answer }, undefined, true, at);
+      at += 1;
+    }
+    const data: Record<string, unknown> = { replies, score: ch.score };
+    if (ch.verdict) data.verdict = ch.verdict.result;
+    if (ch.newCard) data.card = { id: ch.newCard.card.cardId, number: ch.newCard.number, secret: { answer: ch.newCard.card.answer } };
+    this.record(t, 'game_tool', 'burst', data, durationMs, false, at);
+  }
+
+  /** Reactions and the card on the robot. A robot failure never breaks the game. */
+  private async applyDevice(t: EngineTurn, ch: TurnChanges, ended: boolean): Promise<void> {
+    for (const e of deviceEffects(ch, ended || this.runtime.ended)) await this.device(t, e);
+  }
+
+  private async device(t: EngineTurn, e: DeviceEffect): Promise<void> {
+    const t0 = this.now();
+    try {
+      if (e.op === 'react') await this.deps.device.react(e.expression, e.gesture);
+      else if (e.op === 'showText') await this.deps.device.showText(e.card);
+      else await this.deps.device.showProgress(e.progress);
+      this.record(t, 'device', e.op, e, this.now() - t0);
+    } catch (err) {
+      this.record(t, 'error', e.op, { error: String(err) });
+    }
+  }
+
+  private async save(): Promise<void> {
+    try {
+      await this.deps.savePlayBook?.(this.runtime.playBook);
+    } catch (e) {
+      this.trace.record({ kind: 'error', at: this.now(), source: this.deps.source, name: 'play_book', data: String(e) });
+    }
+  }
+
+  private record(t: Pick<EngineTurn, 'requestId' | 'contextId'>, kind: TraceEvent['kind'], name: string, data: unknown, durationMs?: number, revealsSecret?: boolean, at = this.now()): void {
+    try {
+      this.trace.record({ kind, at, requestId: t.requestId, contextId: t.contextId, source: this.deps.source, name, data, durationMs, ...(revealsSecret ? { revealsSecret } : {}) });
+    } catch {
+      // Tracing never breaks a game.
+    }
+  }
+}
+
+/** New sessions of a designed game: the design is read fresh from the Book for every start. */
+export function studioEngineFactory(load: () => Promise<PlayableGame | null>, deps: StudioEngineDeps): EngineFactory {
+  return async (session) => {
+    let game: PlayableGame | null;
+    try {
+      game = await load();
+    } catch (e) {
+      deps.trace?.record({ kind: 'error', at: (deps.now ?? Date.now)(), requestId: session.requestId, contextId: session.contextId, source: deps.source, name: 'load', data: { error: String(e) } });
+      game = null;
+    }
+    if (!game) throw new EngineFailure(describe('studio_game_missing').parent, { code: 'studio_game_missing', sessionOver: true });
+    return new StudioEngine(game, deps);
+  };
+}
