@@ -84,6 +84,13 @@ describe('FirmwareSim', () => {
     expect(of(req('draw.stroke', { id: 'x', pts: [[1, 999]] }), FrameType.Ack)[0]).toMatchObject({ error: { code: 'bad_params' } });
   });
 
+  it('knows only its own methods: a name inherited from Object is unknown too', async () => {
+    const { req, of } = bench();
+    await tick(300);
+    for (const name of ['toString', 'constructor', '__proto__', 'hasOwnProperty'])
+      expect(of(req(name), FrameType.Ack)[0]).toEqual({ error: { code: 'unknown_method', msg: name } });
+  });
+
   it('draws stroke by stroke: each stroke takes time by its length', async () => {
     const { req, of, sim } = bench();
     await tick(300);
