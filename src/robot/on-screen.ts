@@ -16,8 +16,14 @@ export interface OnScreenEngine {
   ready: Promise<void>;
 }
 
-export function createOnScreenEngine(clock?: Clock): OnScreenEngine {
-  const sim = new FirmwareSim({ clock, serial: 'SCREEN', bootBanner: false });
+export interface OnScreenOptions {
+  /** Random source for the simulator's boot id. */
+  random: () => number;
+  clock?: Clock;
+}
+
+export function createOnScreenEngine({ random, clock }: OnScreenOptions): OnScreenEngine {
+  const sim = new FirmwareSim({ clock, random, serial: 'SCREEN', bootBanner: false });
   const port = new SimPort(sim);
   const link = new RobotLink({ source: fixedPortSource(port), clock });
   const ready = new Promise<void>((resolve) => {

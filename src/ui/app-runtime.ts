@@ -107,7 +107,7 @@ export function createAppRuntime(): AppRuntime {
   void recognizer.init();
 
   // ---- robot -------------------------------------------------------------------------------
-  const robot = createRobotOutput({ speech: robotSpeechProgress(speech), trace: recorder });
+  const robot = createRobotOutput({ speech: robotSpeechProgress(speech), random: Math.random, trace: recorder });
   robot.output.on('notice', (text) => void speech.say(text, 'main'));
 
   // ---- games -------------------------------------------------------------------------------

@@ -31,8 +31,8 @@ export interface SimOptions {
   serial?: string;
   /** Overrides for the hello (e.g. a robot without a head: `{gestures: [], servos: []}`). */
   hello?: Partial<Hello>;
-  /** Random source for boot ids (tests pass a fixed one). */
-  random?: () => number;
+  /** Random source for the boot id (the app passes Math.random; tests a fixed or stepping one). */
+  random: () => number;
   /** Print a ROM boot banner before the hello, like an ESP32 does (default true). */
   bootBanner?: boolean;
 }
@@ -94,9 +94,9 @@ export class FirmwareSim {
   private readonly drawing: SimControls['drawing'] = { id: null, animate: true };
   private blob: { seq: number; w: number; h: number; len: number; data: Uint8Array; got: number; timer: unknown } | null = null;
 
-  constructor(private readonly opts: SimOptions = {}) {
+  constructor(private readonly opts: SimOptions) {
     this.clock = opts.clock ?? systemClock;
-    this.random = opts.random ?? Math.random;
+    this.random = opts.random;
   }
 
   subscribe(cb: (s: RobotState) => void): () => void {

@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { encodeFrame, encodeJsonFrame, FrameDecoder, FrameType, jsonPayload, type Frame } from '../../../src/core/robot/frame.ts';
 import { FirmwareSim } from '../../../src/robot/sim/firmware.ts';
+import { fixedRandom } from '../../support/robot/random.ts';
 import { tick } from './harness.ts';
 
 beforeEach(() => {
@@ -12,7 +13,7 @@ afterEach(() => {
 
 /** A bare host: raw frames in and out, no link logic. */
 function bench() {
-  const sim = new FirmwareSim({ random: () => 0.5 });
+  const sim = new FirmwareSim({ random: fixedRandom() });
   const decoder = new FrameDecoder();
   const frames: Frame[] = [];
   const text: string[] = [];

@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createOnScreenEngine } from '../../../src/robot/on-screen.ts';
 import { RobotOutput } from '../../../src/robot/output-module.ts';
+import { steppingRandom } from '../../support/robot/random.ts';
 import { TimedSpeech } from '../../support/robot/timed-speech.ts';
 import { screenMode } from '../../../src/robot/sim/state.ts';
 import type { Drawing } from '../../../src/core/robot/types.ts';
@@ -23,7 +24,7 @@ const cat: Drawing = {
 };
 
 async function screenOnly() {
-  const screen = createOnScreenEngine();
+  const screen = createOnScreenEngine({ random: steppingRandom() });
   const speech = new TimedSpeech(undefined, 200); // 200 ms per character
   const output = new RobotOutput({ speech, screen: screen.link });
   const notices: string[] = [];
@@ -127,7 +128,7 @@ describe('output module: idle at the end of a session', () => {
 describe('output module: USB robot and the on-screen robot', () => {
   async function withRobot() {
     const rig = await connected();
-    const screen = createOnScreenEngine();
+    const screen = createOnScreenEngine({ random: steppingRandom() });
     const speech = new TimedSpeech(undefined, 200);
     const output = new RobotOutput({ speech, screen: screen.link, robot: rig.link });
     const notices: string[] = [];
