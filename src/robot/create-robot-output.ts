@@ -40,7 +40,7 @@ export function createRobotOutput(opts: RobotSetupOptions): RobotSetup {
   const source = opts.source === undefined ? (typeof navigator === 'undefined' ? null : browserSerialSource(navigator)) : opts.source;
   const screen = createOnScreenEngine({ random: opts.random, clock: opts.clock });
   const link = source ? new RobotLink({ source, clock: opts.clock, filters: opts.filters }) : null;
-  const output = new RobotOutput({ speech: opts.speech, screen: screen.link, robot: link, clock: opts.clock, trace: opts.trace });
+  const output = new RobotOutput({ speech: opts.speech, screen: screen.link, screenStarted: screen.started, robot: link, clock: opts.clock, trace: opts.trace });
   // A robot granted earlier (reload, re-plug) connects without a tap.
   void link?.start();
   return {

@@ -14,6 +14,8 @@ export interface OnScreenEngine {
   link: RobotLink;
   /** Resolves when the on-screen robot has said hello (about 0.3 s). */
   ready: Promise<void>;
+  /** Settles when the first connect attempt is over, whether the robot answered or not. */
+  started: Promise<void>;
 }
 
 export interface OnScreenOptions {
@@ -32,6 +34,6 @@ export function createOnScreenEngine({ random, clock }: OnScreenOptions): OnScre
       resolve();
     });
   });
-  void link.start();
-  return { sim, link, ready };
+  const started = link.start();
+  return { sim, link, ready, started };
 }
