@@ -5,12 +5,14 @@
  */
 import { mount } from 'svelte';
 import { createRobotOutput } from '../src/robot/create-robot-output.ts';
+import { steppingRandom } from '../tests/support/robot/random.ts';
 import { TimedSpeech } from '../tests/support/robot/timed-speech.ts';
 import type { Drawing } from '../src/core/robot/types.ts';
 import OnScreenRobot from '../src/ui/robot/OnScreenRobot.svelte';
 
 const speech = new TimedSpeech(undefined, 120);
-const robot = createRobotOutput({ speech });
+// A deterministic boot id for the on-screen robot: the e2e specs drive this page.
+const robot = createRobotOutput({ speech, random: steppingRandom() });
 const { output, link } = robot;
 
 mount(OnScreenRobot, { target: document.getElementById('robot')!, props: { robot: robot.screenSim, output } });

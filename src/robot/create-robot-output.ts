@@ -29,6 +29,8 @@ export interface RobotSetupOptions {
   speech: SpeechProgress;
   /** Where USB ports come from; default: the browser's (Web Serial, else WebUSB polyfill, else none). */
   source?: SerialSource | null;
+  /** Random source for the on-screen robot's boot id (the app passes Math.random). */
+  random: () => number;
   clock?: Clock;
   trace?: TraceSink;
   filters?: SerialPortFilter[];
@@ -36,9 +38,9 @@ export interface RobotSetupOptions {
 
 export function createRobotOutput(opts: RobotSetupOptions): RobotSetup {
   const source = opts.source === undefined ? (typeof navigator === 'undefined' ? null : browserSerialSource(navigator)) : opts.source;
-  const screen = createOnScreenEngine(opts.clock);
+  const screen = createOnScreenEngine({ random: opts.random, clock: opts.clock });
   const link = source ? new RobotLink({ source, clock: opts.clock, filters: opts.filters }) : null;
-  const output = new RobotOutput({ speech: opts.speech, screen: screen.link, robot: link, clock: opts.clock, trace: opts.trace });
+  const output = new RobotOutput({ speech: opts.speech, screen: screen.link, screenStarted: screen.started, robot: link, clock: opts.clock, trace: opts.trace });
   // A robot granted earlier (reload, re-plug) connects without a tap.
   void link?.start();
   return {

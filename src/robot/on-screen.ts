@@ -14,10 +14,18 @@ export interface OnScreenEngine {
   link: RobotLink;
   /** Resolves when the on-screen robot has said hello (about 0.3 s). */
   ready: Promise<void>;
+  /** Settles when the first connect attempt is over, whether the robot answered or not. */
+  started: Promise<void>;
 }
 
-export function createOnScreenEngine(clock?: Clock): OnScreenEngine {
-  const sim = new FirmwareSim({ clock, serial: 'SCREEN', bootBanner: false });
+export interface OnScreenOptions {
+  /** Random source for the simulator's boot id. */
+  random: () => number;
+  clock?: Clock;
+}
+
+export function createOnScreenEngine({ random, clock }: OnScreenOptions): OnScreenEngine {
+  const sim = new FirmwareSim({ clock, random, serial: 'SCREEN', bootBanner: false });
   const port = new SimPort(sim);
   const link = new RobotLink({ source: fixedPortSource(port), clock });
   const ready = new Promise<void>((resolve) => {
@@ -26,6 +34,6 @@ export function createOnScreenEngine(clock?: Clock): OnScreenEngine {
       resolve();
     });
   });
-  void link.start();
-  return { sim, link, ready };
+  const started = link.start();
+  return { sim, link, ready, started };
 }

@@ -37,6 +37,13 @@ export interface RobotOutputOptions {
   speech: SpeechProgress;
   /** The on-screen robot's link (always there). */
   screen: RobotLink;
+  /**
+   * Settles when the on-screen robot's first connect attempt is over (it boots in about 0.3 s).
+   * Commands for it until then wait, in call order, instead of being refused by a link that is
+   * not ready yet: the on-screen robot must mirror everything, including what a USB robot that
+   * was ready sooner is asked to do meanwhile.
+   */
+  screenStarted?: Promise<unknown>;
   /** The USB robot's link, when this browser can have one. */
   robot?: RobotLink | null;
   clock?: Clock;
@@ -75,11 +82,22 @@ export class RobotOutput extends Emitter<RobotOutputEvents> implements DevicePor
   private readonly trace: TraceSink;
   private readonly offs: Array<() => void> = [];
   private wasLost = false;
+  /** Until the on-screen robot has started: what its commands wait for (see `screenStarted`). */
+  private screenGate: Promise<unknown> | null = null;
 
   constructor(private readonly opts: RobotOutputOptions) {
     super();
     this.clock = opts.clock ?? systemClock;
     this.trace = opts.trace ?? nullTrace;
+    const gate = opts.screenStarted;
+    if (gate) {
+      this.screenGate = gate;
+      // Registered before any waiting command, so it runs first and the waiting ones keep their order.
+      const open = () => {
+        if (this.screenGate === gate) this.screenGate = null;
+      };
+      gate.then(open, open);
+    }
     const { speech, robot } = opts;
     this.offs.push(
       speech.onSentenceStart(() => this.sentenceStarted()),
@@ -164,10 +182,16 @@ export class RobotOutput extends Emitter<RobotOutputEvents> implements DevicePor
 
   /** Sends to the on-screen robot always and to the USB robot when ready; the result is the active one's. */
   private broadcast(commands: Command[]): Promise<DeviceResult> {
-    const screen = run(this.opts.screen, commands);
+    const screen = this.toScreen(commands);
     const robot = this.opts.robot;
     if (this.active === 'robot' && robot?.ready) return run(robot, commands);
     return screen;
+  }
+
+  private toScreen(commands: Command[]): Promise<DeviceResult> {
+    const gate = this.screenGate;
+    const go = () => run(this.opts.screen, commands);
+    return gate ? gate.then(go, go) : go();
   }
 
   // ---- speech-timed changes -----------------------------------------------------------------

@@ -17,6 +17,7 @@ import { MainAgent } from '../arcade/main-agent.ts';
 import type { SpeakingPath } from '../arcade/speaking-path.ts';
 import type { ArcadeGame } from '../core/arcade/types.ts';
 import type { GameDeclaration } from '../core/protocol/declaration.ts';
+import { seededRandom } from '../core/random.ts';
 import { gameAvailability } from '../core/robot/capabilities.ts';
 import { createRobotOutput, type RobotSetup } from '../robot/create-robot-output.ts';
 import { exposeDevice } from '../robot/device-port.ts';
@@ -111,7 +112,7 @@ export function createAppRuntime(): AppRuntime {
   void recognizer.init();
 
   // ---- robot -------------------------------------------------------------------------------
-  const robot = createRobotOutput({ speech: robotSpeechProgress(speech), trace: recorder });
+  const robot = createRobotOutput({ speech: robotSpeechProgress(speech), random: seededRandom(browserSeed()), trace: recorder });
 
   // ---- games -------------------------------------------------------------------------------
   const sources: Array<() => GameDeclaration[]> = [builtinGames];
@@ -164,7 +165,7 @@ export function createAppRuntime(): AppRuntime {
       return d ? agentCardFor(d) : undefined;
     },
     engineOf: (gameId) => declarations().find((x) => x.id === gameId)?.engine,
-    seed: () => crypto.getRandomValues(new Uint32Array(1))[0],
+    seed: browserSeed,
     maxTasks: completedTasksToKeep,
     trace: recorder,
   });
@@ -263,6 +264,11 @@ export function createAppRuntime(): AppRuntime {
       return true;
     },
   };
+}
+
+/** A fresh 32-bit seed from the browser's crypto source: everything random in the app starts here. */
+function browserSeed(): number {
+  return crypto.getRandomValues(new Uint32Array(1))[0];
 }
 
 function safe<T>(fn: () => T[]): T[] {

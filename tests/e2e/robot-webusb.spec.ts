@@ -57,8 +57,9 @@ test('Android path: tap to connect over WebUSB, draw, nod, unplug, re-plug witho
   // Replace the finished drawing first, so "drawn > 0" below can only mean the new drawing has started.
   await page.getByTestId('progress').click();
   await expect.poll(async () => (await view(page)).strokes).toBe(0);
+  const unplugged = await unplugOnFirstStroke(page);
   await page.getByTestId('draw').click();
-  await unplugOnFirstStroke(page);
+  await unplugged();
   const onScreen = page.getByTestId('on-screen-robot');
   await expect(page.getByTestId('robot-notice')).toHaveText('机器人断开了，我先在屏幕上陪你玩');
   await expect(onScreen).toHaveAttribute('data-active', 'screen');

@@ -56,8 +56,9 @@ test('unplug mid-drawing: the on-screen robot takes over with a notice; re-plug 
   await page.getByTestId('connect').click();
   await expect(page.getByTestId('link-state')).toHaveText('ready');
 
+  const unplugged = await unplugOnFirstStroke(page);
   await page.getByTestId('draw').click();
-  await unplugOnFirstStroke(page);
+  await unplugged();
 
   const onScreen = page.getByTestId('on-screen-robot');
   await expect(page.getByTestId('robot-notice')).toHaveText('机器人断开了，我先在屏幕上陪你玩');

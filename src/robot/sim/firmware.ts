@@ -2,13 +2,15 @@
  * The robot side of protocol v1 in plain TypeScript (no DOM): what a firmware author builds,
  * runnable in tests, in the e2e fake `navigator.serial`, and behind the on-screen robot.
  * Bytes in through `onBytes`, bytes out through the wire callback given to `powerOn`.
- * Time comes from an injected clock; faults can be injected to test the host.
+ * This file is the transport side (framing, duplicates, lanes, watchdog, Blob frames); what each
+ * method does is in `methods.ts`. Time comes from an injected clock; faults can be injected to
+ * test the host.
  */
 import { systemClock, type Clock } from '../clock.ts';
 import { encodeFrame, encodeJsonFrame, FrameDecoder, FrameType, jsonPayload, type Frame } from '../../core/robot/frame.ts';
-import { EXPRESSIONS, LIMITS, PROTOCOL_VERSION, TIMING, type DeviceErrorCode, type Hello, type Point } from '../../core/robot/messages.ts';
-import type { Expression } from '../../core/robot/types.ts';
-import { MOTION, strokeMs } from './motion.ts';
+import { EXPRESSIONS, LIMITS, PROTOCOL_VERSION, TIMING, type DeviceErrorCode, type Hello } from '../../core/robot/messages.ts';
+import { methodHandler, type Params, type Reply, type Request, type SimControls } from './methods.ts';
+import { MOTION } from './motion.ts';
 import type { RobotState, ScreenContent } from './state.ts';
 
 export interface SimFaults {
@@ -29,8 +31,8 @@ export interface SimOptions {
   serial?: string;
   /** Overrides for the hello (e.g. a robot without a head: `{gestures: [], servos: []}`). */
   hello?: Partial<Hello>;
-  /** Random source for boot ids (tests pass a fixed one). */
-  random?: () => number;
+  /** Random source for the boot id (the app passes Math.random; tests a fixed or stepping one). */
+  random: () => number;
   /** Print a ROM boot banner before the hello, like an ESP32 does (default true). */
   bootBanner?: boolean;
 }
@@ -57,11 +59,6 @@ interface Recent {
   ack?: Uint8Array;
   done?: Uint8Array;
 }
-
-type Params = Record<string, unknown>;
-type Reply = { ok: true } | { ok: false; code: DeviceErrorCode; msg?: string };
-
-const isInt = (v: unknown, lo: number, hi: number): v is number => typeof v === 'number' && Number.isInteger(v) && v >= lo && v <= hi;
 
 function initialState(): RobotState {
   return {
@@ -94,13 +91,12 @@ export class FirmwareSim {
   private head: Channel = { queue: [], busy: null, busyEnds: 0, timer: undefined, limit: LIMITS.headQueue };
   private lastHostRx = 0;
   /** The drawing the latest draw.begin announced (strokes are checked against it on arrival). */
-  private drawId: string | null = null;
-  private drawAnimate = true;
+  private readonly drawing: SimControls['drawing'] = { id: null, animate: true };
   private blob: { seq: number; w: number; h: number; len: number; data: Uint8Array; got: number; timer: unknown } | null = null;
 
-  constructor(private readonly opts: SimOptions = {}) {
+  constructor(private readonly opts: SimOptions) {
     this.clock = opts.clock ?? systemClock;
-    this.random = opts.random ?? Math.random;
+    this.random = opts.random;
   }
 
   subscribe(cb: (s: RobotState) => void): () => void {
@@ -171,7 +167,7 @@ export class FirmwareSim {
     this.recent = [];
     this.recentSeqs = [];
     this.decoder = new FrameDecoder(() => this.bad());
-    this.drawId = null;
+    this.drawing.id = null;
     this.blob = null;
   }
 
@@ -249,110 +245,44 @@ export class FirmwareSim {
 
   // ---- commands -------------------------------------------------------------------------------
 
+  /** Runs a method's handler (methods.ts); a method this robot does not know is refused. */
   private execute(seq: number, recent: Recent, method: string, p: Params): void {
-    const now = () => this.ack(seq, recent, 0);
-    switch (method) {
-      case 'sys.hello':
-        // A new host session: forget duplicates from the previous one.
+    const req = this.request(seq, recent);
+    const handler = methodHandler(method);
+    if (!handler) return req.nak('unknown_method', method);
+    handler(this.fw, p, req);
+  }
+
+  /** What the handlers may do to this robot. */
+  private readonly fw: SimControls = {
+    state: () => this.state,
+    helloBody: () => this.helloBody(),
+    set: (patch) => this.set(patch),
+    stopAll: () => this.stopAll(),
+    sendHello: () => this.sendHello(),
+    drawing: this.drawing,
+    receiveImage: (req, w, h, len) => {
+      this.blob = { seq: req.seq, w, h, len, data: new Uint8Array(len), got: 0, timer: undefined };
+      this.armBlobStall(req);
+    },
+  };
+
+  private request(seq: number, recent: Recent): Request {
+    return {
+      seq,
+      ack: (ms) => this.ack(seq, recent, ms),
+      nak: (code, msg) => this.nak(seq, recent, code, msg),
+      done: (reply) => this.done(seq, recent, reply),
+      finishAfter: (ms) => {
+        this.ack(seq, recent, ms);
+        this.after(ms, () => this.done(seq, recent, { ok: true }));
+      },
+      queue: (lane, ms, start = () => {}, finish = () => {}) => this.enqueue(lane === 'head' ? this.head : this.screen, seq, recent, ms, start, finish),
+      forgetOthers: () => {
         this.recent = [recent];
         this.recentSeqs = [seq];
-        now();
-        this.sendHello();
-        return this.done(seq, recent, { ok: true });
-      case 'sys.stop':
-        this.stopAll();
-        this.ack(seq, recent, MOTION.stop);
-        return this.doneAfter(seq, recent, MOTION.stop);
-      case 'sys.idle':
-        this.stopAll();
-        this.set({ face: null, content: { kind: 'idle' } });
-        this.ack(seq, recent, MOTION.idle);
-        return this.doneAfter(seq, recent, MOTION.idle);
-      case 'face.set': {
-        const expr = p.expr as Expression;
-        if (!(this.helloBody().expressions as string[]).includes(expr)) return this.nak(seq, recent, 'unsupported', `no expression ${String(expr)}`);
-        this.set({ face: expr });
-        this.ack(seq, recent, MOTION.faceSet);
-        return this.doneAfter(seq, recent, MOTION.faceSet);
-      }
-      case 'face.clear':
-        this.set({ face: null });
-        this.ack(seq, recent, MOTION.faceClear);
-        return this.doneAfter(seq, recent, MOTION.faceClear);
-      case 'head.gesture': {
-        const name = p.name;
-        if (name !== 'nod' && name !== 'shake') return this.nak(seq, recent, 'bad_params', 'name must be nod or shake');
-        if (!this.helloBody().gestures.includes(name)) return this.nak(seq, recent, 'unsupported', `no ${name}`);
-        const d = MOTION[name];
-        const times = p.times === undefined ? d.times : p.times;
-        const period = p.period === undefined ? d.period : p.period;
-        const amp = p.amp === undefined ? d.amp : p.amp;
-        if (!isInt(times, 1, 5) || !isInt(period, 250, 2000) || !isInt(amp, 1, 45)) return this.nak(seq, recent, 'bad_params', 'times 1–5, period 250–2000, amp 1–45');
-        return this.enqueue(this.head, seq, recent, times * period, () => {
-          const h = this.state.head;
-          this.set({ head: { gesture: name, seq: h.seq + 1, times, period, amp }, gestures: [...this.state.gestures, name] });
-        }, () => this.set({ head: { ...this.state.head, gesture: null } }));
-      }
-      case 'head.home':
-        return this.enqueue(this.head, seq, recent, MOTION.headHome, () => {}, () => {});
-      case 'draw.begin': {
-        if (typeof p.id !== 'string' || !p.id) return this.nak(seq, recent, 'bad_params', 'id required');
-        const color = typeof p.color === 'string' && /^#[0-9a-fA-F]{6}$/.test(p.color) ? p.color : '#222222';
-        const width = isInt(p.width, 1, 20) ? p.width : 6;
-        const id = p.id;
-        this.drawId = id;
-        this.drawAnimate = p.animate !== false;
-        return this.enqueue(this.screen, seq, recent, MOTION.drawBegin, () =>
-          this.set({ content: { kind: 'drawing', id, color, width, strokes: [], drawn: 0, drawing: null, complete: false } }), () => {});
-      }
-      case 'draw.stroke': {
-        if (p.id !== this.drawId) return this.nak(seq, recent, 'bad_params', 'stroke for a drawing that was not begun');
-        const pts = p.pts;
-        const max = LIMITS.screenSize - 1;
-        if (!Array.isArray(pts) || pts.length < 1 || pts.length > LIMITS.maxPointsPerStroke || !pts.every((q) => Array.isArray(q) && q.length === 2 && isInt(q[0], 0, max) && isInt(q[1], 0, max)))
-          return this.nak(seq, recent, 'bad_params', `pts: 1–${LIMITS.maxPointsPerStroke} points [x,y] in 0–${max}`);
-        const stroke = pts as Point[];
-        // Hidden under a face, or asked not to animate: the stroke appears at once.
-        const ms = strokeMs(stroke.length, this.drawAnimate && !this.state.face);
-        return this.enqueue(this.screen, seq, recent, ms, () => {
-          const c = this.state.content;
-          if (c.kind !== 'drawing') return;
-          this.set({ content: { ...c, strokes: [...c.strokes, stroke], drawing: { index: c.strokes.length, ms } } });
-        }, () => {
-          const c = this.state.content;
-          if (c.kind !== 'drawing') return;
-          this.set({ content: { ...c, drawn: c.drawn + 1, drawing: null } });
-        });
-      }
-      case 'draw.end': {
-        if (p.id !== this.drawId) return this.nak(seq, recent, 'bad_params', 'end for a drawing that was not begun');
-        const label = typeof p.label === 'string' ? p.label : undefined;
-        return this.enqueue(this.screen, seq, recent, MOTION.drawEnd, () => {}, () => {
-          const c = this.state.content;
-          if (c.kind === 'drawing') this.set({ content: { ...c, complete: true, label } });
-        });
-      }
-      case 'screen.progress': {
-        if (!isInt(p.current, 0, 999) || !isInt(p.total, 1, 999)) return this.nak(seq, recent, 'bad_params', 'current 0–999, total 1–999');
-        const content: ScreenContent = { kind: 'progress', current: p.current, total: p.total, label: typeof p.label === 'string' ? p.label : undefined };
-        return this.enqueue(this.screen, seq, recent, MOTION.card, () => this.set({ content }), () => {});
-      }
-      case 'screen.text': {
-        if (typeof p.text !== 'string' || new TextEncoder().encode(p.text).length > LIMITS.maxTextBytes) return this.nak(seq, recent, 'bad_params', `text: at most ${LIMITS.maxTextBytes} UTF-8 bytes`);
-        const content: ScreenContent = { kind: 'text', text: p.text };
-        return this.enqueue(this.screen, seq, recent, MOTION.card, () => this.set({ content }), () => {});
-      }
-      case 'screen.image': {
-        const { w, h, fmt, len } = p;
-        if (fmt !== 'mono1') return this.nak(seq, recent, 'unsupported', 'fmt must be mono1');
-        if (!isInt(w, 1, LIMITS.screenSize) || !isInt(h, 1, LIMITS.screenSize) || len !== Math.ceil((w * h) / 8)) return this.nak(seq, recent, 'bad_params', 'w,h 1–240 and len = ceil(w*h/8)');
-        this.ack(seq, recent, TIMING.blobStall + MOTION.image);
-        this.blob = { seq, w, h, len, data: new Uint8Array(len), got: 0, timer: undefined };
-        return this.armBlobStall(recent);
-      }
-      default:
-        return this.nak(seq, recent, 'unknown_method', method);
-    }
+      },
+    };
   }
 
   private onBlob(frame: Frame): void {
@@ -365,22 +295,24 @@ export class FirmwareSim {
     b.got += chunk.length;
     const recent = this.recentFor(b.seq);
     if (!recent) return;
+    const req = this.request(b.seq, recent);
     this.clock.clearTimeout(b.timer);
-    if (b.got < b.len) return this.armBlobStall(recent);
+    if (b.got < b.len) return this.armBlobStall(req);
     this.blob = null;
     const content: ScreenContent = { kind: 'image', w: b.w, h: b.h, bits: b.data };
     this.after(MOTION.image, () => {
       this.set({ content });
-      this.done(b.seq, recent, { ok: true });
+      req.done({ ok: true });
     });
   }
 
-  private armBlobStall(recent: Recent): void {
+  /** Ends a screen.image with `blob_incomplete` when no in-order Blob comes for a while. */
+  private armBlobStall(req: Request): void {
     const b = this.blob!;
     b.timer = this.after(TIMING.blobStall, () => {
       if (this.blob !== b) return;
       this.blob = null;
-      this.done(b.seq, recent, { ok: false, code: 'blob_incomplete', msg: `${b.got}/${b.len} bytes` });
+      req.done({ ok: false, code: 'blob_incomplete', msg: `${b.got}/${b.len} bytes` });
     });
   }
 
@@ -451,10 +383,6 @@ export class FirmwareSim {
     const bytes = encodeJsonFrame(FrameType.Ack, seq, { error: { code, msg } });
     recent.ack = bytes;
     this.send(bytes);
-  }
-
-  private doneAfter(seq: number, recent: Recent, ms: number): void {
-    this.after(ms, () => this.done(seq, recent, { ok: true }));
   }
 
   private done(seq: number, recent: Recent, reply: Reply): void {

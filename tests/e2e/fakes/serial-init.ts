@@ -6,6 +6,7 @@
  */
 import { FirmwareSim, type SimOptions } from '../../../src/robot/sim/firmware.ts';
 import { SimPort } from '../../../src/robot/sim/sim-port.ts';
+import { steppingRandom } from '../../support/robot/random.ts';
 import { SimSerial } from '../../support/robot/sim-serial.ts';
 
 const KEY = 'agentcade.e2e.serialGranted';
@@ -19,8 +20,8 @@ function granted(): boolean {
 }
 
 // Knob: an earlier init script may set `globalThis.__robotSimOptions` (e.g. a hello without `draw`).
-const options = (globalThis as unknown as { __robotSimOptions?: SimOptions }).__robotSimOptions ?? {};
-const sim = new FirmwareSim({ serial: 'E2E00001', ...options });
+const options = (globalThis as unknown as { __robotSimOptions?: Partial<SimOptions> }).__robotSimOptions ?? {};
+const sim = new FirmwareSim({ serial: 'E2E00001', random: steppingRandom(), ...options });
 const port = new SimPort(sim);
 const serial = new SimSerial(port, {
   granted: granted(),

@@ -7,6 +7,7 @@
  * its cable.
  */
 import { FirmwareSim } from '../../../src/robot/sim/firmware.ts';
+import { steppingRandom } from '../../support/robot/random.ts';
 import { SimUsb } from '../../support/robot/usb-sim.ts';
 
 const KEY = 'agentcade.e2e.usbGranted';
@@ -19,7 +20,7 @@ function granted(): boolean {
   }
 }
 
-const sim = new FirmwareSim({ serial: 'E2EUSB01' });
+const sim = new FirmwareSim({ serial: 'E2EUSB01', random: steppingRandom() });
 const usb = new SimUsb(sim, {
   serialNumber: 'E2EUSB01',
   granted: granted(),

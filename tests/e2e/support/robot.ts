@@ -12,20 +12,29 @@ export async function bundleFake(entry: string): Promise<string> {
 }
 
 /**
- * Pulls the cable right after the robot has drawn the first stroke of the current drawing. Checked in
- * the page, so a slow test runner cannot miss the window between the first and the last stroke.
+ * Arms the cable pull for right after the robot has drawn the first stroke of the next drawing. Call
+ * it before the tap that starts the drawing, then await the returned function. The pull comes from
+ * the simulator's own state change, in the page, so no test runner or timer can miss the moment:
+ * one microtask after the change (outside the simulator's own call), while the next stroke needs
+ * at least 5 ms of the simulator's timers.
  */
-export const unplugOnFirstStroke = (page: Page): Promise<void> =>
-  page.evaluate(
-    () =>
-      new Promise<void>((resolve) => {
-        const sim = (globalThis as unknown as { __robotSim: { state: { content: { drawn?: number } }; unplug(): void } }).__robotSim;
-        const timer = setInterval(() => {
-          if ((sim.state.content.drawn ?? 0) > 0) {
-            clearInterval(timer);
-            sim.unplug();
-            resolve();
-          }
-        }, 2);
-      }),
-  );
+export async function unplugOnFirstStroke(page: Page): Promise<() => Promise<void>> {
+  await page.evaluate(() => {
+    type Sim = { subscribe(cb: (s: { content: { drawn?: number } }) => void): () => void };
+    const w = globalThis as unknown as { __robotSim: { sim: Sim; unplug(): void }; __unplugged?: Promise<void> };
+    const robot = w.__robotSim;
+    w.__unplugged = new Promise<void>((resolve) => {
+      let pulled = false;
+      const off = robot.sim.subscribe((s) => {
+        if (pulled || (s.content.drawn ?? 0) === 0) return;
+        pulled = true;
+        queueMicrotask(() => {
+          off();
+          robot.unplug();
+          resolve();
+        });
+      });
+    });
+  });
+  return () => page.evaluate(() => (globalThis as unknown as { __unplugged: Promise<void> }).__unplugged);
+}

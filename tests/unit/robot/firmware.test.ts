@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { encodeFrame, encodeJsonFrame, FrameDecoder, FrameType, jsonPayload, type Frame } from '../../../src/core/robot/frame.ts';
 import { FirmwareSim } from '../../../src/robot/sim/firmware.ts';
+import { fixedRandom } from '../../support/robot/random.ts';
 import { tick } from './harness.ts';
 
 beforeEach(() => {
@@ -12,7 +13,7 @@ afterEach(() => {
 
 /** A bare host: raw frames in and out, no link logic. */
 function bench() {
-  const sim = new FirmwareSim({ random: () => 0.5 });
+  const sim = new FirmwareSim({ random: fixedRandom() });
   const decoder = new FrameDecoder();
   const frames: Frame[] = [];
   const text: string[] = [];
@@ -82,6 +83,13 @@ describe('FirmwareSim', () => {
     expect(of(req('draw.stroke', { id: 'x', pts: [[1, 2]] }), FrameType.Ack)[0]).toMatchObject({ error: { code: 'bad_params' } });
     req('draw.begin', { id: 'x' });
     expect(of(req('draw.stroke', { id: 'x', pts: [[1, 999]] }), FrameType.Ack)[0]).toMatchObject({ error: { code: 'bad_params' } });
+  });
+
+  it('knows only its own methods: a name inherited from Object is unknown too', async () => {
+    const { req, of } = bench();
+    await tick(300);
+    for (const name of ['toString', 'constructor', '__proto__', 'hasOwnProperty'])
+      expect(of(req(name), FrameType.Ack)[0]).toEqual({ error: { code: 'unknown_method', msg: name } });
   });
 
   it('draws stroke by stroke: each stroke takes time by its length', async () => {

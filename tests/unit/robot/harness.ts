@@ -4,11 +4,11 @@ import { RobotLink, type LinkOptions } from '../../../src/robot/link.ts';
 import { nativeSerialSource } from '../../../src/robot/serial-port.ts';
 import { FirmwareSim, type SimOptions } from '../../../src/robot/sim/firmware.ts';
 import { SimPort } from '../../../src/robot/sim/sim-port.ts';
+import { steppingRandom } from '../../support/robot/random.ts';
 import { SimSerial } from '../../support/robot/sim-serial.ts';
 
-export function robotRig(opts: { sim?: SimOptions; granted?: boolean; link?: Partial<LinkOptions> } = {}) {
-  let r = 0.1;
-  const sim = new FirmwareSim({ random: () => (r = (r + 0.137) % 1), ...opts.sim });
+export function robotRig(opts: { sim?: Partial<SimOptions>; granted?: boolean; link?: Partial<LinkOptions> } = {}) {
+  const sim = new FirmwareSim({ random: steppingRandom(), ...opts.sim });
   const port = new SimPort(sim);
   const serial = new SimSerial(port, { granted: opts.granted });
   const link = new RobotLink({ source: nativeSerialSource(serial as unknown as Serial), ...opts.link });

@@ -1,6 +1,10 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { cmd } from '../../../src/core/robot/messages.ts';
-import { browserSerialSource } from '../../../src/robot/serial-port.ts';
+import { RobotLink } from '../../../src/robot/link.ts';
+import { browserSerialSource, type SerialSource } from '../../../src/robot/serial-port.ts';
+import { FirmwareSim } from '../../../src/robot/sim/firmware.ts';
+import { SimPort } from '../../../src/robot/sim/sim-port.ts';
+import { steppingRandom } from '../../support/robot/random.ts';
 import { connected, outcome, robotRig, tick } from './harness.ts';
 
 beforeEach(() => {
@@ -222,5 +226,45 @@ describe('RobotLink: losing the robot', () => {
     port.plug();
     await tick(3000);
     expect(link.state).toBe('none');
+  });
+
+  it('closing while the robot is still booting ends in none, with no error and no retry', async () => {
+    const { link, sim, events } = robotRig({ granted: true });
+    void link.start();
+    await tick(100); // the port is open, the robot still in its ROM
+    expect(link.state).toBe('connecting');
+    await link.close();
+    expect(link.state).toBe('none');
+    await tick(6000);
+    expect(link.state).toBe('none');
+    expect(events.filter((e) => e.startsWith('error') || e === 'ready')).toEqual([]);
+    expect(sim.state.commands).toBe(0);
+  });
+});
+
+describe('RobotLink: picking another robot', () => {
+  it("a tap that picks another port fails the old port's commands with robot_not_connected and connects to the new one", async () => {
+    const random = steppingRandom();
+    const first = new SimPort(new FirmwareSim({ random, serial: 'FIRST' }));
+    const second = new SimPort(new FirmwareSim({ random, serial: 'SECOND' }));
+    const picks = [first, second];
+    const source: SerialSource = { kind: 'fixed', requestPort: async () => picks.shift()!, getPorts: async () => [], onConnect: () => () => {} };
+    const link = new RobotLink({ source });
+    const ok = outcome(link.connectByTap());
+    await tick(1200);
+    expect(ok.value).toBe(true);
+    expect(link.hello?.serial).toBe('FIRST');
+    const pending = outcome(link.send(cmd('head.gesture', { name: 'nod' })).done);
+    await tick(10);
+    const again = outcome(link.connectByTap());
+    await tick(1200);
+    expect(pending.error?.code).toBe('robot_not_connected');
+    expect(again.value).toBe(true);
+    expect(link.hello?.serial).toBe('SECOND');
+    expect(first.readable).toBeNull(); // the first port was closed
+    const done = outcome(link.send(cmd('face.set', { expr: 'happy' })).done);
+    await tick(300);
+    expect(done.settled && !done.error).toBe(true);
+    expect(second.sim.state.face).toBe('happy');
   });
 });

@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createOnScreenEngine } from '../../../src/robot/on-screen.ts';
 import { RobotOutput } from '../../../src/robot/output-module.ts';
+import { steppingRandom } from '../../support/robot/random.ts';
 import { TimedSpeech } from '../../support/robot/timed-speech.ts';
 import { screenMode } from '../../../src/robot/sim/state.ts';
 import type { Drawing } from '../../../src/core/robot/types.ts';
@@ -23,7 +24,7 @@ const cat: Drawing = {
 };
 
 async function screenOnly() {
-  const screen = createOnScreenEngine();
+  const screen = createOnScreenEngine({ random: steppingRandom() });
   const speech = new TimedSpeech(undefined, 200); // 200 ms per character
   const output = new RobotOutput({ speech, screen: screen.link });
   const notices: string[] = [];
@@ -127,7 +128,7 @@ describe('output module: idle at the end of a session', () => {
 describe('output module: USB robot and the on-screen robot', () => {
   async function withRobot() {
     const rig = await connected();
-    const screen = createOnScreenEngine();
+    const screen = createOnScreenEngine({ random: steppingRandom() });
     const speech = new TimedSpeech(undefined, 200);
     const output = new RobotOutput({ speech, screen: screen.link, robot: rig.link });
     const notices: string[] = [];
@@ -177,5 +178,41 @@ describe('output module: USB robot and the on-screen robot', () => {
     // The robot came back blank; it was given the picture (without animation) and the held face.
     expect(sim.state.content.kind === 'drawing' && sim.state.content.strokes).toEqual(cat.strokes);
     expect(sim.state.face).toBe('happy');
+  });
+
+  it('a drawing asked for while the on-screen robot is still starting reaches it too, so an unplug right after finds it there', async () => {
+    const rig = await connected();
+    // The USB robot is ready; the on-screen robot is built now and needs about 0.3 s to boot.
+    const screen = createOnScreenEngine({ random: steppingRandom() });
+    const output = new RobotOutput({ speech: new TimedSpeech(undefined, 200), screen: screen.link, screenStarted: screen.started, robot: rig.link });
+    expect(screen.link.state).not.toBe('ready');
+    const shown = outcome(output.showDrawing(cat));
+    await tick(150);
+    expect(rig.sim.state.content.kind === 'drawing' && rig.sim.state.content.drawn).toBe(1); // mid-drawing
+    rig.port.unplug();
+    await tick(10);
+    expect(shown.value?.error).toContain('robot_unplugged');
+    expect(output.active).toBe('screen');
+    await tick(1500);
+    const c = screen.sim.state.content;
+    expect(c.kind === 'drawing' && [c.strokes, c.drawn]).toEqual([cat.strokes, 3]);
+  });
+});
+
+describe('output module: the on-screen robot starting', () => {
+  it('commands sent before its hello wait for it, in order, instead of being refused', async () => {
+    const screen = createOnScreenEngine({ random: steppingRandom() });
+    const output = new RobotOutput({ speech: new TimedSpeech(undefined, 200), screen: screen.link, screenStarted: screen.started });
+    const first = outcome(output.showText({ text: '第一张' }));
+    void output.react('happy', 'nod');
+    const second = outcome(output.showProgress({ current: 1, total: 3 }));
+    await tick(200);
+    expect(first.settled).toBe(false); // still booting
+    await tick(600);
+    expect(first.value).toEqual({ device_completed: true });
+    expect(second.value).toEqual({ device_completed: true });
+    expect(screen.sim.state.face).toBe('happy');
+    expect(screen.sim.state.gestures).toEqual(['nod']);
+    expect(screen.sim.state.content).toMatchObject({ kind: 'progress', current: 1, total: 3 });
   });
 });

@@ -11,6 +11,7 @@ import { encodeFrame, FrameType } from '../../../src/core/robot/frame.ts';
 import { cmd } from '../../../src/core/robot/messages.ts';
 import { browserSerialSource } from '../../../src/robot/serial-port.ts';
 import { FirmwareSim } from '../../../src/robot/sim/firmware.ts';
+import { fixedRandom, steppingRandom } from '../../support/robot/random.ts';
 import { TimedSpeech } from '../../support/robot/timed-speech.ts';
 import { SimUsb, type SimUsbOptions } from '../../support/robot/usb-sim.ts';
 import { outcome, tick } from './harness.ts';
@@ -24,8 +25,7 @@ afterEach(() => {
 });
 
 function usbRig(opts: SimUsbOptions = {}) {
-  let r = 0.1;
-  const sim = new FirmwareSim({ random: () => (r = (r + 0.137) % 1) });
+  const sim = new FirmwareSim({ random: steppingRandom() });
   const usb = new SimUsb(sim, opts);
   const nav = { usb } as unknown as Navigator;
   vi.stubGlobal('navigator', nav); // the polyfill reads the global navigator.usb
@@ -116,12 +116,12 @@ describe('WebUSB + web-serial-polyfill: commands', () => {
   });
 
   it('a drawing from the output module arrives stroke by stroke and reports device_completed', async () => {
-    const sim = new FirmwareSim({ random: () => 0.5 });
+    const sim = new FirmwareSim({ random: fixedRandom() });
     const usb = new SimUsb(sim, { granted: true });
     vi.stubGlobal('navigator', { usb });
     const speech = new TimedSpeech();
     // Default source: createRobotOutput must find the polyfill path by itself.
-    const robot = createRobotOutput({ speech });
+    const robot = createRobotOutput({ speech, random: steppingRandom() });
     await tick(1200);
     expect(robot.link?.state).toBe('ready');
     expect(robot.output.active).toBe('robot');
@@ -229,7 +229,7 @@ describe('WebUSB + web-serial-polyfill: losing the robot', () => {
 
     // Canary: the polyfill's own SerialPort, read the usual way, adds a pending transferIn per
     // chunk. If this starts failing, a polyfill update fixed it and oneReadAtATime can go.
-    const sim = new FirmwareSim({ random: () => 0.5 });
+    const sim = new FirmwareSim({ random: fixedRandom() });
     const raw = new SimUsb(sim);
     const port = new SerialPort(raw.device as unknown as ConstructorParameters<typeof SerialPort>[0]);
     await port.open({ baudRate: 115200, bufferSize: 4096 });

@@ -1,0 +1,278 @@
+/**
+ * One session over one open port (docs/robot-protocol.md §2–5): opens the port, reads frames,
+ * asks for the hello, keeps the heartbeat, matches acks and dones, and closes the port in the
+ * order Web Serial needs. A session never reopens its port: when the port goes away it fails
+ * what is in flight, closes, and reports `lost`; finding a port again is `port-discovery.ts`'s job
+ * and deciding what to do is `RobotLink`'s (link.ts).
+ */
+import type { Clock } from './clock.ts';
+import type { RobotErrorCode } from './errors.ts';
+import { encodeFrame, encodeJsonFrame, FrameDecoder, FrameType, jsonPayload, type Frame } from '../core/robot/frame.ts';
+import { isHello, PROTOCOL_VERSION, type Command, type Hello, type TIMING } from '../core/robot/messages.ts';
+import { RequestTracker, type CommandHandle } from './requests.ts';
+import type { SerialPortLike } from './serial-port.ts';
+
+export type LinkTiming = Record<keyof typeof TIMING, number>;
+
+export interface LinkStats {
+  crcErrors: number;
+  junk: number;
+  frames: number;
+  connects: number;
+}
+
+export interface SessionOptions {
+  clock: Clock;
+  timing: LinkTiming;
+  baudRate: number;
+  /** Counted into by every session of a link (line problems, frames). */
+  stats: LinkStats;
+  /** A device event other than hello (fault, log, state). */
+  onEvent(body: Record<string, unknown>): void;
+  /** A hello with a new boot id while ready: the robot restarted; commands in flight failed with `robot_rebooted`. */
+  onRebooted(hello: Hello): void;
+  /** The port went away while ready (unplug, write failure, stale heartbeat); commands in flight failed with `code`. `closed` settles once the port is closed. */
+  onLost(code: RobotErrorCode, closed: Promise<void>): void;
+}
+
+/** Why opening failed; no `error` when the port opened without streams (nothing to tell the user). */
+export type OpenResult = { ok: true; hello: Hello } | { ok: false; error?: { code: RobotErrorCode; detail: string } };
+
+export class LinkSession {
+  private phase: 'opening' | 'ready' = 'opening';
+  /** Set the moment closing starts (never cleared: a session is not reopened). */
+  private closed = false;
+  private reader: ReadableStreamDefaultReader<Uint8Array> | null = null;
+  private writer: WritableStreamDefaultWriter<Uint8Array> | null = null;
+  private readLoop: Promise<void> = Promise.resolve();
+  private writeChain: Promise<void> = Promise.resolve();
+  private readonly tracker: RequestTracker;
+  private readonly decoder: FrameDecoder;
+  private lastRx = 0;
+  private pingSeq = 0;
+  private heartbeat: unknown;
+  private helloWaiter: { resolve(h: Hello | null): void } | null = null;
+  private closing: Promise<void> | null = null;
+  private hello: Hello | null = null;
+  private readonly onPortDisconnect = () => this.lose('robot_unplugged');
+
+  constructor(
+    readonly port: SerialPortLike,
+    private readonly opts: SessionOptions,
+  ) {
+    const t = opts.timing;
+    this.tracker = new RequestTracker(opts.clock, (b) => this.writeRaw(b), { ackTimeout: t.ackTimeout, ackRetries: t.ackRetries, doneMargin: t.doneMargin });
+    // Line problems count into the link's stats (the decoder classifies them).
+    this.decoder = new FrameDecoder((p) => {
+      if (p === 'crc') opts.stats.crcErrors++;
+      else opts.stats.junk++;
+    });
+  }
+
+  /** Opens the port and waits for the robot's hello (asking for it). On failure the port is closed again. */
+  async open(): Promise<OpenResult> {
+    const port = this.port;
+    try {
+      await port.open({ baudRate: this.opts.baudRate, bufferSize: 16384 });
+    } catch (e) {
+      this.closed = true;
+      this.closing = Promise.resolve();
+      return { ok: false, error: { code: 'robot_port_busy', detail: String(e) } };
+    }
+    // USB-UART bridges reset ESP32/Arduino boards on DTR/RTS; native CDC firmware must not depend on them.
+    await port.setSignals?.({ dataTerminalReady: false, requestToSend: false }).catch(() => {});
+    if (!port.readable || !port.writable) {
+      this.closed = true;
+      this.closing = port.close().catch(() => {});
+      await this.closing;
+      return { ok: false };
+    }
+    this.writer = port.writable.getWriter();
+    port.addEventListener?.('disconnect', this.onPortDisconnect);
+    this.readLoop = this.runReadLoop();
+    // A lone delimiter: ends whatever partial input the robot may hold, so our first frame is clean.
+    this.writeRaw(new Uint8Array([0]));
+    const hello = await this.waitForHello();
+    // Lost or closed while the hello was on its way: not a session to use.
+    if (!hello || this.closed) {
+      await this.close();
+      return { ok: false, error: { code: 'robot_no_hello', detail: 'no hello within timeout' } };
+    }
+    if (Math.floor(hello.proto) !== PROTOCOL_VERSION) {
+      await this.close();
+      return { ok: false, error: { code: 'robot_protocol_mismatch', detail: `robot proto ${hello.proto}, app ${PROTOCOL_VERSION}` } };
+    }
+    this.hello = hello;
+    return { ok: true, hello };
+  }
+
+  /** After a successful open: the session is in use; the heartbeat starts and reboots are watched. */
+  start(): void {
+    if (this.closed || this.phase !== 'opening' || !this.hello) return;
+    this.phase = 'ready';
+    this.lastRx = this.opts.clock.now();
+    this.startHeartbeat();
+  }
+
+  get ready(): boolean {
+    return this.phase === 'ready' && !this.closed;
+  }
+
+  send(command: Command): CommandHandle {
+    return this.tracker.send(command);
+  }
+
+  /** Fails every command in flight. */
+  failAll(code: RobotErrorCode, detail?: string): void {
+    this.tracker.failAll(code, detail);
+  }
+
+  /** Close order matters (WICG/serial): reader cancel → release → writer close → release → port close. */
+  close(): Promise<void> {
+    if (!this.closing) {
+      this.closed = true;
+      this.closing = this.closePort();
+    }
+    return this.closing;
+  }
+
+  // ---- hello ----------------------------------------------------------------------------------
+
+  private waitForHello(): Promise<Hello | null> {
+    const { clock } = this.opts;
+    return new Promise((resolve) => {
+      const deadline = clock.now() + this.opts.timing.helloTimeout;
+      let timer: unknown;
+      const finish = (h: Hello | null) => {
+        clock.clearTimeout(timer);
+        this.helloWaiter = null;
+        resolve(h);
+      };
+      this.helloWaiter = { resolve: finish };
+      // A robot that booted long ago will not greet on its own: ask, and ask again (boot garbage, DTR reset).
+      const ask = () => {
+        if (!this.helloWaiter || this.closed) return finish(null);
+        if (clock.now() >= deadline) return finish(null);
+        const seq = this.tracker.allocSeq();
+        this.writeRaw(encodeJsonFrame(FrameType.Request, seq, { method: 'sys.hello', params: {} }));
+        timer = clock.setTimeout(ask, this.opts.timing.helloRetry);
+      };
+      ask();
+    });
+  }
+
+  // ---- reading ----------------------------------------------------------------------------------
+
+  private async runReadLoop(): Promise<void> {
+    const port = this.port;
+    // Non-fatal errors (framing, overrun) replace port.readable; a lost device sets it to null.
+    while (port.readable && !this.closed) {
+      const reader = port.readable.getReader();
+      this.reader = reader;
+      try {
+        for (;;) {
+          const { value, done } = await reader.read();
+          if (done) break;
+          if (value) this.onBytes(value);
+        }
+      } catch {
+        // fall through: the outer loop decides (readable null → lost)
+      } finally {
+        reader.releaseLock();
+        if (this.reader === reader) this.reader = null;
+      }
+      if (this.closed) return;
+    }
+    if (!this.closed) this.lose('robot_unplugged');
+  }
+
+  private onBytes(bytes: Uint8Array): void {
+    for (const f of this.decoder.push(bytes)) this.onFrame(f);
+  }
+
+  private onFrame(frame: Frame): void {
+    this.opts.stats.frames++;
+    this.lastRx = this.opts.clock.now();
+    if (frame.type === FrameType.Ack || frame.type === FrameType.Done) {
+      this.tracker.onFrame(frame);
+      return;
+    }
+    if (frame.type !== FrameType.Event) return; // Pong: lastRx is all it is for
+    const body = jsonPayload(frame);
+    if (!body) return;
+    if (isHello(body)) {
+      if (this.helloWaiter) return this.helloWaiter.resolve(body);
+      if (this.ready && this.hello && body.boot !== this.hello.boot) {
+        // The robot restarted under us: whatever it was doing is gone.
+        this.tracker.failAll('robot_rebooted', 'the robot sent a new hello (new boot id)');
+        this.hello = body;
+        this.opts.onRebooted(body);
+      }
+      return;
+    }
+    this.opts.onEvent(body);
+  }
+
+  // ---- heartbeat and writing ----------------------------------------------------------------------
+
+  private startHeartbeat(): void {
+    const { clock, timing } = this.opts;
+    clock.clearTimeout(this.heartbeat);
+    const beat = () => {
+      if (!this.ready) return;
+      if (clock.now() - this.lastRx > timing.staleAfter) return this.lose('robot_link_stale');
+      this.pingSeq = this.pingSeq >= 0xffff ? 1 : this.pingSeq + 1;
+      this.writeRaw(encodeFrame(FrameType.Ping, this.pingSeq));
+      this.heartbeat = clock.setTimeout(beat, timing.pingInterval);
+    };
+    this.heartbeat = clock.setTimeout(beat, timing.pingInterval);
+  }
+
+  private writeRaw(bytes: Uint8Array): void {
+    const writer = this.writer;
+    if (!writer) return;
+    this.writeChain = this.writeChain.then(async () => {
+      try {
+        await writer.ready;
+        await writer.write(bytes);
+      } catch {
+        if (this.writer === writer) this.lose('robot_unplugged');
+      }
+    });
+  }
+
+  // ---- losing and closing -------------------------------------------------------------------------
+
+  /** The port went away: fail what is in flight, close, and (when the session was in use) report it. */
+  private lose(code: RobotErrorCode): void {
+    if (this.closed) return;
+    const wasReady = this.ready;
+    this.opts.clock.clearTimeout(this.heartbeat);
+    this.tracker.failAll(code);
+    this.helloWaiter?.resolve(null);
+    const closed = this.close();
+    if (wasReady) this.opts.onLost(code, closed);
+  }
+
+  private async closePort(): Promise<void> {
+    const port = this.port;
+    this.opts.clock.clearTimeout(this.heartbeat);
+    this.helloWaiter?.resolve(null);
+    port.removeEventListener?.('disconnect', this.onPortDisconnect);
+    const reader = this.reader;
+    if (reader) {
+      await reader.cancel().catch(() => {});
+      reader.releaseLock();
+    }
+    await this.readLoop.catch(() => {});
+    const writer = this.writer;
+    this.writer = null;
+    if (writer) {
+      await this.writeChain.catch(() => {});
+      await writer.close().catch(() => writer.abort().catch(() => {}));
+      writer.releaseLock();
+    }
+    await port.close().catch(() => {});
+    this.decoder.reset();
+  }
+}
