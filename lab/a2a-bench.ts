@@ -27,6 +27,8 @@ let raw: MessagePort | undefined;
 const client = createGameClient({
   spawn: () => new Worker(new URL('../tests/support/a2a/test-echo-agent.ts', import.meta.url), { type: 'module' }),
   cards: (id) => (id === GAME ? card : undefined),
+  engineOf: () => 'skill',
+  seed: () => 1,
   ports() {
     const ch = new MessageChannel();
     raw = ch.port1;

@@ -15,6 +15,8 @@ const card = agentCardFor(ECHO_GAME);
 const client = createGameClient({
   spawn: () => new Worker(new URL('../tests/support/a2a/test-echo-agent.ts', import.meta.url), { type: 'module' }),
   cards: (id) => (id === ECHO_GAME.id ? card : undefined),
+  engineOf: () => 'skill',
+  seed: () => 1,
 });
 
 let contextId = crypto.randomUUID();

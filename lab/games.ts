@@ -102,6 +102,9 @@ const cards = new Map(games.map((g) => [g.id, agentCardFor(g)]));
 const client = createGameClient({
   spawn: () => new Worker(new URL('../workers/game-agent.ts', import.meta.url), { type: 'module' }),
   cards: (id) => cards.get(id),
+  engineOf: (id) => games.find((g) => g.id === id)?.engine,
+  // A harness page pins the game's random source: `?seed=<n>` (1 by default).
+  seed: () => Number(new URLSearchParams(location.search).get('seed') ?? 1),
   trace: traceSink,
   ports() {
     const m = new MessageChannel();

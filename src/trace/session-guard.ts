@@ -25,8 +25,11 @@ export interface RunningSession {
 export type GuardStorage = Pick<Storage, 'getItem' | 'setItem' | 'removeItem'>;
 
 export interface RecoverOptions {
-  /** Tells the child (speech queue). Called only for a session active within `maxAgeMs`. */
-  say?: (text: string) => unknown;
+  /**
+   * Tells the child, through the app's one speaking path (which records the speech under the round
+   * id given). Called only for a session active within `maxAgeMs`.
+   */
+  say?: (text: string, roundId: string | undefined) => unknown;
   trace?: TraceSink;
   /**
    * Opens a trace round for the recovery (TraceRecorder.startRound) so the `end`, the game's
@@ -141,15 +144,9 @@ export function createSessionGuard(storage: GuardStorage = defaultStorage(), now
       }
       opts.trace?.record({ kind: 'main_tool', at, durationMs: clock() - at, source: 'main', name: 'end_interrupted_game', ...ids, contextId: s.contextId, data: { gameId: s.gameId, outcome } });
       if (opts.say && clock() - s.lastActiveAt <= (opts.maxAgeMs ?? 6 * 3600_000)) {
-        const started = clock();
-        const spoken = await opts.say(INTERRUPTED_GAME_TEXT);
-        opts.trace?.record({ kind: 'speech', at: started, durationMs: clock() - started, source: 'main', name: 'spoken', ...ids, data: { role: 'main', text: INTERRUPTED_GAME_TEXT, ...(isObject(spoken) ? spoken : {}) } });
+        await opts.say(INTERRUPTED_GAME_TEXT, roundId);
       }
       return s;
     },
   };
-}
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }

@@ -208,7 +208,7 @@ export function createAppRuntime(): AppRuntime {
 
   // A session interrupted by a reload or crash is ended cleanly, and the child is told.
   void guard
-    .recover(games, { say: (t) => agent.voice.say(t, 'main'), trace: recorder, startRound: (t) => recorder.startRound(t, { source: 'app' }) })
+    .recover(games, { say: (t, roundId) => agent.voice.say(t, 'main', { roundId }), trace: recorder, startRound: (t) => recorder.startRound(t, { source: 'app' }) })
     .catch(() => undefined);
   // Leaving for good with a game running: `end` with empty text (seed 000 §主 Agent).
   window.addEventListener('pagehide', () => {
