@@ -16,6 +16,7 @@ import type { ChatModel, ScriptPolicy, StepRequest } from '../../src/core/llm/ty
 import { gameInput, type GameInputKind, type GameReply } from '../../src/core/protocol/game-protocol.ts';
 import type { DevicePort } from '../../src/core/robot/types.ts';
 import type { TraceEvent } from '../../src/core/trace/types.ts';
+import { seededRandom } from '../../src/core/random.ts';
 import { GameSessions } from '../../src/games/game-sessions.ts';
 import type { AgentDeps, SkillAgent } from '../../src/games/skill-agent.ts';
 
@@ -33,7 +34,7 @@ export function recordingModel(model: ChatModel, into: StepRequest[]): ChatModel
   return {
     label: model.label,
     step(req) {
-      const { signal: _signal, ...plain } = req;
+      const { signal: _signal, onStream: _onStream, ...plain } = req;
       into.push(structuredClone(plain));
       return model.step(req);
     },
@@ -79,18 +80,6 @@ export const genericChild: Child = ({ inputs }) =>
     { kind: 'end' as const, text: '不玩了' },
   ][inputs] ?? null;
 
-/** Deterministic random source (mulberry32), so the recorded session is the same on every run. */
-export function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 export interface RecordedTurn {
   input: { kind: GameInputKind; text: string };
   said: string[];
@@ -117,7 +106,7 @@ export async function recordGame(gameId: string, child: Child = genericChild, op
   const steps: StepRequest[] = [];
   const events: TraceEvent[] = [];
   const model = recordingModel(createScriptedModel({ [`game:${gameId}`]: demo.policy }), steps);
-  const random = seeded(opts.seed ?? 7);
+  const random = seededRandom(opts.seed ?? 7);
   const trace = { record: (e: TraceEvent) => void events.push(e) };
   const sessions = new GameSessions({ create: () => game.createAgent!({ model, device: instantDevice, trace, random }), device: instantDevice, trace, source: `game:${gameId}` });
 

@@ -4,21 +4,28 @@
  * unrevealed answer). One SkillAgent instance is one game session; GameSessions owns the session
  * rules around it.
  *
- * For each input: system prompt = common prompt + SKILL.md body + the legal actions + the state
- * snapshot (JSON); user message = `{"event": kind, "user_text": text}`. The model then decides one
- * action per step through the agent tool loop: a game tool, the built-in `say`, or the final `reply`.
+ * Prompt layout (kept byte-stable for a local engine's cache): the system prompt is the common
+ * prompt + the SKILL.md body, the same for the whole session; each input is one user message
+ * `{"event": kind, "user_text": text, "state": snapshot, "actions": legal actions}` — the state
+ * snapshot is sent every round, at the end of the prompt, instead of inside the system prompt (so a
+ * local engine continues its cached conversation in place; the model still sees the current state
+ * every round and never an unrevealed answer). The memory keeps each round exactly as it was sent
+ * and generated. The model then decides one action per step through the agent tool loop: a game
+ * tool, the built-in `say`, or the final `reply`. Each finished sentence of `say` and of `reply` is
+ * sent as an intermediate reply while the model is still writing; the reply's last sentence is the
+ * turn's final reply.
  *
  * Errors (seed 000 §出错处理): invalid tool arguments or a throwing tool → `{"error": …}` back to the
  * model (the tool loop); a model error or no reply within the step budget → EngineFailure, and the
  * round is not written to memory.
  */
 import { remember } from '../core/agent/memory.ts';
-import { stepMessage } from '../core/agent/messages.ts';
 import { runToolLoop, ToolError, type AgentTool, type StepRecord } from '../core/agent/tool-loop.ts';
 import { EngineFailure, type EngineReply, type EngineTurn, type GameEngine } from '../core/games/engine.ts';
 import type { Skill } from '../core/games/skill.ts';
 import { Turn } from '../core/games/turn.ts';
 import type { ChatMessage, ChatModel, JsonSchema } from '../core/llm/types.ts';
+import { SentenceStream } from '../core/speech/sentence-stream.ts';
 import { fitReplyText } from '../core/protocol/game-protocol.ts';
 import type { Random } from '../core/random.ts';
 import type { DevicePort, Expression, Gesture } from '../core/robot/types.ts';
@@ -49,7 +56,8 @@ export const COMMON_PROMPT = [
   '你是桌面小机器人里的游戏主持人，正在用中文语音和小朋友玩游戏。',
   '每一步只做一个动作：调用一个工具，或者用 reply 说出这一轮最后要说的话。',
   '规则、答案、判定、计分和次数都由工具负责：不要自己编答案或结果，一切以工具返回为准。',
-  '用户的原话在 user_text 里；工具结果在 <tool_response> 里，出现 error 时按提示改正或向小朋友说明。',
+  '每一轮的输入是 JSON：event 是什么事，user_text 是小朋友的原话，state 是游戏现在的状态，actions 是现在能用的动作。',
+  '工具结果在 <tool_response> 里，出现 error 时按提示改正或向小朋友说明。',
   '做耗时的事（比如画画）之前，先用 say 说一句话。',
   '说话要温暖、简短（一两句），适合小朋友听，不用表情符号。',
 ].join('\n');
@@ -69,15 +77,18 @@ function argNames(schema: JsonSchema): string {
   return props.length ? `(${props.join(', ')})` : '';
 }
 
-/** The round's first message: the child's input as the model reads it. */
-export function inputMessage(kind: string, text: string): ChatMessage {
-  return { role: 'user', content: JSON.stringify({ event: kind, user_text: text }) };
+/** The round's first message: the child's input, the state and the legal actions, as the model reads it. */
+export function inputMessage(kind: string, text: string, state?: Record<string, unknown>, actions?: string[]): ChatMessage {
+  return { role: 'user', content: JSON.stringify({ event: kind, user_text: text, ...(state ? { state } : {}), ...(actions ? { actions } : {}) }) };
 }
 
 /** A round of a game's memory starts at the input message (not at a tool result). */
 export function isInputMessage(m: ChatMessage): boolean {
   return m.role === 'user' && m.content.startsWith('{"event":');
 }
+
+/** Said as the final reply when everything the model wrote had already been said in the turn. */
+export const NOTHING_MORE = '好啦。';
 
 export abstract class SkillAgent implements GameEngine {
   abstract readonly skill: Skill;
@@ -151,27 +162,23 @@ export abstract class SkillAgent implements GameEngine {
     this.record('game_tool', name, data ?? null, undefined, { revealsSecret: true });
   }
 
-  /**
-   * The system prompt of a turn: common prompt + SKILL.md body + the actions legal at the start of
-   * the turn (the decoder only enforces names, so the model reads what each one does here) + the
-   * state snapshot, last (it is what changes between turns).
-   */
-  systemPrompt(turn: Turn): string {
-    const actions = [...this.tools(turn), { name: SAY_ACTION, description: SAY_DESCRIPTION, parameters: TEXT(120) }, { name: REPLY_ACTION, description: REPLY_DESCRIPTION, parameters: TEXT(200) }]
-      .map((t) => `- ${t.name}${argNames(t.parameters)}：${t.description}`)
-      .join('\n');
-    return `${COMMON_PROMPT}\n\n# 游戏规则和流程\n${this.skill.body}\n\n# 现在可用的动作\n${actions}\n\n# 当前状态\n${JSON.stringify(this.state())}`;
+  /** The system prompt: common prompt + SKILL.md body, byte-identical for the whole session. */
+  systemPrompt(): string {
+    return `${COMMON_PROMPT}\n\n# 游戏规则和流程\n${this.skill.body}`;
   }
 
-  /** The tool registry of one turn: the game's tools, `say`, and the final `reply`. */
+  /** The tool registry of one step: the game's tools, `say`, and the final `reply` (both speak as they are written). */
   private registry(turn: Turn): AgentTool[] {
+    const saying = new SentenceStream((s) => turn.say(s), false);
+    const replying = new SentenceStream((s) => turn.say(s), true);
     const say: AgentTool = {
       name: SAY_ACTION,
       description: SAY_DESCRIPTION,
       parameters: TEXT(120),
       kind: 'loop',
+      streamText: (text, attempt) => saying.update(text, attempt),
       perform: (args) => {
-        turn.say(String(args.text));
+        saying.finish(String(args.text));
         return { said: true };
       },
     };
@@ -180,13 +187,19 @@ export abstract class SkillAgent implements GameEngine {
       description: REPLY_DESCRIPTION,
       parameters: TEXT(200),
       kind: 'boundary',
+      streamText: (text, attempt) => replying.update(text, attempt),
       perform: (args) => {
         const text = fitReplyText(String(args.text));
-        if (text === '') throw new ToolError('reply 需要一句话：text 是空的');
-        return text;
+        if (text === '' && replying.sent.length === 0) throw new ToolError('reply 需要一句话：text 是空的');
+        return replying.finish(text) || NOTHING_MORE;
       },
     };
     return [...this.tools(turn).map((t): AgentTool => ({ ...t, kind: 'loop' })), say, reply];
+  }
+
+  /** The legal actions as the input message names them, e.g. `submit_guess(number)`. */
+  private actionNames(turn: Turn): string[] {
+    return [...this.tools(turn), { name: SAY_ACTION, parameters: TEXT(120) }, { name: REPLY_ACTION, parameters: TEXT(200) }].map((t) => `${t.name}${argNames(t.parameters)}`);
   }
 
   private onStep(r: StepRecord): void {
@@ -200,11 +213,12 @@ export abstract class SkillAgent implements GameEngine {
     this.contextId = t.contextId;
     const turn = new Turn(t.kind, t.text, (s) => t.say(s), t.signal);
     try {
-      const input = inputMessage(t.kind, t.text);
+      const input = inputMessage(t.kind, t.text, this.state(), this.actionNames(turn));
+      const history = [{ role: 'system' as const, content: this.systemPrompt() }, ...this.memory];
       const outcome = await runToolLoop({
         agent: this.source,
         model: this.model,
-        messages: [{ role: 'system', content: this.systemPrompt(turn) }, ...this.memory, input],
+        messages: [...history, input],
         tools: () => this.registry(turn),
         maxSteps: this.maxSteps,
         now: this.now,
@@ -215,7 +229,8 @@ export abstract class SkillAgent implements GameEngine {
         this.record('error', 'model_step', { error: `no reply within ${this.maxSteps} steps` });
         throw new EngineFailure(`no reply within ${this.maxSteps} steps`, { sessionOver: turn.sessionEnding });
       }
-      this.memory = remember(this.memory, [input, stepMessage(outcome.step)], isInputMessage);
+      // The round exactly as it was sent and generated: input, every step and tool result, the reply.
+      this.memory = remember(this.memory, outcome.messages.slice(history.length), isInputMessage);
       return { text: outcome.result as string, ended: turn.sessionEnding || t.kind === 'end' };
     } catch (e) {
       if (t.signal.aborted) throw t.signal.reason;

@@ -13,6 +13,8 @@ export interface CompletionRequest extends StepRequest {
   attempt: number;
   maxTokens: number;
   temperature: number;
+  /** Each piece of text as the model decodes it (providers that stream call it; the result is still the whole text). */
+  onDelta?: (delta: string) => void;
 }
 
 /** A raw completer: returns the text the model produced under the schema (or its grammar). */
@@ -60,13 +62,14 @@ export function createChatModel(provider: StepProvider, opts: ChatModelOptions =
             attempt,
             maxTokens: req.maxTokens ?? opts.maxTokens ?? 256,
             temperature: req.temperature ?? opts.temperature ?? 0.3,
+            onDelta: req.onStream ? (delta) => req.onStream!(delta, attempt) : undefined,
           });
         } catch (err) {
           if (isAbortError(err) || req.signal?.aborted) throw abortError();
           throw toModelError(err);
         }
         const checked = checkStep(raw, req.tools);
-        if (checked.ok) return checked.step;
+        if (checked.ok) return { ...checked.step, raw };
         lastReason = checked.reason;
         opts.onInvalid?.({ agent: req.agent, attempt, raw, reason: checked.reason });
         const echo = raw.length > ECHO_LIMIT ? `${raw.slice(0, ECHO_LIMIT)}…` : raw;

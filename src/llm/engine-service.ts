@@ -66,7 +66,8 @@ export interface EngineDeps {
 
 export interface ModelEngineService {
   load(req: LoadRequest, onProgress?: (p: LoadProgress) => void): Promise<EngineResult<string>>;
-  complete(c: EngineCompletion): Promise<EngineResult<string>>;
+  /** One step under its grammar; `onDelta` hears each decoded piece as it comes. */
+  complete(c: EngineCompletion, onDelta?: (delta: string) => void): Promise<EngineResult<string>>;
   cancel(id: string): void;
   /** Stops the running generation (the request resolves with what it has, flagged aborted). */
   interrupt(): void;
@@ -111,7 +112,7 @@ export function createEngineService(deps: EngineDeps): ModelEngineService {
     }
   }
 
-  async function generate(c: EngineCompletion, signal: AbortSignal): Promise<string> {
+  async function generate(c: EngineCompletion, signal: AbortSignal, onDelta?: (delta: string) => void): Promise<string> {
     if (loading) {
       const r = await loading.done;
       if (!r.ok) throw new Error(r.message);
@@ -134,7 +135,9 @@ export function createEngineService(deps: EngineDeps): ModelEngineService {
       if (signal.aborted) await e.interruptGenerate();
       let text = '';
       for await (const chunk of stream) {
-        text += chunk.choices[0]?.delta?.content ?? '';
+        const piece = chunk.choices[0]?.delta?.content ?? '';
+        text += piece;
+        if (piece && onDelta) void Promise.resolve(onDelta(piece)).catch(() => undefined);
         if (signal.aborted) break; // safe in 0.2.86: the lock is released in a finally
       }
       if (signal.aborted) throw new DOMException('aborted', 'AbortError');
@@ -153,11 +156,11 @@ export function createEngineService(deps: EngineDeps): ModelEngineService {
       return done;
     },
 
-    async complete(c) {
+    async complete(c, onDelta) {
       const ac = new AbortController();
       controllers.set(c.id, ac);
       try {
-        const text = await queue.run(() => generate(c, ac.signal), { signal: ac.signal, label: `${c.agent}#${c.id}` });
+        const text = await queue.run(() => generate(c, ac.signal, onDelta), { signal: ac.signal, label: `${c.agent}#${c.id}` });
         return { ok: true, value: text };
       } catch (err) {
         return fail(err, online());

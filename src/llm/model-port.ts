@@ -7,11 +7,12 @@
 import { abortError } from './errors.ts';
 import { ModelError, type ChatModel, type Step, type StepRequest } from '../core/llm/types.ts';
 
-type WireRequest = Omit<StepRequest, 'signal'>;
+type WireRequest = Omit<StepRequest, 'signal' | 'onStream'> & { stream: boolean };
 
 type ToModel = { type: 'step'; id: number; req: WireRequest } | { type: 'cancel'; id: number };
 type FromModel =
   | { type: 'hello'; label: string }
+  | { type: 'delta'; id: number; delta: string; attempt: number }
   | { type: 'step'; id: number; step: Step }
   | { type: 'error'; id: number; name: string; code?: string; message: string };
 
@@ -39,7 +40,9 @@ export function exposeModel(model: ChatModel, port: MessagePort): () => void {
     const ac = new AbortController();
     running.set(msg.id, ac);
     try {
-      const step = await model.step({ ...msg.req, signal: ac.signal });
+      const { stream, ...req } = msg.req;
+      const onStream = stream ? (delta: string, attempt: number) => post({ type: 'delta', id: msg.id, delta, attempt }) : undefined;
+      const step = await model.step({ ...req, signal: ac.signal, onStream });
       post({ type: 'step', id: msg.id, step });
     } catch (err) {
       const e = err as { name?: string; code?: string; message?: string };
@@ -65,7 +68,7 @@ export function exposeModel(model: ChatModel, port: MessagePort): () => void {
 export function connectModel(port: MessagePort): ChatModel {
   let label = '模型';
   let nextId = 1;
-  const pending = new Map<number, { resolve: (s: Step) => void; reject: (e: unknown) => void }>();
+  const pending = new Map<number, { resolve: (s: Step) => void; reject: (e: unknown) => void; onStream?: StepRequest['onStream'] }>();
   port.addEventListener('message', ((ev: MessageEvent<FromModel>) => {
     const msg = ev.data;
     if (msg.type === 'hello') {
@@ -74,6 +77,10 @@ export function connectModel(port: MessagePort): ChatModel {
     }
     const p = pending.get(msg.id);
     if (!p) return;
+    if (msg.type === 'delta') {
+      p.onStream?.(msg.delta, msg.attempt);
+      return;
+    }
     pending.delete(msg.id);
     if (msg.type === 'step') p.resolve(msg.step);
     else if (msg.name === 'AbortError') p.reject(new DOMException(msg.message, 'AbortError'));
@@ -86,13 +93,15 @@ export function connectModel(port: MessagePort): ChatModel {
       return label;
     },
     step(req: StepRequest): Promise<Step> {
-      const { signal, ...wire } = req;
+      const { signal, onStream, ...rest } = req;
+      const wire: WireRequest = { ...rest, stream: !!onStream };
       if (signal?.aborted) return Promise.reject(abortError());
       const id = nextId++;
       return new Promise<Step>((resolve, reject) => {
         const onAbort = () => port.postMessage({ type: 'cancel', id } satisfies ToModel);
         signal?.addEventListener('abort', onAbort, { once: true });
         pending.set(id, {
+          onStream,
           resolve: (s) => {
             signal?.removeEventListener('abort', onAbort);
             resolve(s);

@@ -133,7 +133,7 @@ export function createRemoteProvider(config: RemoteConfig, deps: RemoteDeps = {}
           throw modelError(code, `HTTP ${res.status}${detail ? `：${detail}` : ''}`);
         }
         try {
-          return await readCompletion(res);
+          return await readCompletion(res, req.onDelta);
         } catch (err) {
           if (ac.signal.aborted) throw stopped();
           throw err;
@@ -147,7 +147,7 @@ export function createRemoteProvider(config: RemoteConfig, deps: RemoteDeps = {}
 }
 
 /** The assistant text of a streamed (SSE) or, if the server ignored `stream`, a plain JSON answer. */
-async function readCompletion(res: Response): Promise<string> {
+async function readCompletion(res: Response, onDelta?: (delta: string) => void): Promise<string> {
   const type = res.headers.get('content-type') ?? '';
   if (type.includes('application/json')) {
     const body = (await res.json()) as { choices?: ChunkChoice[] };
@@ -155,6 +155,7 @@ async function readCompletion(res: Response): Promise<string> {
     if (err) throw modelError('model_remote_http', err);
     const content = body.choices?.[0]?.message?.content;
     if (typeof content !== 'string') throw modelError('model_remote_bad_stream', '回答里没有 choices[0].message.content');
+    onDelta?.(content);
     return content;
   }
   if (!res.body) throw modelError('model_remote_bad_stream', '回答没有内容');
@@ -174,7 +175,10 @@ async function readCompletion(res: Response): Promise<string> {
       sawChunk = true;
       const choice = chunk.choices?.[0];
       const piece = choice?.delta?.content ?? choice?.message?.content;
-      if (typeof piece === 'string') text += piece;
+      if (typeof piece === 'string' && piece) {
+        text += piece;
+        onDelta?.(piece);
+      }
       if (choice?.finish_reason) break;
     }
   } catch (err) {

@@ -95,7 +95,7 @@ export function createWebLlmProvider(opts: WebLlmProviderOptions = {}): WebLlmPr
             schema: req.schema,
             maxTokens: req.maxTokens,
             temperature: req.temperature,
-          }),
+          }, req.onDelta ? Comlink.proxy(req.onDelta) : undefined),
         );
       } finally {
         req.signal?.removeEventListener('abort', onAbort);

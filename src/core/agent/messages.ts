@@ -10,8 +10,9 @@ import type { ChatMessage, Step } from '../llm/types.ts';
 
 const TOOL_RESPONSE = /^<tool_response>([\s\S]*)<\/tool_response>$/;
 
+/** The model's step as the assistant said it: its exact decoded text when known (a local engine's cache then continues in place). */
 export function stepMessage(step: Step): ChatMessage {
-  return { role: 'assistant', content: JSON.stringify({ action: step.action, args: step.args ?? {} }) };
+  return { role: 'assistant', content: step.raw ?? JSON.stringify({ action: step.action, args: step.args ?? {} }) };
 }
 
 export function toolResultMessage(name: string, result: unknown): ChatMessage {

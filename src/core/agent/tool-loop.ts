@@ -9,11 +9,14 @@
  * - a refusal (a `ToolError` thrown by the tool, wrong arguments, a tool that is not offered, or a
  *   tool that failed) goes back as `{"error": …}` and the loop goes on — for boundary tools too.
  * The loop stops after `maxSteps` steps (the agent's burst cap) with `exhausted`. A model failure
- * rejects; an aborted signal rejects with its reason. Nothing here does I/O: the model, the tools
- * and the clock are passed in.
+ * rejects; an aborted signal rejects with its reason. While a step is decoded, a tool that speaks
+ * its `args.text` hears the text as it grows (`streamText`), so a reply can be spoken sentence by
+ * sentence before the step is complete. Nothing here does I/O: the model, the tools and the clock
+ * are passed in.
  */
 import type { ChatMessage, ChatModel, JsonSchema, Step, ToolSpec } from '../llm/types.ts';
 import { argumentProblem } from '../llm/step-schema.ts';
+import { StepReader } from '../llm/step-reader.ts';
 import { stepMessage, toolError, toolResultMessage } from './messages.ts';
 
 export type ToolKind = 'loop' | 'boundary';
@@ -26,6 +29,11 @@ export interface AgentTool {
   kind: ToolKind;
   /** Does the tool's work with arguments already valid under `parameters`. */
   perform(args: Record<string, unknown>): unknown | Promise<unknown>;
+  /**
+   * For a tool whose `args.text` is spoken (`reply`, `say`): the text decoded so far, while the
+   * model is still writing the step (`attempt` counts retries after invalid output).
+   */
+  streamText?(text: string, attempt: number): void;
 }
 
 /** Thrown by a tool to say no: `{"error": message}` goes back to the model (a rule refused, not a bug). */
@@ -97,7 +105,16 @@ export async function runToolLoop(o: ToolLoopOptions): Promise<LoopOutcome> {
     throwIfAborted(o.signal);
     const tools = o.tools();
     const t0 = o.now();
-    const step = await o.model.step({ agent: o.agent, messages: [...messages], tools: toolSpecs(tools), signal: o.signal, maxTokens: o.maxTokens, retries: o.retries });
+    const reader = new StepReader();
+    const streaming = tools.some((t) => t.streamText);
+    const onStream = streaming
+      ? (delta: string, attempt: number) => {
+          const p = reader.push(delta, attempt);
+          if (p.action === undefined || p.text === undefined) return;
+          tools.find((t) => t.name === p.action)?.streamText?.(p.text, attempt);
+        }
+      : undefined;
+    const step = await o.model.step({ agent: o.agent, messages: [...messages], tools: toolSpecs(tools), signal: o.signal, maxTokens: o.maxTokens, retries: o.retries, onStream });
     throwIfAborted(o.signal);
     const t1 = o.now();
     messages.push(stepMessage(step));

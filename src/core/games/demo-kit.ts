@@ -1,7 +1,7 @@
 /**
  * Reading a game agent's StepRequest the way a scripted "model" sees it (skills/<id>/demo.ts):
- * only the prompt — the state snapshot in the system prompt, the last user event, and the tool
- * calls and responses of this turn. A demo policy never sees game internals (so never a secret).
+ * only the prompt — the last input message (the child's words and the state snapshot), and the
+ * tool calls and responses of this turn. A demo policy never sees game internals (so never a secret).
  */
 import { errorOf, isToolResult, readStep, readToolResult } from '../agent/messages.ts';
 import type { Step, StepRequest } from '../llm/types.ts';
@@ -20,7 +20,7 @@ export interface TurnView {
   userText: string;
   /** Tool calls already made in this turn, with their results. */
   done: ToolExchange[];
-  /** The state snapshot (parsed JSON after "# 当前状态"). */
+  /** The state snapshot sent with this turn's input. */
   state: Record<string, unknown>;
   /** Names of the actions legal now. */
   legal: Set<string>;
@@ -35,10 +35,7 @@ function parseJson(text: string): unknown {
 }
 
 export function readTurn(req: StepRequest): TurnView {
-  const system = req.messages.find((m) => m.role === 'system')?.content ?? '';
-  const marker = system.lastIndexOf('# 当前状态');
-  const state = (marker >= 0 ? parseJson(system.slice(marker + '# 当前状态'.length).trim()) : undefined) as Record<string, unknown> | undefined;
-
+  let state: Record<string, unknown> | undefined;
   // The turn starts at the last user message that is an event (not a tool response).
   let start = -1;
   let event: TurnView['event'] = 'message';
@@ -46,11 +43,12 @@ export function readTurn(req: StepRequest): TurnView {
   for (let i = req.messages.length - 1; i >= 0; i--) {
     const m = req.messages[i];
     if (m.role !== 'user' || isToolResult(m)) continue;
-    const v = parseJson(m.content) as { event?: TurnView['event']; user_text?: string } | undefined;
+    const v = parseJson(m.content) as { event?: TurnView['event']; user_text?: string; state?: Record<string, unknown> } | undefined;
     if (v && typeof v.event === 'string') {
       start = i;
       event = v.event;
       userText = v.user_text ?? '';
+      state = v.state;
       break;
     }
   }

@@ -18,10 +18,15 @@ export interface ChatMessage {
   content: string;
 }
 
-/** One decided action. The final reply is the action named by `StepRequest.final.name`. */
+/** One decided action. */
 export interface Step {
   action: string;
   args: Record<string, unknown>;
+  /**
+   * The text the model produced for this step, exactly as decoded. Sent back as the assistant's
+   * message so a local engine continues its conversation in place (its KV cache stays valid).
+   */
+  raw?: string;
 }
 
 export interface StepRequest {
@@ -35,6 +40,11 @@ export interface StepRequest {
   signal?: AbortSignal;
   /** Corrections sent back for invalid output before the step fails (default: the model's own setting). */
   retries?: number;
+  /**
+   * The step's text as it is decoded, piece by piece (`attempt` counts from 0; a retry after
+   * invalid output starts a new attempt). Lets an agent speak a reply before the step is complete.
+   */
+  onStream?: (delta: string, attempt: number) => void;
 }
 
 export interface ChatModel {

@@ -30,6 +30,16 @@ function cut(text: string, boundary: RegExp): string[] {
   return out.filter((p) => p.trim() !== '');
 }
 
+/** The sentences of a text, each with its end punctuation and closing quotes; a last one may be unfinished. */
+export function sentencesOf(text: string): string[] {
+  return cut(text, SENTENCE_END);
+}
+
+/** Whether a sentence ends with sentence punctuation (closing quotes and brackets may follow). */
+export function isFinishedSentence(sentence: string): boolean {
+  return /[。！？!?；;…\n][”’」』）)\]"']*\s*$/.test(sentence);
+}
+
 export function splitSentences(text: string, max = PIECE_MAX_CHARS): string[] {
   const pieces: string[] = [];
   for (const sentence of cut(text.trim(), SENTENCE_END)) {

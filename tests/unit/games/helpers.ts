@@ -58,10 +58,14 @@ export class RecordingTrace implements TraceSink {
 export class RecordingModel implements ChatModel {
   readonly label = 'test';
   requests: StepRequest[] = [];
+  /** What each request was answered with, in order. */
+  decided: Array<Promise<Step>> = [];
   constructor(private decide: (req: StepRequest, n: number) => Step | Promise<Step>) {}
   async step(req: StepRequest): Promise<Step> {
     this.requests.push(req);
-    return this.decide(req, this.requests.length);
+    const step = Promise.resolve(this.decide(req, this.requests.length));
+    this.decided.push(step);
+    return step;
   }
   /** The whole prompt text of every request (what a leak test scans). */
   prompts(): string[] {
@@ -95,16 +99,20 @@ export function ctx(contextId = 'ctx-1', signal: AbortSignal = new AbortControll
   return { contextId, requestId: `req-${++seq}`, signal, say: (t) => intermediate.push(t), intermediate };
 }
 
-/** Sends one input to a handler; returns the final reply and the intermediate ones. */
+/**
+ * Sends one input to a handler. `reply` is what the child heard in the turn as one reply: the
+ * sentences sent at once (intermediate replies) and the final reply, joined, with the final
+ * reply's session; `final` is the final reply itself.
+ */
 export async function send(
   handler: GameHandler,
   kind: GameInputKind,
   text: string,
   contextId = 'ctx-1',
-): Promise<{ reply: GameReply; intermediate: string[]; requestId: string }> {
+): Promise<{ reply: GameReply; final: GameReply; intermediate: string[]; requestId: string }> {
   const c = ctx(contextId);
-  const reply = await handler.handle(gameInput(kind, text) as GameInput, c);
-  return { reply, intermediate: c.intermediate, requestId: c.requestId };
+  const final = await handler.handle(gameInput(kind, text) as GameInput, c);
+  return { reply: { ...final, text: [...c.intermediate, final.text].join('') }, final, intermediate: c.intermediate, requestId: c.requestId };
 }
 
 /** A random source that returns the given values in turn (then repeats the last). */

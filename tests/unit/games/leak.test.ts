@@ -3,10 +3,10 @@
  * current animal (name or any alias) before it is revealed. Whole games are played with the demo
  * policies; every request is scanned at the moment it is sent.
  *
- * Scanned: everything that changes between requests — the state snapshot, the remembered rounds,
- * the tool calls and tool responses of the turn. Not scanned: the child's own words (user_text),
- * which may name the answer only when the child says it, and the fixed text (common prompt, rules,
- * tool descriptions), which is the same for every secret and so cannot carry one.
+ * Scanned: everything that changes between requests — the state snapshot sent with each input, the
+ * remembered rounds, the tool calls and tool responses of the turn. Not scanned: the child's own
+ * words (user_text), which may name the answer only when the child says it, and the system prompt
+ * (common prompt and SKILL.md body), which is the same for every secret and so cannot carry one.
  */
 import { describe, expect, it } from 'vitest';
 import { GameSessions } from '../../../src/games/game-sessions.ts';
@@ -22,18 +22,19 @@ import { FakeDevice, secretRandom, send } from './helpers.ts';
 
 /** The parts of a request that can differ with the secret, without the child's words. */
 export function dynamicText(req: StepRequest): string {
-  const system = req.messages[0].content;
-  const state = system.slice(system.lastIndexOf('# 当前状态'));
-  const rest = req.messages.slice(1).map((m) => {
-    try {
-      const v = JSON.parse(m.content) as { event?: string; user_text?: string };
-      if (m.role === 'user' && typeof v.event === 'string') return JSON.stringify({ event: v.event });
-    } catch {
-      // not an event message
-    }
-    return m.content;
-  });
-  return [state, ...rest].join('\n');
+  return req.messages
+    .map((m) => {
+      if (m.role === 'system') return ''; // the common prompt and SKILL.md body: the same for every secret
+      try {
+        const v = JSON.parse(m.content) as { event?: string; user_text?: string };
+        // An input message: everything but the child's own words (the state snapshot included).
+        if (m.role === 'user' && typeof v.event === 'string') return JSON.stringify({ ...v, user_text: undefined });
+      } catch {
+        // not an input message
+      }
+      return m.content;
+    })
+    .join('\n');
 }
 
 /** A model that checks every request before the demo policy answers it. */

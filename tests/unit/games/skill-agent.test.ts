@@ -65,7 +65,7 @@ function agentWith(decide: (req: StepRequest, n: number) => Step | Promise<Step>
 }
 
 describe('SkillAgent: prompt and tool loop', () => {
-  it('system prompt = common prompt + SKILL.md body + state snapshot; user message = {event, user_text}', async () => {
+  it('system prompt = common prompt + SKILL.md body; the input message = {event, user_text, state, actions}', async () => {
     const { agent, model } = agentWith(() => reply('好的'));
     agent.total = 5;
     await turn(agent, 'start', '我们来数数吧', ctx());
@@ -74,10 +74,27 @@ describe('SkillAgent: prompt and tool loop', () => {
     expect(system.role).toBe('system');
     expect(system.content.startsWith(COMMON_PROMPT)).toBe(true);
     expect(system.content).toContain('每次加一个数。');
-    expect(system.content.trimEnd().endsWith(JSON.stringify({ total: 5 }))).toBe(true);
-    expect(req.messages[1]).toEqual({ role: 'user', content: JSON.stringify({ event: 'start', user_text: '我们来数数吧' }) });
+    expect(system.content).not.toContain('"total"');
+    expect(JSON.parse(req.messages[1].content)).toEqual({ event: 'start', user_text: '我们来数数吧', state: { total: 5 }, actions: ['add(n)', 'boom', 'refuse', 'finish', 'judge(ok)', 'say(text)', 'reply(text)'] });
     expect(req.agent).toBe('game:counter');
     expect(req.tools.map((t) => t.name)).toEqual(['add', 'boom', 'refuse', 'finish', 'judge', 'say', 'reply']);
+  });
+
+  it('the prompt only grows within a session: every request continues the previous one plus what the model wrote (a local engine keeps its cache)', async () => {
+    const { agent, model } = agentWith((_r, n) => (n % 2 === 1 ? { action: 'add', args: { n: 1 }, raw: '{"action": "add", "args": {"n": 1}}' } : { ...reply(`好${n}`), raw: `{"action":"reply","args":{"text":"好${n}"}}` }));
+    for (const words of ['一', '二', '三']) {
+      agent.total++;
+      await turn(agent, 'message', words, ctx());
+    }
+    const reqs = model.requests;
+    expect(new Set(reqs.map((r) => r.messages[0].content)).size).toBe(1);
+    for (let i = 1; i < reqs.length; i++) {
+      const prev = reqs[i - 1].messages;
+      const next = reqs[i].messages;
+      // The next history = the previous request + the assistant step exactly as decoded.
+      expect(next.slice(0, prev.length)).toEqual(prev);
+      expect(next[prev.length]).toEqual({ role: 'assistant', content: (await model.decided[i - 1]).raw });
+    }
   });
 
   it('lets the model call tools one after another; results come back wrapped in <tool_response>; the reply action is the final reply', async () => {

@@ -33,7 +33,7 @@ describe('createChatModel', () => {
   it('returns the first valid step and always sends the schema and max_tokens', async () => {
     const p = replaying(['{"action":"submit_guess","args":{"number":50}}']);
     const step = await createChatModel(p).step(request());
-    expect(step).toEqual({ action: 'submit_guess', args: { number: 50 } });
+    expect(step).toMatchObject({ action: 'submit_guess', args: { number: 50 } });
     expect(p.seen[0].maxTokens).toBeGreaterThan(0);
     expect((p.seen[0].schema as { anyOf: unknown[] }).anyOf).toHaveLength(guessNumberTools.length);
   });
@@ -48,7 +48,7 @@ describe('createChatModel', () => {
     const invalid: string[] = [];
     const model = createChatModel(p, { onInvalid: (i) => invalid.push(i.reason) });
     const step = await model.step(request());
-    expect(step).toEqual({ action: 'submit_guess', args: { number: 50 } });
+    expect(step).toMatchObject({ action: 'submit_guess', args: { number: 50 } });
     expect(p.seen).toHaveLength(2);
     const second = p.seen[1];
     expect(second.attempt).toBe(1);
@@ -99,14 +99,14 @@ describe('createScriptedModel', () => {
       'game:guess-number': () => ({ action: 'get_hint', args: {} }),
     });
     expect(model.label).toBe(SCRIPTED_LABEL);
-    expect(await model.step(request({ agent: 'main' }))).toEqual({ action: 'reply', args: { text: '你好呀' } });
-    expect(await model.step(request())).toEqual({ action: 'get_hint', args: {} });
+    expect(await model.step(request({ agent: 'main' }))).toMatchObject({ action: 'reply', args: { text: '你好呀' } });
+    expect(await model.step(request())).toMatchObject({ action: 'get_hint', args: {} });
   });
 
   it('goes through the same validation: a raw bad output is corrected by the retry path', async () => {
     const policy = playback([{ raw: '{"action":"submit_guess","args":{"number":0}}' }, { action: 'get_hint', args: {} }]);
     const model = createScriptedModel((agent) => (agent.startsWith('game:') ? policy : undefined));
-    expect(await model.step(request())).toEqual({ action: 'get_hint', args: {} });
+    expect(await model.step(request())).toMatchObject({ action: 'get_hint', args: {} });
   });
 
   it('a policy returning an illegal step fails like a model would', async () => {

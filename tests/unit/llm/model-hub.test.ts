@@ -44,10 +44,10 @@ describe('ModelHub', () => {
     ac.abort();
     await expect(b).rejects.toMatchObject({ name: 'AbortError' });
     g.gates.shift()!({ action: 'reply', args: { text: 'a' } });
-    expect(await a).toEqual({ action: 'reply', args: { text: 'a' } });
+    expect(await a).toMatchObject({ action: 'reply', args: { text: 'a' } });
     await tick();
     g.gates.shift()!({ action: 'get_hint', args: {} });
-    expect(await c).toEqual({ action: 'get_hint', args: {} });
+    expect(await c).toMatchObject({ action: 'get_hint', args: {} });
     expect(g.started).toEqual(['main', 'game:guess-number']);
   });
 
@@ -62,10 +62,10 @@ describe('ModelHub', () => {
     const model = hub.model();
     hub.setModel('scripted', createScriptedModel({ main: () => ({ action: 'reply', args: { text: '一' } }) }));
     expect(model.label).toBe('演示脚本（无模型）');
-    expect(await model.step(req('main'))).toEqual({ action: 'reply', args: { text: '一' } });
+    expect(await model.step(req('main'))).toMatchObject({ action: 'reply', args: { text: '一' } });
     hub.setModel('remote', { label: '远程接口：m', step: async () => ({ action: 'end_game', args: {} }) });
     expect(model.label).toBe('远程接口：m');
-    expect(await model.step(req('main'))).toEqual({ action: 'end_game', args: {} });
+    expect(await model.step(req('main'))).toMatchObject({ action: 'end_game', args: {} });
   });
 
   it('delayMs holds steps (test knob) and stays abortable', async () => {
@@ -85,7 +85,7 @@ describe('model ports (main thread ↔ game worker)', () => {
     const hub = new ModelHub();
     hub.setModel('scripted', createScriptedModel({ 'game:guess-number': (r) => ({ action: 'reply', args: { text: `收到：${r.messages[0].content}` } }) }));
     const remote = connectModel(hub.port());
-    expect(await remote.step(req('game:guess-number', '五十'))).toEqual({ action: 'reply', args: { text: '收到：五十' } });
+    expect(await remote.step(req('game:guess-number', '五十'))).toMatchObject({ action: 'reply', args: { text: '收到：五十' } });
     expect(remote.label).toBe('演示脚本（无模型）');
   });
 
@@ -115,7 +115,7 @@ describe('model ports (main thread ↔ game worker)', () => {
     expect(g.started).toEqual(['game:draw-guess', 'main']); // the queued worker step never reached the model
     expect(hub.status()).toMatchObject({ running: 'main', waiting: [] });
     g.gates[1]({ action: 'reply', args: { text: '好的' } });
-    expect(await main).toEqual({ action: 'reply', args: { text: '好的' } });
+    expect(await main).toMatchObject({ action: 'reply', args: { text: '好的' } });
     worker.close(); // twice is harmless
   });
 

@@ -33,7 +33,7 @@ describe('remote OpenAI-compatible provider', () => {
       chunkBytes: 5, // 5 bytes never lines up with 3-byte CJK / 4-byte emoji boundaries
     }));
     const step = await model().step(req());
-    expect(step).toEqual({ action: 'reply', args: { text } });
+    expect(step).toMatchObject({ action: 'reply', args: { text } });
     const sent = server.requests.at(-1)!;
     expect(sent.headers.authorization).toBe('Bearer k-123');
     expect(sent.body.stream).toBe(true);
@@ -51,7 +51,7 @@ describe('remote OpenAI-compatible provider', () => {
       content: i++ === 0 ? '{"action":"submit_guess","args":{"number":500}}' : '{"action":"submit_guess","args":{"number":50}}',
     }));
     const before = server.requests.length;
-    expect(await model().step(req())).toEqual({ action: 'submit_guess', args: { number: 50 } });
+    expect(await model().step(req())).toMatchObject({ action: 'submit_guess', args: { number: 50 } });
     const retry = server.requests.at(-1)!.body;
     expect(server.requests.length - before).toBe(2);
     expect(retry.messages.at(-1).content).toContain('<= 100');
@@ -79,7 +79,7 @@ describe('remote OpenAI-compatible provider', () => {
 
   it('a server that ignores stream and answers JSON still works', async () => {
     server.respond(() => ({ json: '{"action":"end_game","args":{}}' }));
-    expect(await model().step(req())).toEqual({ action: 'end_game', args: {} });
+    expect(await model().step(req())).toMatchObject({ action: 'end_game', args: {} });
   });
 
   it('abort mid-stream rejects with AbortError and closes the connection', async () => {
