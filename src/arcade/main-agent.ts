@@ -22,6 +22,7 @@ import { SAY } from './errors.ts';
 import { GameRequests } from './game-requests.ts';
 import { MainModelLoop, unavailableText } from './model-loop.ts';
 import { SpeakingPath } from './speaking-path.ts';
+import type { ThinkingCue } from './thinking-cue.ts';
 
 export interface MainAgentDeps {
   /** The current "main" model (a getter: the user may switch models in settings). */
@@ -55,6 +56,8 @@ export interface MainAgentDeps {
   voice?: { adjust(cmd: VoiceCommand): boolean };
   /** See GameRequestsDeps.onSessionCleared. */
   onSessionCleared?: (gameId: string) => void;
+  /** The instant cue shown the moment the child's words arrive (before any model call). */
+  cue?: ThinkingCue;
 }
 
 /** History entries kept (the model sees the newest few; see HISTORY_WINDOW in the prompt). */
@@ -100,6 +103,8 @@ export class MainAgent {
       model: deps.model,
       requests: this.requests,
       sayMain: (text, roundId) => this.sayMain(text, roundId),
+      saySentence: (text, roundId) => this.voice.say(text, 'main', { roundId }),
+      remember: (text) => this.remember({ role: 'main', text, at: this.now() }),
       sayAside: (text, roundId) => void this.voice.say(text, 'main', { roundId, aside: true }),
       record,
       now: this.now,
@@ -274,6 +279,7 @@ export class MainAgent {
       this.record({ kind: 'user_input', roundId, data: { text: words } });
     }
     this.emit({ type: 'heard', text: words, roundId });
+    this.deps.cue?.begin(roundId);
     this.remember({ role: 'user', text: words, at: this.now() });
     this.roundActive = true;
     this.emitState();

@@ -10,6 +10,7 @@ import { buildMessages, listGamesResult, mainTools } from '../core/arcade/prompt
 import type { ArcadeGame, HistoryEntry } from '../core/arcade/types.ts';
 import { describe } from '../core/errors/catalogue.ts';
 import { ModelError, type ChatModel, type Step, type StepRequest } from '../core/llm/types.ts';
+import { SentenceStream } from '../core/speech/sentence-stream.ts';
 import { SAY } from './errors.ts';
 import type { GameRequests } from './game-requests.ts';
 import { childText } from './game-requests.ts';
@@ -21,6 +22,10 @@ export interface ModelLoopDeps {
   model: () => ChatModel;
   requests: GameRequests;
   sayMain(text: string, roundId: string): Promise<void>;
+  /** One sentence of the main agent's reply, spoken while the rest is still being written (not yet in history). */
+  saySentence(text: string, roundId: string): Promise<unknown>;
+  /** The main agent's whole reply, once said, into the history. */
+  remember(text: string): void;
   /** A line that is not what "再说一遍" repeats ("嗯，让我想想"). */
   sayAside(text: string, roundId: string): void;
   record(e: { kind: 'main_tool' | 'model_step' | 'error'; roundId: string; name: string; data?: unknown; durationMs?: number }): void;
@@ -83,6 +88,9 @@ export class MainModelLoop {
   /** The tools legal now: no game → list/start/reply; a game running → also end_game and send_message. */
   private registry(words: string, roundId: string, games: readonly ArcadeGame[]): AgentTool[] {
     const { requests, sayMain } = this.deps;
+    // The reply is spoken sentence by sentence as the model writes it.
+    const spoken: Array<Promise<unknown>> = [];
+    const replying = new SentenceStream((s) => spoken.push(this.deps.saySentence(s, roundId)), true);
     const perform: Record<string, AgentTool['perform']> = {
       list_games: () => listGamesResult(games),
       start_game: async (args) => {
@@ -98,8 +106,11 @@ export class MainModelLoop {
         else await requests.message(words, roundId);
       },
       reply: async (args) => {
-        const text = typeof args.text === 'string' && args.text.trim() ? args.text : describe('main_no_decision').child;
-        await sayMain(text, roundId);
+        const text = typeof args.text === 'string' && args.text.trim() ? args.text : replying.sent.length ? '' : describe('main_no_decision').child;
+        const rest = replying.finish(text);
+        if (rest) spoken.push(this.deps.saySentence(rest, roundId));
+        await Promise.all(spoken);
+        this.deps.remember([...replying.sent, rest].join(''));
       },
     };
     return mainTools(games, requests.session !== null).map((spec) => ({
@@ -109,6 +120,7 @@ export class MainModelLoop {
         this.deps.record({ kind: 'main_tool', roundId, name: spec.name, data: { args } });
         return perform[spec.name](args);
       },
+      ...(spec.name === 'reply' ? { streamText: (text: string, attempt: number) => replying.update(text, attempt) } : {}),
     }));
   }
 

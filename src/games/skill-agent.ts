@@ -25,7 +25,7 @@ import { EngineFailure, type EngineReply, type EngineTurn, type GameEngine } fro
 import type { Skill } from '../core/games/skill.ts';
 import { Turn } from '../core/games/turn.ts';
 import type { ChatMessage, ChatModel, JsonSchema } from '../core/llm/types.ts';
-import { SentenceStream } from '../core/speech/sentence-stream.ts';
+import { NOTHING_MORE, SentenceStream } from '../core/speech/sentence-stream.ts';
 import { fitReplyText } from '../core/protocol/game-protocol.ts';
 import type { Random } from '../core/random.ts';
 import type { DevicePort, Expression, Gesture } from '../core/robot/types.ts';
@@ -86,9 +86,6 @@ export function inputMessage(kind: string, text: string, state?: Record<string, 
 export function isInputMessage(m: ChatMessage): boolean {
   return m.role === 'user' && m.content.startsWith('{"event":');
 }
-
-/** Said as the final reply when everything the model wrote had already been said in the turn. */
-export const NOTHING_MORE = '好啦。';
 
 export abstract class SkillAgent implements GameEngine {
   abstract readonly skill: Skill;

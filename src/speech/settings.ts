@@ -1,6 +1,7 @@
 /**
  * Voice settings a parent sets once (kept in localStorage: tiny, synchronous at start-up):
- * volume, rate, the voice, push-to-talk or hands-free, and which microphone to hear.
+ * volume, rate, the voice, push-to-talk or hands-free, which microphone to hear, and whether a soft
+ * sound says "I heard you, I'm thinking".
  */
 import type { VoiceCommand } from '../core/arcade/intents.ts';
 import type { MicMode } from './voice-loop.ts';
@@ -14,12 +15,14 @@ export interface SpeechSettings {
   /** MediaDeviceInfo.deviceId of the chosen input (robot / USB headset); '' = the tablet's default. */
   micDeviceId: string;
   micLabel: string;
+  /** A short soft sound when the child has finished speaking and the robot starts thinking. */
+  thinkingSound: boolean;
 }
 
 const KEY = 'agentcade.speech-settings';
 
 export function defaultSpeechSettings(): SpeechSettings {
-  return { volume: 1, rate: 1, voice: '', micMode: 'push-to-talk', micDeviceId: '', micLabel: '' };
+  return { volume: 1, rate: 1, voice: '', micMode: 'push-to-talk', micDeviceId: '', micLabel: '', thinkingSound: false };
 }
 
 const clamp = (v: unknown, lo: number, hi: number, d: number) => (typeof v === 'number' && Number.isFinite(v) ? Math.min(hi, Math.max(lo, v)) : d);
@@ -35,6 +38,7 @@ export function parseSpeechSettings(raw: unknown): SpeechSettings {
     micMode: r.micMode === 'hands-free' ? 'hands-free' : 'push-to-talk',
     micDeviceId: typeof r.micDeviceId === 'string' ? r.micDeviceId : '',
     micLabel: typeof r.micLabel === 'string' ? r.micLabel : '',
+    thinkingSound: r.thinkingSound === true,
   };
 }
 

@@ -15,6 +15,7 @@ import { missingInstantiateSkills, RUN_SKILL_LIST } from '../core/studio/planner
 import { managerSystemPrompt, managerToolSpecs, MANAGER_AGENT, parseManagerStep, runLoopTool } from '../core/studio/manager-tools.ts';
 import { errorOf, toolResultMessage } from '../core/agent/messages.ts';
 import { runToolLoop, ToolError, type AgentTool } from '../core/agent/tool-loop.ts';
+import { NOTHING_MORE, SentenceStream } from '../core/speech/sentence-stream.ts';
 import type { CardAsset, DesignTraceEntry, SessionSnapshot, TranscriptItem } from '../core/studio/types.ts';
 import { assembleWorkerContext } from '../core/studio/worker-context.ts';
 import { runWorkerLoop, type WorkerOutcome } from './worker-executor.ts';
@@ -66,6 +67,8 @@ export class StudioSession {
   private listeners = new Set<(v: SessionView) => void>();
   private busy = false;
   private persistWanted = false;
+  /** In play: where the manager's reply goes sentence by sentence while it is written. */
+  private onSentence: ((sentence: string) => void) | null = null;
   private replies: Array<{ text: string; session: 'active' | 'ended' }> = [];
   private declared: DeclaredGame | null = null;
   private declaredSaved = false;
@@ -168,9 +171,10 @@ export class StudioSession {
    * Play stage: one player input is one user hard event → one manager burst → run skills →
    * `运行.*` tags → the replies of this burst (the last one may have session `ended`).
    */
-  async play(text: string): Promise<{ ok: boolean; message?: string; replies: Array<{ text: string; session: 'active' | 'ended' }> }> {
+  async play(text: string, onSentence?: (sentence: string) => void): Promise<{ ok: boolean; message?: string; replies: Array<{ text: string; session: 'active' | 'ended' }> }> {
     this.replies = [];
-    const r = await this.drive({ type: 'player_input', text });
+    this.onSentence = onSentence ?? null;
+    const r = await this.drive({ type: 'player_input', text }).finally(() => (this.onSentence = null));
     const replies = this.replies;
     this.replies = [];
     return r.ok ? { ok: true, replies } : { ok: false, message: r.message, replies };
@@ -368,13 +372,17 @@ export class StudioSession {
     const s = this.snap.state;
     const allowed = allowedTools(s);
     const runSkills = s.stage === 'play' ? (bb.acceptedValue<string[]>(this.snap.board, RUN_SKILL_LIST) ?? []) : [];
-    return managerToolSpecs(this.deps.pkg, s, allowed, runSkills).map((spec): AgentTool =>
-      isLoopTool(spec.name)
-        ? { ...spec, kind: 'loop', perform: () => runLoopTool(spec.name, this.deps.pkg, this.snap.board) }
-        : {
+    return managerToolSpecs(this.deps.pkg, s, allowed, runSkills).map((spec): AgentTool => {
+      if (isLoopTool(spec.name)) return { ...spec, kind: 'loop', perform: () => runLoopTool(spec.name, this.deps.pkg, this.snap.board) };
+      // In play, what the manager says to the child goes out sentence by sentence as it is written.
+      const speaks = s.stage === 'play' && (spec.name === 'reply' || spec.name === 'finish');
+      const stream = speaks ? new SentenceStream((sentence) => this.sayNow(sentence), true) : null;
+      return {
             ...spec,
             kind: 'boundary',
-            perform: (args) => {
+            ...(stream ? { streamText: (text: string, attempt: number) => stream.update(text, attempt) } : {}),
+            perform: (raw) => {
+              const args = stream && typeof raw.text === 'string' ? { ...raw, text: stream.finish(raw.text.trim()) || (stream.sent.length ? NOTHING_MORE : '') } : raw;
               const parsed = parseManagerStep({ action: spec.name, args }, allowed, this.deps.pkg, s.stage, () => `w${++this.snap.seq}`);
               if (parsed.kind === 'invalid') throw new ToolError(parsed.message);
               if (parsed.kind !== 'boundary') throw new ToolError(`「${spec.name}」不是边界工具`);
@@ -386,8 +394,14 @@ export class StudioSession {
               }
               return { ok: true };
             },
-          },
-    );
+          };
+    });
+  }
+
+  /** A sentence of the manager's reply, said at once (play). */
+  private sayNow(sentence: string): void {
+    this.say({ who: 'agent', text: sentence });
+    this.onSentence?.(sentence);
   }
 
   private fail(err: unknown): void {

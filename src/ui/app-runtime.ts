@@ -15,6 +15,8 @@ import { registerPolicy } from '../llm/demo-policies.ts';
 import { mainDemoPolicy } from '../arcade/demo-policy.ts';
 import { MainAgent } from '../arcade/main-agent.ts';
 import type { SpeakingPath } from '../arcade/speaking-path.ts';
+import { ThinkingCue } from '../arcade/thinking-cue.ts';
+import { createChime } from '../speech/chime.ts';
 import type { ArcadeGame } from '../core/arcade/types.ts';
 import type { GameDeclaration } from '../core/protocol/declaration.ts';
 import { seededRandom } from '../core/random.ts';
@@ -171,6 +173,7 @@ export function createAppRuntime(): AppRuntime {
   });
 
   // ---- the main agent and the voice loop ---------------------------------------------------
+  const chime = createChime(window as unknown as Parameters<typeof createChime>[0]);
   const guard = createSessionGuard();
   const agent = new MainAgent({
     model: () => hub.model(),
@@ -183,6 +186,12 @@ export function createAppRuntime(): AppRuntime {
     // A crash or a failed start/end cleared the session without the game's `ended`: the robot
     // leaves the old game's picture for its idle face (after the spoken error).
     onSessionCleared: () => void robot.output.idle().catch((e: unknown) => console.warn('robot idle failed', e)),
+    // The instant cue: the thinking face on every robot at once, and the soft sound if wanted.
+    cue: new ThinkingCue({
+      robot: robot.output,
+      sound: () => speechSettings.thinkingSound && chime.play(speechSettings.volume),
+      record: (e) => recorder.record({ ...e, source: 'main', at: Date.now() }),
+    }),
     // "大声点" / "说慢一点": the same settings the parent's sliders change (persisted).
     voice: {
       adjust(cmd) {

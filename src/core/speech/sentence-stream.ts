@@ -9,6 +9,9 @@ import { isFinishedSentence, sentencesOf } from './split.ts';
 
 const CLOSERS = /^[”’」』）)\]"'\s]*$/;
 
+/** A final reply that must still say something when every sentence was already released. */
+export const NOTHING_MORE = '好啦。';
+
 export class SentenceStream {
   /** Every sentence released so far, across attempts, in order. */
   private readonly released: string[] = [];

@@ -97,14 +97,14 @@ export class PlayRuntime {
    * One player input. Resolves with the burst's replies, or `{ok: false}` after restoring the
    * session as it was; rejects with the abort reason when `signal` aborts (also restored).
    */
-  async turn(text: string, signal: AbortSignal): Promise<TurnOutcome> {
+  async turn(text: string, signal: AbortSignal, onSentence?: (sentence: string) => void): Promise<TurnOutcome> {
     if (signal.aborted) throw abortReason(signal);
     if (this.ended) return { ok: false, reason: '这局游戏已经结束' };
     const before = this.session.snapshot();
     this.signal = signal;
     let r: Awaited<ReturnType<StudioSession['play']>>;
     try {
-      r = await this.session.play(text);
+      r = await this.session.play(text, onSentence);
     } catch (e) {
       this.restore(before);
       if (signal.aborted) throw abortReason(signal);

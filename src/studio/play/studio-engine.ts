@@ -60,7 +60,8 @@ export class StudioEngine implements GameEngine {
       t.say(`好呀，我们来玩${this.game.declaration.title}！`);
     }
     const t0 = this.now();
-    const out = await this.runtime.turn(t.text, t.signal);
+    // The manager's own reply is said sentence by sentence while it is written.
+    const out = await this.runtime.turn(t.text, t.signal, (sentence) => t.say(sentence));
     if (!out.ok) {
       this.record(t, 'error', 'model', { kind: t.kind, reason: out.reason });
       throw new EngineFailure(out.reason);

@@ -96,7 +96,8 @@ describe('routing', () => {
     const r = await t.agent.handle('有什么游戏可以玩？');
     expect(r.modelCalls).toBe(2);
     expect(t.calls[0].tools.map((x) => x.name)).toEqual(['list_games', 'start_game', 'reply']);
-    expect(t.speaker.texts()[0]).toBe('我们可以玩：猜数字。你想玩哪个？');
+    // The reply is spoken sentence by sentence as it is written.
+    expect(t.speaker.texts()).toEqual(['我们可以玩：猜数字。', '你想玩哪个？']);
   });
 
   it('offers end_game and send_message only while a game runs; start_game enum = installed ids', async () => {
@@ -268,7 +269,7 @@ describe('failures (seed 出错处理: request itself failing)', () => {
     expect(t.trace.some((e) => e.kind === 'error' && e.name === code)).toBe(true);
     // Still running: chat works.
     await t.agent.handle('你好');
-    expect(t.speaker.texts().at(-1)).toContain('你好呀');
+    expect(t.speaker.texts().slice(-3).join('')).toContain('你好呀');
   });
 
   it('message failing: told, session kept', async () => {
@@ -357,7 +358,7 @@ describe('failures (seed 出错处理: request itself failing)', () => {
     expect(t.speaker.spoken).toHaveLength(1);
     fail = false;
     await t.agent.handle('你好');
-    expect(t.speaker.texts().at(-1)).toContain('你好呀');
+    expect(t.speaker.texts().slice(-3).join('')).toContain('你好呀');
   });
 });
 
@@ -602,5 +603,68 @@ describe('tapping a game card', () => {
     await t.agent.startByTap('draw-guess');
     expect(t.games.requests.filter((q) => q.input.kind === 'start')).toHaveLength(1);
     expect(t.speaker.texts().at(-1)).toContain('需要能画画的机器人屏幕');
+  });
+});
+
+describe('the child hears the robot sooner', () => {
+  it('the thinking cue shows the moment the words arrive, before the model is asked, and is in the trace', async () => {
+    const order: string[] = [];
+    const speaker = new FakeSpeaker();
+    const trace: TraceEvent[] = [];
+    const model = createScriptedModel({
+      main: (req) => {
+        order.push('model');
+        return mainDemoPolicy(req);
+      },
+    });
+    const robot = { react: async (e: string) => void order.push(`face:${e}`) };
+    const { ThinkingCue } = await import('../../../src/arcade/thinking-cue.ts');
+    const agent = new MainAgent({
+      model: () => model,
+      games: new FakeGameClient(),
+      catalog: () => GAMES,
+      speaker,
+      trace: { record: (e) => trace.push(e) },
+      thinkingFillerMs: 0,
+      cue: new ThinkingCue({ robot, sound: () => (order.push('sound'), true), record: (e) => trace.push({ ...e, source: 'main', at: 0 }) }),
+    });
+    await agent.handle('你好');
+    expect(order.slice(0, 3)).toEqual(['sound', 'face:thinking', 'model']);
+    const cue = trace.find((e) => e.name === 'thinking_cue')!;
+    expect(cue).toMatchObject({ kind: 'device', data: { expression: 'thinking', sound: true } });
+    expect(cue.roundId).toBe(trace.find((e) => e.kind === 'user_input')!.roundId);
+  });
+
+  it("the main agent's own reply is spoken sentence by sentence while the model is still writing it", async () => {
+    const speaker = new FakeSpeaker();
+    speaker.manual = true;
+    const model = createScriptedModel({ main: () => ({ action: 'reply', args: { text: '你好呀！我是小方。我们一起玩吧！' } }) }, { stream: { chunkChars: 2, delayMs: 1 } });
+    let stepDone = false;
+    let firstSpokenWhileWriting: boolean | undefined;
+    const slow = {
+      label: model.label,
+      step: (req: StepRequest) =>
+        model
+          .step({
+            ...req,
+            onStream: (d: string, a: number) => {
+              req.onStream?.(d, a);
+              if (speaker.started.length > 0 && firstSpokenWhileWriting === undefined) firstSpokenWhileWriting = !stepDone;
+            },
+          })
+          .then((step) => ((stepDone = true), step)),
+    };
+    const agent = new MainAgent({ model: () => slow, games: new FakeGameClient(), catalog: () => GAMES, speaker, thinkingFillerMs: 0 });
+    const round = agent.handle('你好');
+    await until(() => firstSpokenWhileWriting !== undefined, 'the first sentence');
+    expect(firstSpokenWhileWriting).toBe(true);
+    expect(speaker.started[0]).toBe('你好呀！');
+    for (let i = 0; i < 3; i++) {
+      await until(() => speaker.current !== undefined, 'a sentence being spoken');
+      speaker.release();
+    }
+    await round;
+    expect(speaker.texts()).toEqual(['你好呀！', '我是小方。', '我们一起玩吧！']);
+    expect(agent.getHistory().at(-1)).toMatchObject({ role: 'main', text: '你好呀！我是小方。我们一起玩吧！' });
   });
 });
