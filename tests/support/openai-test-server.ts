@@ -8,8 +8,11 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 
 export type TestReply =
-  /** Streams `content` as SSE deltas of `pieceChars` characters, written `chunkBytes` bytes at a time. */
-  | { content: string; pieceChars?: number; chunkBytes?: number; finishReason?: string }
+  /**
+   * Streams `content` as SSE deltas of `pieceChars` characters, written `chunkBytes` bytes at a time;
+   * with `pieceDelayMs`, one delta at a time with that pause before each (a slow model).
+   */
+  | { content: string; pieceChars?: number; chunkBytes?: number; finishReason?: string; pieceDelayMs?: number }
   /** A plain (non-streamed) JSON completion. */
   | { json: string }
   | { status: number; body: string }
@@ -23,6 +26,10 @@ export interface RecordedRequest {
   path: string;
   headers: IncomingMessage['headers'];
   body: any;
+  /** When the request arrived (ms since the epoch). */
+  receivedAt: number;
+  /** When the last piece of the answer's content was written (streamed answers). */
+  lastContentAt?: number;
 }
 
 export type Responder = (body: any, index: number) => TestReply | Promise<TestReply>;
@@ -76,6 +83,7 @@ export async function startOpenAITestServer(responder?: Responder): Promise<Open
   let chatIndex = 0;
 
   const server = createServer(async (req, res) => {
+    const receivedAt = Date.now();
     if (req.method === 'OPTIONS') {
       res.writeHead(204, cors).end();
       return;
@@ -93,7 +101,8 @@ export async function startOpenAITestServer(responder?: Responder): Promise<Open
       body = raw;
     }
     const path = (req.url ?? '').split('?')[0];
-    requests.push({ method: req.method ?? '', path, headers: req.headers, body });
+    const record: RecordedRequest = { method: req.method ?? '', path, headers: req.headers, body, receivedAt };
+    requests.push(record);
     if (req.method === 'GET' && path === '/v1/models') {
       res.writeHead(200, { ...cors, 'Content-Type': 'application/json' });
       res.end(JSON.stringify({ object: 'list', data: [{ id: 'test-model', object: 'model' }] }));
@@ -126,6 +135,19 @@ export async function startOpenAITestServer(responder?: Responder): Promise<Open
     if ('hangAfter' in reply) {
       await writeChunked(res, sseOfContent(reply.hangAfter).replace(/data: \{[^\n]*"finish_reason":"stop"[^\n]*\n\ndata: \[DONE\]\n\n$/, ''), 64);
       return; // never ends; the client must abort
+    }
+    if ('content' in reply && reply.pieceDelayMs) {
+      const events = sseOfContent(reply.content, reply.pieceChars, reply.finishReason).split('\n\n').filter(Boolean);
+      for (const [i, ev] of events.entries()) {
+        if (res.destroyed) return;
+        // The first event is the role, the last two the finish and [DONE]: pieces are in between.
+        if (i > 0 && i < events.length - 2) await new Promise((r) => setTimeout(r, reply.pieceDelayMs));
+        res.write(`${ev}\n\n`);
+        if (i === events.length - 3) record.lastContentAt = Date.now();
+      }
+      finished = true;
+      res.end();
+      return;
     }
     const text = 'rawSse' in reply ? reply.rawSse : sseOfContent(reply.content, reply.pieceChars, reply.finishReason);
     const ok = await writeChunked(res, text, reply.chunkBytes ?? 7);

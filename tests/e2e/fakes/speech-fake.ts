@@ -34,6 +34,8 @@ export function installSpeechFake(opts: SpeechFakeOptions = {}): void {
     active: null as null | FakeRecognition,
     utterances: [] as Array<{ text: string; volume: number; rate: number }>,
     timeline: [] as string[],
+    /** When each utterance began (page clock, ms since the epoch), with its text. */
+    startedAt: [] as Array<{ text: string; at: number }>,
   };
 
   // ---- speechSynthesis -------------------------------------------------------------------
@@ -75,6 +77,7 @@ export function installSpeechFake(opts: SpeechFakeOptions = {}): void {
     setTimeout(() => {
       if (current !== u) return;
       state.started.push(u.text);
+      state.startedAt.push({ text: u.text, at: Date.now() });
       state.timeline.push(`say-start:${u.text}`);
       u.begun = true;
       u.fire('start');
@@ -193,6 +196,9 @@ export function installSpeechFake(opts: SpeechFakeOptions = {}): void {
     },
     get utterances() {
       return state.utterances.map((u) => ({ ...u }));
+    },
+    get startedAt() {
+      return state.startedAt.slice();
     },
     get timeline() {
       return state.timeline.slice();
