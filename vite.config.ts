@@ -5,7 +5,23 @@ import { VitePWA } from 'vite-plugin-pwa';
 import basicSsl from '@vitejs/plugin-basic-ssl';
 import { readdirSync, readFileSync } from 'node:fs';
 import { hostname } from 'node:os';
-import { resolve } from 'node:path';
+import { relative, resolve } from 'node:path';
+import type { Plugin } from 'vite';
+import { Skill } from './src/core/games/skill.ts';
+
+// `skills/<id>/SKILL.md?declaration`: the game's declaration, read at build time with the game
+// loader itself (src/games/catalog.ts lists the arcade's games without shipping a YAML parser).
+const skillDeclarations: Plugin = {
+  name: 'agentcade:skill-declaration',
+  enforce: 'pre',
+  load(id) {
+    const [file, query] = id.split('?');
+    if (query !== 'declaration' || !file.endsWith('/SKILL.md')) return null;
+    this.addWatchFile(file);
+    const path = '/' + relative(import.meta.dirname, file).split('\\').join('/');
+    return `export default ${JSON.stringify(Skill.load(path, readFileSync(file, 'utf8')).declaration)};`;
+  },
+};
 
 // Extra pages (lab/*.html): test and benchmark harnesses that run our real modules in Chromium.
 const labPages = Object.fromEntries(
@@ -76,7 +92,7 @@ const https = !httpsOn
 // One config for the app, the dev server and Vitest.
 export default defineConfig({
   // WebGPU, service workers and crypto.randomUUID need a secure context: https (or localhost).
-  plugins: [svelte(), pwa, ...https],
+  plugins: [skillDeclarations, svelte(), pwa, ...https],
   worker: { format: 'es' },
   build: {
     target: 'es2022',

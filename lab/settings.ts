@@ -8,7 +8,7 @@ import ModelSettings from '../src/ui/settings/ModelSettings.svelte';
 import { modelHub } from '../src/llm/model-hub.ts';
 import { createModelController } from '../src/llm/model-controller.ts';
 
-const controller = createModelController(modelHub);
+const controller = createModelController(modelHub, () => import('../src/ui/demo-brain.ts').then((m) => m.createDemoModel()));
 mount(ModelSettings, { target: document.getElementById('app')!, props: { controller, hub: modelHub } });
 void controller.init();
 

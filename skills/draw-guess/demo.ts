@@ -36,11 +36,18 @@ function drawAndAsk(v: TurnView, opening: string): Step {
   return reply(`画好啦！第 ${p.question} 题，这是什么动物呀？`);
 }
 
-/** After a question is over: the game's end, or on to the next question. */
+/**
+ * After a question is over: the game's end, or on to the next question — the verdict said first
+ * (`say` before `next_question`), so the child hears it while the next picture is prepared.
+ */
 function afterQuestion(v: TurnView, r: Resolution, praise: string): Step {
   if (r.game_over) return reply(`${praise}${summary(r.score ?? 0, r.total ?? 0)}`);
+  if (!lastOf(v, 'say')) return call('say', { text: `${praise}下一题来咯，看我画！` });
   if (!lastOf(v, 'next_question')) return call('next_question');
-  return drawAndAsk(v, `${praise}下一题来咯，看我画！`);
+  if (!lastOf(v, 'show_progress')) return call('show_progress');
+  if (!lastOf(v, 'show_drawing')) return call('show_drawing');
+  const p = lastOf(v, 'show_progress')!.result as { question: number; total: number };
+  return reply(`画好啦！第 ${p.question} 题，这是什么动物呀？`);
 }
 
 export const policy: ScriptPolicy = (req) => {
@@ -69,7 +76,7 @@ export const policy: ScriptPolicy = (req) => {
     const h = lastOf(v, 'get_hint');
     if (!h) return call('get_hint');
     const r = h.result as { hint: string | null };
-    return reply(r.hint ? `给你一个提示：${r.hint}` : '提示都用完啦，再猜猜看，或者说“跳过”。');
+    return reply(r.hint ? `好，给你一个提示！${r.hint}` : '提示都用完啦！再猜猜看，或者说“跳过”。');
   }
 
   if (wantsSkip(v.userText)) {
@@ -88,7 +95,7 @@ export const policy: ScriptPolicy = (req) => {
       return afterQuestion(v, r, `答对啦！就是${r.answer}！`);
     case 'wrong':
       if (r.question_over) return afterQuestion(v, r, `答案是${r.answer}，没关系！`);
-      return reply(`${r.heard ? `不是${r.heard}哦` : '不对哦'}，再猜猜看！还有 ${r.attempts_left} 次机会。`);
+      return reply(`${r.heard ? `不是${r.heard}哦` : '不对哦'}！再猜猜看，还有 ${r.attempts_left} 次机会。`);
     default:
       return reply('我没听出你猜的是什么动物，再说一遍好吗？');
   }

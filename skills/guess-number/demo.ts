@@ -27,12 +27,12 @@ function sayVerdict(v: Verdict): string {
     case 'correct':
       return `太棒啦！就是 ${n}！你用了 ${v.tries_used} 次就猜对了！`;
     case 'already_guessed':
-      return `${n} 你已经猜过啦，它${v.earlier === 'too_big' ? '大了' : '小了'}，换一个数字吧。还有 ${v.tries_left} 次机会。`;
+      return `${n} 你已经猜过啦！它${v.earlier === 'too_big' ? '大了' : '小了'}，换一个数字吧。还有 ${v.tries_left} 次机会。`;
     case 'too_big':
     case 'too_small': {
       const dir = v.result === 'too_big' ? '大了' : '小了';
       if (v.game_over) return `${n} ${dir}。次数用完啦，答案是 ${v.answer}。没关系，下次一定能猜中！`;
-      return `${n} ${dir}，再${v.result === 'too_big' ? '小' : '大'}一点哦！还有 ${v.tries_left} 次机会。`;
+      return `${n} ${dir}！再${v.result === 'too_big' ? '小' : '大'}一点哦，还有 ${v.tries_left} 次机会。`;
     }
     default:
       return '我们再猜一次吧！';
@@ -59,7 +59,7 @@ export const policy: ScriptPolicy = (req) => {
     const hinted = lastOf(v, 'get_hint');
     if (!hinted) return call('get_hint');
     const h = hinted.result as { hint: string | null; still_possible?: string };
-    return reply(h.hint ? `给你一个提示：${h.hint}` : `提示用完啦，它${h.still_possible ?? ''}，加油！`);
+    return reply(h.hint ? `好，给你一个提示！${h.hint}` : `提示用完啦！它${h.still_possible ?? ''}，加油！`);
   }
 
   const guessed = lastOf(v, 'submit_guess');

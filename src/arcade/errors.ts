@@ -1,4 +1,5 @@
-import { registerErrors, type ErrorTable } from '../core/errors/catalogue.ts';
+import type { ArcadeGame } from '../core/arcade/types.ts';
+import { describe, registerErrors, type ErrorTable } from '../core/errors/catalogue.ts';
 
 /** Errors and fixed sentences of the main agent (what the child hears / what the parent reads). */
 export const mainAgentErrors: ErrorTable = {
@@ -45,3 +46,8 @@ export const SAY = {
     faster: '已经最快啦。',
   },
 } as const;
+
+/** What "现在还不能玩" says of a game that cannot be played now (e.g. the robot cannot draw). */
+export function unavailableText(game: ArcadeGame): string {
+  return `${game.declaration.title}现在还不能玩：${game.reason ?? describe('main_game_unavailable').child}`;
+}

@@ -18,9 +18,9 @@ import type { AgentEvent, AgentSnapshot, ArcadeGame, HistoryEntry, RoundResult, 
 import { describe } from '../core/errors/catalogue.ts';
 import type { ChatModel } from '../core/llm/types.ts';
 import { nullTrace, type TraceEvent, type TraceSink } from '../core/trace/types.ts';
-import { SAY } from './errors.ts';
+import { SAY, unavailableText } from './errors.ts';
 import { GameRequests } from './game-requests.ts';
-import { MainModelLoop, unavailableText } from './model-loop.ts';
+import type { MainModelLoop, ModelLoopDeps } from './model-loop.ts';
 import { SpeakingPath } from './speaking-path.ts';
 import type { ThinkingCue } from './thinking-cue.ts';
 
@@ -68,7 +68,9 @@ export class MainAgent {
   readonly voice: SpeakingPath;
   private readonly history: HistoryEntry[] = [];
   private readonly requests: GameRequests;
-  private readonly loop: MainModelLoop;
+  /** The model loop (and the step validation it needs) is loaded on the first round that needs the model. */
+  private loop: Promise<MainModelLoop> | null = null;
+  private readonly loopDeps: ModelLoopDeps;
   private chain: Promise<unknown> = Promise.resolve();
   private roundActive = false;
   private modelAbort: AbortController | null = null;
@@ -99,7 +101,7 @@ export class MainAgent {
       sessions: deps.sessions,
       onSessionCleared: deps.onSessionCleared,
     });
-    this.loop = new MainModelLoop({
+    this.loopDeps = {
       model: deps.model,
       requests: this.requests,
       sayMain: (text, roundId) => this.sayMain(text, roundId),
@@ -112,7 +114,12 @@ export class MainAgent {
       thinkingFillerMs: deps.thinkingFillerMs ?? 3000,
       setTimer: (fn, ms) => setTimeout(fn, ms),
       clearTimer: (t) => clearTimeout(t as ReturnType<typeof setTimeout>),
-    });
+    };
+  }
+
+  private modelLoop(): Promise<MainModelLoop> {
+    this.loop ??= import('./model-loop.ts').then((m) => new m.MainModelLoop(this.loopDeps));
+    return this.loop;
   }
 
   // ---- observation -------------------------------------------------------------------------
@@ -235,7 +242,8 @@ export class MainAgent {
           const abort = new AbortController();
           this.modelAbort = abort;
           try {
-            const out = await this.loop.think(words, roundId, this.deps.catalog(), this.history.slice(0, -1), abort.signal);
+            const loop = await this.modelLoop();
+            const out = await loop.think(words, roundId, this.deps.catalog(), this.history.slice(0, -1), abort.signal);
             return { roundId, route: 'model', modelCalls: out.modelCalls, action: out.action };
           } finally {
             this.modelAbort = null;

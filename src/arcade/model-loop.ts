@@ -11,7 +11,7 @@ import type { ArcadeGame, HistoryEntry } from '../core/arcade/types.ts';
 import { describe } from '../core/errors/catalogue.ts';
 import { ModelError, type ChatModel, type Step, type StepRequest } from '../core/llm/types.ts';
 import { SentenceStream } from '../core/speech/sentence-stream.ts';
-import { SAY } from './errors.ts';
+import { SAY, unavailableText } from './errors.ts';
 import type { GameRequests } from './game-requests.ts';
 import { childText } from './game-requests.ts';
 
@@ -36,11 +36,6 @@ export interface ModelLoopDeps {
   thinkingFillerMs: number;
   setTimer(fn: () => void, ms: number): unknown;
   clearTimer(handle: unknown): void;
-}
-
-/** What "现在还不能玩" says of a game that cannot be played now (e.g. the robot cannot draw). */
-export function unavailableText(game: ArcadeGame): string {
-  return `${game.declaration.title}现在还不能玩：${game.reason ?? describe('main_game_unavailable').child}`;
 }
 
 export interface ModelRound {

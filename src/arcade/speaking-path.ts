@@ -31,6 +31,8 @@ export type SpeakingEvent = { type: 'speaking'; count: number } | { type: 'spoke
 export class SpeakingPath {
   private speakingNow = 0;
   private last: SpokenLine | null = null;
+  /** The round the last answer was spoken in: its sentences make one answer for "再说一遍". */
+  private lastRound: string | undefined;
   private readonly listeners = new Set<(e: SpeakingEvent) => void>();
   private readonly trace: TraceSink;
   private readonly now: () => number;
@@ -45,7 +47,7 @@ export class SpeakingPath {
     return this.speakingNow;
   }
 
-  /** The last line spoken that "再说一遍" would repeat. */
+  /** The last answer that "再说一遍" would repeat: every sentence of it (replies arrive sentence by sentence). */
   get lastSpoken(): SpokenLine | null {
     return this.last;
   }
@@ -73,7 +75,11 @@ export class SpeakingPath {
     } finally {
       this.speakingNow--;
     }
-    if (!opts.aside) this.last = { text: line, role, gameId: opts.gameId };
+    if (!opts.aside) {
+      const same = this.last && opts.roundId !== undefined && opts.roundId === this.lastRound && this.last.role === role && this.last.gameId === opts.gameId;
+      this.last = same ? { ...this.last!, text: this.last!.text + line } : { text: line, role, gameId: opts.gameId };
+      this.lastRound = opts.roundId;
+    }
     // Timed from the request to speak (queue wait included).
     this.record({ kind: 'speech', roundId: opts.roundId, requestId: opts.requestId, at: started, durationMs: this.now() - started, name: 'spoken', data: { role, text: line, ...outcome } });
     this.emit({ type: 'spoken', role, text: line, gameId: opts.gameId, completed: outcome.completed });

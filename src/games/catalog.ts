@@ -3,37 +3,18 @@
  * (and its game.ts) adds a game with no edit elsewhere. Studio packages under skills/ have no
  * top-level SKILL.md, so the glob does not see them.
  *
- * The SKILL.md texts are bundled (small), so declarations are known without starting a worker.
+ * What the arcade lists needs no YAML parser on the first screen: the build reads each SKILL.md's
+ * frontmatter with the same loader the game's worker uses (src/core/games/skill.ts, through the
+ * `?declaration` transform in vite.config.ts) and ships only the declaration. A broken SKILL.md
+ * fails the build, naming the file and the field.
  */
 import type { GameDeclaration } from '../core/protocol/declaration.ts';
-import { Skill } from '../core/games/skill.ts';
 
-const SKILL_FILES = import.meta.glob('/skills/*/SKILL.md', { query: '?raw', import: 'default', eager: true }) as Record<
-  string,
-  string
->;
-
-let cache: Map<string, Skill> | null = null;
-
-function skills(): Map<string, Skill> {
-  if (!cache) {
-    const map = new Map<string, Skill>();
-    for (const [path, text] of Object.entries(SKILL_FILES).sort(([a], [b]) => a.localeCompare(b))) {
-      // A broken SKILL.md is a programming error in a built-in game: fail loudly, naming file and field.
-      const skill = Skill.load(path, text);
-      map.set(skill.id, skill);
-    }
-    cache = map;
-  }
-  return cache;
-}
+const DECLARATIONS = import.meta.glob('/skills/*/SKILL.md', { query: '?declaration', import: 'default', eager: true }) as Record<string, GameDeclaration>;
 
 /** Declarations of every built-in game (sorted by id). */
 export function builtinGames(): GameDeclaration[] {
-  return [...skills().values()].map((s) => s.declaration);
-}
-
-/** The loaded Skill of a built-in game, or undefined when there is no such folder. */
-export function builtinSkill(id: string): Skill | undefined {
-  return skills().get(id);
+  return Object.entries(DECLARATIONS)
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([, d]) => ({ ...d, aliases: [...d.aliases], capabilities: [...d.capabilities] }));
 }

@@ -59,7 +59,7 @@ export const COMMON_PROMPT = [
   '每一轮的输入是 JSON：event 是什么事，user_text 是小朋友的原话，state 是游戏现在的状态，actions 是现在能用的动作。',
   '工具结果在 <tool_response> 里，出现 error 时按提示改正或向小朋友说明。',
   '做耗时的事（比如画画）之前，先用 say 说一句话。',
-  '说话要温暖、简短（一两句），适合小朋友听，不用表情符号。',
+  '说话要温暖、简短（一两句），适合小朋友听，不用表情符号。回复的第一句要很短，先说结果，小朋友马上就能听到。',
 ].join('\n');
 
 const TEXT = (max: number): JsonSchema => ({

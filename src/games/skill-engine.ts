@@ -4,7 +4,7 @@
  * `createAgent(deps)`.
  */
 import { AgentcadeError } from '../core/errors/catalogue.ts';
-import { builtinSkill } from './catalog.ts';
+import { Skill } from '../core/games/skill.ts';
 import type { EngineContext, EngineHost } from './engines.ts';
 import './errors.ts';
 import type { AgentDeps, SkillAgent } from './skill-agent.ts';
@@ -16,6 +16,14 @@ export interface GameModule {
 }
 
 const GAME_MODULES = import.meta.glob<GameModule>('/skills/*/game.ts');
+const SKILL_FILES = import.meta.glob('/skills/*/SKILL.md', { query: '?raw', import: 'default', eager: true }) as Record<string, string>;
+
+/** The loaded Skill of a built-in game, or undefined when there is no such folder. */
+export function builtinSkill(id: string): Skill | undefined {
+  const path = `/skills/${id}/SKILL.md`;
+  const text = SKILL_FILES[path];
+  return text === undefined ? undefined : Skill.load(path, text);
+}
 
 /** Loads a game's module; throws AgentcadeError('game_unknown') when the folder has none. */
 export async function loadGameModule(gameId: string): Promise<GameModule> {

@@ -4,15 +4,13 @@
  * puts the resulting ChatModel into the hub. Plain TypeScript with `subscribe`, so the Svelte
  * component only mirrors it.
  */
-import { createChatModel } from './decide-step.ts';
-import { demoPolicy, registerPolicy } from './demo-policies.ts';
+import type { ChatModel } from '../core/llm/types.ts';
 import { describeModelError } from './describe.ts';
 import { modelError, toModelError } from './errors.ts';
 import type { LoadRequest } from './engine-service.ts';
 import type { ModelHub, ProviderKind } from './model-hub.ts';
 import { adaptToGpu, defaultChoiceFor } from '../core/llm/models.ts';
-import { createRemoteModel, endpointProblem } from './remote-openai.ts';
-import { createScriptedModel } from './scripted.ts';
+import { endpointProblem } from './remote-endpoint.ts';
 import {
   defaultModelSettings,
   loadModelSettings,
@@ -47,6 +45,8 @@ export interface ControllerState {
 export interface ControllerDeps {
   hub: ModelHub;
   webllm: () => WebLlmProvider;
+  /** The demo brain (loaded when first chosen). */
+  demoModel: () => Promise<ChatModel>;
   probe?: () => Promise<WebGpuProbe>;
   load?: () => Promise<ModelSettings>;
   save?: (s: ModelSettings) => Promise<void>;
@@ -125,8 +125,8 @@ export class ModelController {
     if (first && probe.usable) settings.localModelId = defaultChoiceFor(probe, currentDeviceHints());
     this.set({ settings, probe, effectiveModelId: adaptToGpu(settings.localModelId, probe) });
     await this.refreshLocal();
-    if (settings.provider === 'remote' && settings.remote.baseUrl) this.activateRemote();
-    else if (settings.provider === 'scripted') this.activateScripted();
+    if (settings.provider === 'remote' && settings.remote.baseUrl) await this.activateRemote();
+    else if (settings.provider === 'scripted') await this.activateScripted();
     else if (settings.provider === 'webllm' && this.state.local.kind === 'cached') void this.loadLocal();
   }
 
@@ -150,12 +150,12 @@ export class ModelController {
 
   async chooseProvider(provider: ProviderKind): Promise<void> {
     await this.persist({ ...this.state.settings, provider });
-    if (provider === 'scripted') this.activateScripted();
+    if (provider === 'scripted') await this.activateScripted();
     else if (provider === 'remote') {
-      if (this.state.settings.remote.baseUrl) this.activateRemote();
+      if (this.state.settings.remote.baseUrl) await this.activateRemote();
       else this.deps.hub.clearModel();
     } else if (this.state.local.kind === 'ready' && this.provider) {
-      this.deps.hub.setModel('webllm', createChatModel(this.provider));
+      this.deps.hub.setModel('webllm', await localModel(this.provider));
     } else this.deps.hub.clearModel();
     this.set({});
   }
@@ -188,7 +188,7 @@ export class ModelController {
       });
       const readyOffline = [...new Set([...this.state.settings.readyOffline, id])];
       await this.persist({ ...this.state.settings, readyOffline });
-      if (this.state.settings.provider === 'webllm') this.deps.hub.setModel('webllm', createChatModel(provider));
+      if (this.state.settings.provider === 'webllm') this.deps.hub.setModel('webllm', await localModel(provider));
       this.set({ local: { kind: 'ready' } });
     } catch (err) {
       if ((err as Error)?.name === 'AbortError') return this.refreshLocal();
@@ -218,10 +218,10 @@ export class ModelController {
   /** Saves the remote fields; explains (does not try) an endpoint the page cannot reach. */
   async saveRemote(remote: RemoteSettings): Promise<void> {
     await this.persist({ ...this.state.settings, remote });
-    if (this.state.settings.provider === 'remote') this.activateRemote();
+    if (this.state.settings.provider === 'remote') await this.activateRemote();
   }
 
-  private activateRemote(): void {
+  private async activateRemote(): Promise<void> {
     const r = this.state.settings.remote;
     const problem = endpointProblem(r.baseUrl, typeof location !== 'undefined' ? location.href : undefined);
     if (problem) {
@@ -229,17 +229,24 @@ export class ModelController {
       this.set({ remoteProblem: describeModelError(modelError(problem.code, problem.detail)).parent });
       return;
     }
+    const { createRemoteModel } = await import('./remote-openai.ts');
     this.deps.hub.setModel('remote', createRemoteModel(r));
     this.set({ remoteProblem: undefined });
   }
 
-  private activateScripted(): void {
-    this.deps.hub.setModel('scripted', createScriptedModel(demoPolicy));
+  private async activateScripted(): Promise<void> {
+    this.deps.hub.setModel('scripted', await this.deps.demoModel());
     this.set({});
   }
 }
 
-const TRY_AGENT = 'settings:test';
+/** The loaded local engine as a ChatModel (the step layer is loaded on first use). */
+async function localModel(provider: WebLlmProvider): Promise<ChatModel> {
+  const { createChatModel } = await import('./decide-step.ts');
+  return createChatModel(provider);
+}
+
+export const TRY_AGENT = 'settings:test';
 const TRY_TOOLS = [
   {
     name: 'reply',
@@ -247,12 +254,6 @@ const TRY_TOOLS = [
     parameters: { type: 'object', properties: { text: { type: 'string', maxLength: 80 } }, required: ['text'] },
   },
 ];
-
-// The demo script answers the settings try-out too (it is not a game, so no skills/*/demo.ts).
-registerPolicy(TRY_AGENT, (req) => ({
-  action: 'reply',
-  args: { text: `（演示脚本）你说的是：“${req.messages.at(-1)?.content ?? ''}”` },
-}));
 
 /** Settings' "试一步": one real agent step through the hub; returns the reply text. */
 export async function tryStep(hub: ModelHub, text: string, signal?: AbortSignal): Promise<string> {
@@ -270,6 +271,6 @@ export async function tryStep(hub: ModelHub, text: string, signal?: AbortSignal)
 }
 
 /** The app's controller over the app's hub (the lead mounts ModelSettings with these). */
-export function createModelController(hub: ModelHub): ModelController {
-  return new ModelController({ hub, webllm: () => createWebLlmProvider() });
+export function createModelController(hub: ModelHub, demoModel: () => Promise<ChatModel>): ModelController {
+  return new ModelController({ hub, webllm: () => createWebLlmProvider(), demoModel });
 }

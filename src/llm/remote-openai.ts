@@ -8,6 +8,9 @@ import { createChatModel, type ChatModelOptions, type StepProvider } from './dec
 import { abortError, modelError } from './errors.ts';
 import { readSseData } from '../core/llm/sse.ts';
 import type { ChatModel } from '../core/llm/types.ts';
+import { chatCompletionsUrl, endpointProblem } from './remote-endpoint.ts';
+
+export { chatCompletionsUrl, endpointProblem };
 
 export interface RemoteConfig {
   /** e.g. `https://robot.local:8443/v1`, `http://localhost:11434` (…/v1 is added when missing). */
@@ -24,36 +27,6 @@ export interface RemoteDeps {
   fetch?: typeof fetch;
   /** The page's URL, for the mixed-content check (default `location.href` when there is one). */
   pageUrl?: string;
-}
-
-/** `…/v1/chat/completions` from what a parent types as the base URL. */
-export function chatCompletionsUrl(baseUrl: string): string {
-  const b = baseUrl.trim().replace(/\/+$/, '');
-  if (b.endsWith('/chat/completions')) return b;
-  if (/\/v\d+$/.test(b)) return `${b}/chat/completions`;
-  return `${b}/v1/chat/completions`;
-}
-
-function isLoopback(host: string): boolean {
-  return host === 'localhost' || host.endsWith('.localhost') || host === '[::1]' || /^127\./.test(host);
-}
-
-/**
- * Why this endpoint cannot be used from this page, before trying: an invalid URL, or plain http
- * from an https page (browsers block mixed content; loopback is allowed). Undefined when fine.
- */
-export function endpointProblem(baseUrl: string, pageUrl?: string): { code: string; detail: string } | undefined {
-  let url: URL;
-  try {
-    url = new URL(chatCompletionsUrl(baseUrl));
-  } catch {
-    return { code: 'model_bad_config', detail: `接口地址“${baseUrl}”不是完整的网址（应以 http:// 或 https:// 开头）` };
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:')
-    return { code: 'model_bad_config', detail: `接口地址必须以 http:// 或 https:// 开头` };
-  if (pageUrl?.startsWith('https:') && url.protocol === 'http:' && !isLoopback(url.hostname))
-    return { code: 'model_remote_mixed_content', detail: `${url.origin} 是 http 地址，本页面是 https` };
-  return undefined;
 }
 
 function defaultPageUrl(): string | undefined {

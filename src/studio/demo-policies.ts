@@ -3,7 +3,7 @@
  * and one policy per model worker of 问答卡牌 (its run skills are code). Each is a small deterministic function of the request —
  * it reads only what a model would see (its messages and the tools offered), never the runtime.
  */
-import { readToolResult } from '../core/agent/messages.ts';
+import { readToolResult, toolResultsIn } from '../core/agent/messages.ts';
 import type { ChatMessage, ScriptPolicy, Step, StepRequest } from '../core/llm/types.ts';
 import { DEMO_THEME_NAMES, DEMO_THEMES } from './demo-decks.ts';
 import { MANAGER_AGENT, workerAgent } from '../core/studio/manager-tools.ts';
@@ -54,17 +54,21 @@ function playResults(messages: ChatMessage[]): { child: string; results: PlayRes
   let results: PlayResult[] = [];
   let started = false;
   for (const m of messages) {
-    if (m.role === 'user' && m.content.startsWith('[孩子] ')) {
-      child = m.content.slice(5);
-      results = [];
+    if (m.role !== 'user') continue;
+    // A message may carry the last burst's result first, then the child's next words.
+    for (const r of toolResultsIn(m)) {
+      if (r.name !== 'run_worker' || typeof r.result !== 'string') continue;
+      for (const line of r.result.split('\n')) {
+        const x = /^(\S+) 已更新：(.*)$/.exec(line);
+        if (!x) continue;
+        results.push({ skill: x[1], values: JSON.parse(x[2]) as Record<string, unknown> });
+        if (x[1] === 'present-card') started = true;
+      }
     }
-    const r = readToolResult(m);
-    if (r?.name !== 'run_worker' || typeof r.result !== 'string') continue;
-    for (const line of r.result.split('\n')) {
-      const r = /^(\S+) 已更新：(.*)$/.exec(line);
-      if (!r) continue;
-      results.push({ skill: r[1], values: JSON.parse(r[2]) as Record<string, unknown> });
-      if (r[1] === 'present-card') started = true;
+    const words = /(?:^|\n)\[孩子\] ([\s\S]*)$/.exec(m.content);
+    if (words) {
+      child = words[1];
+      results = [];
     }
   }
   return { child, results, started };
@@ -91,11 +95,12 @@ export const managerPolicy: ScriptPolicy = (req) => (has(req, 'reply') ? playMan
 // ── design workers ───────────────────────────────────────────────────────────────
 const words = (req: StepRequest) => {
   const said = section(req.messages, '设计.家长要求');
-  const answers = req.messages.flatMap((m) => {
-    const r = readToolResult(m);
-    const answer = r?.name === 'ask_user' ? (r.result as { answer?: unknown } | undefined)?.answer : undefined;
-    return typeof answer === 'string' ? [answer] : [];
-  });
+  const answers = req.messages.flatMap((m) =>
+    toolResultsIn(m).flatMap((r) => {
+      const answer = r.name === 'ask_user' ? (r.result as { answer?: unknown } | undefined)?.answer : undefined;
+      return typeof answer === 'string' ? [answer] : [];
+    }),
+  );
   return [...(Array.isArray(said) ? said.map(String) : []), ...answers].join('；');
 };
 

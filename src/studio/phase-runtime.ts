@@ -258,14 +258,14 @@ export class StudioSession {
           board = bb.recordUserFact(board, USER_WORDS_TAG, [...prev, e.text], at);
           notes.push(() => {
             this.say({ who: 'user', text: e.text });
-            this.snap.manager = [...this.snap.manager, { role: 'user', content: `[家长] ${e.text}` }];
+            this.addUserMessage(`[家长] ${e.text}`);
             this.log('user_input', { text: e.text });
           });
         } else if (e.type === 'record_player_input') {
           board = bb.recordRuntimeFact(board, PLAYER_INPUT_TAG, e.text, at);
           notes.push(() => {
             this.say({ who: 'user', text: e.text });
-            this.snap.manager = [...this.snap.manager, { role: 'user', content: `[孩子] ${e.text}` }];
+            this.addUserMessage(`[孩子] ${e.text}`);
             this.log('play_turn', { input: e.text });
           });
         }
@@ -312,9 +312,21 @@ export class StudioSession {
     return { ok: true };
   }
 
+  /**
+   * A user message of the manager's conversation. After a tool result the model has not answered
+   * (a burst that ended with a worker), the next words join that same message: the conversation
+   * keeps taking turns, so a local engine continues its cached conversation in place.
+   */
+  private addUserMessage(content: string): void {
+    const m = this.snap.manager;
+    const last = m.at(-1);
+    if (m.length > 1 && last?.role === 'user') this.snap.manager = [...m.slice(0, -1), { role: 'user', content: `${last.content}\n${content}` }];
+    else this.snap.manager = [...m, { role: 'user', content }];
+  }
+
   private userDecision(text: string, data: Record<string, unknown>): void {
     this.say({ who: 'user', text });
-    this.snap.manager = [...this.snap.manager, { role: 'user', content: `[验收] ${text}` }];
+    this.addUserMessage(`[验收] ${text}`);
     this.log('user_decision', data);
   }
 
@@ -449,7 +461,7 @@ export class StudioSession {
         this.dispatch({ type: 'worker_failed', workerId, message: (err as Error).message }, work);
         return;
       }
-      this.snap.manager = [...this.snap.manager, toolResultMessage('run_worker', `${skillId} 交了草稿：${Object.keys(outcome.values).join('、')}，等家长验收`)];
+      this.addUserMessage(toolResultMessage('run_worker', `${skillId} 交了草稿：${Object.keys(outcome.values).join('、')}，等家长验收`).content);
       this.dispatch({ type: 'worker_submitted', workerId, tags: Object.keys(outcome.values) }, work);
       return;
     }
@@ -472,7 +484,7 @@ export class StudioSession {
       return;
     }
     const lines = ran.map((r) => `${r.skill.id} 已更新：${this.playResultSummary(Object.keys(r.values))}`);
-    this.snap.manager = [...this.snap.manager, toolResultMessage('run_worker', lines.join('\n'))];
+    this.addUserMessage(toolResultMessage('run_worker', lines.join('\n')).content);
     // A run skill that wrote `运行.回复` has said what the child hears: that is the burst's reply.
     const spoke = ran.filter((r) => REPLY_TAG in r.values);
     const said = spoke.at(-1)?.values[REPLY_TAG];

@@ -11,8 +11,6 @@ import type { GameClient } from '../a2a/types.ts';
 import { builtinGames } from '../games/catalog.ts';
 import { createModelController, type ModelController } from '../llm/model-controller.ts';
 import { modelHub, type ModelHub } from '../llm/model-hub.ts';
-import { registerPolicy } from '../llm/demo-policies.ts';
-import { mainDemoPolicy } from '../arcade/demo-policy.ts';
 import { MainAgent } from '../arcade/main-agent.ts';
 import type { SpeakingPath } from '../arcade/speaking-path.ts';
 import { ThinkingCue } from '../arcade/thinking-cue.ts';
@@ -33,7 +31,6 @@ import { createWebSynth, type WebSynth } from '../speech/web-synth.ts';
 import { TraceRecorder } from '../trace/recorder.ts';
 import { createSessionGuard, type SessionGuard } from '../trace/session-guard.ts';
 import { createStudioShelf } from '../studio/play/arcade-shelf.ts';
-import { registerStudioDemoPolicies } from '../studio/play/demo.ts';
 import { exposeTrace } from '../trace/trace-port.ts';
 import { completedTasksToKeep, traceMaxBytes } from '../trace/trace-settings.ts';
 import { TraceStore } from '../trace/trace-store.ts';
@@ -73,9 +70,7 @@ export interface AppRuntime {
 
 export function createAppRuntime(): AppRuntime {
   const hub = modelHub;
-  registerPolicy('main', mainDemoPolicy);
-  registerStudioDemoPolicies();
-  const controller = createModelController(hub);
+  const controller = createModelController(hub, () => import('./demo-brain.ts').then((m) => m.createDemoModel()));
   void controller.init().catch((e) => console.error('model settings', e));
   followLocalModel(controller); // "ready offline" and persistent storage (issue 7)
 

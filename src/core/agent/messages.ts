@@ -9,6 +9,7 @@
 import type { ChatMessage, Step } from '../llm/types.ts';
 
 const TOOL_RESPONSE = /^<tool_response>([\s\S]*)<\/tool_response>$/;
+const TOOL_RESPONSES = /<tool_response>([\s\S]*?)<\/tool_response>/g;
 
 /** The model's step as the assistant said it: its exact decoded text when known (a local engine's cache then continues in place). */
 export function stepMessage(step: Step): ChatMessage {
@@ -39,6 +40,22 @@ export function readToolResult(message: ChatMessage): { name: string; result: un
   } catch {
     return null;
   }
+}
+
+/**
+ * Every tool result a user message carries, in order — also one that goes on with other words
+ * (the Studio's manager gets a worker's result and the next words of the child in one message).
+ */
+export function toolResultsIn(message: ChatMessage): Array<{ name: string; result: unknown }> {
+  if (message.role !== 'user') return [];
+  return [...message.content.matchAll(TOOL_RESPONSES)].flatMap((m) => {
+    try {
+      const body = JSON.parse(m[1]) as { name?: unknown; result?: unknown };
+      return typeof body.name === 'string' ? [{ name: body.name, result: body.result }] : [];
+    } catch {
+      return [];
+    }
+  });
 }
 
 /** The step an assistant message carries, or null. */

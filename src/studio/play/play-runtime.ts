@@ -19,8 +19,8 @@ import { lastRounds } from '../../core/agent/memory.ts';
 import type { Random } from '../../core/random.ts';
 import { currentCardOf, scoreOf, turnChanges, type ScoreNow, type TurnChanges } from '../../core/studio/device-effects.ts';
 
-/** A round of the play manager's conversation starts at the child's words. */
-export const isPlayerMessage = (m: ChatMessage): boolean => m.role === 'user' && m.content.startsWith('[孩子] ');
+/** A round of the play manager's conversation starts at the child's words (after the last result they may follow). */
+export const isPlayerMessage = (m: ChatMessage): boolean => m.role === 'user' && /(^|\n)\[孩子\] /.test(m.content);
 
 export type TurnOutcome =
   | { ok: true; replies: PlayReply[]; ended: boolean; changes: TurnChanges }

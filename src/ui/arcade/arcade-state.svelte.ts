@@ -80,7 +80,16 @@ export class ArcadeState {
     this.games = this.rt.catalog();
   }
 
+  /**
+   * A new subtitle line; the robot's sentences follow one another in one line until the child
+   * speaks (replies arrive sentence by sentence, and are read as one answer).
+   */
   private push(who: SubtitleLine['who'], text: string): void {
+    const last = this.lines.at(-1);
+    if (last && who !== 'child' && last.who === who) {
+      this.lines = [...this.lines.slice(0, -1), { ...last, text: last.text + text }];
+      return;
+    }
     this.lines = [...this.lines.slice(-(MAX_LINES - 1)), { id: this.nextId++, who, text }];
   }
 

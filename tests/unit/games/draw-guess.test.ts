@@ -68,9 +68,9 @@ describe('你画我猜 played with its demo policy', () => {
     const { service, device, agent } = play();
     await send(service, 'start', '玩你画我猜');
     const w1 = await send(service, 'message', '是小猫');
-    expect(w1.reply.text).toBe('不是猫哦，再猜猜看！还有 2 次机会。');
+    expect(w1.reply.text).toBe('不是猫哦！再猜猜看，还有 2 次机会。');
     const w2 = await send(service, 'message', '兔子');
-    expect(w2.reply.text).toBe('不是兔子哦，再猜猜看！还有 1 次机会。');
+    expect(w2.reply.text).toBe('不是兔子哦！再猜猜看，还有 1 次机会。');
     const w3 = await send(service, 'message', '那是狗狗吗');
     expect(w3.intermediate).toEqual(['答案是老虎，没关系！', '下一题来咯，看我画！', '画好啦！']);
     expect(device.reacts()).toEqual(['sorry+shake', 'sorry+shake', 'sorry+shake']);
@@ -93,10 +93,10 @@ describe('你画我猜 played with its demo policy', () => {
     const texts = [];
     for (let i = 0; i < 4; i++) texts.push((await send(service, 'message', '给我一个提示')).reply.text);
     expect(texts).toEqual([
-      '给你一个提示：它是森林之王。',
-      '给你一个提示：它身上有黑色的条纹。',
-      '给你一个提示：它的额头上有个王字，就是它。',
-      '提示都用完啦，再猜猜看，或者说“跳过”。',
+      '好，给你一个提示！它是森林之王。',
+      '好，给你一个提示！它身上有黑色的条纹。',
+      '好，给你一个提示！它的额头上有个王字，就是它。',
+      '提示都用完啦！再猜猜看，或者说“跳过”。',
     ]);
   });
 

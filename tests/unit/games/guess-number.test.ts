@@ -106,7 +106,7 @@ describe('猜数字 played through the game service with its demo policy', () =>
     expect(start.reply.text).toBe('我想好了一个 1 到 100 的数字，你有 7 次机会，猜猜看吧！');
     expect(start.reply.session).toBe('active');
     const first = await send(service, 'message', '我猜50');
-    expect(first.reply.text).toBe('50 小了，再大一点哦！还有 6 次机会。');
+    expect(first.reply.text).toBe('50 小了！再大一点哦，还有 6 次机会。');
     const { last } = await binarySearchChild(service);
     expect(last.session).toBe('ended');
     expect(last.text).toMatch(/^太棒啦！就是 73！/);
@@ -133,9 +133,9 @@ describe('猜数字 played through the game service with its demo policy', () =>
     await send(service, 'start', '玩猜数字');
     await send(service, 'message', '我猜50');
     const h1 = await send(service, 'message', '给我一个提示吧');
-    expect(h1.reply.text).toBe('给你一个提示：这个数字是双数。');
+    expect(h1.reply.text).toBe('好，给你一个提示！这个数字是双数。');
     const h2 = await send(service, 'message', '再来一个提示');
-    expect(h2.reply.text).toBe('给你一个提示：这个数字比 50 大，比 76 小。');
+    expect(h2.reply.text).toBe('好，给你一个提示！这个数字比 50 大，比 76 小。');
     expect(agent().game.triesLeft).toBe(6);
   });
 
@@ -154,7 +154,7 @@ describe('猜数字 played through the game service with its demo policy', () =>
     expect(out.reply.text).toBe('要猜 1 到 100 之间的数字哦，再说一个吧。');
     await send(service, 'message', '我猜50');
     const again = await send(service, 'message', '我猜50');
-    expect(again.reply.text).toBe('50 你已经猜过啦，它大了，换一个数字吧。还有 6 次机会。');
+    expect(again.reply.text).toBe('50 你已经猜过啦！它大了，换一个数字吧。还有 6 次机会。');
     expect(agent().game.triesLeft).toBe(6);
     expect(device.reacts()).toEqual(['sorry+shake']);
   });

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { readdirSync, readFileSync, existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { Skill, SkillLoadError } from '../../../src/core/games/skill.ts';
-import { builtinGames, builtinSkill } from '../../../src/games/catalog.ts';
+import { builtinGames } from '../../../src/games/catalog.ts';
+import { builtinSkill } from '../../../src/games/skill-engine.ts';
 
 const GOOD = `---
 name: my-game

@@ -44,6 +44,7 @@ function controller(f: ReturnType<typeof fakeWebLlm>, stored: Partial<ModelSetti
   const c = new ModelController({
     hub,
     webllm: () => f.provider,
+    demoModel: async () => (await import('../../../src/ui/demo-brain.ts')).createDemoModel(),
     probe: async () => probe,
     load: async () => ({ ...defaultModelSettings(), ...stored }),
     save: async (s) => void saved.push(s),

@@ -5,7 +5,7 @@
  * child said the name themselves.
  */
 import { describe, expect, it } from 'vitest';
-import { readToolResult } from '../../../src/core/agent/messages.ts';
+import { toolResultsIn } from '../../../src/core/agent/messages.ts';
 import type { ScriptPolicy, StepRequest } from '../../../src/core/llm/types.ts';
 import { cardsFromDesign } from '../../../src/core/studio/cards.ts';
 import type { PlayableGame } from '../../../src/studio/play-stage.ts';
@@ -14,7 +14,7 @@ import { designedGame, demoModel, harness, send } from './helpers.ts';
 
 const managerReadsFirst: ScriptPolicy = (req) => {
   // At the start of every burst the manager looks at the blackboard (a loop tool), then plays on.
-  if (req.messages.at(-1)!.content.startsWith('[孩子] ')) return { action: 'read_blackboard', args: {} };
+  if (/(^|\n)\[孩子\] /.test(req.messages.at(-1)!.content)) return { action: 'read_blackboard', args: {} };
   return demoModel().model.step(req) as never;
 };
 
@@ -31,10 +31,7 @@ async function playAndScan(game: PlayableGame, moves: (card: CardAsset, turnOnCa
     for (const r of requests.slice(from)) {
       const text = promptText(r);
       // Revealed by the runtime's judge in this very turn (the card is over; the reply will say it).
-      const judged = r.messages.flatMap((m) => {
-        const t = readToolResult(m);
-        return t?.name === 'run_worker' && typeof t.result === 'string' && t.result.startsWith('judge-answer 已更新：') ? [t.result] : [];
-      });
+      const judged = r.messages.flatMap((m) => toolResultsIn(m).flatMap((t) => (t.name === 'run_worker' && typeof t.result === 'string' && t.result.startsWith('judge-answer 已更新：') ? [t.result] : [])));
       for (const c of game.cards) {
         if (over.has(c.cardId) || judged.some((j) => j.includes(`"答案":"${c.answer}"`))) continue;
         for (const n of names(c)) {
@@ -89,7 +86,7 @@ describe('no prompt ever holds an unrevealed answer', () => {
     // The run skills are code: the only prompts of the play stage are the manager's.
     const agents = new Set(requests.map((r) => r.agent));
     expect([...agents]).toEqual(['studio:manager']);
-    expect(requests.some((r) => r.messages.some((m) => readToolResult(m)?.name === 'read_blackboard'))).toBe(true);
+    expect(requests.some((r) => r.messages.some((m) => toolResultsIn(m).some((t) => t.name === 'read_blackboard')))).toBe(true);
     expect(over.size).toBe(5);
   });
 

@@ -1,0 +1,117 @@
+/**
+ * `npx tsx bench/latency/run.ts [--json]`: how long a child waits, per in-game turn, estimated
+ * from device profiles (bench/latency/profiles.ts) — not measured on a device.
+ *
+ * It records whole sessions of the real agents with their demo policies (猜数字 won by halving,
+ * 你画我猜 with wrong and right answers and a skip, a Studio 恐龙问答), the requests they sent and
+ * what the model wrote, and replays them through a simulated engine with WebLLM's exact cache rule
+ * (simulate.ts), counting tokens with the Qwen tokenizer. Side by side in one run:
+ * - before: the old prompt layout (state and actions in the system prompt, memory of input + final
+ *   reply only; layouts.ts) and no streaming (a sentence is heard when its step is complete), no cue;
+ * - after: the session-stable layout the agents use now, sentences spoken as they are decoded,
+ *   and the instant thinking cue.
+ */
+import { pathToFileURL } from 'node:url';
+import type { StepRequest } from '../../src/core/llm/types.ts';
+import { qwenTokenizer } from '../llm/run.ts';
+import { closeVite, viteImport } from '../llm/vite-runner.ts';
+import { beforeLayout } from './layouts.ts';
+import { PROFILES, type DeviceProfile } from './profiles.ts';
+import { percentile, SimulatedEngine, timeTurn, type Tokenizer, type TurnSteps, type TurnTiming } from './simulate.ts';
+
+interface Session {
+  name: string;
+  /** Every turn in order; `inGame` marks the child's in-game inputs (not the start or the end). */
+  turns: Array<TurnSteps & { inGame: boolean }>;
+}
+
+function split(steps: StepRequest[], outputs: string[], turns: Array<{ kind: string; steps: number }>): Session['turns'] {
+  let i = 0;
+  return turns.map((t) => {
+    const out = { inGame: t.kind === 'message', steps: steps.slice(i, i + t.steps).map((req, k) => ({ req, output: outputs[i + k] })) };
+    i += t.steps;
+    return out;
+  });
+}
+
+export async function recordSessions(): Promise<Session[]> {
+  try {
+    const { recordGame } = await viteImport<typeof import('../llm/record-game.ts')>('/bench/llm/record-game.ts');
+    const { halvingChild } = await import('../llm/sequences/guess-number.ts');
+    const { drawGuessChild } = await import('../llm/sequences/draw-guess.ts');
+    const { recordStudio } = await viteImport<typeof import('../llm/record-studio.ts')>('/bench/llm/record-studio.ts');
+    const guess = await recordGame('guess-number', halvingChild(), { seed: 28 });
+    const draw = await recordGame('draw-guess', drawGuessChild);
+    const studio = await recordStudio();
+    return [
+      { name: '猜数字', turns: split(guess.steps, guess.outputs, guess.turns.map((t) => ({ kind: t.input.kind, steps: t.steps }))) },
+      { name: '你画我猜', turns: split(draw.steps, draw.outputs, draw.turns.map((t) => ({ kind: t.input.kind, steps: t.steps }))) },
+      { name: '恐龙问答（设计室）', turns: split(studio.play, studio.playOutputs, studio.turns) },
+    ];
+  } finally {
+    await closeVite();
+  }
+}
+
+export interface ProfileFigures {
+  label: string;
+  source: string;
+  cueS: number;
+  firstSentenceP50S: number;
+  firstSentenceP95S: number;
+  fullReplyP50S: number;
+  prefillTokensPerTurn: number;
+  inPlaceShare: number;
+}
+
+export function estimate(sessions: Session[], profile: DeviceProfile, variant: 'before' | 'after', tok: Tokenizer): ProfileFigures {
+  const timings: TurnTiming[] = [];
+  for (const s of sessions) {
+    const engine = new SimulatedEngine(tok);
+    for (const turn of s.turns) {
+      const steps = variant === 'before' ? turn.steps.map((x) => ({ ...x, req: beforeLayout(x.req) })) : turn.steps;
+      const t = timeTurn(engine, { steps }, profile, { streaming: variant === 'after', cue: variant === 'after' }, tok);
+      if (turn.inGame) timings.push(t);
+    }
+  }
+  const steps = timings.reduce((n, t) => n + t.steps, 0);
+  return {
+    label: profile.label,
+    source: profile.source,
+    cueS: percentile(timings.map((t) => t.cueS), 50),
+    firstSentenceP50S: percentile(timings.map((t) => t.firstSentenceS), 50),
+    firstSentenceP95S: percentile(timings.map((t) => t.firstSentenceS), 95),
+    fullReplyP50S: percentile(timings.map((t) => t.fullReplyS), 50),
+    prefillTokensPerTurn: timings.reduce((n, t) => n + t.prefillTokens, 0) / Math.max(1, timings.length),
+    inPlaceShare: timings.reduce((n, t) => n + t.inPlace, 0) / Math.max(1, steps),
+  };
+}
+
+export function runLatency(sessions: Session[], tok: Tokenizer) {
+  const side = (variant: 'before' | 'after') => Object.fromEntries(PROFILES.map((p) => [p.id, estimate(sessions, p, variant, tok)]));
+  const turns = sessions.reduce((n, s) => n + s.turns.filter((t) => t.inGame).length, 0);
+  return { tokenizer: tok.name, turns, before: side('before'), after: side('after') };
+}
+
+const s = (x: number) => `${x.toFixed(2)} s`;
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  const tok = await qwenTokenizer();
+  const r = runLatency(await recordSessions(), tok);
+  if (process.argv.includes('--json')) console.log(JSON.stringify(r, null, 2));
+  else {
+    console.log(`# Latency per in-game turn — estimated from device profiles, not measured (${r.turns} turns; tokens: ${r.tokenizer})\n`);
+    console.log('profile | variant | cue | first sentence p50 | p95 | whole reply p50 | prefilled tokens/turn | steps in place');
+    for (const p of PROFILES)
+      for (const v of ['before', 'after'] as const) {
+        const f = r[v][p.id];
+        console.log(`${p.label} | ${v} | ${s(f.cueS)} | ${s(f.firstSentenceP50S)} | ${s(f.firstSentenceP95S)} | ${s(f.fullReplyP50S)} | ${f.prefillTokensPerTurn.toFixed(0)} | ${(f.inPlaceShare * 100).toFixed(0)}%`);
+      }
+    console.log('\nEvery figure: estimated from profile <row>; sources in bench/latency/profiles.ts.');
+    for (const p of PROFILES) {
+      const b = r.before[p.id];
+      const a = r.after[p.id];
+      console.log(`${p.label} (estimated, ${p.source}): first sentence p50 ×${(b.firstSentenceP50S / a.firstSentenceP50S).toFixed(1)} sooner, prefilled tokens ×${(b.prefillTokensPerTurn / a.prefillTokensPerTurn).toFixed(1)} fewer`);
+    }
+  }
+}
