@@ -1,6 +1,6 @@
 /**
  * Both built-in games played start to finish in Chromium through the real game Worker and the
- * A2A MessagePort transport, with the demo policies as the model (lab/games.html).
+ * A2A MessagePort transport, with the demo policies as the model (tests/lab/games.html).
  */
 import { expect, test, type Page } from '@playwright/test';
 
@@ -19,7 +19,7 @@ class Child {
   constructor(private readonly page: Page) {}
 
   async open(gameId: string) {
-    await this.page.goto('/lab/games.html');
+    await this.page.goto('/tests/lab/games.html');
     await expect(this.page.locator('body[data-ready="true"]')).toBeAttached();
     await this.page.selectOption('#game', gameId);
   }

@@ -4,9 +4,9 @@
  * `connectModel`, as a game worker does.
  */
 import { mount } from 'svelte';
-import ModelSettings from '../src/ui/settings/ModelSettings.svelte';
-import { modelHub } from '../src/llm/model-hub.ts';
-import { createModelController } from '../src/llm/model-controller.ts';
+import ModelSettings from '../../src/ui/settings/ModelSettings.svelte';
+import { modelHub } from '../../src/llm/model-hub.ts';
+import { createModelController } from '../../src/llm/model-controller.ts';
 
 const controller = createModelController(modelHub);
 mount(ModelSettings, { target: document.getElementById('app')!, props: { controller, hub: modelHub } });
@@ -28,9 +28,9 @@ document.getElementById('worker-try')!.addEventListener('click', () => {
 });
 
 // e2e: the real model worker (WebLLM imported, no GPU needed) builds the grammar for a step schema.
-import { createWebLlmProvider } from '../src/llm/webllm-provider.ts';
-import { buildStepSchema } from '../src/core/llm/step-schema.ts';
-import type { ToolSpec } from '../src/core/llm/types.ts';
+import { createWebLlmProvider } from '../../src/llm/webllm-provider.ts';
+import { buildStepSchema } from '../../src/core/llm/step-schema.ts';
+import type { ToolSpec } from '../../src/core/llm/types.ts';
 (globalThis as { __llmWorkerGrammar?: unknown }).__llmWorkerGrammar = async (tools: ToolSpec[]) => {
   const provider = createWebLlmProvider();
   try {
