@@ -92,11 +92,6 @@ export class DrawGuessGame {
     return this.q.card;
   }
 
-  /** For tests only: the current card's answer names, to scan prompts for leaks. */
-  peekAnswer(): { name: string; aliases: string[] } | null {
-    return this.phase === 'ready' ? null : { name: this.q.card.name, aliases: this.q.card.aliases };
-  }
-
   /** The current answer may be said once its question is no longer open. */
   get revealedAnswer(): string | null {
     return this.phase !== 'ready' && this.q.status !== 'open' ? this.q.card.name : null;

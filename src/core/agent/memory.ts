@@ -27,8 +27,3 @@ export function lastRounds(messages: readonly ChatMessage[], isRoundStart: Round
 export function remember(messages: readonly ChatMessage[], round: readonly ChatMessage[], isRoundStart: RoundStart, limit = MEMORY_ROUNDS): ChatMessage[] {
   return lastRounds([...messages, ...round], isRoundStart, limit);
 }
-
-/** How many rounds a conversation holds. */
-export function roundCount(messages: readonly ChatMessage[], isRoundStart: RoundStart): number {
-  return messages.filter(isRoundStart).length;
-}

@@ -26,10 +26,6 @@ export interface CommandParams {
   'screen.image': { w: number; h: number; fmt: 'mono1'; len: number };
 }
 export type Method = keyof CommandParams;
-export const METHODS = [
-  'sys.hello', 'sys.stop', 'sys.idle', 'face.set', 'face.clear', 'head.gesture', 'head.home',
-  'draw.begin', 'draw.stroke', 'draw.end', 'screen.progress', 'screen.text', 'screen.image',
-] as const satisfies readonly Method[];
 
 export interface Command<M extends Method = Method> {
   method: M;

@@ -185,7 +185,3 @@ export function acceptedValue<T = unknown>(board: Blackboard, tag: string): T | 
   const e = board.tags[tag];
   return e?.status === 'accepted' ? (e.value as T) : undefined;
 }
-
-export function drafts(board: Blackboard): TagEntry[] {
-  return Object.values(board.tags).filter((e) => e.status === 'draft');
-}
