@@ -15,8 +15,8 @@ export interface Card {
   drawing: Drawing;
 }
 
-export type QuestionStatus = 'open' | 'correct' | 'missed' | 'skipped';
-export type Phase = 'ready' | 'playing' | 'over' | 'ended';
+type QuestionStatus = 'open' | 'correct' | 'missed' | 'skipped';
+type Phase = 'ready' | 'playing' | 'over' | 'ended';
 
 export interface DrawGuessConfig {
   questions: number;

@@ -10,9 +10,9 @@ import { JSON_MEDIA } from './game-parts.ts';
 
 /** Custom A2A protocol binding (a URI, as the spec asks of custom bindings): JSON-RPC frames on a MessagePort. */
 export const MESSAGEPORT_BINDING = 'urn:x-a2a-binding:messageport';
-export const CAPABILITY_TAG_PREFIX = 'capability:';
+const CAPABILITY_TAG_PREFIX = 'capability:';
 
-export function gameAgentUrl(gameId: string): string {
+function gameAgentUrl(gameId: string): string {
   return `worker://game/${encodeURIComponent(gameId)}`;
 }
 

@@ -4,7 +4,7 @@
  */
 import { registerErrors, type ErrorTable } from '../core/errors/catalogue.ts';
 
-export const a2aErrors: ErrorTable = {
+const a2aErrors: ErrorTable = {
   game_failed: {
     child: '游戏那边出了点小问题，我们再试一次吧。',
     parent: 'The game agent ended the request with a failed task (TASK_STATE_FAILED); the detail says why.',

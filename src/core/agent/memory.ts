@@ -10,7 +10,7 @@ import type { ChatMessage } from '../llm/types.ts';
 export const MEMORY_ROUNDS = 16;
 
 /** Tells whether a message opens a round (carries the child's words for one input). */
-export type RoundStart = (message: ChatMessage) => boolean;
+type RoundStart = (message: ChatMessage) => boolean;
 
 /** The conversation cut to its last `limit` rounds; messages before the first round are kept. */
 export function lastRounds(messages: readonly ChatMessage[], isRoundStart: RoundStart, limit = MEMORY_ROUNDS): ChatMessage[] {

@@ -16,7 +16,7 @@ import type { ChatMessage, ChatModel, JsonSchema, Step, ToolSpec } from '../llm/
 import { argumentProblem } from '../llm/step-schema.ts';
 import { stepMessage, toolError, toolResultMessage } from './messages.ts';
 
-export type ToolKind = 'loop' | 'boundary';
+type ToolKind = 'loop' | 'boundary';
 
 export interface AgentTool {
   name: string;
@@ -46,7 +46,7 @@ export interface StepRecord {
   toolMs: number;
 }
 
-export interface ToolLoopOptions {
+interface ToolLoopOptions {
   /** Who is asking (queueing and tracing in the model layer), e.g. "main", "game:guess-number". */
   agent: string;
   model: ChatModel;
@@ -65,7 +65,7 @@ export interface ToolLoopOptions {
   onStep?(record: StepRecord): void;
 }
 
-export type LoopOutcome =
+type LoopOutcome =
   | { kind: 'boundary'; step: Step; result: unknown; messages: ChatMessage[]; steps: number }
   | { kind: 'exhausted'; messages: ChatMessage[]; steps: number };
 
@@ -73,7 +73,7 @@ function throwIfAborted(signal: AbortSignal | undefined): void {
   if (signal?.aborted) throw signal.reason ?? new Error('aborted');
 }
 
-export function toolSpecs(tools: readonly AgentTool[]): ToolSpec[] {
+function toolSpecs(tools: readonly AgentTool[]): ToolSpec[] {
   return tools.map(({ name, description, parameters }) => ({ name, description, parameters }));
 }
 

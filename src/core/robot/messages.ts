@@ -10,7 +10,7 @@ export const EXPRESSIONS: readonly Expression[] = ['neutral', 'happy', 'sorry', 
 
 export type Point = [number, number];
 
-export interface CommandParams {
+interface CommandParams {
   'sys.hello': Record<string, never>;
   'sys.stop': Record<string, never>;
   'sys.idle': Record<string, never>;
