@@ -1,5 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import type { SpeechFakeOptions } from './fakes/speech-fake.ts';
+import { installWorkerWatch } from './fakes/worker-watch.ts';
 import { chooseHandsFree, idle, micTimeline, openApp, say, sayHandsFree, spoken, type, waitSpoken, watchGameRequests } from './support/child.ts';
 import { DEFAULT_SEED, guessNumberSecrets } from './support/seeds.ts';
 
@@ -69,13 +70,14 @@ test('a message while the game is still busy gets "请稍等"', async ({ page })
 });
 
 test('a game worker killed mid-turn: a spoken error, and the app keeps working', async ({ page }) => {
+  await page.addInitScript(installWorkerWatch);
   await open(page);
   await type(page, '我们玩猜数字吧');
   await waitSpoken(page, /我想好了/);
   await page.evaluate(() => ((window as any).__agentcade.hub.delayMs = 2000));
   await type(page, '我猜50');
   await expect(page.getByTestId('current-game')).toContainText('游戏在想');
-  expect(await page.evaluate(() => (window as any).__agentcade.killGameWorker('guess-number'))).toBe(true);
+  expect(await page.evaluate(() => (window as any).__gameWorkers.crash('guess-number'))).toBe(true);
   await waitSpoken(page, /游戏突然停下来了/);
   await expect(page.getByTestId('current-game')).toHaveCount(0);
   await page.evaluate(() => ((window as any).__agentcade.hub.delayMs = 0));
