@@ -1,6 +1,6 @@
 /**
  * Lab page for the model settings screen (e2e: tests/e2e/llm.spec.ts). Mounts ModelSettings over
- * the app's hub, and checks the worker path: a module worker gets `hub.port()` and steps through
+ * the app's hub, and checks the worker path: a module worker gets `hub.openPort().port` and steps through
  * `connectModel`, as a game worker does.
  */
 import { mount } from 'svelte';
@@ -18,7 +18,7 @@ const out = document.getElementById('worker-result')!;
 document.getElementById('worker-try')!.addEventListener('click', () => {
   out.textContent = '思考中…';
   const worker = new Worker(new URL('./llm-agent-worker.ts', import.meta.url), { type: 'module' });
-  const port = modelHub.port();
+  const port = modelHub.openPort().port;
   worker.onmessage = (ev: MessageEvent<{ ok: boolean; text?: string; label?: string; code?: string; message?: string }>) => {
     const r = ev.data;
     out.textContent = r.ok ? `工作线程收到回答：${r.text}（${r.label}）` : `工作线程失败：${r.code} ${r.message}`;
