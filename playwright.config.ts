@@ -27,7 +27,9 @@ export default defineConfig({
     screenshot: 'only-on-failure',
   },
   webServer: {
+    // AGENTCADE_LAB=1: this build also has the harness pages (tests/lab/*.html); the app's own build does not.
     command: `npx vite build --logLevel warn --outDir ${OUT} && npx vite preview --outDir ${OUT} --port ${PORT} --strictPort`,
+    env: { AGENTCADE_LAB: '1' },
     url: `http://localhost:${PORT}`,
     reuseExistingServer: !process.env.CI,
     timeout: 240_000,

@@ -23,12 +23,19 @@ const skillDeclarations: Plugin = {
   },
 };
 
-// Extra pages (lab/*.html): test and benchmark harnesses that run our real modules in Chromium.
-const labPages = Object.fromEntries(
-  readdirSync(resolve(import.meta.dirname, 'lab'))
-    .filter((f) => f.endsWith('.html'))
-    .map((f) => [`lab/${f.replace(/\.html$/, '')}`, resolve(import.meta.dirname, 'lab', f)]),
-);
+// Harness pages (tests/lab/*.html): test and benchmark pages that run our real modules in Chromium.
+// They are build inputs only when AGENTCADE_LAB=1 (the Playwright web server, bench/a2a); `npm run build`
+// and `npm start` build the app alone, so nothing made for tests reaches dist/. The dev server serves
+// them at /tests/lab/*.html either way (it is not a shipped build).
+export const LAB_DIR = 'tests/lab';
+export function labPages(env: NodeJS.ProcessEnv = process.env): Record<string, string> {
+  if (env.AGENTCADE_LAB !== '1') return {};
+  return Object.fromEntries(
+    readdirSync(resolve(import.meta.dirname, LAB_DIR))
+      .filter((f) => f.endsWith('.html'))
+      .map((f) => [`lab/${f.replace(/\.html$/, '')}`, resolve(import.meta.dirname, LAB_DIR, f)]),
+  );
+}
 
 // Offline PWA (docs/notes/trace-pwa.md). Workbox precaches the app shell and every JS chunk,
 // worker chunks included; model weights stay in WebLLM's own caches (`webllm/model|config|wasm`),
@@ -60,10 +67,11 @@ const pwa = VitePWA({
   },
   workbox: {
     globPatterns: ['**/*.{js,css,html,wasm,png,svg,ico,webmanifest,json,md,txt}'],
-    // Harness pages are not part of the app.
-    globIgnores: ['lab/**', 'assets/lab/**', '**/*.map'],
+    // Harness pages are not part of the app (in a build with AGENTCADE_LAB=1: the pages under tests/lab/,
+    // their entry chunks under assets/lab/).
+    globIgnores: [`${LAB_DIR}/**`, 'assets/lab/**', '**/*.map'],
     navigateFallback: 'index.html',
-    navigateFallbackDenylist: [/^\/lab\//, /^\/models\//],
+    navigateFallbackDenylist: [/^\/tests\//, /^\/models\//],
     cleanupOutdatedCaches: true,
     // The first install takes the open page at once (so it is offline-ready without a reload);
     // updates still wait for the user's "现在更新" (registerType 'prompt': no skipWaiting).
@@ -97,7 +105,7 @@ export default defineConfig({
   build: {
     target: 'es2022',
     sourcemap: true,
-    rollupOptions: { input: { main: resolve(import.meta.dirname, 'index.html'), ...labPages } },
+    rollupOptions: { input: { main: resolve(import.meta.dirname, 'index.html'), ...labPages() } },
   },
   server: { host: true },
   test: {

@@ -1,10 +1,11 @@
 /**
  * A2A transport benchmark (not a test): request → first reply latency through the full transport
- * vs a raw postMessage round trip, measured in Chromium on lab/a2a-bench.html.
+ * vs a raw postMessage round trip, measured in Chromium on tests/lab/a2a-bench.html.
  *
  *   npx tsx bench/a2a/run.ts [--n 500] [--port 4182] [--dist .cache/dist-bench-a2a] [--no-build]
  *
- * Builds the app into its own folder (unless --no-build and the folder exists), serves it with
+ * Builds the app with its harness pages (AGENTCADE_LAB=1) into its own folder (unless --no-build and
+ * the folder holds the bench page), serves it with
  * `vite preview`, drives Debian's Chromium with playwright-core and prints p50/p95 and their ratio.
  */
 import { spawn, spawnSync } from 'node:child_process';
@@ -22,9 +23,13 @@ const PORT = Number(arg('port', '4182'));
 const DIST = arg('dist', '.cache/dist-bench-a2a');
 const root = resolve(import.meta.dirname, '../..');
 
-if (!args.includes('--no-build') || !existsSync(resolve(root, DIST, 'lab/a2a-bench.html'))) {
+if (!args.includes('--no-build') || !existsSync(resolve(root, DIST, 'tests/lab/a2a-bench.html'))) {
   console.log(`building into ${DIST} …`);
-  const b = spawnSync('npx', ['vite', 'build', '--logLevel', 'error', '--outDir', DIST], { cwd: root, stdio: 'inherit' });
+  const b = spawnSync('npx', ['vite', 'build', '--logLevel', 'error', '--outDir', DIST], {
+    cwd: root,
+    stdio: 'inherit',
+    env: { ...process.env, AGENTCADE_LAB: '1' },
+  });
   if (b.status !== 0) process.exit(b.status ?? 1);
 }
 
@@ -54,7 +59,7 @@ async function waitForServer(url: string): Promise<void> {
   throw new Error(`the preview server did not answer at ${url}`);
 }
 
-const url = `http://localhost:${PORT}/lab/a2a-bench.html`;
+const url = `http://localhost:${PORT}/tests/lab/a2a-bench.html`;
 try {
   await waitForServer(url);
   const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-first-run', '--disable-background-networking'] });

@@ -103,7 +103,7 @@ const webllmInFirst = webllmChunks.filter((f) => firstScreen.has(f));
 // Precache: the URLs listed in sw.js.
 const sw = files.includes('sw.js') ? read('sw.js').toString('utf8') : '';
 const precached = [...sw.matchAll(/url:\s*"([^"]+)"/g)].map((m) => m[1].replace(/^\//, '')).filter((u) => files.includes(u));
-const jsNotPrecached = jsFiles.filter((f) => !precached.includes(f) && !/^(assets\/)?lab\//.test(f));
+const jsNotPrecached = jsFiles.filter((f) => !precached.includes(f) && !/^assets\/lab\//.test(f));
 
 const kb = (n: number) => `${(n / 1024).toFixed(1)} KB`;
 const sum = (list: Iterable<string>, fn: (f: string) => number) => [...list].reduce((n, f) => n + fn(f), 0);

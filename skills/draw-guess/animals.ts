@@ -81,7 +81,7 @@ export const ANIMALS: AnimalCard[] = load();
  * Animals a child may name that have no card (so "狼" is judged a wrong guess, not an unclear
  * one, and "恐龙" is not read as the dragon's "龙"). JEV's vocabulary = cards + these.
  */
-export const OTHER_ANIMALS: JevTarget[] = [
+const OTHER_ANIMALS: JevTarget[] = [
   ['恐龙', 'dinosaur'], ['壁虎'], ['狼', 'wolf'], ['豹子', '豹', '猎豹', '花豹', 'leopard'], ['鸽子', 'pigeon'],
   ['老鹰', '鹰', 'eagle'], ['乌鸦', 'crow'], ['火鸡', 'turkey'], ['海豹', 'seal'], ['海狮', 'sea lion'], ['海鸥', 'seagull'],
   ['蚂蚁', 'ant'], ['蜻蜓', 'dragonfly'], ['蚊子', 'mosquito'], ['苍蝇', 'fly'], ['蝌蚪', 'tadpole'], ['龙虾', 'lobster'],

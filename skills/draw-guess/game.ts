@@ -23,7 +23,7 @@ export function sameWords(a: string, b: string): boolean {
   return words !== '' && words === squash(b);
 }
 
-export interface DrawGuessOptions {
+interface DrawGuessOptions {
   deck?: readonly Card[];
   config?: DrawGuessConfig;
 }

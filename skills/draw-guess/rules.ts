@@ -15,8 +15,8 @@ export interface Card {
   drawing: Drawing;
 }
 
-export type QuestionStatus = 'open' | 'correct' | 'missed' | 'skipped';
-export type Phase = 'ready' | 'playing' | 'over' | 'ended';
+type QuestionStatus = 'open' | 'correct' | 'missed' | 'skipped';
+type Phase = 'ready' | 'playing' | 'over' | 'ended';
 
 export interface DrawGuessConfig {
   questions: number;
@@ -90,11 +90,6 @@ export class DrawGuessGame {
   /** The card being asked. Only for the device (drawing) and the judge — never for a prompt. */
   get card(): Card {
     return this.q.card;
-  }
-
-  /** For tests only: the current card's answer names, to scan prompts for leaks. */
-  peekAnswer(): { name: string; aliases: string[] } | null {
-    return this.phase === 'ready' ? null : { name: this.q.card.name, aliases: this.q.card.aliases };
   }
 
   /** The current answer may be said once its question is no longer open. */

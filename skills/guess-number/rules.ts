@@ -3,10 +3,10 @@
  * The runtime owns all of this (research/anchors.md §2c); the model only sees `snapshot()`,
  * which never contains the secret before it is revealed.
  */
-export type GuessResult = 'too_big' | 'too_small' | 'correct';
-export type Phase = 'ready' | 'playing' | 'won' | 'lost' | 'ended';
+type GuessResult = 'too_big' | 'too_small' | 'correct';
+type Phase = 'ready' | 'playing' | 'won' | 'lost' | 'ended';
 
-export interface GuessRecord {
+interface GuessRecord {
   number: number;
   result: GuessResult;
 }

@@ -16,7 +16,7 @@ const FINISHED: ReadonlySet<TaskState> = new Set([
   TaskState.TASK_STATE_REJECTED,
 ]);
 
-export function isFinished(task: Pick<Task, 'status'>): boolean {
+function isFinished(task: Pick<Task, 'status'>): boolean {
   return task.status !== undefined && FINISHED.has(task.status.state);
 }
 

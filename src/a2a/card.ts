@@ -5,14 +5,14 @@
  */
 import { A2A_PROTOCOL_VERSION, type AgentCard } from '@a2a-js/sdk';
 import { PROTOCOL } from '../core/protocol/game-protocol.ts';
-import type { Capability, GameDeclaration } from '../core/protocol/declaration.ts';
+import type { GameDeclaration } from '../core/protocol/declaration.ts';
 import { JSON_MEDIA } from './game-parts.ts';
 
 /** Custom A2A protocol binding (a URI, as the spec asks of custom bindings): JSON-RPC frames on a MessagePort. */
 export const MESSAGEPORT_BINDING = 'urn:x-a2a-binding:messageport';
-export const CAPABILITY_TAG_PREFIX = 'capability:';
+const CAPABILITY_TAG_PREFIX = 'capability:';
 
-export function gameAgentUrl(gameId: string): string {
+function gameAgentUrl(gameId: string): string {
   return `worker://game/${encodeURIComponent(gameId)}`;
 }
 
@@ -42,17 +42,4 @@ export function agentCardFor(decl: GameDeclaration, url: string = gameAgentUrl(d
     ],
     signatures: [],
   };
-}
-
-/** The game id a card serves (its one desktop-game/5 skill), or undefined for other agents. */
-export function gameIdOfCard(card: AgentCard): string | undefined {
-  return card.skills.find((s) => s.tags.includes(PROTOCOL))?.id;
-}
-
-/** The device capabilities a card's game needs. */
-export function capabilitiesOfCard(card: AgentCard): Capability[] {
-  const skill = card.skills.find((s) => s.tags.includes(PROTOCOL));
-  return (skill?.tags ?? [])
-    .filter((t) => t.startsWith(CAPABILITY_TAG_PREFIX))
-    .map((t) => t.slice(CAPABILITY_TAG_PREFIX.length) as Capability);
 }

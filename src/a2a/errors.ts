@@ -2,11 +2,9 @@
  * The errors a request to a game agent can end with (seed 000 §出错处理: every request gets a reply
  * that can be spoken, errors included). The child hears `child`; the parent reads `parent`.
  */
-import { describe, registerErrors, type ErrorTable } from '../core/errors/catalogue.ts';
-import { gameReply, type GameInputKind, type GameReply } from '../core/protocol/game-protocol.ts';
-import { GameRequestError } from './types.ts';
+import { registerErrors, type ErrorTable } from '../core/errors/catalogue.ts';
 
-export const a2aErrors: ErrorTable = {
+const a2aErrors: ErrorTable = {
   game_failed: {
     child: '游戏那边出了点小问题，我们再试一次吧。',
     parent: 'The game agent ended the request with a failed task (TASK_STATE_FAILED); the detail says why.',
@@ -34,13 +32,3 @@ export const a2aErrors: ErrorTable = {
 };
 
 registerErrors(a2aErrors);
-
-/**
- * The reply to speak when a request failed (seed 000 §出错处理): `start` and `end` end the session,
- * a failed `message` keeps it, unless the game's state is gone with its worker.
- */
-export function spokenErrorReply(error: unknown, kind: GameInputKind): GameReply {
-  const code = error instanceof GameRequestError ? error.code : 'unknown';
-  const lost = error instanceof GameRequestError && (error.sessionLost || error.code === 'game_not_found');
-  return gameReply(describe(code).child, kind === 'message' && !lost ? 'active' : 'ended');
-}

@@ -198,7 +198,7 @@ function abortError(): DOMException {
 }
 
 /** An SDK Transport over a PortConnection. */
-export class MessagePortTransport implements Transport {
+class MessagePortTransport implements Transport {
   constructor(private readonly conn: PortConnection) {}
 
   get protocolName(): string {

@@ -7,10 +7,10 @@ import type { GameHandler } from '../core/protocol/handler.ts';
 import type { GameWorkerInit, GameWorkerStatus } from './game-host.ts';
 import { serveGameAgent, type ServeGameAgentOptions } from './worker-server.ts';
 
-export type GameAgentFactory = (init: Omit<GameWorkerInit, 'type' | 'maxTasks'>) => Promise<{ card: AgentCard; handler: GameHandler } & Partial<ServeGameAgentOptions>>;
+type GameAgentFactory = (init: Omit<GameWorkerInit, 'type' | 'maxTasks'>) => Promise<{ card: AgentCard; handler: GameHandler } & Partial<ServeGameAgentOptions>>;
 
 /** What the entry needs of the worker's global scope. */
-export interface WorkerScope {
+interface WorkerScope {
   addEventListener(type: 'message', listener: (ev: MessageEvent) => void): void;
   postMessage(message: unknown): void;
 }

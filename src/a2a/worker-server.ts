@@ -37,7 +37,7 @@ export function serveGameAgent(port: MessagePort, opts: ServeGameAgentOptions): 
 }
 
 /** Serves any SDK request handler on a port (the game agent is one use). */
-export function serveA2AOverPort(port: MessagePort, requestHandler: A2ARequestHandler): ServedAgent {
+function serveA2AOverPort(port: MessagePort, requestHandler: A2ARequestHandler): ServedAgent {
   const rpc = new JsonRpcTransportHandler(requestHandler);
   /** Streams whose client is still reading. */
   const attached = new Set<RpcId>();

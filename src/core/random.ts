@@ -19,8 +19,3 @@ export function seededRandom(seed: number): Random {
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
 }
-
-/** A fresh 32-bit seed drawn from a random source (e.g. to seed a child generator). */
-export function nextSeed(random: Random): number {
-  return Math.floor(random() * 4294967296) >>> 0;
-}

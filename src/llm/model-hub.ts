@@ -83,11 +83,6 @@ export class ModelHub {
     };
   }
 
-  /** A port that is never closed (tests, throwaway use); a worker's port comes from `openPort()`. */
-  port(): MessagePort {
-    return this.openPort().port;
-  }
-
   /**
    * A port for a worker (transfer it and call `connectModel(port)` there), with `close()` for when
    * the worker ends: it aborts that port's running step and drops its queued ones.

@@ -60,14 +60,3 @@ export function scriptedProvider(policies: PolicySource, streaming: ScriptedStre
 export function createScriptedModel(policies: PolicySource, opts?: ChatModelOptions & { stream?: ScriptedStreaming }): ChatModel {
   return createChatModel(scriptedProvider(policies, opts?.stream), opts);
 }
-
-/** A policy that plays back a fixed list of steps (or raw texts), then repeats the last one. */
-export function playback(steps: ReadonlyArray<Awaited<ReturnType<ScriptPolicy>>>): ScriptPolicy {
-  let i = 0;
-  return () => {
-    if (steps.length === 0) throw new Error('playback: empty script');
-    const s = steps[Math.min(i, steps.length - 1)];
-    i++;
-    return s;
-  };
-}

@@ -25,7 +25,7 @@ export interface RobotSetup {
   dispose(): Promise<void>;
 }
 
-export interface RobotSetupOptions {
+interface RobotSetupOptions {
   speech: SpeechProgress;
   /** Where USB ports come from; default: the browser's (Web Serial, else WebUSB polyfill, else none). */
   source?: SerialSource | null;

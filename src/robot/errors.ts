@@ -1,7 +1,7 @@
 /** The robot area's error codes (catalogue: src/errors/catalogue.ts). */
 import { registerErrors, type ErrorTable } from '../core/errors/catalogue.ts';
 
-export const robotErrors = {
+const robotErrors = {
   robot_unplugged: {
     child: '机器人断开了，我先在屏幕上陪你玩。',
     parent: 'The robot was unplugged or its USB link was lost while a command was running.',

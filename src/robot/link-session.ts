@@ -21,7 +21,7 @@ export interface LinkStats {
   connects: number;
 }
 
-export interface SessionOptions {
+interface SessionOptions {
   clock: Clock;
   timing: LinkTiming;
   baudRate: number;
@@ -36,7 +36,7 @@ export interface SessionOptions {
 }
 
 /** Why opening failed; no `error` when the port opened without streams (nothing to tell the user). */
-export type OpenResult = { ok: true; hello: Hello } | { ok: false; error?: { code: RobotErrorCode; detail: string } };
+type OpenResult = { ok: true; hello: Hello } | { ok: false; error?: { code: RobotErrorCode; detail: string } };
 
 export class LinkSession {
   private phase: 'opening' | 'ready' = 'opening';

@@ -28,7 +28,7 @@ export type LinkState =
   /** Was ready, lost it (unplug, stale heartbeat); trying to get it back. */
   | 'lost';
 
-export interface LinkEvents extends Record<string, unknown> {
+interface LinkEvents extends Record<string, unknown> {
   state: LinkState;
   /** The hello of a (re)connected robot; `rebooted` when the same link saw a new boot id. */
   ready: { hello: Hello; rebooted: boolean };

@@ -9,7 +9,7 @@ import { fixedPortSource } from './serial-port.ts';
 import { FirmwareSim } from './sim/firmware.ts';
 import { SimPort } from './sim/sim-port.ts';
 
-export interface OnScreenEngine {
+interface OnScreenEngine {
   sim: FirmwareSim;
   link: RobotLink;
   /** Resolves when the on-screen robot has said hello (about 0.3 s). */
@@ -18,7 +18,7 @@ export interface OnScreenEngine {
   started: Promise<void>;
 }
 
-export interface OnScreenOptions {
+interface OnScreenOptions {
   /** Random source for the simulator's boot id. */
   random: () => number;
   clock?: Clock;

@@ -25,7 +25,7 @@ import { nullTrace, type TraceSink } from '../core/trace/types.ts';
 
 export type ActiveRobot = 'robot' | 'screen';
 
-export interface RobotOutputEvents extends Record<string, unknown> {
+interface RobotOutputEvents extends Record<string, unknown> {
   /** A sentence for the app to speak (the robot dropped, or came back). */
   notice: string;
   active: ActiveRobot;
@@ -33,7 +33,7 @@ export interface RobotOutputEvents extends Record<string, unknown> {
   status: string;
 }
 
-export interface RobotOutputOptions {
+interface RobotOutputOptions {
   speech: SpeechProgress;
   /** The on-screen robot's link (always there). */
   screen: RobotLink;

@@ -8,7 +8,7 @@ import type { Clock } from './clock.ts';
 import type { LinkState } from './link.ts';
 import type { SerialPortLike, SerialSource } from './serial-port.ts';
 
-export interface DiscoveryOptions {
+interface DiscoveryOptions {
   source: SerialSource;
   clock: Clock;
   /** How long to wait before trying the granted ports again while the robot is lost (ms). */

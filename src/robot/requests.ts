@@ -19,7 +19,7 @@ export interface CommandHandle {
   done: Promise<void>;
 }
 
-export interface TrackerTiming {
+interface TrackerTiming {
   ackTimeout: number;
   ackRetries: number;
   doneMargin: number;

@@ -50,7 +50,7 @@ interface UsbLike {
  * connect events, so `navigator.usb`'s are used; it has no disconnect event either, but its
  * reads fail when the device goes, which the link treats as an unplug.
  */
-export function polyfillSerialSource(usb: UsbLike): SerialSource {
+function polyfillSerialSource(usb: UsbLike): SerialSource {
   type Polyfill = { serial: { requestPort(o?: SerialPortRequestOptions): Promise<PolyfillPort>; getPorts(): Promise<PolyfillPort[]> } };
   const load = () => import('web-serial-polyfill') as unknown as Promise<Polyfill>;
   return {

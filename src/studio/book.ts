@@ -9,7 +9,7 @@ import type { DeclaredGame, SessionStore } from './phase-runtime.ts';
 import type { SkillPackage } from '../core/studio/package-loader.ts';
 import type { CardAsset, DesignTraceEntry, PlayBook, ProjectRecord, SessionSnapshot } from '../core/studio/types.ts';
 
-export const BOOK_DB = 'agentcade-book';
+const BOOK_DB = 'agentcade-book';
 export const BOOK_VERSION = 2;
 
 interface BookSchema extends DBSchema {
@@ -21,7 +21,7 @@ interface BookSchema extends DBSchema {
   meta: { key: string; value: { key: string; value: unknown } };
 }
 
-export function waitingLabel(s: SessionSnapshot): string {
+function waitingLabel(s: SessionSnapshot): string {
   const st = s.state;
   if (st.stage === 'play' || st.stage === 'done') return '设计完成，可以玩了';
   const w = st.waiting;

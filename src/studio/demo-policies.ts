@@ -12,7 +12,7 @@ const step = (action: string, args: Record<string, unknown> = {}): Step => ({ ac
 const has = (req: StepRequest, tool: string) => req.tools.some((t) => t.name === tool);
 
 /** A section `## <tag>` of a worker's dynamic lower half, parsed as JSON (undefined when absent). */
-export function section(messages: ChatMessage[], tag: string): unknown {
+function section(messages: ChatMessage[], tag: string): unknown {
   const lower = messages.find((m, i) => i > 0 && m.role === 'user')?.content ?? '';
   const m = new RegExp(`## ${tag.replace('.', '\\.')}\\n([\\s\\S]*?)(?=\\n\\n## |$)`).exec(lower);
   if (!m || m[1].startsWith('（还没有）')) return undefined;
@@ -90,7 +90,7 @@ const playManager: ScriptPolicy = (req) => {
   return step('reply', { text: '我们继续吧！' });
 };
 
-export const managerPolicy: ScriptPolicy = (req) => (has(req, 'reply') ? playManager(req) : designManager(req));
+const managerPolicy: ScriptPolicy = (req) => (has(req, 'reply') ? playManager(req) : designManager(req));
 
 // ── design workers ───────────────────────────────────────────────────────────────
 const words = (req: StepRequest) => {

@@ -20,9 +20,9 @@ import type { CardAsset, DesignTraceEntry, SessionSnapshot, TranscriptItem } fro
 import { assembleWorkerContext } from '../core/studio/worker-context.ts';
 import { runWorkerLoop, type WorkerOutcome } from './worker-executor.ts';
 
-export const USER_WORDS_TAG = '设计.家长要求';
-export const PLAYER_INPUT_TAG = '运行.玩家输入';
-export const REPLY_TAG = '运行.回复';
+const USER_WORDS_TAG = '设计.家长要求';
+const PLAYER_INPUT_TAG = '运行.玩家输入';
+const REPLY_TAG = '运行.回复';
 
 /** Runtime code for `executor: code` skills: reads (unmasked) in, output tag values out. */
 export type CodeExecutor = (reads: Record<string, unknown>) => Record<string, unknown>;

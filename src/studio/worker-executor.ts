@@ -14,10 +14,10 @@ export type WorkerOutcome =
   | { kind: 'asked'; question: string; options?: string[]; messages: ChatMessage[]; rounds: number }
   | { kind: 'failed'; message: string; messages: ChatMessage[]; rounds: number };
 
-export const WORKER_MAX_ROUNDS = 4;
+const WORKER_MAX_ROUNDS = 4;
 
 /** The worker's tools: submit (checked against the declared outputs) and, at design time, ask_user. */
-export function workerTools(skill: SkillDef): AgentTool[] {
+function workerTools(skill: SkillDef): AgentTool[] {
   const submit: AgentTool = {
     name: 'submit',
     description: `提交产出：${skill.writes.join('、')}`,

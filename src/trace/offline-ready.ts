@@ -8,7 +8,7 @@
 import { derived, writable, type Readable } from 'svelte/store';
 import { ensurePersistentStorage } from './storage-persist.ts';
 
-export interface OfflineState {
+interface OfflineState {
   /** The model whose complete load was seen last (persisted). */
   modelId: string | null;
   loadedAt: number | null;
@@ -16,7 +16,7 @@ export interface OfflineState {
   shellCached: boolean;
 }
 
-export interface OfflineReady extends OfflineState {
+interface OfflineReady extends OfflineState {
   ready: boolean;
 }
 
@@ -54,7 +54,7 @@ export function markModelLoaded(modelId: string, at = Date.now()): void {
   state.update((s) => ({ ...s, modelId, loadedAt: at }));
 }
 
-export function markModelMissing(): void {
+function markModelMissing(): void {
   try {
     localStorage.removeItem(KEY);
   } catch {

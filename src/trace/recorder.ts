@@ -15,12 +15,12 @@ import { sanitizeTraceData } from '../core/trace/redact.ts';
 import type { TraceEvent, TraceSink } from '../core/trace/types.ts';
 
 /** Where the recorder writes (TraceStore implements it). */
-export interface TraceWriter {
+interface TraceWriter {
   append(events: readonly TraceEvent[]): Promise<void>;
   registerRequest(requestId: string, roundId: string, at?: number): Promise<void>;
 }
 
-export interface RecorderOptions {
+interface RecorderOptions {
   now?: () => number;
   newId?: () => string;
   /** Batch window before a write (ms). */

@@ -15,7 +15,7 @@ export const INTERRUPTED_GAME_TEXT = '刚才的游戏中断了，我们重新开
 /** The trace round of a recovery has no words of the child: it is labelled with this (source `app`). */
 export const RECOVERY_ROUND_TEXT = '重新打开：结束中断的游戏';
 
-export interface RunningSession {
+interface RunningSession {
   gameId: string;
   contextId: string;
   startedAt: number;
@@ -24,7 +24,7 @@ export interface RunningSession {
 
 export type GuardStorage = Pick<Storage, 'getItem' | 'setItem' | 'removeItem'>;
 
-export interface RecoverOptions {
+interface RecoverOptions {
   /**
    * Tells the child, through the app's one speaking path (which records the speech under the round
    * id given). Called only for a session active within `maxAgeMs`.

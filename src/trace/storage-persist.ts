@@ -43,11 +43,6 @@ export async function ensurePersistentStorage(n: StorageNav = nav()): Promise<St
   return storageStatus(n);
 }
 
-/** true when `bytes` more fit (unknown quota counts as room: the browser decides). */
-export function hasRoomFor(status: StorageStatus, bytes: number): boolean {
-  return status.free === null || status.free >= bytes;
-}
-
 /** 1536 → "1.5 KB", in the units a parent reads (powers of 1024). */
 export function formatBytes(n: number | null): string {
   if (n === null || !Number.isFinite(n)) return '未知';

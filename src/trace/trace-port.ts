@@ -8,7 +8,7 @@ import { sanitizeTraceData } from '../core/trace/redact.ts';
 import type { TraceEvent, TraceSink } from '../core/trace/types.ts';
 
 /** The object exposed on the main side of the port. */
-export interface TracePortApi {
+interface TracePortApi {
   recordBatch(events: TraceEvent[]): void;
 }
 
@@ -26,12 +26,12 @@ export function exposeTrace(sink: TraceSink, port: MessagePort): () => void {
   return () => port.close();
 }
 
-export interface PortTraceSink extends TraceSink {
+interface PortTraceSink extends TraceSink {
   /** Sends what is buffered now (e.g. before the worker reports its final reply). */
   flush(): void;
 }
 
-export interface ConnectTraceOptions {
+interface ConnectTraceOptions {
   /** Fields stamped on every event unless set (e.g. `{ source: 'game:draw-guess' }`). */
   defaults?: Partial<TraceEvent>;
   /** Batch window in ms (0: the next task). */

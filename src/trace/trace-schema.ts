@@ -25,7 +25,7 @@ export interface RoundRow {
   bytes: number;
 }
 
-export interface RequestRow {
+interface RequestRow {
   requestId: string;
   roundId: string;
   at: number;

@@ -5,7 +5,7 @@
  */
 import { writable, type Readable } from 'svelte/store';
 
-export interface TraceSettings {
+interface TraceSettings {
   /** Completed A2A tasks each game agent's task store keeps. */
   completedTasksToKeep: number;
   /** Trace size bound in MB; the oldest rounds are pruned past it. */

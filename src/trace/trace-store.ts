@@ -9,14 +9,14 @@ import type { TraceEvent } from '../core/trace/types.ts';
 
 type WriteTx = IDBPTransaction<TraceDB, ('rounds' | 'events' | 'requests')[], 'readwrite'>;
 
-export interface TraceStoreOptions {
+interface TraceStoreOptions {
   /** Database name (tests use their own). */
   name?: string;
   /** Size bound in bytes, read at each write (a setting the user can change). */
   maxBytes?: () => number;
 }
 
-export const DEFAULT_TRACE_MAX_BYTES = 16 * 1024 * 1024;
+const DEFAULT_TRACE_MAX_BYTES = 16 * 1024 * 1024;
 
 export class TraceStore {
   private constructor(

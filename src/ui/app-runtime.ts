@@ -64,8 +64,6 @@ export interface AppRuntime {
   input(text: string): Promise<unknown>;
   /** Tap anywhere: stop talking. */
   stopTalking(): void;
-  /** Test-only: crash a game worker the way the browser reports it (error event). */
-  killGameWorker(gameId: string): boolean;
 }
 
 export function createAppRuntime(): AppRuntime {
@@ -128,7 +126,6 @@ export function createAppRuntime(): AppRuntime {
       return a.available ? { declaration, available: true } : { declaration, available: false, reason: a.reason };
     });
   };
-  const workers = new Map<string, Worker>();
   // What `ports()` opened for each running worker; closed when the host stops it (crash, hang, stop),
   // so a dead worker's model steps leave the shared queue and its listeners go.
   const workerPorts = new Map<string, () => void>();
@@ -138,9 +135,7 @@ export function createAppRuntime(): AppRuntime {
   };
   const games = createGameClient({
     spawn(gameId): GameWorker {
-      const w = new Worker(new URL('../../workers/game-agent.ts', import.meta.url), { type: 'module', name: `game-${gameId}` });
-      workers.set(gameId, w);
-      return w;
+      return new Worker(new URL('../../workers/game-agent.ts', import.meta.url), { type: 'module', name: `game-${gameId}` });
     },
     ports(gameId) {
       closeWorkerPorts(gameId); // none expected: the host stops the old worker first
@@ -259,14 +254,6 @@ export function createAppRuntime(): AppRuntime {
     updateSpeechSettings,
     input: (text) => loop.submit(text),
     stopTalking: () => agent.stopTalking(),
-    killGameWorker(gameId) {
-      const w = workers.get(gameId);
-      if (!w) return false;
-      w.terminate();
-      w.dispatchEvent(new ErrorEvent('error', { message: '测试：游戏进程被强行结束' }));
-      workers.delete(gameId);
-      return true;
-    },
   };
 }
 

@@ -5,7 +5,7 @@ import { expect, test } from '@playwright/test';
 test('start, message and end reach a game worker over A2A and the replies appear on the page', async ({ page }) => {
   const errors: string[] = [];
   page.on('pageerror', (e) => errors.push(e.message));
-  await page.goto('/lab/a2a.html');
+  await page.goto('/tests/lab/a2a.html');
   const log = page.getByRole('list', { name: '回复' });
 
   await page.getByRole('button', { name: '开始' }).click();

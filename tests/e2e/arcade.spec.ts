@@ -1,6 +1,14 @@
 import { expect, test, type Page } from '@playwright/test';
 import type { SpeechFakeOptions } from './fakes/speech-fake.ts';
+import { installWorkerWatch } from './fakes/worker-watch.ts';
 import { chooseHandsFree, idle, micTimeline, openApp, say, sayHandsFree, spoken, type, waitSpoken, watchGameRequests } from './support/child.ts';
+import { DEFAULT_SEED, guessNumberSecrets } from './support/seeds.ts';
+
+// Every seed is pinned (openApp): 猜数字 thinks of this number (63), so every answer is known; the
+// guesses below (50, then halving: 75, 62) are all wrong for it, so no game ends by chance.
+const [SECRET] = guessNumberSecrets(DEFAULT_SEED);
+/** What the demo game says to a wrong guess `n` (first words of its answer). */
+const wrong = (n: number) => `${n} ${n > SECRET ? '大了' : '小了'}`;
 
 const open = (page: Page, speech: SpeechFakeOptions = {}) => openApp(page, { speech });
 
@@ -15,15 +23,18 @@ test('a child says "我们玩猜数字吧", plays, and says "不玩了"', async 
   // The round is over once the first reply is spoken: the mic can listen again.
   await idle(page);
 
+  // The robot's seed at start, then the game worker's: both pinned.
+  expect(await page.evaluate(() => (window as any).__seeds.drawn)).toEqual([DEFAULT_SEED, DEFAULT_SEED]);
+
   let n = (await spoken(page)).length;
   await say(page, '我猜50');
-  await waitSpoken(page, /(大|小)|猜对/, n);
+  await waitSpoken(page, new RegExp(`${wrong(50)}，.*还有 6 次机会`), n);
   await idle(page);
   await page.screenshot({ path: info.outputPath('arcade-playing.png') });
 
   n = (await spoken(page)).length;
   await say(page, '不玩了');
-  await waitSpoken(page, /./, n);
+  await waitSpoken(page, new RegExp(`答案是 ${SECRET}`), n);
   await expect(page.getByTestId('current-game')).toHaveCount(0);
   // Each side's words are on screen as subtitles.
   await expect(page.locator('[data-who=child]')).toHaveCount(3);
@@ -59,13 +70,14 @@ test('a message while the game is still busy gets "请稍等"', async ({ page })
 });
 
 test('a game worker killed mid-turn: a spoken error, and the app keeps working', async ({ page }) => {
+  await page.addInitScript(installWorkerWatch);
   await open(page);
   await type(page, '我们玩猜数字吧');
   await waitSpoken(page, /我想好了/);
   await page.evaluate(() => ((window as any).__agentcade.hub.delayMs = 2000));
   await type(page, '我猜50');
   await expect(page.getByTestId('current-game')).toContainText('游戏在想');
-  expect(await page.evaluate(() => (window as any).__agentcade.killGameWorker('guess-number'))).toBe(true);
+  expect(await page.evaluate(() => (window as any).__gameWorkers.crash('guess-number'))).toBe(true);
   await waitSpoken(page, /游戏突然停下来了/);
   await expect(page.getByTestId('current-game')).toHaveCount(0);
   await page.evaluate(() => ((window as any).__agentcade.hub.delayMs = 0));
@@ -123,26 +135,20 @@ test('hands-free: after one tap the mic listens again by itself after each answe
   await page.getByTestId('mic-button').click(); // the only tap
   await sayHandsFree(page, '我们玩猜数字吧');
   await waitSpoken(page, /我想好了一个 1 到 100 的数字/);
-  // The child plays a few turns just by talking: bisect on the game's answers.
-  let lo = 1;
-  let hi = 100;
-  for (let turn = 0; turn < 3; turn++) {
-    const guess = Math.floor((lo + hi) / 2);
+  // The child plays three turns just by talking, halving the range on the game's answers (all wrong
+  // for the pinned number, so the game goes on).
+  for (const guess of [50, 75, 62]) {
     const n = (await spoken(page)).length;
     await sayHandsFree(page, `我猜${guess}`);
-    await waitSpoken(page, new RegExp(`${guess} (大了|小了)|就是 ${guess}`), n);
-    const said = (await spoken(page)).slice(n).join('');
-    if (said.includes('就是')) break;
-    if (said.includes(`${guess} 大了`)) hi = guess - 1;
-    else lo = guess + 1;
+    await waitSpoken(page, new RegExp(wrong(guess)), n);
   }
   await expect(page.getByTestId('current-game')).toContainText('猜数字');
   await expect.poll(() => page.evaluate(() => (window as any).__speech.listening())).toBe(true);
   await page.screenshot({ path: info.outputPath('arcade-hands-free.png') });
   let t = await micTimeline(page);
   expect(t.overlaps, t.events.join('\n')).toEqual([]);
-  // Stopped for each of the robot's answers and listening again after it: start + at least 2 guesses.
-  expect(t.resumed).toBeGreaterThanOrEqual(3);
+  // Stopped for each of the robot's answers and listening again after it: start + 3 guesses.
+  expect(t.resumed).toBeGreaterThanOrEqual(4);
 
   // A game that speaks again after the round is over (你画我猜 draws, then asks): the mic, listening
   // again after the first sentence, must stop for the second one too.
@@ -194,7 +200,7 @@ test('"大声点" during a game: the voice gets louder at once, the game is sent
   // The game kept its turn: the next guess is the next thing it hears, answered at the new volume.
   n = (await spoken(page)).length;
   await say(page, '我猜50');
-  await waitSpoken(page, /50 (大了|小了)|就是 50/, n);
+  await waitSpoken(page, new RegExp(wrong(50)), n);
   expect(await requests()).toEqual([{ gameId: 'guess-number', kind: 'message', text: '我猜50' }]);
   const last = (await page.evaluate(() => (window as any).__speech.utterances)).at(-1);
   expect(last.volume).toBe(1);

@@ -1,8 +1,10 @@
 /**
  * Both built-in games played start to finish in Chromium through the real game Worker and the
- * A2A MessagePort transport, with the demo policies as the model (lab/games.html).
+ * A2A MessagePort transport, with the demo policies as the model (tests/lab/games.html). The page
+ * seeds every game worker with `?seed=`; each test opens it with a seed whose secret it knows.
  */
 import { expect, test, type Page } from '@playwright/test';
+import { drawGuessCards, halvingGuesses, seedForSecret } from './support/seeds.ts';
 
 // Whole games on a shared 2-core machine: generous limits, since timing never decides pass/fail.
 test.describe.configure({ timeout: 180_000 });
@@ -18,8 +20,8 @@ class Child {
   private n = 0;
   constructor(private readonly page: Page) {}
 
-  async open(gameId: string) {
-    await this.page.goto('/lab/games.html');
+  async open(gameId: string, seed: number) {
+    await this.page.goto(`/tests/lab/games.html?seed=${seed}`);
     await expect(this.page.locator('body[data-ready="true"]')).toBeAttached();
     await this.page.selectOption('#game', gameId);
   }
@@ -68,62 +70,53 @@ class Child {
 
 test.describe('猜数字 through the game worker', () => {
   test('a win by halving: counts down the tries, nods on the right number, ends the session', async ({ page }) => {
+    const secret = 63;
+    const guesses = halvingGuesses(secret); // 50, 75, 62, 68, 65, 63
     const child = new Child(page);
-    await child.open('guess-number');
+    await child.open('guess-number', seedForSecret(secret));
     const start = await child.say('start', '我们玩猜数字吧');
     expect(start).toMatchObject({ final: '我想好了一个 1 到 100 的数字，你有 7 次机会，猜猜看吧！', session: 'active' });
-    let [lo, hi] = [1, 100];
-    let last: Outcome | undefined;
-    for (let i = 0; i < 7; i++) {
-      const n = Math.floor((lo + hi) / 2);
-      last = await child.say('message', `我猜${n}`);
-      if (last.session === 'ended') break;
-      expect(last.final).toContain(`还有 ${6 - i} 次机会`);
-      if (last.final!.includes('大了')) hi = n - 1;
-      else lo = n + 1;
+    for (const [i, n] of guesses.slice(0, -1).entries()) {
+      const answer = await child.say('message', `我猜${n}`);
+      expect(answer).toMatchObject({ session: 'active', final: `${n} ${n > secret ? '大了，再小' : '小了，再大'}一点哦！还有 ${6 - i} 次机会。` });
     }
-    expect(last!.session).toBe('ended');
-    expect(last!.final).toMatch(/^太棒啦！就是 \d+！/);
-    const reacts = await child.reacts();
-    expect(reacts.at(-1)).toBe('happy+nod');
-    expect(reacts.slice(0, -1).every((r) => r === 'sorry+shake')).toBe(true);
+    const last = await child.say('message', `我猜${secret}`);
+    expect(last).toMatchObject({ session: 'ended', final: `太棒啦！就是 ${secret}！你用了 ${guesses.length} 次就猜对了！` });
+    expect(await child.reacts()).toEqual([...Array(guesses.length - 1).fill('sorry+shake'), 'happy+nod']);
     await expect.poll(() => child.lastDeviceOp()).toBe('idle');
     // The session is gone: a late message is told so.
     expect(await child.say('message', '我猜1')).toMatchObject({ session: 'ended', final: expect.stringContaining('已经结束') });
   });
 
   test('a loss: seven guesses on the wrong side, then the number is revealed', async ({ page }) => {
+    const secret = 30;
     const child = new Child(page);
-    await child.open('guess-number');
-    for (;;) {
-      await child.say('start', '玩猜数字');
-      const first = await child.say('message', '我猜50');
-      if (first.session === 'ended') continue; // 50 was right (1 in 100): play again
-      const step = first.final!.includes('大了') ? 1 : -1; // keep guessing on the wrong side
-      let last: Outcome | undefined;
-      for (let i = 1; i <= 6; i++) last = await child.say('message', `${50 + step * i}`);
-      expect(last!.session).toBe('ended');
-      expect(last!.final).toMatch(/次数用完啦，答案是 \d+。没关系/);
-      expect((await child.reacts()).slice(-7)).toEqual(Array(7).fill('sorry+shake'));
-      break;
-    }
+    await child.open('guess-number', seedForSecret(secret));
+    await child.say('start', '玩猜数字');
+    expect((await child.say('message', '我猜50')).final).toBe('50 大了，再小一点哦！还有 6 次机会。');
+    // Keep guessing on the wrong side: 51 … 56.
+    for (let n = 51; n <= 55; n++) expect(await child.say('message', `${n}`)).toMatchObject({ session: 'active', final: expect.stringMatching(new RegExp(`^${n} 大了`)) });
+    const last = await child.say('message', '56');
+    expect(last).toMatchObject({ session: 'ended', final: `56 大了。次数用完啦，答案是 ${secret}。没关系，下次一定能猜中！` });
+    expect(await child.reacts()).toEqual(Array(7).fill('sorry+shake'));
   });
 
   test('hints do not use a try; end in the middle of a turn cancels it and ends the game', async ({ page }) => {
+    const secret = 77;
     const child = new Child(page);
-    await child.open('guess-number');
+    await child.open('guess-number', seedForSecret(secret));
     await child.say('start', '玩猜数字');
     const hint = await child.say('message', '给我一个提示吧');
-    expect(hint.final).toMatch(/^给你一个提示：这个数字是[双单]数。$/);
+    expect(hint.final).toBe('给你一个提示：这个数字是单数。');
     const guess = await child.say('message', '我猜50');
-    expect(guess.final).toContain('还有 6 次机会');
+    expect(guess.final).toBe('50 小了，再大一点哦！还有 6 次机会。');
 
     await child.lab('holdNextStep');
     const inflight = await child.click('message', '我猜30');
     await expect.poll(() => child.lab<number>('heldSteps')).toBe(1);
     const end = await child.say('end', '不玩了');
     expect(end.session).toBe('ended');
-    expect(end.final).toMatch(/^好的，这局先玩到这里。答案是 \d+，下次再来玩吧！$/);
+    expect(end.final).toBe(`好的，这局先玩到这里。答案是 ${secret}，下次再来玩吧！`);
     const cancelled = await child.outcome(inflight);
     expect(cancelled.final).toBeNull();
     expect(cancelled.error).toBe('game_cancelled');
@@ -134,13 +127,15 @@ test.describe('猜数字 through the game worker', () => {
 
 test.describe('你画我猜 through the game worker', () => {
   test('drawing, a wrong answer, a hint, a skip, right answers, to the end', async ({ page }) => {
+    const seed = 1;
+    const cards = drawGuessCards(seed).map((c) => c.name); // 鱼, 斑马, 熊猫
     const child = new Child(page);
-    await child.open('draw-guess');
+    await child.open('draw-guess', seed);
     const start = await child.say('start', '我们玩你画我猜');
     expect(start.replies).toEqual(['我来画一个小动物，你猜猜是什么！', '画好啦！第 1 题，这是什么动物呀？']);
     expect(start.session).toBe('active');
     const first = await child.lab<string>('animalOnScreen');
-    expect(first).toBeTruthy();
+    expect(first).toBe(cards[0]);
 
     const other = await child.lab<string>('otherAnimal', first);
     const wrong = await child.say('message', `是${other}吗`);
@@ -155,7 +150,7 @@ test.describe('你画我猜 through the game worker', () => {
     expect(skip.replies[0]).toBe(`这一题是${first}。下一题来咯，看我画！`);
     expect(skip.final).toBe('画好啦！第 2 题，这是什么动物呀？');
     const second = await child.lab<string>('animalOnScreen');
-    expect(second).not.toBe(first);
+    expect(second).toBe(cards[1]);
 
     const right = await child.say('message', `我觉得是${second}`);
     expect(right.replies[0]).toBe(`答对啦！就是${second}！下一题来咯，看我画！`);
@@ -163,16 +158,19 @@ test.describe('你画我猜 through the game worker', () => {
     expect((await child.reacts()).at(-1)).toBe('happy+nod');
 
     const third = await child.lab<string>('animalOnScreen');
+    expect(third).toBe(cards[2]);
     const last = await child.say('message', `是${third}！`);
     expect(last).toMatchObject({ session: 'ended', final: `答对啦！就是${third}！游戏结束啦！你答对了 2 题，一共 3 题，真棒！下次再来玩吧。` });
     await expect.poll(() => child.lastDeviceOp()).toBe('idle');
   });
 
   test('end while the robot is still thinking cancels that turn and tells the answer', async ({ page }) => {
+    const seed = 2;
     const child = new Child(page);
-    await child.open('draw-guess');
+    await child.open('draw-guess', seed);
     await child.say('start', '玩你画我猜');
     const animal = await child.lab<string>('animalOnScreen');
+    expect(animal).toBe(drawGuessCards(seed)[0].name); // 河马
     await child.lab('holdNextStep');
     const inflight = await child.click('message', '是什么呢');
     await expect.poll(() => child.lab<number>('heldSteps')).toBe(1);

@@ -1,7 +1,7 @@
 import { expect, test } from '@playwright/test';
 import { startOpenAITestServer, type OpenAITestServer } from '../support/openai-test-server.ts';
 
-// The model settings screen (lab/settings.html mounts src/ui/settings/ModelSettings.svelte over
+// The model settings screen (tests/lab/settings.html mounts src/ui/settings/ModelSettings.svelte over
 // the app's model hub). This Chromium has no usable GPU, like the CI machines.
 
 let server: OpenAITestServer;
@@ -13,7 +13,7 @@ test.afterAll(async () => {
 });
 
 test('without WebGPU the settings screen says so and offers the remote API', async ({ page }) => {
-  await page.goto('/lab/settings.html');
+  await page.goto('/tests/lab/settings.html');
   const alert = page.getByTestId('no-webgpu');
   await expect(alert).toBeVisible();
   await expect(alert).toContainText('不能在本机运行模型');
@@ -31,7 +31,7 @@ test('an agent step round-trips through the remote API (test server), in the pag
     content: JSON.stringify({ action: 'reply', args: { text: `你好呀，我是测试服务器（第${++n}次）` } }),
     chunkBytes: 5,
   }));
-  await page.goto('/lab/settings.html');
+  await page.goto('/tests/lab/settings.html');
   await page.getByRole('radio', { name: /远程接口/ }).check();
   await page.getByLabel('接口地址').fill(server.baseUrl);
   await page.getByLabel('模型名称').fill('test-model');
@@ -63,7 +63,7 @@ test('an agent step round-trips through the remote API (test server), in the pag
 
 test('a failing remote API is reported clearly, not silently', async ({ page }) => {
   server.respond(() => ({ status: 500, body: JSON.stringify({ error: { message: 'out of VRAM' } }) }));
-  await page.goto('/lab/settings.html');
+  await page.goto('/tests/lab/settings.html');
   await page.getByRole('radio', { name: /远程接口/ }).check();
   await page.getByLabel('接口地址').fill(server.baseUrl);
   await page.getByLabel('模型名称').fill('test-model');
@@ -75,7 +75,7 @@ test('a failing remote API is reported clearly, not silently', async ({ page }) 
 });
 
 test('the demo script is chosen only explicitly and named honestly', async ({ page }) => {
-  await page.goto('/lab/settings.html');
+  await page.goto('/tests/lab/settings.html');
   await expect(page.getByTestId('active-model')).toHaveText('正在使用：未选择模型');
   await page.getByRole('radio', { name: '演示脚本（无模型）' }).check();
   await expect(page.getByTestId('active-model')).toHaveText('正在使用：演示脚本（无模型）');
@@ -85,7 +85,7 @@ test('the demo script is chosen only explicitly and named honestly', async ({ pa
 });
 
 test('the model worker loads in Chromium and builds the bounded-whitespace grammar for a step', async ({ page }) => {
-  await page.goto('/lab/settings.html');
+  await page.goto('/tests/lab/settings.html');
   const ebnf = await page.evaluate(() =>
     (globalThis as unknown as { __llmWorkerGrammar: (t: unknown) => Promise<string> }).__llmWorkerGrammar([
       { name: 'submit_guess', description: '猜', parameters: { type: 'object', properties: { number: { type: 'integer', minimum: 1, maximum: 100 } }, required: ['number'] } },

@@ -1,11 +1,15 @@
 /**
- * Offline play in the real app (issue 7): after one online visit, with the network off, the app
+ * Offline play in the real app: after one online visit, with the network off, the app
  * loads from the service worker and a whole game of 猜数字 is played through the text box with the
  * scripted (demo) model — the game worker and every chunk it loads come from the precache.
  */
 import { expect, test, type Page } from '@playwright/test';
 import { installSpeechFake } from './fakes/speech-fake.ts';
 import { spoken } from './support/child.ts';
+import { DEFAULT_SEED, expectSeedsPinned, guessNumberSecrets, halvingGuesses, pinSeeds } from './support/seeds.ts';
+
+// Every seed is pinned: 猜数字 thinks of SECRET (also after the offline reload: the fake starts again).
+const [SECRET] = guessNumberSecrets(DEFAULT_SEED);
 
 // A service worker install precaches ~9 MB on a shared, slow machine.
 test.describe.configure({ timeout: 180_000 });
@@ -26,6 +30,7 @@ async function exchange(page: Page, words: string, pattern: RegExp): Promise<str
 
 test('after one online visit, a game of 猜数字 is played with the network off', async ({ page, context }, info) => {
   await page.addInitScript(installSpeechFake, {});
+  await pinSeeds(page, [DEFAULT_SEED]);
   // First visit, online: the service worker installs and takes control; the demo model is chosen.
   await page.goto('/?e2e#arcade');
   await page.waitForFunction(() => !!navigator.serviceWorker?.controller, null, { timeout: 60_000 });
@@ -41,24 +46,20 @@ test('after one online visit, a game of 猜数字 is played with the network off
     context.on('response', (r) => served.push({ path: new URL(r.url()).pathname, sw: r.fromServiceWorker() }));
     await page.reload();
     await page.waitForFunction(() => '__agentcade' in window);
+    await expectSeedsPinned(page);
     expect(await page.evaluate(() => navigator.onLine)).toBe(false);
     // The saved choice of the demo model came back without the network.
     await expect(page.getByTestId('model-status')).toContainText('演示');
 
     await exchange(page, '我们玩猜数字吧', /我想好了一个 1 到 100 的数字，你有 7 次机会/);
     await expect(page.getByTestId('current-game')).toContainText('猜数字');
-    // Halve the range on every answer: seven tries always find a number from 1 to 100.
-    let [lo, hi] = [1, 100];
-    let won = '';
-    for (let i = 0; i < 7 && !won; i++) {
-      const guess = Math.floor((lo + hi) / 2);
-      const said = await exchange(page, `我猜${guess}`, /大了|小了|猜对|太棒啦/);
-      if (/太棒啦|猜对/.test(said)) won = said;
-      else if (said.includes(`${guess} 大了`)) hi = guess - 1;
-      else if (said.includes(`${guess} 小了`)) lo = guess + 1;
-      else throw new Error(`unexpected answer to ${guess}: ${said}`);
+    // Halve the range on every answer: the guesses for the pinned number, the last one right.
+    const guesses = halvingGuesses(SECRET);
+    for (const guess of guesses.slice(0, -1)) {
+      expect(await exchange(page, `我猜${guess}`, /大了|小了|猜对|太棒啦/)).toContain(`${guess} ${guess > SECRET ? '大了' : '小了'}`);
     }
-    expect(won).toMatch(/太棒啦！就是 \d+/);
+    const won = await exchange(page, `我猜${SECRET}`, /大了|小了|次就猜对了！/);
+    expect(won).toContain(`太棒啦！就是 ${SECRET}！你用了 ${guesses.length} 次就猜对了！`);
     await expect(page.getByTestId('current-game')).toHaveCount(0);
     await page.screenshot({ path: info.outputPath('pwa-offline-won.png') });
     // Nothing was needed from the network (a failed request would show here), and the game

@@ -10,6 +10,7 @@ import { bundleFake } from './support/robot.ts';
 import { splitStroke } from '../../src/core/robot/pictures.ts';
 import { installSpeechFake } from './fakes/speech-fake.ts';
 import { say as speak, spoken, waitSpoken } from './support/child.ts';
+import { DEFAULT_SEED, drawGuessCards, expectSeedsPinned, pinSeeds } from './support/seeds.ts';
 
 /** The child speaks once the previous round is over. */
 const say = (page: Page, words: string) => speak(page, words, { waitIdle: true });
@@ -28,6 +29,9 @@ const otherThan = (name: string) => ANIMALS.find((a) => a.name !== name && ![...
 
 const UNPLUGGED = '机器人断开了，我先在屏幕上陪你玩';
 
+// Every seed is pinned: the animals 你画我猜 asks, in order.
+const CARDS = drawGuessCards(DEFAULT_SEED);
+
 let fakeSerial = '';
 test.beforeAll(async () => {
   fakeSerial = await bundleFake('tests/e2e/fakes/serial-init.ts');
@@ -38,8 +42,10 @@ async function open(page: Page, hello?: Record<string, unknown>) {
   if (hello) await page.addInitScript((h) => Object.assign(globalThis, { __robotSimOptions: { hello: h } }), hello);
   await page.addInitScript({ content: fakeSerial });
   await page.addInitScript(installSpeechFake, {});
+  await pinSeeds(page, [DEFAULT_SEED]);
   await page.goto('/?e2e#arcade');
   await page.waitForFunction(() => '__agentcade' in window);
+  await expectSeedsPinned(page);
   await page.evaluate(() => (window as any).__agentcade.controller.chooseProvider('scripted'));
   await expect(page.getByTestId('model-status')).toContainText('演示');
 }
@@ -102,7 +108,7 @@ test('connect by tap, play 你画我猜 on the USB robot, unplug mid-game: the o
   const first = (await usbLog(page)).drawings[0];
   expect(first).toBeTruthy();
   const animal = byDrawingId.get(first.id)!;
-  expect(animal, `drawing ${first.id} is an animal of the catalogue`).toBeTruthy();
+  expect(animal.name).toBe(CARDS[0].name);
   expect(first.strokes).toBe(strokesOnWire(animal));
   expect(first.drawn).toBe(first.strokes);
   await page.screenshot({ path: info.outputPath('robot-app-drawn.png') });
@@ -154,6 +160,7 @@ test('connect by tap, play 你画我猜 on the USB robot, unplug mid-game: the o
   const second = (await screenLog(page)).drawings.at(-1)!;
   expect(second.id).not.toBe(first.id);
   const animal2 = byDrawingId.get(second.id)!;
+  expect(animal2.name).toBe(CARDS[1].name);
   expect(second.strokes).toBe(strokesOnWire(animal2));
   // It really was mid-drawing: the cable went after the first stroke of this very drawing.
   expect(pulledAt.id).toBe(second.id);

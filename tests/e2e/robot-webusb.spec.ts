@@ -1,7 +1,7 @@
 /**
  * The Android path in Chromium: no navigator.serial, a fake navigator.usb
  * (tests/e2e/fakes/usb-init.ts, bundled from src/robot/sim/usb-sim.ts) with a simulated CDC-ACM
- * robot, and the app's own web-serial-polyfill on top, driven through lab/robot.html.
+ * robot, and the app's own web-serial-polyfill on top, driven through tests/lab/robot.html.
  */
 import { expect, test, type Page } from '@playwright/test';
 import { bundleFake, unplugOnFirstStroke } from './support/robot.ts';
@@ -37,7 +37,7 @@ const view = (page: Page) =>
   });
 
 test('Android path: tap to connect over WebUSB, draw, nod, unplug, re-plug without a tap', async ({ page }) => {
-  await page.goto('/lab/robot.html');
+  await page.goto('/tests/lab/robot.html');
   expect((await view(page)).hasSerial).toBe(false);
   await page.getByTestId('connect').click();
   await expect(page.getByTestId('link-state')).toHaveText('ready');
@@ -73,7 +73,7 @@ test('Android path: tap to connect over WebUSB, draw, nod, unplug, re-plug witho
 });
 
 test('Android path: a granted robot reconnects by itself after a reload', async ({ page }) => {
-  await page.goto('/lab/robot.html');
+  await page.goto('/tests/lab/robot.html');
   await page.getByTestId('connect').click();
   await expect(page.getByTestId('link-state')).toHaveText('ready');
   await page.reload();

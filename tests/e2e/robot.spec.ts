@@ -1,6 +1,6 @@
 /**
  * The robot in Chromium: a fake navigator.serial (tests/e2e/fakes/serial-init.ts, bundled here
- * from the real simulator) on the far side of real byte streams, driven through lab/robot.html.
+ * from the real simulator) on the far side of real byte streams, driven through tests/lab/robot.html.
  */
 import { expect, test, type Page } from '@playwright/test';
 import { bundleFake, unplugOnFirstStroke } from './support/robot.ts';
@@ -24,7 +24,7 @@ const simState = (page: Page) =>
 const serialRequests = (page: Page) => page.evaluate(() => (globalThis as unknown as { __robotSim: { serial: { requests: number } } }).__robotSim.serial.requests);
 
 test('connect by tap: a drawing and a nod/shake reach the robot', async ({ page }) => {
-  await page.goto('/lab/robot.html');
+  await page.goto('/tests/lab/robot.html');
   const onScreen = page.getByTestId('on-screen-robot');
   await expect(page.getByTestId('robot-status')).toHaveText('屏幕上的机器人');
   await expect(onScreen).toHaveAttribute('data-active', 'screen');
@@ -52,7 +52,7 @@ test('connect by tap: a drawing and a nod/shake reach the robot', async ({ page 
 });
 
 test('unplug mid-drawing: the on-screen robot takes over with a notice; re-plug brings the robot back', async ({ page }) => {
-  await page.goto('/lab/robot.html');
+  await page.goto('/tests/lab/robot.html');
   await page.getByTestId('connect').click();
   await expect(page.getByTestId('link-state')).toHaveText('ready');
 
@@ -85,7 +85,7 @@ test('unplug mid-drawing: the on-screen robot takes over with a notice; re-plug 
 });
 
 test('a granted robot reconnects by itself after a reload', async ({ page }) => {
-  await page.goto('/lab/robot.html');
+  await page.goto('/tests/lab/robot.html');
   await page.getByTestId('connect').click();
   await expect(page.getByTestId('link-state')).toHaveText('ready');
   await page.reload();

@@ -9,7 +9,7 @@ async function accept(page: Page, name: string) {
 }
 
 test('design a 恐龙 quiz end to end: drafts accepted, one rejected and redone, a reload resumes the same question, the project is in the Book', async ({ page }) => {
-  await page.goto('/lab/studio.html');
+  await page.goto('/tests/lab/studio.html');
   await expect(page.locator('body[data-studio-ready="1"]')).toHaveCount(1);
   await page.getByTestId('package-quiz-cards').click();
   await expect(page.getByTestId('waiting')).toContainText('说说你想给孩子做个什么样的游戏');

@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 type Lab = { labTrace: { seedRound(o?: { text?: string; reveal?: boolean }): Promise<string> } };
 
 async function open(page: Page) {
-  await page.goto('/lab/trace.html');
+  await page.goto('/tests/lab/trace.html');
   await page.waitForSelector('body[data-ready="1"]');
 }
 const seed = (page: Page, o?: { text?: string; reveal?: boolean }) => page.evaluate((o) => (window as unknown as Lab).labTrace.seedRound(o), o);

@@ -10,7 +10,7 @@ import type { ChatMessage } from '../llm/types.ts';
 export const MEMORY_ROUNDS = 16;
 
 /** Tells whether a message opens a round (carries the child's words for one input). */
-export type RoundStart = (message: ChatMessage) => boolean;
+type RoundStart = (message: ChatMessage) => boolean;
 
 /** The conversation cut to its last `limit` rounds; messages before the first round are kept. */
 export function lastRounds(messages: readonly ChatMessage[], isRoundStart: RoundStart, limit = MEMORY_ROUNDS): ChatMessage[] {
@@ -26,9 +26,4 @@ export function lastRounds(messages: readonly ChatMessage[], isRoundStart: Round
 /** Adds one round's messages to a conversation and keeps the last `limit` rounds. */
 export function remember(messages: readonly ChatMessage[], round: readonly ChatMessage[], isRoundStart: RoundStart, limit = MEMORY_ROUNDS): ChatMessage[] {
   return lastRounds([...messages, ...round], isRoundStart, limit);
-}
-
-/** How many rounds a conversation holds. */
-export function roundCount(messages: readonly ChatMessage[], isRoundStart: RoundStart): number {
-  return messages.filter(isRoundStart).length;
 }

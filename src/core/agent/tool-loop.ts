@@ -19,7 +19,7 @@ import { argumentProblem } from '../llm/step-schema.ts';
 import { StepReader } from '../llm/step-reader.ts';
 import { stepMessage, toolError, toolResultMessage } from './messages.ts';
 
-export type ToolKind = 'loop' | 'boundary';
+type ToolKind = 'loop' | 'boundary';
 
 export interface AgentTool {
   name: string;
@@ -54,7 +54,7 @@ export interface StepRecord {
   toolMs: number;
 }
 
-export interface ToolLoopOptions {
+interface ToolLoopOptions {
   /** Who is asking (queueing and tracing in the model layer), e.g. "main", "game:guess-number". */
   agent: string;
   model: ChatModel;
@@ -73,7 +73,7 @@ export interface ToolLoopOptions {
   onStep?(record: StepRecord): void;
 }
 
-export type LoopOutcome =
+type LoopOutcome =
   | { kind: 'boundary'; step: Step; result: unknown; messages: ChatMessage[]; steps: number }
   | { kind: 'exhausted'; messages: ChatMessage[]; steps: number };
 
@@ -81,7 +81,7 @@ function throwIfAborted(signal: AbortSignal | undefined): void {
   if (signal?.aborted) throw signal.reason ?? new Error('aborted');
 }
 
-export function toolSpecs(tools: readonly AgentTool[]): ToolSpec[] {
+function toolSpecs(tools: readonly AgentTool[]): ToolSpec[] {
   return tools.map(({ name, description, parameters }) => ({ name, description, parameters }));
 }
 

@@ -3,7 +3,7 @@
  * warm) and what the parent reads (detail). Each area keeps its entries in its own file and
  * they are merged here, so the list is one place to audit.
  */
-export interface ErrorEntry {
+interface ErrorEntry {
   /** Spoken / shown to the child. */
   child: string;
   /** Shown to the parent (settings, trace). */
@@ -16,7 +16,7 @@ import { generalErrors } from './general.ts';
 
 const tables: ErrorTable[] = [generalErrors];
 
-export const catalogue: ErrorTable = Object.assign({}, ...tables);
+const catalogue: ErrorTable = Object.assign({}, ...tables);
 
 /** Registers an area's table (called by each area's errors.ts at import). */
 export function registerErrors(table: ErrorTable): void {

@@ -8,7 +8,7 @@ import type { Step, StepRequest } from '../llm/types.ts';
 
 export { errorOf };
 
-export interface ToolExchange {
+interface ToolExchange {
   action: string;
   args: Record<string, unknown>;
   /** The tool's result (undefined when the step has no response yet). */

@@ -40,7 +40,7 @@ export class SkillLoadError extends Error {
 }
 
 /** The folder a SKILL.md sits in, e.g. `/skills/guess-number/SKILL.md` → `guess-number`. */
-export function skillFolder(path: string): string {
+function skillFolder(path: string): string {
   const parts = path.replace(/\\/g, '/').split('/').filter(Boolean);
   return parts.length >= 2 ? parts[parts.length - 2] : '';
 }

@@ -3,7 +3,7 @@
  * hedging between names (猫还是狗), listing (猫和狗), questions and rhetorical questions.
  * Generic Chinese and English; nothing here knows the cards.
  */
-export type CueKind =
+type CueKind =
   /** 不是 X: X is ruled out (scope runs to the next 是/boundary/correction). */
   | 'negate'
   /** 是不是 X / 难道: a question that still proposes X; also ends a negation scope. */

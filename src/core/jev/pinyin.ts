@@ -33,7 +33,7 @@ export function fuzzyKey(syllable: string): string {
   return k;
 }
 
-export type CharMatch = 'exact' | 'homophone' | 'fuzzy' | 'none';
+type CharMatch = 'exact' | 'homophone' | 'fuzzy' | 'none';
 
 export function compareChar(said: string, saidPy: string, want: string, wantPy: string): CharMatch {
   if (said === want) return 'exact';

@@ -21,12 +21,12 @@ export interface ReadMention extends Mention {
   withdrawn: boolean;
 }
 
-export interface ClauseInfo {
+interface ClauseInfo {
   hedge: boolean;
   list: boolean;
 }
 
-export interface Reading {
+interface Reading {
   mentions: ReadMention[];
   clauses: ClauseInfo[];
 }

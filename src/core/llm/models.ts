@@ -11,7 +11,7 @@ export interface GpuFacts {
   maxStorageBufferBindingSize?: number;
 }
 
-export interface LocalModelChoice {
+interface LocalModelChoice {
   /** WebLLM model_id. */
   id: string;
   label: string;
@@ -33,7 +33,7 @@ export const LOCAL_MODELS: LocalModelChoice[] = [
 ];
 
 export const DEFAULT_MODEL_ID = 'Qwen2.5-1.5B-Instruct-q4f16_1-MLC';
-export const WEAK_DEVICE_MODEL_ID = 'Qwen2.5-0.5B-Instruct-q4f16_1-MLC';
+const WEAK_DEVICE_MODEL_ID = 'Qwen2.5-0.5B-Instruct-q4f16_1-MLC';
 
 export function isQwen3(modelId: string): boolean {
   return /^qwen3/i.test(modelId) || LOCAL_MODELS.some((m) => m.id === modelId && m.thinking);
@@ -52,7 +52,7 @@ export interface DeviceHints {
 }
 
 /** Weak: small GPU buffers (phones), little memory, or iOS. */
-export function isWeakDevice(probe: GpuFacts, hints: DeviceHints = {}): boolean {
+function isWeakDevice(probe: GpuFacts, hints: DeviceHints = {}): boolean {
   const sbb = probe.maxStorageBufferBindingSize;
   return (
     (sbb !== undefined && sbb <= 128 * 1024 * 1024) ||

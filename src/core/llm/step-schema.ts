@@ -8,7 +8,7 @@ import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
 import type { JsonSchema, Step, ToolSpec } from './types.ts';
 
 /** The tool's argument schema as it is enforced: an object with no undeclared keys. */
-export function argsSchema(tool: ToolSpec): JsonSchema {
+function argsSchema(tool: ToolSpec): JsonSchema {
   const p = tool.parameters ?? {};
   return {
     ...p,
@@ -59,7 +59,7 @@ export function argumentProblem(schema: JsonSchema, args: unknown): string | nul
   return describeAjvError(validate.errors![0]);
 }
 
-export type StepCheck = { ok: true; step: Step } | { ok: false; reason: string };
+type StepCheck = { ok: true; step: Step } | { ok: false; reason: string };
 
 function describeAjvError(e: ErrorObject): string {
   const where = e.instancePath ? `args${e.instancePath.replace(/\//g, '.')}` : 'args';

@@ -4,7 +4,7 @@
  * an invalid message is rejected with a ProtocolError, never passed on.
  */
 export const PROTOCOL = 'desktop-game/5' as const;
-export const REPLY_MAX_CHARS = 500;
+const REPLY_MAX_CHARS = 500;
 
 export type GameInputKind = 'start' | 'message' | 'end';
 export type SessionStatus = 'active' | 'ended';
@@ -41,7 +41,7 @@ function isRecord(v: unknown): v is Record<string, unknown> {
 }
 
 /** Count characters as a person would (code points, so an emoji is one). */
-export function charCount(text: string): number {
+function charCount(text: string): number {
   return Array.from(text).length;
 }
 

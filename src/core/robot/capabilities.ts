@@ -21,14 +21,14 @@ export function capabilitiesFromHello(hello: Hello): Capabilities {
   return caps;
 }
 
-export const CAPABILITY_NAMES: Record<Capability, string> = {
+const CAPABILITY_NAMES: Record<Capability, string> = {
   face: '做表情',
   head: '点头摇头',
   draw: '画画',
   screen: '显示文字',
 };
 
-export type Availability = { available: true } | { available: false; missing: Capability[]; reason: string };
+type Availability = { available: true } | { available: false; missing: Capability[]; reason: string };
 
 export function gameAvailability(game: Pick<GameDeclaration, 'capabilities' | 'title'>, caps: Capabilities): Availability {
   const missing = game.capabilities.filter((c) => !caps.has(c));

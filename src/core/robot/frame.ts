@@ -6,7 +6,7 @@
 import { cobsDecode, cobsEncode } from './cobs.ts';
 import { crc16 } from './crc.ts';
 
-export const WIRE_VERSION = 1;
+const WIRE_VERSION = 1;
 
 export const FrameType = {
   /** host → device: a command, payload JSON {method, params}. */
@@ -35,9 +35,9 @@ export interface Frame {
 }
 
 /** Header (4) + CRC (2). */
-export const FRAME_OVERHEAD = 6;
+const FRAME_OVERHEAD = 6;
 /** Largest decoded frame a receiver must accept; larger input is discarded as noise. */
-export const MAX_DECODED_FRAME = 4096;
+const MAX_DECODED_FRAME = 4096;
 
 export function encodeFrame(type: FrameType, seq: number, payload: Uint8Array = new Uint8Array(0)): Uint8Array {
   const raw = new Uint8Array(payload.length + FRAME_OVERHEAD);
@@ -74,7 +74,7 @@ export function jsonPayload(frame: Frame): Record<string, unknown> | undefined {
   }
 }
 
-export type DecodeProblem = 'cobs' | 'crc' | 'short' | 'version' | 'type' | 'overflow';
+type DecodeProblem = 'cobs' | 'crc' | 'short' | 'version' | 'type' | 'overflow';
 
 /** Decodes one delimited COBS block. */
 export function decodeBlock(block: Uint8Array): Frame | DecodeProblem {
@@ -88,7 +88,7 @@ export function decodeBlock(block: Uint8Array): Frame | DecodeProblem {
   return { type: raw[1] as FrameType, seq: raw[2] | (raw[3] << 8), payload: raw.slice(4, raw.length - 2) };
 }
 
-export interface DecoderStats {
+interface DecoderStats {
   frames: number;
   /** Blocks rejected by CRC. */
   crcErrors: number;

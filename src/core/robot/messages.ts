@@ -10,7 +10,7 @@ export const EXPRESSIONS: readonly Expression[] = ['neutral', 'happy', 'sorry', 
 
 export type Point = [number, number];
 
-export interface CommandParams {
+interface CommandParams {
   'sys.hello': Record<string, never>;
   'sys.stop': Record<string, never>;
   'sys.idle': Record<string, never>;
@@ -26,10 +26,6 @@ export interface CommandParams {
   'screen.image': { w: number; h: number; fmt: 'mono1'; len: number };
 }
 export type Method = keyof CommandParams;
-export const METHODS = [
-  'sys.hello', 'sys.stop', 'sys.idle', 'face.set', 'face.clear', 'head.gesture', 'head.home',
-  'draw.begin', 'draw.stroke', 'draw.end', 'screen.progress', 'screen.text', 'screen.image',
-] as const satisfies readonly Method[];
 
 export interface Command<M extends Method = Method> {
   method: M;

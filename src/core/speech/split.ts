@@ -3,7 +3,7 @@
  * then, for a piece still too long, after a comma, then hard. Each piece stays short enough to
  * dodge Chromium's ~15 s cut-off and to be settled by a fair watchdog.
  */
-export const PIECE_MAX_CHARS = 60;
+const PIECE_MAX_CHARS = 60;
 
 const SENTENCE_END = /[。！？!?；;…\n]/;
 const SOFT_BREAK = /[，,、：:]/;

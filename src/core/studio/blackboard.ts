@@ -14,10 +14,10 @@
  * not accepted (so it is not "ready" and workers do not read it), accepting or editing the draft
  * replaces the fact, and rejecting it puts the earlier fact back in force (status accepted).
  */
-export type TagStatus = 'draft' | 'accepted' | 'rejected';
-export type Actor = 'user' | 'agent' | 'worker' | 'runtime';
+type TagStatus = 'draft' | 'accepted' | 'rejected';
+type Actor = 'user' | 'agent' | 'worker' | 'runtime';
 
-export interface Provenance {
+interface Provenance {
   by: Actor;
   workerId?: string;
   skill?: string;
@@ -26,7 +26,7 @@ export interface Provenance {
   at: number;
 }
 
-export interface Rejection {
+interface Rejection {
   reason: string;
   value: unknown;
   at: number;
@@ -34,7 +34,7 @@ export interface Rejection {
 }
 
 /** A user-accepted value kept aside while a redo draft of the same tag waits for the user. */
-export interface AcceptedFact {
+interface AcceptedFact {
   value: unknown;
   provenance: Provenance;
   decidedAt?: number;
@@ -184,8 +184,4 @@ export function isAccepted(board: Blackboard, tag: string): boolean {
 export function acceptedValue<T = unknown>(board: Blackboard, tag: string): T | undefined {
   const e = board.tags[tag];
   return e?.status === 'accepted' ? (e.value as T) : undefined;
-}
-
-export function drafts(board: Blackboard): TagEntry[] {
-  return Object.values(board.tags).filter((e) => e.status === 'draft');
 }

@@ -10,17 +10,17 @@ import type { Blackboard } from './blackboard.ts';
 import type { CardAsset } from './types.ts';
 import type { Expression, Gesture, Progress, TextCard } from '../robot/types.ts';
 
-export const VERDICT_TAG = '运行.判定';
-export const CARD_TAG = '运行.当前卡';
-export const PROGRESS_TAG = '运行.进度';
-export const SCORE_TAG = '运行.得分';
+const VERDICT_TAG = '运行.判定';
+const CARD_TAG = '运行.当前卡';
+const PROGRESS_TAG = '运行.进度';
+const SCORE_TAG = '运行.得分';
 
 export type DeviceEffect =
   | { op: 'react'; expression: Expression; gesture: Gesture }
   | { op: 'showText'; card: TextCard }
   | { op: 'showProgress'; progress: Progress };
 
-export interface Verdict {
+interface Verdict {
   result: '对' | '错' | '不知道';
   /** Set when the card is over and its answer has been revealed. */
   revealed?: string;
@@ -77,7 +77,7 @@ export function turnChanges(before: Blackboard, after: Blackboard, cards: readon
 }
 
 /** True when `text` names the card's answer or one of its aliases. */
-export function namesAnswer(text: string, card: Pick<CardAsset, 'answer' | 'aliases'>): boolean {
+function namesAnswer(text: string, card: Pick<CardAsset, 'answer' | 'aliases'>): boolean {
   const t = squash(text);
   return [card.answer, ...card.aliases].some((n) => squash(n).length > 0 && t.includes(squash(n)));
 }

@@ -5,7 +5,7 @@
  */
 import { parse as parseYaml } from 'yaml';
 
-export interface Frontmatter {
+interface Frontmatter {
   data: Record<string, unknown> | null;
   body: string;
   diagnostics: string[];

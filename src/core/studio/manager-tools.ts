@@ -106,7 +106,7 @@ export function runLoopTool(name: string, pkg: SkillPackage, board: Blackboard):
   throw new Error(`not a loop tool: ${name}`);
 }
 
-export type ParsedStep = { kind: 'loop'; name: string } | { kind: 'boundary'; event: PhaseEvent; name: string } | { kind: 'invalid'; message: string };
+type ParsedStep = { kind: 'loop'; name: string } | { kind: 'boundary'; event: PhaseEvent; name: string } | { kind: 'invalid'; message: string };
 
 /**
  * Validates the model's step against the tools allowed now and turns a boundary tool into the

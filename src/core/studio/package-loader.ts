@@ -10,7 +10,7 @@ import { ALLOWED_FIELDS, DESCRIPTION_MAX, isSkillName } from '../games/skill.ts'
 import { CAPABILITIES, type Capability } from '../protocol/declaration.ts';
 import { splitFrontmatter } from './frontmatter.ts';
 
-export type SkillStage = 'instantiate' | 'run';
+type SkillStage = 'instantiate' | 'run';
 /** How a read tag appears in a worker's dynamic context: whole, shortened, or with fields hidden. */
 export type ContextRule = 'full' | 'brief' | { hide: string[] };
 
@@ -55,8 +55,8 @@ export interface SkillPackage {
 export type LoadResult = { ok: true; pkg: SkillPackage } | { ok: false; packageId: string; errors: string[] };
 
 export const DESIGN_PREFIX = '设计.';
-export const PLAY_PREFIX = '运行.';
-export const DEFAULT_BURST_CAP = 8;
+const PLAY_PREFIX = '运行.';
+const DEFAULT_BURST_CAP = 8;
 
 /** Files of one package, keyed by path relative to the package folder (`orchestrator.md`, `workers/x/SKILL.md`). */
 export type PackageFiles = Record<string, string>;

@@ -10,9 +10,9 @@
  * sets phase running and resets the burst counter; every model round counts against the cap N,
  * and reaching N ends in waiting_user with reason `burst_cap` — not an exception.
  */
-export type Stage = 'design' | 'play' | 'done';
-export type Phase = 'idle' | 'running' | 'waiting_user' | 'done' | 'error';
-export type Who = 'user' | 'agent' | 'worker' | 'nobody';
+type Stage = 'design' | 'play' | 'done';
+type Phase = 'idle' | 'running' | 'waiting_user' | 'done' | 'error';
+type Who = 'user' | 'agent' | 'worker' | 'nobody';
 
 /** What the user is asked for right now, with what the screen needs to ask it. */
 export type WaitingReason =
@@ -86,15 +86,15 @@ export type Effect =
   | { type: 'persist' }
   | { type: 'refused'; event: PhaseEvent['type']; message: string };
 
-export interface Transition {
+interface Transition {
   state: PhaseState;
   effects: Effect[];
 }
 
-export const LOOP_TOOLS = ['read_blackboard', 'list_skills', 'missing_skills'] as const;
-export const DESIGN_BOUNDARY_TOOLS = ['run_worker', 'ask_user', 'declare_instance_ready'] as const;
-export const PLAY_BOUNDARY_TOOLS = ['run_worker', 'reply', 'finish'] as const;
-export const WORKER_TOOLS = ['submit', 'ask_user'] as const;
+const LOOP_TOOLS = ['read_blackboard', 'list_skills', 'missing_skills'] as const;
+const DESIGN_BOUNDARY_TOOLS = ['run_worker', 'ask_user', 'declare_instance_ready'] as const;
+const PLAY_BOUNDARY_TOOLS = ['run_worker', 'reply', 'finish'] as const;
+const WORKER_TOOLS = ['submit', 'ask_user'] as const;
 
 export function isLoopTool(name: string): boolean {
   return (LOOP_TOOLS as readonly string[]).includes(name);

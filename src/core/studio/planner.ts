@@ -8,7 +8,7 @@ import { DESIGN_PREFIX, type SkillPackage } from './package-loader.ts';
 
 export const RUN_SKILL_LIST = '设计.run_skill清单';
 
-export interface DesignPlan {
+interface DesignPlan {
   /** Run skills named by the accepted `设计.run_skill清单` (empty until it is accepted). */
   runSkills: string[];
   /** Names in the list that are not run skills of this package. */

@@ -28,7 +28,7 @@ export interface SessionSnapshot {
   savedAt: number;
 }
 
-export type DesignTraceKind = 'user_input' | 'user_decision' | 'burst' | 'tool_call' | 'worker_run' | 'model_error' | 'declared' | 'play_turn';
+type DesignTraceKind = 'user_input' | 'user_decision' | 'burst' | 'tool_call' | 'worker_run' | 'model_error' | 'declared' | 'play_turn';
 
 export interface DesignTraceEntry {
   projectId: string;
@@ -71,7 +71,7 @@ export interface ProjectRecord {
   design?: Record<string, unknown>;
 }
 
-export interface PlayTurn {
+interface PlayTurn {
   at: number;
   input: string;
   replies: string[];

@@ -11,13 +11,13 @@ import type { Blackboard } from './blackboard.ts';
 import type { ContextRule, SkillDef, SkillPackage } from './package-loader.ts';
 import { hideFields } from './manager-tools.ts';
 
-export interface WorkerContext {
+interface WorkerContext {
   upper: string;
   lower: string;
   messages: ChatMessage[];
 }
 
-export function fixedUpperHalf(pkg: SkillPackage, skill: SkillDef): string {
+function fixedUpperHalf(pkg: SkillPackage, skill: SkillDef): string {
   return [
     `你是「${pkg.title}」技能包里 skill「${skill.id}」（${skill.title}）的 worker。`,
     `# 约束\n${pkg.constraints.map((c) => `- ${c}`).join('\n')}`,
@@ -27,7 +27,7 @@ export function fixedUpperHalf(pkg: SkillPackage, skill: SkillDef): string {
 }
 
 /** One read tag's value as the worker sees it, per its context rule. */
-export function shapeValue(value: unknown, rule: ContextRule = 'full'): string {
+function shapeValue(value: unknown, rule: ContextRule = 'full'): string {
   if (rule === 'full') return JSON.stringify(value, null, 1);
   if (rule === 'brief') {
     if (Array.isArray(value))
@@ -38,7 +38,7 @@ export function shapeValue(value: unknown, rule: ContextRule = 'full'): string {
   return JSON.stringify(hideFields(value, rule.hide), null, 1);
 }
 
-export function dynamicLowerHalf(skill: SkillDef, board: Blackboard): string {
+function dynamicLowerHalf(skill: SkillDef, board: Blackboard): string {
   const parts: string[] = [];
   for (const tag of skill.reads) {
     const e = board.tags[tag];

@@ -6,9 +6,9 @@ import { viewRounds, type TraceRound } from './rounds.ts';
 import type { TraceKind } from './types.ts';
 
 export const TRACE_EXPORT_FORMAT = 'agentcade-trace' as const;
-export const TRACE_EXPORT_VERSION = 1 as const;
+const TRACE_EXPORT_VERSION = 1 as const;
 
-export interface ExportedEvent {
+interface ExportedEvent {
   kind: TraceKind;
   /** Epoch ms. */
   at: number;
@@ -22,7 +22,7 @@ export interface ExportedEvent {
   data?: unknown;
 }
 
-export interface ExportedRound {
+interface ExportedRound {
   id: string;
   /** 1-based position among the rounds in the store at export time. */
   index: number;
@@ -32,7 +32,7 @@ export interface ExportedRound {
   events: ExportedEvent[];
 }
 
-export interface TraceExport {
+interface TraceExport {
   format: typeof TRACE_EXPORT_FORMAT;
   version: typeof TRACE_EXPORT_VERSION;
   exportedAt: string;

@@ -76,7 +76,7 @@ function ownFields(obj: object, depth: number, seen: WeakSet<object>): Record<st
 }
 
 /** The scope an event's secrets belong to. */
-export function secretScope(e: Pick<TraceEvent, 'source' | 'contextId'>): string {
+function secretScope(e: Pick<TraceEvent, 'source' | 'contextId'>): string {
   return e.contextId ? `${e.source}\u0000${e.contextId}` : e.source;
 }
 

@@ -33,7 +33,7 @@ export interface GroupedTrace {
 }
 
 /** requestId → roundId, from the `a2a_request` events that carry both. */
-export function requestsFromEvents(events: Iterable<TraceEvent>): Map<string, string> {
+function requestsFromEvents(events: Iterable<TraceEvent>): Map<string, string> {
   const map = new Map<string, string>();
   for (const e of events) if (e.kind === 'a2a_request' && e.requestId && e.roundId) map.set(e.requestId, e.roundId);
   return map;

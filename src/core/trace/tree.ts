@@ -5,7 +5,7 @@
 import { eventEnd, type ViewEvent, type ViewRound } from './rounds.ts';
 import type { TraceKind } from './types.ts';
 
-export type NodeKind = TraceKind | 'round' | 'main' | 'group';
+type NodeKind = TraceKind | 'round' | 'main' | 'group';
 
 export interface TraceNode {
   key: string;
@@ -53,7 +53,7 @@ function short(s: string, n = 40): string {
 /** A round opened by the app itself (e.g. ending a game interrupted by a reload) is not the child's words. */
 const speaker = (e: ViewEvent): string => (e.source === 'app' ? '应用' : '用户');
 
-export function eventLabel(e: ViewEvent): string {
+function eventLabel(e: ViewEvent): string {
   const d = (e.data ?? {}) as Record<string, unknown>;
   const t = text(e.data);
   switch (e.kind) {

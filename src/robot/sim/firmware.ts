@@ -13,7 +13,7 @@ import { methodHandler, type Params, type Reply, type Request, type SimControls 
 import { MOTION } from './motion.ts';
 import type { RobotState, ScreenContent } from './state.ts';
 
-export interface SimFaults {
+interface SimFaults {
   /** Corrupt the next N frames the robot sends (the host sees CRC errors). */
   corruptOut: number;
   /** Drop the next N frames the robot receives, as if their CRC were bad. */

@@ -11,7 +11,7 @@ import type { RobotState, ScreenContent } from './state.ts';
 
 export type Params = Record<string, unknown>;
 export type Reply = { ok: true } | { ok: false; code: DeviceErrorCode; msg?: string };
-export type Lane = 'head' | 'screen';
+type Lane = 'head' | 'screen';
 
 /** What a handler may do to the robot. */
 export interface SimControls {
@@ -42,7 +42,7 @@ export interface Request {
   forgetOthers(): void;
 }
 
-export type MethodHandler = (fw: SimControls, p: Params, req: Request) => void;
+type MethodHandler = (fw: SimControls, p: Params, req: Request) => void;
 
 const isInt = (v: unknown, lo: number, hi: number): v is number => typeof v === 'number' && Number.isInteger(v) && v >= lo && v <= hi;
 const optionalText = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
@@ -51,7 +51,7 @@ const isPoint = (q: unknown): q is Point => Array.isArray(q) && q.length === 2 &
 
 const showCard = (fw: SimControls, req: Request, content: ScreenContent) => req.queue('screen', MOTION.card, () => fw.set({ content }));
 
-export const METHOD_HANDLERS: Record<Method, MethodHandler> = {
+const METHOD_HANDLERS: Record<Method, MethodHandler> = {
   'sys.hello': (fw, _p, req) => {
     req.forgetOthers();
     req.ack(0);

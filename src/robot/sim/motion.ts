@@ -22,8 +22,6 @@ export const MOTION = {
   boot: 300,
 } as const;
 
-export type Motion = typeof MOTION;
-
 export function strokeMs(points: number, animate: boolean): number {
   return animate ? MOTION.strokeBase + MOTION.strokePerPoint * points : 5;
 }

@@ -7,7 +7,7 @@
 import type { SerialPortLike } from '../serial-port.ts';
 import type { FirmwareSim } from './firmware.ts';
 
-export const SIM_USB_INFO: SerialPortInfo = { usbVendorId: 0x303a, usbProductId: 0x1001 };
+const SIM_USB_INFO: SerialPortInfo = { usbVendorId: 0x303a, usbProductId: 0x1001 };
 
 function networkError(): Error {
   return new DOMException('The device has been lost.', 'NetworkError');

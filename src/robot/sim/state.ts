@@ -25,7 +25,7 @@ export type ScreenContent =
   | { kind: 'text'; text: string }
   | { kind: 'image'; w: number; h: number; bits: Uint8Array };
 
-export interface HeadState {
+interface HeadState {
   /** The gesture running now. */
   gesture: 'nod' | 'shake' | null;
   /** Increases with every gesture started (a renderer restarts its animation on change). */
@@ -55,7 +55,7 @@ export interface RobotState {
 }
 
 /** What the firmware screen shows right now: the face overlay wins over the content. */
-export type ScreenMode = 'face' | ScreenContent['kind'];
+type ScreenMode = 'face' | ScreenContent['kind'];
 
 export function screenMode(s: RobotState): ScreenMode {
   return s.face ? 'face' : s.content.kind;

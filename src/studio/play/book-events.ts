@@ -3,7 +3,7 @@
  * list on the main thread, and game workers writing PlayBook records. A BroadcastChannel reaches
  * every one of them (other tabs too); where there is none (old runtimes), nothing is announced.
  */
-export const BOOK_CHANNEL = 'agentcade-book';
+const BOOK_CHANNEL = 'agentcade-book';
 
 export type BookChange =
   /** Projects changed (a design reached play, was renamed or deleted): the arcade re-reads its list. */

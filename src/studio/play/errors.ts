@@ -5,7 +5,7 @@
  */
 import { registerErrors, type ErrorTable } from '../../core/errors/catalogue.ts';
 
-export const studioPlayErrors: ErrorTable = {
+const studioPlayErrors: ErrorTable = {
   studio_game_missing: {
     child: '这个游戏找不到了，可能被大人删掉了。我们玩别的吧。',
     parent: 'A studio game was asked for, but its project is no longer in the Book at the play stage (deleted, or its design reopened).',

@@ -20,9 +20,9 @@ import type { Random } from '../../core/random.ts';
 import { currentCardOf, scoreOf, turnChanges, type ScoreNow, type TurnChanges } from '../../core/studio/device-effects.ts';
 
 /** A round of the play manager's conversation starts at the child's words (after the last result they may follow). */
-export const isPlayerMessage = (m: ChatMessage): boolean => m.role === 'user' && /(^|\n)\[孩子\] /.test(m.content);
+const isPlayerMessage = (m: ChatMessage): boolean => m.role === 'user' && /(^|\n)\[孩子\] /.test(m.content);
 
-export type TurnOutcome =
+type TurnOutcome =
   | { ok: true; replies: PlayReply[]; ended: boolean; changes: TurnChanges }
   /** Nothing happened (restored): the model failed, gave no reply, or the runtime refused. */
   | { ok: false; reason: string };

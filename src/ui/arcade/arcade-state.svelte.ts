@@ -10,7 +10,7 @@ import type { LoopState } from '../../speech/voice-loop.ts';
 import type { VoiceStatus } from '../../speech/web-synth.ts';
 import type { AppRuntime } from '../app-runtime.ts';
 
-export interface SubtitleLine {
+interface SubtitleLine {
   id: number;
   who: 'child' | 'robot' | 'game';
   text: string;

@@ -5,12 +5,19 @@
  */
 import { expect, type Page } from '@playwright/test';
 import { installSpeechFake, type SpeechFakeOptions } from '../fakes/speech-fake.ts';
+import { DEFAULT_SEED, expectSeedsPinned, pinSeeds } from './seeds.ts';
 
-/** Opens the app with the speech fakes and picks the demo model explicitly, as a parent would. */
-export async function openApp(page: Page, opts: { hash?: string; speech?: SpeechFakeOptions } = {}): Promise<void> {
+/**
+ * Opens the app with the speech fakes and picks the demo model explicitly, as a parent would.
+ * Every seed the app draws is `seed` (DEFAULT_SEED unless given; tests/e2e/support/seeds.ts says
+ * what it picks), so every game's secret is known in advance.
+ */
+export async function openApp(page: Page, opts: { hash?: string; speech?: SpeechFakeOptions; seed?: number } = {}): Promise<void> {
   await page.addInitScript(installSpeechFake, opts.speech ?? {});
+  await pinSeeds(page, [opts.seed ?? DEFAULT_SEED]);
   await page.goto(`/?e2e#${opts.hash ?? 'arcade'}`);
   await page.waitForFunction(() => '__agentcade' in window);
+  await expectSeedsPinned(page);
   await page.evaluate(() => (window as any).__agentcade.controller.chooseProvider('scripted'));
   await expect(page.getByTestId('model-status')).toContainText('演示');
 }

@@ -5,7 +5,8 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { agentCardFor } from '../../../src/a2a/card.ts';
-import { spokenErrorReply } from '../../../src/a2a/errors.ts';
+import '../../../src/a2a/errors.ts';
+import { describe as errorSentence } from '../../../src/core/errors/catalogue.ts';
 import { createGameClient, type GameClientOptions, type GameWorkerInit } from '../../../src/a2a/game-host.ts';
 import { createEchoGame, ECHO_GAME } from '../../support/a2a/echo-game.ts';
 import { GameRequestError, type GameClient, type GameRequest, type ReplyEvent } from '../../../src/a2a/types.ts';
@@ -130,7 +131,9 @@ describe('GameClient (main thread)', () => {
     expect(err).toBeInstanceOf(GameRequestError);
     expect(err!.code).toBe('game_failed');
     expect(err!.message).toContain('the echo game was asked to fail');
-    expect(spokenErrorReply(err, 'message')).toEqual(gameReply('游戏那边出了点小问题，我们再试一次吧。', 'active'));
+    // A failed message keeps the session: the child hears the catalogue's sentence and plays on.
+    expect(err!.sessionLost).toBeFalsy();
+    expect(errorSentence(err!.code).child).toBe('游戏那边出了点小问题，我们再试一次吧。');
     expect((await all(client.request('echo', 's', gameInput('message', '还在吗'))))[1].reply.text).toBe('你说：还在吗');
   });
 
@@ -165,7 +168,7 @@ describe('GameClient (main thread)', () => {
     expect(err).toMatchObject({ code: 'game_crashed', sessionLost: true });
     expect((err as GameRequestError).message).toContain('boom');
     expect(workers[0].terminated).toBe(true);
-    expect(spokenErrorReply(err, 'message')).toEqual(gameReply('游戏突然停下来了，我们重新开始吧。', 'ended'));
+    expect(errorSentence((err as GameRequestError).code).child).toBe('游戏突然停下来了，我们重新开始吧。');
 
     const again = await all(client.request('echo', 's2', gameInput('start', '再来')));
     expect(again.at(-1)!.reply.text).toBe('开始啦！你说一句，我学一句。');
@@ -213,7 +216,7 @@ describe('GameClient (main thread)', () => {
     const err = await failure(client.request('nope', 's', gameInput('start', '玩点别的')));
     expect(err.code).toBe('game_not_found');
     expect(workers).toHaveLength(0);
-    expect(spokenErrorReply(err, 'start').session).toBe('ended');
+    expect(errorSentence(err.code).child).toBe('我还不会这个游戏呢，我们换一个玩吧。');
   });
 
   it('fails requests with game_failed when the game cannot be built in its worker', async () => {

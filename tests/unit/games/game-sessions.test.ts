@@ -207,8 +207,10 @@ describe.each(FIXTURES)('GameSessions with $name', (fx) => {
     await model.entered.promise;
     model.gate = null;
     const from = model.requests.length;
+    // Watched before the `end` is awaited: the cancelled turn rejects while the end runs.
+    const cancelled = expect(inflight).rejects.toMatchObject({ name: 'AbortError', message: 'cancelled by end' });
     const end = await send(sessions, 'end', '不玩了');
-    await expect(inflight).rejects.toMatchObject({ name: 'AbortError', message: 'cancelled by end' });
+    await cancelled;
     expect(end.reply.session).toBe('ended');
     expect(model.promptsSince(from)).not.toContain(fx.message(3));
     expect(device.calls.at(-1)).toEqual({ op: 'idle' });

@@ -118,8 +118,8 @@ describe('the current animal never reaches a prompt before it is revealed', () =
     const leaks: Array<{ animal: string; found: string; text: string }> = [];
     const { model, count } = guardedModel('game:draw-guess', drawPolicy, (req) => {
       const g = current!.game;
-      const answer = g.peekAnswer();
-      if (!answer || g.revealedAnswer) return;
+      if (g.phase === 'ready' || g.revealedAnswer) return;
+      const answer = g.card;
       const text = dynamicText(req);
       for (const n of [answer.name, ...answer.aliases]) if (n && text.includes(n)) leaks.push({ animal: answer.name, found: n, text });
     });

@@ -63,6 +63,7 @@ describe('TurnQueue', () => {
     const log: string[] = [];
     const next = q.run(new AbortController().signal, async () => void log.push('next ran'));
     await Promise.resolve();
+    const stuckCancelled = expect(stuck).rejects.toThrow('cancelled by end');
     q.cancelAll('cancelled by end');
     // `next` was queued too, so it is cancelled; a turn queued after the cancel waits for the grace.
     await expect(next).rejects.toThrow('cancelled by end');
@@ -73,6 +74,6 @@ describe('TurnQueue', () => {
     timers[0]();
     await after;
     expect(log).toEqual(['after ran']);
-    void stuck;
+    await stuckCancelled;
   });
 });

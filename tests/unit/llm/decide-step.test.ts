@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createChatModel, type CompletionRequest, type StepProvider } from '../../../src/llm/decide-step.ts';
-import { createScriptedModel, playback, SCRIPTED_LABEL } from '../../../src/llm/scripted.ts';
+import { createScriptedModel, SCRIPTED_LABEL } from '../../../src/llm/scripted.ts';
+import { playback } from '../../support/llm/playback.ts';
 import { ModelError, type StepRequest } from '../../../src/core/llm/types.ts';
 import { guessNumberTools } from './fixtures.ts';
 

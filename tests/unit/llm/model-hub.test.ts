@@ -84,7 +84,7 @@ describe('model ports (main thread ↔ game worker)', () => {
   it('a worker-side model steps through the hub and sees the provider label', async () => {
     const hub = new ModelHub();
     hub.setModel('scripted', createScriptedModel({ 'game:guess-number': (r) => ({ action: 'reply', args: { text: `收到：${r.messages[0].content}` } }) }));
-    const remote = connectModel(hub.port());
+    const remote = connectModel(hub.openPort().port);
     expect(await remote.step(req('game:guess-number', '五十'))).toMatchObject({ action: 'reply', args: { text: '收到：五十' } });
     expect(remote.label).toBe('演示脚本（无模型）');
   });
@@ -92,7 +92,7 @@ describe('model ports (main thread ↔ game worker)', () => {
   it('errors keep their catalogue code across the port', async () => {
     const hub = new ModelHub();
     hub.setModel('scripted', createScriptedModel({ main: () => ({ raw: 'garbage' }) }));
-    const err = await connectModel(hub.port()).step(req('main')).catch((e) => e);
+    const err = await connectModel(hub.openPort().port).step(req('main')).catch((e) => e);
     expect(err).toBeInstanceOf(ModelError);
     expect(err.code).toBe('model_invalid_output');
   });

@@ -1,5 +1,5 @@
 /** Lab-only worker: stands in for a game worker asking the shared model for one step. */
-import { connectModel } from '../src/llm/model-port.ts';
+import { connectModel } from '../../src/llm/model-port.ts';
 
 self.onmessage = async (ev: MessageEvent<{ port: MessagePort; text: string }>) => {
   const model = connectModel(ev.data.port);

@@ -6,19 +6,19 @@
  * `window.lab` lets a test look at the robot and hold the next model step (to send `end` while a
  * turn is in flight).
  */
-import { agentCardFor } from '../src/a2a/card.ts';
-import { createGameClient } from '../src/a2a/game-host.ts';
-import { builtinGames } from '../src/games/catalog.ts';
-import { demoPolicy } from '../src/llm/demo-policies.ts';
-import { exposeModel } from '../src/llm/model-port.ts';
-import { createScriptedModel } from '../src/llm/scripted.ts';
-import type { ChatModel, Step, StepRequest } from '../src/core/llm/types.ts';
-import { gameInput, type GameInputKind } from '../src/core/protocol/game-protocol.ts';
-import { exposeDevice } from '../src/robot/device-port.ts';
-import type { DevicePort, Drawing } from '../src/core/robot/types.ts';
-import { exposeTrace } from '../src/trace/trace-port.ts';
-import type { TraceEvent } from '../src/core/trace/types.ts';
-import { ANIMALS } from '../skills/draw-guess/animals.ts';
+import { agentCardFor } from '../../src/a2a/card.ts';
+import { createGameClient } from '../../src/a2a/game-host.ts';
+import { builtinGames } from '../../src/games/catalog.ts';
+import { demoPolicy } from '../../src/llm/demo-policies.ts';
+import { exposeModel } from '../../src/llm/model-port.ts';
+import { createScriptedModel } from '../../src/llm/scripted.ts';
+import type { ChatModel, Step, StepRequest } from '../../src/core/llm/types.ts';
+import { gameInput, type GameInputKind } from '../../src/core/protocol/game-protocol.ts';
+import { exposeDevice } from '../../src/robot/device-port.ts';
+import type { DevicePort, Drawing } from '../../src/core/robot/types.ts';
+import { exposeTrace } from '../../src/trace/trace-port.ts';
+import type { TraceEvent } from '../../src/core/trace/types.ts';
+import { ANIMALS } from '../../skills/draw-guess/animals.ts';
 
 const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
 
@@ -100,7 +100,7 @@ const traceSink = { record: (e: TraceEvent) => void traceEvents.push(e) };
 const games = builtinGames();
 const cards = new Map(games.map((g) => [g.id, agentCardFor(g)]));
 const client = createGameClient({
-  spawn: () => new Worker(new URL('../workers/game-agent.ts', import.meta.url), { type: 'module' }),
+  spawn: () => new Worker(new URL('../../workers/game-agent.ts', import.meta.url), { type: 'module' }),
   cards: (id) => cards.get(id),
   engineOf: (id) => games.find((g) => g.id === id)?.engine,
   // A harness page pins the game's random source: `?seed=<n>` (1 by default).

@@ -4,13 +4,13 @@
  * records one realistic round through the recorder, the way the main agent and a game will.
  */
 import { mount } from 'svelte';
-import TraceScreen from '../src/ui/trace/TraceScreen.svelte';
-import StorageInfo from '../src/ui/settings/StorageInfo.svelte';
+import TraceScreen from '../../src/ui/trace/TraceScreen.svelte';
+import StorageInfo from '../../src/ui/settings/StorageInfo.svelte';
 import UpdateLab from './UpdateLab.svelte';
-import { TraceRecorder } from '../src/trace/recorder.ts';
-import { TraceStore } from '../src/trace/trace-store.ts';
-import { traceMaxBytes } from '../src/trace/trace-settings.ts';
-import { markModelLoaded } from '../src/trace/offline-ready.ts';
+import { TraceRecorder } from '../../src/trace/recorder.ts';
+import { TraceStore } from '../../src/trace/trace-store.ts';
+import { traceMaxBytes } from '../../src/trace/trace-settings.ts';
+import { markModelLoaded } from '../../src/trace/offline-ready.ts';
 
 const store = await TraceStore.open({ maxBytes: traceMaxBytes });
 const recorder = new TraceRecorder(store, { onError: (e) => console.error('trace write failed', e) });

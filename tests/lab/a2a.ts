@@ -3,17 +3,17 @@
  * test game; the page talks to it through createGameClient (SDK Client + MessagePort transport)
  * and shows every reply.
  */
-import { agentCardFor } from '../src/a2a/card.ts';
-import { describe } from '../src/core/errors/catalogue.ts';
-import { createGameClient } from '../src/a2a/game-host.ts';
-import { ECHO_GAME } from '../tests/support/a2a/echo-game.ts';
-import { GameRequestError, type GameRequest } from '../src/a2a/types.ts';
-import { gameInput, type GameInputKind } from '../src/core/protocol/game-protocol.ts';
+import { agentCardFor } from '../../src/a2a/card.ts';
+import { describe } from '../../src/core/errors/catalogue.ts';
+import { createGameClient } from '../../src/a2a/game-host.ts';
+import { ECHO_GAME } from '../support/a2a/echo-game.ts';
+import { GameRequestError, type GameRequest } from '../../src/a2a/types.ts';
+import { gameInput, type GameInputKind } from '../../src/core/protocol/game-protocol.ts';
 
 const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
 const card = agentCardFor(ECHO_GAME);
 const client = createGameClient({
-  spawn: () => new Worker(new URL('../tests/support/a2a/test-echo-agent.ts', import.meta.url), { type: 'module' }),
+  spawn: () => new Worker(new URL('../support/a2a/test-echo-agent.ts', import.meta.url), { type: 'module' }),
   cards: (id) => (id === ECHO_GAME.id ? card : undefined),
   engineOf: () => 'skill',
   seed: () => 1,

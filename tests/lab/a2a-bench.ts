@@ -3,10 +3,10 @@
  * transport, against a raw postMessage round trip of the same GameInput to the same worker. The two
  * are measured interleaved, in one run, so both see the same machine load.
  */
-import { agentCardFor } from '../src/a2a/card.ts';
-import { createGameClient } from '../src/a2a/game-host.ts';
-import { ECHO_GAME } from '../tests/support/a2a/echo-game.ts';
-import { gameInput } from '../src/core/protocol/game-protocol.ts';
+import { agentCardFor } from '../../src/a2a/card.ts';
+import { createGameClient } from '../../src/a2a/game-host.ts';
+import { ECHO_GAME } from '../support/a2a/echo-game.ts';
+import { gameInput } from '../../src/core/protocol/game-protocol.ts';
 
 export interface BenchStats {
   n: number;
@@ -25,7 +25,7 @@ const GAME = 'echo-instant'; // the test worker answers this id at once, with on
 const card = agentCardFor({ ...ECHO_GAME, id: GAME });
 let raw: MessagePort | undefined;
 const client = createGameClient({
-  spawn: () => new Worker(new URL('../tests/support/a2a/test-echo-agent.ts', import.meta.url), { type: 'module' }),
+  spawn: () => new Worker(new URL('../support/a2a/test-echo-agent.ts', import.meta.url), { type: 'module' }),
   cards: (id) => (id === GAME ? card : undefined),
   engineOf: () => 'skill',
   seed: () => 1,

@@ -4,11 +4,11 @@
  * Chrome it is a bench for firmware authors.
  */
 import { mount } from 'svelte';
-import { createRobotOutput } from '../src/robot/create-robot-output.ts';
-import { steppingRandom } from '../tests/support/robot/random.ts';
-import { TimedSpeech } from '../tests/support/robot/timed-speech.ts';
-import type { Drawing } from '../src/core/robot/types.ts';
-import OnScreenRobot from '../src/ui/robot/OnScreenRobot.svelte';
+import { createRobotOutput } from '../../src/robot/create-robot-output.ts';
+import { steppingRandom } from '../support/robot/random.ts';
+import { TimedSpeech } from '../support/robot/timed-speech.ts';
+import type { Drawing } from '../../src/core/robot/types.ts';
+import OnScreenRobot from '../../src/ui/robot/OnScreenRobot.svelte';
 
 const speech = new TimedSpeech(undefined, 120);
 // A deterministic boot id for the on-screen robot: the e2e specs drive this page.
