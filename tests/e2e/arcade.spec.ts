@@ -28,7 +28,7 @@ test('a child says "我们玩猜数字吧", plays, and says "不玩了"', async 
 
   let n = (await spoken(page)).length;
   await say(page, '我猜50');
-  await waitSpoken(page, new RegExp(`${wrong(50)}，.*还有 6 次机会`), n);
+  await waitSpoken(page, new RegExp(`${wrong(50)}！.*还有 6 次机会`), n);
   await idle(page);
   await page.screenshot({ path: info.outputPath('arcade-playing.png') });
 

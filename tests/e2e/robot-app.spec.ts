@@ -118,8 +118,10 @@ test('connect by tap, play 你画我猜 on the USB robot, unplug mid-game: the o
   let n = (await spoken(page)).length;
   const other = otherThan(animal.name);
   await say(page, `是${other}吗`);
-  await waitSpoken(page, new RegExp(`不是${other}哦，再猜猜看`), n);
-  await expect.poll(async () => (await usbLog(page)).faces).toEqual(['sorry']);
+  await waitSpoken(page, new RegExp(`不是${other}哦！再猜猜看`), n);
+  // Every time the child speaks, the robot first shows its thinking face (the instant cue), then the verdict.
+  await expect.poll(async () => (await usbLog(page)).faces.filter((f) => f !== 'thinking')).toEqual(['sorry']);
+  expect((await usbLog(page)).faces.indexOf('thinking')).toBeLessThan((await usbLog(page)).faces.indexOf('sorry'));
   await expect.poll(() => usbGestures(page)).toEqual(['shake']);
   // The child watches the head shake to its end before answering again (a gesture queued behind it
   // would start later, and the cable is pulled soon after the answer).
@@ -141,7 +143,7 @@ test('connect by tap, play 你画我猜 on the USB robot, unplug mid-game: the o
   n = (await spoken(page)).length;
   await say(page, `是${animal.name}`);
   await waitSpoken(page, new RegExp(`答对啦！就是${animal.name}！`), n);
-  await expect.poll(async () => (await usbLog(page)).faces).toEqual(['sorry', 'happy']);
+  await expect.poll(async () => (await usbLog(page)).faces.filter((f) => f !== 'thinking')).toEqual(['sorry', 'happy']);
   await expect.poll(() => usbGestures(page)).toEqual(['shake', 'nod']);
   lap('wrong + right answered on the robot');
 

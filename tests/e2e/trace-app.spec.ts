@@ -51,8 +51,9 @@ test('a round of 猜数字 in the app: the tree in 记录, the number hidden unt
   expect(secret).toBe(SECRET);
   const guess = events.find((e) => e.kind === 'a2a_request' && e.data?.kind === 'message')!;
   const ofGuess = events.filter((e) => e.requestId === guess.requestId && e.kind !== 'a2a_request');
+  // The reply is sent sentence by sentence ("50 小了！" at once, then the rest): two replies, two speeches.
   expect(ofGuess.map((e) => `${e.kind}:${e.name}`).sort()).toEqual(
-    ['model_step:submit_guess', 'model_step:reply', 'device:react', 'game_tool:submit_guess', 'reply:undefined', 'speech:spoken'].sort(),
+    ['model_step:submit_guess', 'model_step:reply', 'device:react', 'game_tool:submit_guess', 'reply:undefined', 'reply:undefined', 'speech:spoken', 'speech:spoken'].sort(),
   );
   for (const e of ofGuess.filter((e) => e.kind !== 'reply')) expect(e.durationMs, `${e.kind} ${e.name}`).toBeGreaterThanOrEqual(0);
   expect(events.filter((e) => e.kind === 'model_step' && e.source === 'game:guess-number' && !e.requestId)).toEqual([]);
