@@ -6,7 +6,7 @@
  *
  * Prompt layout (kept byte-stable for a local engine's cache): the system prompt is the common
  * prompt + the SKILL.md body, the same for the whole session; each input is one user message
- * `{"event": kind, "user_text": text, "state": snapshot, "actions": legal actions}` — the state
+ * `{"event": kind, "user_text": text, "state": snapshot}` — the state
  * snapshot is sent every round, at the end of the prompt, instead of inside the system prompt (so a
  * local engine continues its cached conversation in place; the model still sees the current state
  * every round and never an unrevealed answer). The memory keeps each round exactly as it was sent
@@ -56,7 +56,7 @@ export const COMMON_PROMPT = [
   '你是桌面小机器人里的游戏主持人，正在用中文语音和小朋友玩游戏。',
   '每一步只做一个动作：调用一个工具，或者用 reply 说出这一轮最后要说的话。',
   '规则、答案、判定、计分和次数都由工具负责：不要自己编答案或结果，一切以工具返回为准。',
-  '每一轮的输入是 JSON：event 是什么事，user_text 是小朋友的原话，state 是游戏现在的状态，actions 是现在能用的动作。',
+  '每一轮的输入是 JSON：event 是什么事，user_text 是小朋友的原话，state 是游戏现在的状态。',
   '工具结果在 <tool_response> 里，出现 error 时按提示改正或向小朋友说明。',
   '做耗时的事（比如画画）之前，先用 say 说一句话。',
   '说话要温暖、简短（一两句），适合小朋友听，不用表情符号。回复的第一句要很短，先说结果，小朋友马上就能听到。',
@@ -72,14 +72,9 @@ const TEXT = (max: number): JsonSchema => ({
 const REPLY_DESCRIPTION = '说出这一轮最后的回复，说完这一轮就结束。';
 const SAY_DESCRIPTION = '马上说一句话（比如画画之前），说完继续做下一步。';
 
-function argNames(schema: JsonSchema): string {
-  const props = Object.keys((schema.properties as Record<string, unknown> | undefined) ?? {});
-  return props.length ? `(${props.join(', ')})` : '';
-}
-
-/** The round's first message: the child's input, the state and the legal actions, as the model reads it. */
-export function inputMessage(kind: string, text: string, state?: Record<string, unknown>, actions?: string[]): ChatMessage {
-  return { role: 'user', content: JSON.stringify({ event: kind, user_text: text, ...(state ? { state } : {}), ...(actions ? { actions } : {}) }) };
+/** The round's first message: the child's input and the state, as the model reads it (the tools are in SKILL.md; the decoder allows only the legal ones). */
+export function inputMessage(kind: string, text: string, state?: Record<string, unknown>): ChatMessage {
+  return { role: 'user', content: JSON.stringify({ event: kind, user_text: text, ...(state ? { state } : {}) }) };
 }
 
 /** A round of a game's memory starts at the input message (not at a tool result). */
@@ -194,11 +189,6 @@ export abstract class SkillAgent implements GameEngine {
     return [...this.tools(turn).map((t): AgentTool => ({ ...t, kind: 'loop' })), say, reply];
   }
 
-  /** The legal actions as the input message names them, e.g. `submit_guess(number)`. */
-  private actionNames(turn: Turn): string[] {
-    return [...this.tools(turn), { name: SAY_ACTION, parameters: TEXT(120) }, { name: REPLY_ACTION, parameters: TEXT(200) }].map((t) => `${t.name}${argNames(t.parameters)}`);
-  }
-
   private onStep(r: StepRecord): void {
     this.record('model_step', r.step.action, { step: r.index + 1, args: r.step.args }, r.modelMs);
     if (r.step.action !== REPLY_ACTION || r.refused) this.record('game_tool', r.step.action, { args: r.step.args, result: r.result }, r.toolMs);
@@ -210,7 +200,7 @@ export abstract class SkillAgent implements GameEngine {
     this.contextId = t.contextId;
     const turn = new Turn(t.kind, t.text, (s) => t.say(s), t.signal);
     try {
-      const input = inputMessage(t.kind, t.text, this.state(), this.actionNames(turn));
+      const input = inputMessage(t.kind, t.text, this.state());
       const history = [{ role: 'system' as const, content: this.systemPrompt() }, ...this.memory];
       const outcome = await runToolLoop({
         agent: this.source,

@@ -65,7 +65,7 @@ function agentWith(decide: (req: StepRequest, n: number) => Step | Promise<Step>
 }
 
 describe('SkillAgent: prompt and tool loop', () => {
-  it('system prompt = common prompt + SKILL.md body; the input message = {event, user_text, state, actions}', async () => {
+  it('system prompt = common prompt + SKILL.md body; the input message = {event, user_text, state}', async () => {
     const { agent, model } = agentWith(() => reply('好的'));
     agent.total = 5;
     await turn(agent, 'start', '我们来数数吧', ctx());
@@ -75,7 +75,7 @@ describe('SkillAgent: prompt and tool loop', () => {
     expect(system.content.startsWith(COMMON_PROMPT)).toBe(true);
     expect(system.content).toContain('每次加一个数。');
     expect(system.content).not.toContain('"total"');
-    expect(JSON.parse(req.messages[1].content)).toEqual({ event: 'start', user_text: '我们来数数吧', state: { total: 5 }, actions: ['add(n)', 'boom', 'refuse', 'finish', 'judge(ok)', 'say(text)', 'reply(text)'] });
+    expect(JSON.parse(req.messages[1].content)).toEqual({ event: 'start', user_text: '我们来数数吧', state: { total: 5 } });
     expect(req.agent).toBe('game:counter');
     expect(req.tools.map((t) => t.name)).toEqual(['add', 'boom', 'refuse', 'finish', 'judge', 'say', 'reply']);
   });
