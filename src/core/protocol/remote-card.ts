@@ -110,8 +110,11 @@ export function addressFolder(base: URL): string {
 // ---- cards ---------------------------------------------------------------------------------------
 
 export interface RemoteInterface {
+  /** Absolute (a relative URL in the card is resolved against the address). */
   url: string;
   binding: HttpBinding;
+  /** The interface's A2A tenant ('' for none). */
+  tenant: string;
 }
 
 /** An accepted card, as the arcade needs it. */
@@ -211,7 +214,7 @@ export function checkGameCard(card: unknown, ctx: CardContext): Checked<RemoteGa
       blocked ??= { field: `supportedInterfaces[${i}].url`, reason: MIXED_CONTENT_REASON, detail: `interface ${url.href} is neither https nor loopback` };
       continue;
     }
-    interfaces.push({ url: url.href, binding });
+    interfaces.push({ url: url.href, binding, tenant: typeof iface.tenant === 'string' ? iface.tenant : '' });
   }
   if (interfaces.length === 0) {
     if (blocked) return { ok: false, refusal: blocked };
