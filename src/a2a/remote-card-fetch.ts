@@ -34,7 +34,14 @@ export async function fetchGameCard(ctx: CardContext, opts: CardFetchOptions = {
   const host = ctx.address.host;
   let raw: unknown;
   try {
-    raw = await resolver.resolve(url, '');
+    try {
+      raw = await resolver.resolve(url, '');
+    } catch (e) {
+      // A kept-alive connection the server closed meanwhile fails once without reaching it: retry once.
+      if (!(e instanceof TypeError)) throw e;
+      status = 0;
+      raw = await resolver.resolve(url, '');
+    }
   } catch (e) {
     const detail = `GET ${url}: ${e instanceof Error ? `${e.name}: ${e.message}` : String(e)}`;
     const timedOut = (e as { name?: unknown } | null)?.name === 'TimeoutError';
