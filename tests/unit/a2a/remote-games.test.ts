@@ -39,9 +39,9 @@ function switchableNetwork(): Connectivity & { set(online: boolean): void } {
 }
 
 function shelf(opts: { db?: string; installed?: string[]; connectivity?: Connectivity } = {}) {
-  const s = new RemoteGames({
+  const s: RemoteGames = new RemoteGames({
     store: openRemoteStore(opts.db ?? `remote-test-${++dbCount}`),
-    installedIds: () => new Set([...(opts.installed ?? []), ...s.list().map((d) => d.id)]),
+    installedIds: (): Set<string> => new Set([...(opts.installed ?? []), ...s.list().map((d) => d.id)]),
     connectivity: opts.connectivity,
     retryMs: [20],
     recheckMs: 0,
