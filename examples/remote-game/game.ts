@@ -1,6 +1,7 @@
 /**
  * 猜动物叫声: the reference remote game's rules. Plain TypeScript with no I/O: the server
- * (./server.ts) calls `play` once per request of a session, in arrival order.
+ * (./server.ts) calls `play` once per request of a session, in arrival order. Like the rest of this
+ * folder it imports nothing from the app, so the folder can be copied and run on its own.
  */
 
 export interface Animal {

@@ -18,6 +18,8 @@
  * CORS: the tablet's page is on another origin, so every answer carries Access-Control-Allow-Origin,
  * preflights (the SDK's client sends `A2A-Version` and JSON bodies) are answered, and a page on the
  * internet reaching a server on the home network gets `Access-Control-Allow-Private-Network`.
+ *
+ * It imports nothing from the app (only @a2a-js/sdk, express and yaml), so this folder runs on its own.
  */
 import { A2A_PROTOCOL_VERSION, Role, TaskState, type AgentCard, type Message, type Part } from '@a2a-js/sdk';
 import {

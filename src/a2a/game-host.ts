@@ -9,7 +9,7 @@
  *   A pong: the worker lives but this turn is stuck; the task is cancelled and the request fails
  *   with `game_timeout` (the game keeps its state).
  */
-import { TaskState, type AgentCard, type StreamResponse } from '@a2a-js/sdk';
+import { TaskState, type AgentCard } from '@a2a-js/sdk';
 import { Client, ClientFactory } from '@a2a-js/sdk/client';
 import { ProtocolError, type GameInput } from '../core/protocol/game-protocol.ts';
 import { nullTrace, type TraceSink } from '../core/trace/types.ts';
@@ -17,7 +17,7 @@ import './errors.ts';
 import { gameInputMessage, statusDetail } from './game-parts.ts';
 import { MessagePortTransportFactory, PortConnection } from './port-transport.ts';
 import { ReplyChannel } from './reply-channel.ts';
-import { ReplyStreamReader } from './reply-stream.ts';
+import { ReplyStreamReader, applyStep } from './reply-stream.ts';
 import { GameRequestError, type GameClient, type GameRequest, type ReplyEvent } from './types.ts';
 
 /** What the host needs of a Worker (a real `Worker` fits; tests pass a fake over MessageChannel). */
@@ -182,18 +182,6 @@ export function createGameClient(opts: GameClientOptions): GameClient {
     if (taskId) void cancelTaskOf(proc, taskId).catch(() => undefined);
   }
 
-  function onEvent(req: OpenRequest, reader: ReplyStreamReader, ev: StreamResponse): void {
-    const step = reader.read(ev);
-    if (!req.taskId && reader.taskId) {
-      req.taskId = reader.taskId;
-      req.resolveTask(reader.taskId);
-    }
-    if (step.type === 'reply') {
-      req.channel.push(step.event);
-      if (step.event.final) finish(req);
-    } else if (step.type === 'failed') finish(req, step.error);
-  }
-
   async function pump(proc: GameProcess, req: OpenRequest, contextId: string, input: GameInput): Promise<void> {
     const reader = new ReplyStreamReader(proc.gameId);
     try {
@@ -205,7 +193,7 @@ export function createGameClient(opts: GameClientOptions): GameClient {
       for await (const ev of stream) {
         if (req.channel.settled) continue; // after the final reply the stream ends by itself
         arm(proc, req);
-        onEvent(req, reader, ev);
+        applyStep(req, reader, reader.read(ev), finish);
       }
       if (!req.channel.settled)
         finish(req, new GameRequestError('game_protocol', `The stream of ${proc.gameId} ended without a final reply`));

@@ -22,7 +22,7 @@ import { nullTrace, type TraceSink } from '../core/trace/types.ts';
 import './errors.ts';
 import { gameInputMessage, statusDetail } from './game-parts.ts';
 import { ReplyChannel } from './reply-channel.ts';
-import { ReplyStreamReader } from './reply-stream.ts';
+import { ReplyStreamReader, applyStep } from './reply-stream.ts';
 import { GameRequestError, type GameClient, type GameRequest, type ReplyEvent } from './types.ts';
 
 /** A remote game as the client needs it. */
@@ -138,17 +138,6 @@ export function createRemoteGameClient(opts: RemoteGameClientOptions): GameClien
     }
   }
 
-  function onEvent(req: OpenRequest, reader: ReplyStreamReader, step: ReturnType<ReplyStreamReader['read']>): void {
-    if (!req.taskId && reader.taskId) {
-      req.taskId = reader.taskId;
-      req.resolveTask(reader.taskId);
-    }
-    if (step.type === 'reply') {
-      req.channel.push(step.event);
-      if (step.event.final) finish(req);
-    } else if (step.type === 'failed') finish(req, step.error);
-  }
-
   /** The stream broke or ended early: settle the request from what the server still knows. */
   async function streamLost(game: RemoteGame, req: OpenRequest, reader: ReplyStreamReader, cause: unknown): Promise<void> {
     const detail = errorText(cause);
@@ -177,7 +166,7 @@ export function createRemoteGameClient(opts: RemoteGameClientOptions): GameClien
     if (req.channel.settled) return;
     reached(game, true);
     try {
-      onEvent(req, reader, reader.readTask(task));
+      applyStep(req, reader, reader.readTask(task), finish);
     } catch (e) {
       finish(req, new GameRequestError('game_protocol', `${game.id}: ${errorText(e)}`, { cause: e }));
       return;
@@ -200,7 +189,7 @@ export function createRemoteGameClient(opts: RemoteGameClientOptions): GameClien
         if (req.channel.settled) continue;
         if (!answered) reached(game, (answered = true));
         arm(game, req);
-        onEvent(req, reader, reader.read(ev));
+        applyStep(req, reader, reader.read(ev), finish);
       }
       if (!req.channel.settled) await streamLost(game, req, reader, new Error('the stream ended without a final reply'));
     } catch (e) {

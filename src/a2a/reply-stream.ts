@@ -7,6 +7,7 @@
 import { TaskState, type StreamResponse, type Task } from '@a2a-js/sdk';
 import { ProtocolError, ReplySequence } from '../core/protocol/game-protocol.ts';
 import { readGameReply, statusDetail } from './game-parts.ts';
+import type { ReplyChannel } from './reply-channel.ts';
 import { GameRequestError, type ReplyEvent } from './types.ts';
 
 export type StreamStep = { type: 'none' } | { type: 'reply'; event: ReplyEvent } | { type: 'failed'; error: GameRequestError };
@@ -53,4 +54,26 @@ export class ReplyStreamReader {
   readTask(task: Task): StreamStep {
     return this.read({ payload: { $case: 'task', value: task } });
   }
+}
+
+/** What a GameClient keeps of an open request that a stream step is applied to. */
+export interface OpenReplies {
+  taskId: string | undefined;
+  resolveTask(id: string | undefined): void;
+  readonly channel: ReplyChannel<ReplyEvent>;
+}
+
+/**
+ * Applies one step to an open request: the task id once known, a reply into its channel, and the
+ * request settled by `finish` after the final reply (no error) or a failed task (its error).
+ */
+export function applyStep<R extends OpenReplies>(req: R, reader: ReplyStreamReader, step: StreamStep, finish: (req: R, error?: GameRequestError) => void): void {
+  if (!req.taskId && reader.taskId) {
+    req.taskId = reader.taskId;
+    req.resolveTask(reader.taskId);
+  }
+  if (step.type === 'reply') {
+    req.channel.push(step.event);
+    if (step.event.final) finish(req);
+  } else if (step.type === 'failed') finish(req, step.error);
 }
