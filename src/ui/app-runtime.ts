@@ -129,7 +129,7 @@ export function createAppRuntime(): AppRuntime {
   // Games added by address (A2A servers elsewhere), kept in IndexedDB.
   const remoteGames = new RemoteGames({ store: openRemoteStore(), installedIds: () => new Set(declarations().map((d) => d.id)), connectivity: browserConnectivity() });
   sources.push(remoteGames.list);
-  void remoteGames.start();
+  const remoteGamesRead = remoteGames.start();
   const declarations = (): GameDeclaration[] => {
     const seen = new Map<string, GameDeclaration>();
     for (const src of sources) for (const d of safe(src)) if (!seen.has(d.id)) seen.set(d.id, d);
@@ -227,9 +227,10 @@ export function createAppRuntime(): AppRuntime {
     lastSpoken: () => lastSpoken,
   });
 
-  // A session interrupted by a reload or crash is ended cleanly, and the child is told.
-  void guard
-    .recover(games, { say: (t, roundId) => agent.voice.say(t, 'main', { roundId }), trace: recorder, startRound: (t) => recorder.startRound(t, { source: 'app' }) })
+  // A session interrupted by a reload or crash is ended cleanly, and the child is told (once the added
+  // remote games are read back, so an `end` to one of them finds its server).
+  void remoteGamesRead
+    .then(() => guard.recover(games, { say: (t, roundId) => agent.voice.say(t, 'main', { roundId }), trace: recorder, startRound: (t) => recorder.startRound(t, { source: 'app' }) }))
     .catch(() => undefined);
   // Leaving for good with a game running: `end` with empty text (seed 000 §主 Agent).
   window.addEventListener('pagehide', () => {
