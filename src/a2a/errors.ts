@@ -25,6 +25,10 @@ const a2aErrors: ErrorTable = {
     child: '游戏那边说的话我没听明白，我们再试一次吧。',
     parent: 'The game agent answered outside the desktop-game/5 protocol (a missing or invalid GameReply, or a stream without a final reply).',
   },
+  game_unreachable: {
+    child: '游戏那边连不上了，可能是放游戏的电脑关掉了。我们等一会儿再玩吧。',
+    parent: 'A remote game agent (an A2A server added by its address) could not be reached, or its connection broke during a request. Its card is greyed until it answers again.',
+  },
   game_not_found: {
     child: '我还不会这个游戏呢，我们换一个玩吧。',
     parent: 'No game with this id is installed (no Agent Card).',

@@ -9,14 +9,15 @@
  *   A pong: the worker lives but this turn is stuck; the task is cancelled and the request fails
  *   with `game_timeout` (the game keeps its state).
  */
-import { TaskState, type AgentCard, type StreamResponse } from '@a2a-js/sdk';
+import { TaskState, type AgentCard } from '@a2a-js/sdk';
 import { Client, ClientFactory } from '@a2a-js/sdk/client';
-import { ProtocolError, ReplySequence, type GameInput } from '../core/protocol/game-protocol.ts';
+import { ProtocolError, type GameInput } from '../core/protocol/game-protocol.ts';
 import { nullTrace, type TraceSink } from '../core/trace/types.ts';
 import './errors.ts';
-import { gameInputMessage, readGameReply, statusDetail } from './game-parts.ts';
+import { gameInputMessage, statusDetail } from './game-parts.ts';
 import { MessagePortTransportFactory, PortConnection } from './port-transport.ts';
 import { ReplyChannel } from './reply-channel.ts';
+import { ReplyStreamReader, applyStep } from './reply-stream.ts';
 import { GameRequestError, type GameClient, type GameRequest, type ReplyEvent } from './types.ts';
 
 /** What the host needs of a Worker (a real `Worker` fits; tests pass a fake over MessageChannel). */
@@ -181,47 +182,8 @@ export function createGameClient(opts: GameClientOptions): GameClient {
     if (taskId) void cancelTaskOf(proc, taskId).catch(() => undefined);
   }
 
-  function onEvent(proc: GameProcess, req: OpenRequest, seq: ReplySequence, ev: StreamResponse): void {
-    const p = ev.payload;
-    if (!p) return;
-    if (p.$case === 'message') throw new ProtocolError('a game agent must answer with a task, not a bare message', 'payload');
-    if (p.$case === 'artifactUpdate') return;
-    const taskId = p.$case === 'task' ? p.value.id : p.value.taskId;
-    if (!req.taskId && taskId) {
-      req.taskId = taskId;
-      req.resolveTask(taskId);
-    }
-    const status = p.value.status;
-    if (!status) return;
-    switch (status.state) {
-      case TaskState.TASK_STATE_SUBMITTED:
-        return;
-      case TaskState.TASK_STATE_WORKING:
-        if (p.$case === 'statusUpdate' && status.message) {
-          const reply = seq.intermediate(readGameReply(status.message));
-          req.channel.push({ reply, final: false });
-        }
-        return;
-      case TaskState.TASK_STATE_COMPLETED: {
-        const reply = seq.final(readGameReply(status.message));
-        req.channel.push({ reply, final: true });
-        finish(req);
-        return;
-      }
-      case TaskState.TASK_STATE_FAILED:
-      case TaskState.TASK_STATE_REJECTED:
-        finish(req, new GameRequestError('game_failed', statusDetail(status.message) || `The game ${proc.gameId} failed this request`));
-        return;
-      case TaskState.TASK_STATE_CANCELED:
-        finish(req, new GameRequestError('game_cancelled', statusDetail(status.message) || 'The request was cancelled'));
-        return;
-      default:
-        throw new ProtocolError(`unexpected task state ${TaskState[status.state] ?? status.state}`, 'status');
-    }
-  }
-
   async function pump(proc: GameProcess, req: OpenRequest, contextId: string, input: GameInput): Promise<void> {
-    const seq = new ReplySequence();
+    const reader = new ReplyStreamReader(proc.gameId);
     try {
       const client = await proc.client;
       const stream = client.sendMessageStream(
@@ -231,7 +193,7 @@ export function createGameClient(opts: GameClientOptions): GameClient {
       for await (const ev of stream) {
         if (req.channel.settled) continue; // after the final reply the stream ends by itself
         arm(proc, req);
-        onEvent(proc, req, seq, ev);
+        applyStep(req, reader, reader.read(ev), finish);
       }
       if (!req.channel.settled)
         finish(req, new GameRequestError('game_protocol', `The stream of ${proc.gameId} ended without a final reply`));

@@ -23,7 +23,10 @@ export interface GameRequest {
 }
 
 export interface GameClient {
-  /** Sends one GameInput in the session `contextId` to the game agent `gameId` (starting its worker on first use). */
+  /**
+   * Sends one GameInput in the session `contextId` to the game agent `gameId` (a worker game starts
+   * its worker on first use; a remote game is reached over HTTP).
+   */
   request(gameId: string, contextId: string, input: GameInput, opts?: { requestId?: string }): GameRequest;
   /** Stops a game's worker (the next request starts a fresh one). */
   stop(gameId: string): void;
@@ -40,7 +43,7 @@ export class GameRequestError extends Error {
   constructor(
     /**
      * Error catalogue code (src/a2a/errors.ts): 'game_failed' | 'game_crashed' | 'game_timeout' |
-     * 'game_cancelled' | 'game_protocol' | 'game_not_found'.
+     * 'game_cancelled' | 'game_protocol' | 'game_not_found' | 'game_unreachable' (a remote agent).
      */
     readonly code: string,
     message: string,

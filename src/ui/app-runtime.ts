@@ -7,6 +7,11 @@
 import type { AgentCard } from '@a2a-js/sdk';
 import { agentCardFor } from '../a2a/card.ts';
 import { createGameClient, type GameWorker } from '../a2a/game-host.ts';
+import { RemoteGames, browserConnectivity } from '../a2a/remote-games.ts';
+import { createRemoteGameClient } from '../a2a/remote-host.ts';
+import { remoteWaitSeconds } from '../a2a/remote-settings.ts';
+import { openRemoteStore } from '../a2a/remote-store.ts';
+import { routeGameClients } from '../a2a/routed-client.ts';
 import type { GameClient } from '../a2a/types.ts';
 import { builtinGames } from '../games/catalog.ts';
 import { createModelController, type ModelController } from '../llm/model-controller.ts';
@@ -50,6 +55,8 @@ export interface AppRuntime {
   loop: VoiceLoop;
   robot: RobotSetup;
   games: GameClient;
+  /** The remote games a grown-up added by address (A2A servers elsewhere, played by voice). */
+  remoteGames: RemoteGames;
   agent: MainAgent;
   guard: SessionGuard;
   /** Installed games with availability on the robot in charge now. */
@@ -114,6 +121,10 @@ export function createAppRuntime(): AppRuntime {
   // Games designed in the Studio come from the Book at runtime (issue 9).
   const studioShelf = createStudioShelf();
   sources.push(studioShelf.list);
+  // Games added by address (A2A servers elsewhere), kept in IndexedDB.
+  const remoteGames = new RemoteGames({ store: openRemoteStore(), installedIds: () => new Set(declarations().map((d) => d.id)), connectivity: browserConnectivity() });
+  sources.push(remoteGames.list);
+  const remoteGamesRead = remoteGames.start();
   const declarations = (): GameDeclaration[] => {
     const seen = new Map<string, GameDeclaration>();
     for (const src of sources) for (const d of safe(src)) if (!seen.has(d.id)) seen.set(d.id, d);
@@ -122,7 +133,7 @@ export function createAppRuntime(): AppRuntime {
   const catalog = (): ArcadeGame[] => {
     const caps = robot.output.capabilities();
     return declarations().map((declaration) => {
-      const a = gameAvailability(declaration, caps);
+      const a = declaration.engine === 'remote' ? remoteGames.availability(declaration.id) : gameAvailability(declaration, caps);
       return a.available ? { declaration, available: true } : { declaration, available: false, reason: a.reason };
     });
   };
@@ -133,7 +144,7 @@ export function createAppRuntime(): AppRuntime {
     workerPorts.get(gameId)?.();
     workerPorts.delete(gameId);
   };
-  const games = createGameClient({
+  const workerGames = createGameClient({
     spawn(gameId): GameWorker {
       return new Worker(new URL('../../workers/game-agent.ts', import.meta.url), { type: 'module', name: `game-${gameId}` });
     },
@@ -160,6 +171,16 @@ export function createAppRuntime(): AppRuntime {
     seed: browserSeed,
     maxTasks: completedTasksToKeep,
     trace: recorder,
+  });
+  const games = routeGameClients({
+    local: workerGames,
+    remote: createRemoteGameClient({
+      game: (id) => remoteGames.game(id),
+      onReach: (id, ok, detail) => remoteGames.reach(id, ok, detail),
+      stallTimeoutMs: () => remoteWaitSeconds() * 1000,
+      trace: recorder,
+    }),
+    isRemote: (id) => remoteGames.isRemote(id),
   });
 
   // ---- the main agent and the voice loop ---------------------------------------------------
@@ -205,9 +226,10 @@ export function createAppRuntime(): AppRuntime {
     lastSpoken: () => lastSpoken,
   });
 
-  // A session interrupted by a reload or crash is ended cleanly, and the child is told.
-  void guard
-    .recover(games, { say: (t, roundId) => agent.voice.say(t, 'main', { roundId }), trace: recorder, startRound: (t) => recorder.startRound(t, { source: 'app' }) })
+  // A session interrupted by a reload or crash is ended cleanly, and the child is told (once the added
+  // remote games are read back, so an `end` to one of them finds its server).
+  void remoteGamesRead
+    .then(() => guard.recover(games, { say: (t, roundId) => agent.voice.say(t, 'main', { roundId }), trace: recorder, startRound: (t) => recorder.startRound(t, { source: 'app' }) }))
     .catch(() => undefined);
   // Leaving for good with a game running: `end` with empty text (seed 000 §主 Agent).
   window.addEventListener('pagehide', () => {
@@ -241,13 +263,21 @@ export function createAppRuntime(): AppRuntime {
     loop,
     robot,
     games,
+    remoteGames,
     agent,
     guard,
     catalog,
     addGames(source) {
       sources.push(source);
     },
-    onGamesChanged: (fn) => studioShelf.onChange(fn),
+    onGamesChanged(fn) {
+      const offStudio = studioShelf.onChange(fn);
+      const offRemote = remoteGames.onChange(fn);
+      return () => {
+        offStudio();
+        offRemote();
+      };
+    },
     get speechSettings() {
       return speechSettings;
     },

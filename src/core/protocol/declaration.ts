@@ -18,6 +18,19 @@ export interface GameDeclaration {
   aliases: string[];
   /** Device capabilities the game needs (`capability:<name>` tags). */
   capabilities: Capability[];
-  /** Which engine plays it: `skill` (a `skills/<id>/` game) or `studio` (a design from the Book). */
-  engine: EngineKind;
+  /**
+   * Which engine plays it: `skill` (a `skills/<id>/` game) or `studio` (a design from the Book), both
+   * in a game worker; `remote`: an A2A server elsewhere (`origin` says where), played by voice only.
+   */
+  engine: EngineKind | 'remote';
+  /** Where a remote game lives (only for `engine: 'remote'`). */
+  origin?: GameOrigin;
+}
+
+/** The address a grown-up added a remote game by. */
+export interface GameOrigin {
+  /** The base URL the Agent Card was read from, e.g. `https://games.example.org/animal-sounds`. */
+  address: string;
+  /** The host shown on the game card (「来自 <host>」), e.g. `games.example.org`. */
+  host: string;
 }

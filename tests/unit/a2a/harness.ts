@@ -4,9 +4,10 @@
  * JSON-RPC client over a fake fetch (the oracle).
  */
 import { TaskState, type AgentCard, type StreamResponse } from '@a2a-js/sdk';
-import { Client, ClientFactory, JsonRpcTransportFactory } from '@a2a-js/sdk/client';
+import { Client, ClientFactory, JsonRpcTransportFactory, RestTransportFactory } from '@a2a-js/sdk/client';
 import { agentCardFor } from '../../../src/a2a/card.ts';
 import { gameInputMessage, readGameReply, statusDetail } from '../../../src/a2a/game-parts.ts';
+import { serveGameOverHttp, type HttpGameServer } from '../../support/a2a/http-game-server.ts';
 import { createPortFetch } from '../../support/a2a/port-fetch.ts';
 import { MessagePortTransportFactory } from '../../../src/a2a/port-transport.ts';
 import { serveGameAgent, type ServedAgent } from '../../../src/a2a/worker-server.ts';
@@ -14,8 +15,11 @@ import type { GameDeclaration } from '../../../src/core/protocol/declaration.ts'
 import { gameInput, type GameInput, type GameInputKind, type GameReply } from '../../../src/core/protocol/game-protocol.ts';
 import type { GameHandler } from '../../../src/core/protocol/handler.ts';
 
-export type ClientKind = 'MessagePortTransport' | 'SDK JSON-RPC over fake fetch (oracle)';
+export type ClientKind = 'MessagePortTransport' | 'SDK JSON-RPC over fake fetch (oracle)' | HttpClientKind;
 export const CLIENT_KINDS: ClientKind[] = ['MessagePortTransport', 'SDK JSON-RPC over fake fetch (oracle)'];
+/** The SDK's own HTTP client transports against the same game agent on a real local HTTP server (remote games). */
+export type HttpClientKind = 'SDK JSON-RPC over HTTP' | 'SDK HTTP+JSON over HTTP';
+export const HTTP_CLIENT_KINDS: HttpClientKind[] = ['SDK JSON-RPC over HTTP', 'SDK HTTP+JSON over HTTP'];
 
 export const TEST_GAME: GameDeclaration = {
   id: 'test-game',
@@ -28,11 +32,13 @@ export const TEST_GAME: GameDeclaration = {
 
 const openPorts: MessagePort[] = [];
 const served: ServedAgent[] = [];
+const httpServers: HttpGameServer[] = [];
 
-/** Closes every port the harness opened (call in afterEach). */
-export function closeAll(): void {
+/** Closes every port and server the harness opened (call in afterEach). */
+export async function closeAll(): Promise<void> {
   for (const s of served.splice(0)) s.close();
   for (const p of openPorts.splice(0)) p.close();
+  await Promise.all(httpServers.splice(0).map((s) => s.close()));
 }
 
 export async function connect(
@@ -41,6 +47,12 @@ export async function connect(
   opts: { maxTasks?: number } = {},
 ): Promise<Client> {
   const card = agentCardFor(TEST_GAME);
+  if (kind === 'SDK JSON-RPC over HTTP' || kind === 'SDK HTTP+JSON over HTTP') {
+    const server = await serveGameOverHttp(card, handler, opts);
+    httpServers.push(server);
+    const transports = kind === 'SDK JSON-RPC over HTTP' ? [new JsonRpcTransportFactory()] : [new RestTransportFactory()];
+    return new ClientFactory({ transports }).createFromUrl(server.baseUrl);
+  }
   const ch = new MessageChannel();
   openPorts.push(ch.port1, ch.port2);
   served.push(serveGameAgent(ch.port2, { card, handler, ...opts }));

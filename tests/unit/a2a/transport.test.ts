@@ -1,10 +1,11 @@
 /**
  * The A2A mapping of seed 000 (§A2A 映射, §出错处理) through the real SDK on both ends. Every scenario
- * runs twice: through our MessagePortTransport, and through the SDK's own JSON-RPC client over a
- * fake fetch to the same worker server (the oracle), so a divergence from the SDK shows.
+ * runs through our MessagePortTransport, through the SDK's own JSON-RPC client over a fake fetch to
+ * the same worker server (the oracle), so a divergence from the SDK shows, and over real HTTP on
+ * loopback through the SDK's JSON-RPC and HTTP+JSON transports (how remote game agents are reached).
  */
 import { TaskState } from '@a2a-js/sdk';
-import { isJsonRpcError } from '@a2a-js/sdk/errors';
+import { TaskNotCancelableError, TaskNotFoundError, isJsonRpcError, isRestError } from '@a2a-js/sdk/errors';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createEchoGame } from '../../support/a2a/echo-game.ts';
 import { dataPart, textPart } from '../../../src/a2a/game-parts.ts';
@@ -13,7 +14,7 @@ import type { GameHandler } from '../../../src/core/protocol/handler.ts';
 import { Role } from '@a2a-js/sdk';
 import type { EngineReply, EngineTurn } from '../../../src/core/games/engine.ts';
 import { GameSessions } from '../../../src/games/game-sessions.ts';
-import { CLIENT_KINDS, closeAll, collect, connect, deferred, eventually, see, send } from './harness.ts';
+import { CLIENT_KINDS, HTTP_CLIENT_KINDS, closeAll, collect, connect, deferred, eventually, see, send } from './harness.ts';
 
 /** GameSessions over a one-function engine (the one game runtime, as every game worker serves it). */
 function sessionsOver(turn: (t: EngineTurn) => Promise<EngineReply>, graceMs?: number): GameHandler {
@@ -22,7 +23,14 @@ function sessionsOver(turn: (t: EngineTurn) => Promise<EngineReply>, graceMs?: n
 
 afterEach(closeAll);
 
-describe.each(CLIENT_KINDS)('A2A transport via %s', (kind) => {
+/** The SDK's typed A2A error, whichever binding carried it: its JSON-RPC code, or its HTTP status (REST). */
+function expectA2AError(err: unknown, cls: typeof TaskNotFoundError, jsonRpcCode: number, httpStatus: number): void {
+  expect(err).toBeInstanceOf(cls);
+  if (isRestError(err)) expect(err.statusCode).toBe(httpStatus);
+  else expect(isJsonRpcError(err) && err.envelopeCode).toBe(jsonRpcCode);
+}
+
+describe.each([...CLIENT_KINDS, ...HTTP_CLIENT_KINDS])('A2A transport via %s', (kind) => {
   it('streams the task, then WORKING replies, then exactly one COMPLETED reply, in order', async () => {
     const client = await connect(kind, createEchoGame());
     const start = await collect(send(client, 'ctx-1', 'start'));
@@ -178,7 +186,7 @@ describe.each(CLIENT_KINDS)('A2A transport via %s', (kind) => {
     const client = await connect(kind, createEchoGame());
     const seen = await collect(send(client, 'c', 'start'));
     const err = await client.cancelTask({ tenant: '', id: seen[0].taskId, metadata: undefined }).catch((e: unknown) => e);
-    expect(isJsonRpcError(err) && err.envelopeCode).toBe(-32002);
+    expectA2AError(err, TaskNotCancelableError, -32002, 400);
     const task = await client.getTask({ tenant: '', id: seen[0].taskId });
     expect(task.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
   });
@@ -223,7 +231,7 @@ describe.each(CLIENT_KINDS)('A2A transport via %s', (kind) => {
       ids.push(seen[0].taskId);
     }
     const missing = await client.getTask({ tenant: '', id: ids[0] }).catch((e: unknown) => e);
-    expect(isJsonRpcError(missing) && missing.envelopeCode).toBe(-32001);
+    expectA2AError(missing, TaskNotFoundError, -32001, 404);
     for (const id of [ids[1], ids[32], ids[64]]) {
       const t = await client.getTask({ tenant: '', id });
       expect(t.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);

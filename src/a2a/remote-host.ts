@@ -1,0 +1,261 @@
+/**
+ * The GameClient (./types.ts) of remote game agents: A2A servers elsewhere that serve
+ * `desktop-game/5`, reached through the SDK's own HTTP client transports (JSON-RPC and HTTP+JSON,
+ * chosen by the SDK's ClientFactory from the card) with streaming. Replies are read by the same
+ * ReplyStreamReader as a worker game's, so the same protocol checks apply.
+ *
+ * What can go wrong with a server elsewhere, and what the request ends with:
+ * - the agent cannot be reached (refused, DNS, CORS, offline): `game_unreachable`; the game is
+ *   reported unreachable (`onReach`), the session stays for a `message` (seed 000 §出错处理);
+ * - the connection breaks (or the stream just ends) after the task started: the task is read back
+ *   with GetTask. A COMPLETED task still gives its final reply; a FAILED one `game_failed`; a task
+ *   still working is cancelled (`game_unreachable`, session kept). When GetTask gets no answer, the
+ *   server went away with the game's state: `game_unreachable` with `sessionLost`;
+ * - the agent stays silent for `stallTimeoutMs`: `game_timeout`, and the task is cancelled;
+ * - the agent answers with an A2A error: `game_failed`; outside the protocol: `game_protocol`.
+ */
+import { A2A_PROTOCOL_VERSION, AgentCard, TaskState, type StreamResponse, type Task } from '@a2a-js/sdk';
+import { Client, ClientFactory, JsonRpcTransportFactory, RestTransportFactory } from '@a2a-js/sdk/client';
+import { ProtocolError, type GameInput } from '../core/protocol/game-protocol.ts';
+import type { RemoteGameCard } from '../core/protocol/remote-card.ts';
+import { nullTrace, type TraceSink } from '../core/trace/types.ts';
+import './errors.ts';
+import { gameInputMessage, statusDetail } from './game-parts.ts';
+import { ReplyChannel } from './reply-channel.ts';
+import { ReplyStreamReader, applyStep } from './reply-stream.ts';
+import { GameRequestError, type GameClient, type GameRequest, type ReplyEvent } from './types.ts';
+
+/** A remote game as the client needs it. */
+export interface RemoteGame {
+  id: string;
+  /** Where it lives, for messages (`games.example.org`). */
+  host: string;
+  /** The SDK card, with only the interfaces the validator accepted (absolute URLs). */
+  card: AgentCard;
+}
+
+/** The SDK AgentCard of a raw card JSON the validator accepted. */
+export function remoteAgentCard(raw: unknown, checked: RemoteGameCard): AgentCard {
+  const card = AgentCard.fromJSON(raw);
+  return {
+    ...card,
+    supportedInterfaces: checked.interfaces.map((i) => ({ url: i.url, protocolBinding: i.binding, tenant: i.tenant, protocolVersion: A2A_PROTOCOL_VERSION })),
+  };
+}
+
+export interface RemoteGameClientOptions {
+  game(gameId: string): RemoteGame | undefined;
+  fetchImpl?: typeof fetch;
+  /** Silence on an open request before it fails with `game_timeout` (read at every request; default 30 s). */
+  stallTimeoutMs?: () => number;
+  /** How long GetTask / CancelTask may take while a request is being settled (default 5 s). */
+  checkTimeoutMs?: number;
+  /** What requests found out about a game's server: unreachable (with why), or answering again. */
+  onReach?(gameId: string, reachable: boolean, detail: string): void;
+  /** Where transport-level failures are recorded (requests and replies are recorded by the main agent). */
+  trace?: TraceSink;
+}
+
+export const DEFAULT_STALL_MS = 30_000;
+
+interface OpenRequest {
+  readonly requestId: string;
+  readonly gameId: string;
+  readonly channel: ReplyChannel<ReplyEvent>;
+  /** Aborts the HTTP stream (set once the request has been settled). */
+  readonly abort: AbortController;
+  taskId: string | undefined;
+  readonly taskKnown: Promise<string | undefined>;
+  resolveTask(id: string | undefined): void;
+  watchdog: ReturnType<typeof setTimeout> | undefined;
+}
+
+function errorText(e: unknown): string {
+  return e instanceof Error ? e.message : String(e);
+}
+
+/** fetch failed before or while reading the body (refused, reset, DNS, CORS, offline). */
+function isNetworkError(e: unknown): boolean {
+  return e instanceof TypeError || (e as { name?: unknown } | null)?.name === 'TypeError';
+}
+
+export function createRemoteGameClient(opts: RemoteGameClientOptions): GameClient {
+  const fetchImpl: typeof fetch = opts.fetchImpl ?? ((input, init) => fetch(input, init));
+  const checkMs = opts.checkTimeoutMs ?? 5_000;
+  const trace = opts.trace ?? nullTrace;
+  const factory = new ClientFactory({
+    transports: [new JsonRpcTransportFactory({ fetchImpl }), new RestTransportFactory({ fetchImpl })],
+  });
+  const clients = new Map<string, { card: AgentCard; client: Promise<Client> }>();
+  const open = new Set<OpenRequest>();
+
+  function clientOf(game: RemoteGame): Promise<Client> {
+    const known = clients.get(game.id);
+    if (known && known.card === game.card) return known.client;
+    const client = factory.createFromAgentCard(game.card);
+    clients.set(game.id, { card: game.card, client });
+    void client.catch(() => clients.delete(game.id));
+    return client;
+  }
+
+  function reached(game: RemoteGame, ok: boolean, detail = ''): void {
+    try {
+      opts.onReach?.(game.id, ok, detail);
+    } catch {
+      /* a listener's failure is not the request's */
+    }
+    if (!ok) trace.record({ kind: 'error', at: Date.now(), source: `game:${game.id}`, name: 'game_unreachable', data: { host: game.host, detail } });
+  }
+
+  function finish(req: OpenRequest, error?: GameRequestError): void {
+    clearTimeout(req.watchdog);
+    req.watchdog = undefined;
+    req.resolveTask(req.taskId);
+    if (!error) req.channel.end();
+    else req.channel.fail(error);
+    req.abort.abort(); // closes the HTTP stream (a detach: only CancelTask stops the agent's work)
+    open.delete(req);
+  }
+
+  function arm(game: RemoteGame, req: OpenRequest): void {
+    clearTimeout(req.watchdog);
+    if (req.channel.settled) return;
+    const ms = opts.stallTimeoutMs?.() ?? DEFAULT_STALL_MS;
+    req.watchdog = setTimeout(() => {
+      if (req.channel.settled) return;
+      const taskId = req.taskId;
+      finish(req, new GameRequestError('game_timeout', `The game ${game.id} at ${game.host} sent nothing for ${ms} ms; the turn was cancelled`));
+      if (taskId) void cancelTask(game, taskId);
+    }, ms);
+  }
+
+  async function cancelTask(game: RemoteGame, taskId: string): Promise<Task | undefined> {
+    try {
+      const client = await clientOf(game);
+      return await client.cancelTask({ tenant: '', id: taskId, metadata: undefined }, { signal: AbortSignal.timeout(checkMs) });
+    } catch {
+      return undefined; // already finished (TaskNotCancelable), or the server is gone
+    }
+  }
+
+  /** The stream broke or ended early: settle the request from what the server still knows. */
+  async function streamLost(game: RemoteGame, req: OpenRequest, reader: ReplyStreamReader, cause: unknown): Promise<void> {
+    const detail = errorText(cause);
+    const taskId = reader.taskId;
+    if (!taskId) {
+      reached(game, false, detail);
+      finish(req, new GameRequestError('game_unreachable', `The game ${game.id} at ${game.host} could not be reached: ${detail}`, { cause }));
+      return;
+    }
+    let task: Task;
+    try {
+      const client = await clientOf(game);
+      task = await client.getTask({ tenant: '', id: taskId, historyLength: 0 }, { signal: AbortSignal.timeout(checkMs) });
+    } catch (e) {
+      if (req.channel.settled) return;
+      reached(game, false, `${detail}; GetTask: ${errorText(e)}`);
+      finish(
+        req,
+        new GameRequestError('game_unreachable', `The connection to ${game.id} at ${game.host} broke during the request (${detail}) and the server does not answer (${errorText(e)}): the game is gone`, {
+          sessionLost: true,
+          cause,
+        }),
+      );
+      return;
+    }
+    if (req.channel.settled) return;
+    reached(game, true);
+    try {
+      applyStep(req, reader, reader.readTask(task), finish);
+    } catch (e) {
+      finish(req, new GameRequestError('game_protocol', `${game.id}: ${errorText(e)}`, { cause: e }));
+      return;
+    }
+    if (req.channel.settled) return;
+    void cancelTask(game, taskId);
+    finish(req, new GameRequestError('game_unreachable', `The connection to ${game.id} at ${game.host} broke during the request (${detail}); the turn was cancelled`, { cause }));
+  }
+
+  async function pump(game: RemoteGame, req: OpenRequest, contextId: string, input: GameInput): Promise<void> {
+    const reader = new ReplyStreamReader(game.id);
+    try {
+      const client = await clientOf(game);
+      const stream = client.sendMessageStream(
+        { tenant: '', message: gameInputMessage(input, contextId, req.requestId), configuration: undefined, metadata: undefined },
+        { signal: req.abort.signal },
+      );
+      let answered = false;
+      for await (const ev of stream as AsyncIterable<StreamResponse>) {
+        if (req.channel.settled) continue;
+        if (!answered) reached(game, (answered = true));
+        arm(game, req);
+        applyStep(req, reader, reader.read(ev), finish);
+      }
+      if (!req.channel.settled) await streamLost(game, req, reader, new Error('the stream ended without a final reply'));
+    } catch (e) {
+      if (req.channel.settled) return;
+      if (e instanceof ProtocolError) {
+        const taskId = req.taskId;
+        finish(req, new GameRequestError('game_protocol', `${game.id}: ${e.message}`, { cause: e }));
+        if (taskId) void cancelTask(game, taskId);
+      } else if (isNetworkError(e)) {
+        await streamLost(game, req, reader, e);
+      } else {
+        finish(req, new GameRequestError('game_failed', `${game.id} at ${game.host}: ${errorText(e)}`, { cause: e }));
+      }
+    }
+  }
+
+  function request(gameId: string, contextId: string, input: GameInput, ropts?: { requestId?: string }): GameRequest {
+    const requestId = ropts?.requestId ?? crypto.randomUUID();
+    let resolveTask!: (id: string | undefined) => void;
+    const req: OpenRequest = {
+      requestId,
+      gameId,
+      channel: new ReplyChannel<ReplyEvent>(),
+      abort: new AbortController(),
+      taskId: undefined,
+      taskKnown: new Promise((r) => (resolveTask = r)),
+      resolveTask,
+      watchdog: undefined,
+    };
+    const game = opts.game(gameId);
+    if (!game) finish(req, new GameRequestError('game_not_found', `No remote game with id "${gameId}" is added`));
+    else {
+      open.add(req);
+      arm(game, req);
+      void pump(game, req, contextId, input);
+    }
+    return {
+      requestId,
+      replies: req.channel,
+      async cancel() {
+        if (!game || req.channel.settled) return;
+        // A server that never named the task cannot be asked to cancel it: stop reading instead.
+        const taskId = await Promise.race([req.taskKnown, new Promise<undefined>((r) => setTimeout(r, checkMs))]);
+        if (req.channel.settled) return;
+        if (!taskId) {
+          finish(req, new GameRequestError('game_cancelled', 'The request was cancelled before the agent named its task'));
+          return;
+        }
+        const task = await cancelTask(game, taskId);
+        if (task?.status?.state === TaskState.TASK_STATE_CANCELED)
+          finish(req, new GameRequestError('game_cancelled', statusDetail(task.status.message) || 'The request was cancelled'));
+      },
+    };
+  }
+
+  function stop(gameId: string): void {
+    for (const req of [...open]) if (req.gameId === gameId) finish(req, new GameRequestError('game_cancelled', `The game ${gameId} was stopped`));
+    clients.delete(gameId);
+  }
+
+  return {
+    request,
+    stop,
+    stopAll() {
+      for (const id of new Set([...open].map((r) => r.gameId))) stop(id);
+      clients.clear();
+    },
+  };
+}
