@@ -99,6 +99,8 @@ const https = !httpsOn
 
 // One config for the app, the dev server and Vitest.
 export default defineConfig({
+  // The e2e build (AGENTCADE_LAB=1) may expose the runtime to the tests; the app's build never does.
+  define: { __TEST_BUILD__: JSON.stringify(process.env.AGENTCADE_LAB === '1') },
   // WebGPU, service workers and crypto.randomUUID need a secure context: https (or localhost).
   plugins: [skillDeclarations, svelte(), pwa, ...https],
   worker: { format: 'es' },

@@ -4,7 +4,7 @@
  * thread take `hub.model()`; game workers get `hub.openPort().port` and call `connectModel(port)`
  * (and the host calls its `close()` when it stops the worker).
  */
-import { abortError, modelError } from './errors.ts';
+import { modelError } from './errors.ts';
 import { exposeModel } from './model-port.ts';
 import { FifoQueue } from './request-queue.ts';
 import type { ChatModel, Step, StepRequest } from '../core/llm/types.ts';
@@ -27,8 +27,6 @@ export interface StepRecord {
 }
 
 export class ModelHub {
-  /** Test knob (e2e): holds every step this long before it reaches the model; abortable. */
-  delayMs = 0;
   private current: { kind: ProviderKind; model: ChatModel } | undefined;
   private readonly queue = new FifoQueue();
   private readonly listeners = new Set<(s: HubStatus) => void>();
@@ -104,7 +102,6 @@ export class ModelHub {
     const started = Date.now();
     const current = this.current;
     try {
-      if (this.delayMs > 0) await delay(this.delayMs, req.signal);
       if (!current) throw modelError('model_not_configured');
       const step = await current.model.step(req);
       this.record({ agent: req.agent, kind: current.kind, durationMs: Date.now() - started, step });
@@ -123,21 +120,6 @@ export class ModelHub {
     const s = this.status();
     for (const fn of this.listeners) fn(s);
   }
-}
-
-function delay(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(abortError());
-    const t = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    const onAbort = () => {
-      clearTimeout(t);
-      reject(abortError());
-    };
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
 }
 
 /** The app's hub. */

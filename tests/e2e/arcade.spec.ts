@@ -1,7 +1,8 @@
 import { expect, test, type Page } from '@playwright/test';
 import type { SpeechFakeOptions } from './fakes/speech-fake.ts';
 import { installWorkerWatch } from './fakes/worker-watch.ts';
-import { chooseHandsFree, idle, micTimeline, openApp, say, sayHandsFree, spoken, type, waitSpoken, watchGameRequests } from './support/child.ts';
+import { startOpenAITestServer, type OpenAITestServer } from '../support/openai-test-server.ts';
+import { chooseHandsFree, idle, micTimeline, openApp, say, sayHandsFree, spoken, type, useSlowDemoBrain, waitSpoken, watchGameRequests } from './support/child.ts';
 import { DEFAULT_SEED, guessNumberSecrets } from './support/seeds.ts';
 
 // Every seed is pinned (openApp): 猜数字 thinks of this number (63), so every answer is known; the
@@ -11,6 +12,15 @@ const [SECRET] = guessNumberSecrets(DEFAULT_SEED);
 const wrong = (n: number) => `${n} ${n > SECRET ? '大了' : '小了'}`;
 
 const open = (page: Page, speech: SpeechFakeOptions = {}) => openApp(page, { speech });
+
+// A remote brain for the tests that need a slow one (the demo brain behind a local server).
+let server: OpenAITestServer;
+test.beforeAll(async () => {
+  server = await startOpenAITestServer();
+});
+test.afterAll(async () => {
+  await server.close();
+});
 
 test('a child says "我们玩猜数字吧", plays, and says "不玩了"', async ({ page }, info) => {
   await open(page);
@@ -57,8 +67,8 @@ test('chat while idle: the main agent answers itself, no game starts', async ({ 
 
 test('a message while the game is still busy gets "请稍等"', async ({ page }) => {
   await open(page);
-  // Slow every model step so the game is still drawing after its first sentence.
-  await page.evaluate(() => ((window as any).__agentcade.hub.delayMs = 1500));
+  // A slow brain: the game is still drawing after its first sentence.
+  await useSlowDemoBrain(page, server, 1500);
   await type(page, '我们玩你画我猜吧');
   await waitSpoken(page, /我来画一个小动物/);
   await expect(page.getByTestId('current-game')).toContainText('游戏在想');
@@ -74,13 +84,13 @@ test('a game worker killed mid-turn: a spoken error, and the app keeps working',
   await open(page);
   await type(page, '我们玩猜数字吧');
   await waitSpoken(page, /我想好了/);
-  await page.evaluate(() => ((window as any).__agentcade.hub.delayMs = 2000));
+  await useSlowDemoBrain(page, server, 2000);
   await type(page, '我猜50');
   await expect(page.getByTestId('current-game')).toContainText('游戏在想');
   expect(await page.evaluate(() => (window as any).__gameWorkers.crash('guess-number'))).toBe(true);
   await waitSpoken(page, /游戏突然停下来了/);
   await expect(page.getByTestId('current-game')).toHaveCount(0);
-  await page.evaluate(() => ((window as any).__agentcade.hub.delayMs = 0));
+  await useSlowDemoBrain(page, server, 0);
   // Still working: chat, and a fresh game.
   const n = (await spoken(page)).length;
   await type(page, '你好');
@@ -155,7 +165,7 @@ test('hands-free: after one tap the mic listens again by itself after each answe
   let n = (await spoken(page)).length;
   await sayHandsFree(page, '不玩了');
   await waitSpoken(page, /下次再来玩|这局先玩到这里/, n);
-  await page.evaluate(() => ((window as any).__agentcade.hub.delayMs = 1500));
+  await useSlowDemoBrain(page, server, 1500);
   n = (await spoken(page)).length;
   await sayHandsFree(page, '我们玩你画我猜吧');
   await waitSpoken(page, /我来画一个小动物/, n);

@@ -12,7 +12,7 @@ export type TestReply =
    * Streams `content` as SSE deltas of `pieceChars` characters, written `chunkBytes` bytes at a time;
    * with `pieceDelayMs`, one delta at a time with that pause before each (a slow model).
    */
-  | { content: string; pieceChars?: number; chunkBytes?: number; finishReason?: string; pieceDelayMs?: number }
+  | { content: string; pieceChars?: number; chunkBytes?: number; finishReason?: string; pieceDelayMs?: number; delayMs?: number }
   /** A plain (non-streamed) JSON completion. */
   | { json: string }
   | { status: number; body: string }
@@ -118,6 +118,8 @@ export async function startOpenAITestServer(responder?: Responder): Promise<Open
       if (!finished) closedEarly++;
     });
     const reply = await respond(body, chatIndex++);
+    // A brain that thinks before it answers.
+    if ('content' in reply && reply.delayMs) await new Promise((r) => setTimeout(r, reply.delayMs));
     if ('status' in reply) {
       res.writeHead(reply.status, { ...cors, 'Content-Type': 'application/json' });
       res.end(reply.body);

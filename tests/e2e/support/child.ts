@@ -5,6 +5,8 @@
  */
 import { expect, type Page } from '@playwright/test';
 import { installSpeechFake, type SpeechFakeOptions } from '../fakes/speech-fake.ts';
+import { demoStep } from '../../support/demo-brain-server.ts';
+import type { OpenAITestServer } from '../../support/openai-test-server.ts';
 import { DEFAULT_SEED, expectSeedsPinned, pinSeeds } from './seeds.ts';
 
 /**
@@ -108,4 +110,19 @@ export async function watchGameRequests(page: Page): Promise<() => Promise<Array
     };
   });
   return () => page.evaluate(() => (window as any).__gameRequests);
+}
+
+/**
+ * The app's brain becomes the demo brain behind a local OpenAI-compatible server that thinks
+ * `delayMs` before every answer (a slow remote brain): for tests that need the game to still be
+ * busy when the child speaks again.
+ */
+export async function useSlowDemoBrain(page: Page, server: OpenAITestServer, delayMs: number): Promise<void> {
+  server.respond(async (body) => ({ content: await demoStep(body), delayMs }));
+  await page.evaluate(async (baseUrl) => {
+    const c = (window as any).__agentcade.controller;
+    await c.saveRemote({ baseUrl, model: 'demo-brain', apiKey: '', timeoutMs: 30_000, disableThinking: false });
+    await c.chooseProvider('remote');
+  }, server.baseUrl);
+  await expect(page.getByTestId('model-status')).toContainText('远程');
 }

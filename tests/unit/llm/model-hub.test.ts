@@ -67,17 +67,6 @@ describe('ModelHub', () => {
     expect(model.label).toBe('远程接口：m');
     expect(await model.step(req('main'))).toMatchObject({ action: 'end_game', args: {} });
   });
-
-  it('delayMs holds steps (test knob) and stays abortable', async () => {
-    const hub = new ModelHub();
-    hub.delayMs = 10_000;
-    hub.setModel('scripted', createScriptedModel({ main: () => ({ action: 'get_hint', args: {} }) }));
-    const ac = new AbortController();
-    const p = hub.model().step(req('main', 'x', ac.signal));
-    await tick();
-    ac.abort();
-    await expect(p).rejects.toMatchObject({ name: 'AbortError' });
-  });
 });
 
 describe('model ports (main thread ↔ game worker)', () => {

@@ -1,0 +1,46 @@
+/**
+ * The demo brain behind an OpenAI-compatible server: every request is answered by the same
+ * scripted policy the app's demo mode would use for that agent (the main agent, each game's
+ * `skills/<id>/demo.ts`, the Studio's manager and workers), found from what the request says —
+ * its system prompt and the actions its schema allows. Lets e2e tests play real games against a
+ * remote brain that is slow, or faulty, on purpose.
+ */
+import { mainDemoPolicy } from '../../src/arcade/demo-policy.ts';
+import type { ChatMessage, ScriptPolicy, StepRequest, ToolSpec } from '../../src/core/llm/types.ts';
+import { studioDemoPolicies } from '../../src/studio/demo-policies.ts';
+import { MANAGER_AGENT, workerAgent } from '../../src/core/studio/manager-tools.ts';
+import { policy as guessNumber } from '../../skills/guess-number/demo.ts';
+import { policy as drawGuess } from '../../skills/draw-guess/demo.ts';
+
+const GAMES: Array<{ heading: string; agent: string; policy: ScriptPolicy }> = [
+  { heading: '# 猜数字', agent: 'game:guess-number', policy: guessNumber },
+  { heading: '# 你画我猜', agent: 'game:draw-guess', policy: drawGuess },
+];
+
+/** The tools a request allows, read back from its step schema (`response_format.json_schema`). */
+export function toolsOf(body: { response_format?: { json_schema?: { schema?: { anyOf?: unknown[] } } } }): ToolSpec[] {
+  const variants = (body.response_format?.json_schema?.schema?.anyOf ?? []) as Array<{ properties: { action: { const: string }; args: Record<string, unknown> } }>;
+  return variants.map((v) => ({ name: v.properties.action.const, description: '', parameters: v.properties.args }));
+}
+
+/** Which agent sent the request, from its system prompt (and, for the main agent, its tools). */
+export function agentOf(messages: ChatMessage[], tools: ToolSpec[]): string {
+  const system = messages[0]?.role === 'system' ? messages[0].content : '';
+  for (const g of GAMES) if (system.includes(g.heading)) return g.agent;
+  const worker = /skill「([^」]+)」/.exec(system);
+  if (system.startsWith('你是「') && worker) return workerAgent(worker[1]);
+  if (system.includes('总管')) return MANAGER_AGENT;
+  if (tools.some((t) => t.name === 'list_games')) return 'main';
+  return 'unknown';
+}
+
+/** The demo brain's step for one chat-completion request body, as the JSON text a model would write. */
+export async function demoStep(body: { messages: ChatMessage[] }): Promise<string> {
+  const tools = toolsOf(body as never);
+  const agent = agentOf(body.messages, tools);
+  const policy = agent === 'main' ? mainDemoPolicy : (GAMES.find((g) => g.agent === agent)?.policy ?? studioDemoPolicies[agent]);
+  if (!policy) throw new Error(`the demo brain has no policy for agent "${agent}"`);
+  const req: StepRequest = { agent, messages: body.messages, tools };
+  const out = await policy(req);
+  return 'raw' in out && typeof out.raw === 'string' ? out.raw : JSON.stringify(out);
+}
