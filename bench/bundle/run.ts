@@ -1,5 +1,5 @@
 /**
- * Bundle budget (issue 7): builds the app (or reads a build) and prints
+ * Bundle budget: builds the app (or reads a build) and prints
  *  - the JS the first screen needs (index.html's entry and its static imports), gzip;
  *  - each worker chunk (with its own static imports);
  *  - the WebLLM runtime chunk(s), found through the sourcemaps, and whether they stay out of

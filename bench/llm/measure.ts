@@ -4,7 +4,7 @@
  * step's prompt that is an unchanged prefix of the same agent's previous prompt (the part a
  * token-prefix KV cache can reuse: llama.cpp server / Ollama).
  *
- * WebLLM 0.2.86 is stricter (research/webllm.md §2, `compareConversationObject`): it keeps its KV
+ * WebLLM 0.2.86 is stricter (`compareConversationObject` in its lib/index.js): it keeps its KV
  * cache only when the new request's history (all messages but the last) equals the previous
  * request's messages plus the reply it generated; anything else re-prefills the whole prompt.
  * `continuesInPlace` marks those steps (assuming the agent echoes the model's reply text unchanged).

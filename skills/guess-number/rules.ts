@@ -1,6 +1,6 @@
 /**
  * 猜数字 rules, pure: the secret, the range, the remaining tries, the judged guesses and the hints.
- * The runtime owns all of this (research/anchors.md §2c); the model only sees `snapshot()`,
+ * The runtime owns all of this (the model never decides a verdict); the model only sees `snapshot()`,
  * which never contains the secret before it is revealed.
  */
 type GuessResult = 'too_big' | 'too_small' | 'correct';

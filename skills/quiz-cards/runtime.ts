@@ -5,7 +5,7 @@
  * manifest chains it after `judge-answer`, so one `run_worker` call judges and scores).
  * `present-card`, `give-hint` and `wrap-up` pick the next card / hint by the accepted rules and say
  * it with the parent-accepted prompt, hints and persona lines — their `运行.回复` is the reply the
- * child hears, so no model round is spent on rewording it (issue: steps per answer on a tablet).
+ * child hears, so no model round is spent on rewording it (each model step costs seconds on a tablet).
  */
 import { judge as jevJudge, type JevTarget } from '../../src/core/jev/index.ts';
 import type { CodeExecutor } from '../../src/studio/phase-runtime.ts';

@@ -1,7 +1,7 @@
 /**
  * The A2A side of `desktop-game/5` (seed 000 §A2A 映射): a GameInput or GameReply travels as the one
  * data part of an A2A Message. Only `data` (and `text` for error details) parts are used:
- * `raw` parts need Node's Buffer, which a browser worker does not have (research/a2a.md §2).
+ * `raw` parts need Node's Buffer, which a browser worker does not have.
  */
 import { Role, type Message, type Part } from '@a2a-js/sdk';
 import {

@@ -4,7 +4,7 @@
  *
  * A client that stops reading a stream only detaches: the SDK's stream generator is drained to
  * its end regardless, because that generator is what writes the task to the store; calling
- * `.return()` on it would freeze the stored task in WORKING (research/a2a.md §2). Only CancelTask
+ * `.return()` on it would freeze the stored task in WORKING (the SDK writes the task from that generator). Only CancelTask
  * stops work.
  */
 import type { AgentCard } from '@a2a-js/sdk';

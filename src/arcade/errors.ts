@@ -31,7 +31,7 @@ export const SAY = {
   nothingToRepeat: '我刚才还没说话呢。',
   noGameToEnd: '现在没有在玩游戏哦。',
   thinking: '嗯，让我想想。',
-  /** Voice commands (anchors §4 row 9), spoken at the new setting. */
+  /** Voice commands, spoken at the new setting. */
   voice: {
     louder: '好的，我大声一点。',
     quieter: '好的，我小声一点。',

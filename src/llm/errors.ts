@@ -1,6 +1,6 @@
 /**
  * The model layer's entries in the error catalogue, and the mapping from the text of an error
- * (errors crossing the model worker arrive as strings, see research/webllm.md §1) to a code.
+ * (errors crossing the model worker arrive as strings: WebLLM's error classes do not survive postMessage) to a code.
  */
 import { registerErrors, type ErrorTable } from '../core/errors/catalogue.ts';
 import { ModelError } from '../core/llm/types.ts';

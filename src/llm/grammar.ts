@@ -1,7 +1,7 @@
 /**
  * Step schema → XGrammar EBNF with bounded whitespace. WebLLM's own JSON-schema path compiles
  * with unbounded whitespace, so a small model can emit spaces until `max_tokens`
- * (research/webllm.md §2); we convert here and send `response_format: {type:'grammar'}`.
+ * (WebLLM 0.2.86 takes a grammar, not a JSON schema, for constrained decoding); we convert here and send `response_format: {type:'grammar'}`.
  * `@mlc-ai/web-xgrammar` is a UMD bundle that installs `globalThis.xgrammar` (wasm inlined).
  * Under Node it needs a `require` shim first (see tests/support/xgrammar-node.ts).
  */

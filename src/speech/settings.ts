@@ -59,7 +59,7 @@ export function saveSpeechSettings(s: SpeechSettings, storage: Pick<Storage, 'se
 }
 
 /**
- * Limits of a voice command ("大声点", "说慢一点"; anchors §4 row 9). A command never goes quieter
+ * Limits of a voice command ("大声点", "说慢一点"). A command never goes quieter
  * than 0.2 — a child must still hear the robot answer — and keeps the rate inside the settings
  * slider's range. One command moves one step.
  */

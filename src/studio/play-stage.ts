@@ -1,5 +1,5 @@
 /**
- * The play stage of a designed game, for the arcade (issue 9): load a project that reached play
+ * The play stage of a designed game, for the arcade: load a project that reached play
  * from the Book, with its declaration, cards, accepted design and the package's runtime code.
  * The one play runtime is `play/play-runtime.ts#PlayRuntime` (turns, restore, PlayBook). No DOM.
  */

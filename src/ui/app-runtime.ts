@@ -61,7 +61,7 @@ export interface AppRuntime {
   guard: SessionGuard;
   /** Installed games with availability on the robot in charge now. */
   catalog(): ArcadeGame[];
-  /** Studio (issue 9) adds its playable designs here; the arcade lists them like built-ins. */
+  /** A source of more games (the Studio's playable designs); the arcade lists them like built-ins. */
   addGames(source: () => GameDeclaration[]): void;
   /** Called when the game list changed (a design reached play in the Studio): re-read `catalog()`. */
   onGamesChanged(fn: () => void): () => void;
@@ -77,7 +77,7 @@ export function createAppRuntime(): AppRuntime {
   const hub = modelHub;
   const controller = createModelController(hub, () => import('./demo-brain.ts').then((m) => m.createDemoModel()));
   void controller.init().catch((e) => console.error('model settings', e));
-  followLocalModel(controller); // "ready offline" and persistent storage (issue 7)
+  followLocalModel(controller); // "ready offline" and persistent storage
 
   // ---- trace -------------------------------------------------------------------------------
   const traceStore = TraceStore.open({ maxBytes: traceMaxBytes });
@@ -118,7 +118,7 @@ export function createAppRuntime(): AppRuntime {
 
   // ---- games -------------------------------------------------------------------------------
   const sources: Array<() => GameDeclaration[]> = [builtinGames];
-  // Games designed in the Studio come from the Book at runtime (issue 9).
+  // Games designed in the Studio come from the Book at runtime.
   const studioShelf = createStudioShelf();
   sources.push(studioShelf.list);
   // Games added by address (A2A servers elsewhere), kept in IndexedDB.

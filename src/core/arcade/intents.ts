@@ -1,5 +1,5 @@
 /**
- * Decisions taken before any model call (anchors §4 rows 5 and 7, issue 6 "Speed"):
+ * Decisions taken before any model call (a child hears an answer sooner, and no model is needed):
  * global intents ("再说一遍" repeats, "停/不玩了" always ends the game) and the fast path
  * (a clear in-game utterance is forwarded to the game without asking the main agent's model).
  * Pure functions of the words and the state.
@@ -39,7 +39,7 @@ export function globalIntent(text: string, games: readonly ArcadeGame[] = []): G
 }
 
 /**
- * Voice commands (anchors §4 row 9: volume by voice, never a game turn): louder / quieter / slower /
+ * Voice commands (the voice changed by voice, never a game turn): louder / quieter / slower /
  * faster. Matched on the WHOLE utterance only, and only with a word about the voice (声, 声音, 音量,
  * 说, 讲), so an in-game "我猜大一点", "再大一点", "快一点" or a 你画我猜 answer "是大声公吗" is
  * never taken for one.

@@ -2,7 +2,7 @@
  * `Skill.load` (seed 000 §游戏 Agent): a game's SKILL.md. The frontmatter is the game declaration,
  * the body is the rules and flow the model follows.
  *
- * The frontmatter stays valid Agent Skills frontmatter (research/anchors.md §1): only the allowed
+ * The frontmatter stays valid Agent Skills frontmatter (agentskills.io: `name`, `description`, `license`, `compatibility`, `metadata`, `allowed-tools`): only the allowed
  * top-level keys, `name` equal to the folder name, and the game fields as strings under `metadata`:
  *
  *   name: guess-number

@@ -1,5 +1,5 @@
 /**
- * The model layer's contract (issue 3). Every agent thinks through a ChatModel:
+ * The model layer's contract. Every agent thinks through a ChatModel:
  * messages in, one Step out. A Step is one action from the tools the agent offers right now,
  * or the final reply. The layer builds the per-request JSON schema (union of legal actions),
  * decodes under it, validates again and retries on invalid output.

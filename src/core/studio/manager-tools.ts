@@ -71,7 +71,7 @@ const STATUS_ZH: Record<TagEntry['status'], string> = { draft: '草稿', accepte
 /**
  * Fields the package hides from run workers (context rules `{hide: [...]}`, e.g. a card's answer)
  * stay hidden from the manager's blackboard view too: a short question would otherwise let the
- * answer into the shortened preview (issue 9: no prompt holds an unrevealed answer).
+ * answer into the shortened preview (no prompt holds an unrevealed answer).
  */
 function hiddenFields(pkg: SkillPackage, tag: string): string[] {
   const out = new Set<string>();

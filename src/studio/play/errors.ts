@@ -1,5 +1,5 @@
 /**
- * Errors of the Studio play runtime (issue 9). The fallback sentences of seed 000 §出错处理 are the
+ * Errors of the Studio play runtime. The fallback sentences of seed 000 §出错处理 are the
  * game runtime's (`game_model_failed*`, `game_session_ended` in src/game/errors.ts): a studio game
  * speaks the same protocol, so the child hears the same words.
  */

@@ -1,5 +1,5 @@
 /**
- * One play session of a designed game, as the game agent runs it (seed 004 §8, issue 9): each
+ * One play session of a designed game, as the game agent runs it (seed 004 §8): each
  * player input is a user hard event → one manager burst → run skills → `运行.*` tags → replies.
  *
  * On top of the Studio's StudioSession (which owns the board and the phase machine) it adds what a

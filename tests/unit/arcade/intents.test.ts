@@ -13,7 +13,7 @@ describe('global intents', () => {
   );
 });
 
-describe('voice commands (anchors §4 row 9)', () => {
+describe('voice commands', () => {
   it.each(['大声点', '大声一点', '声音大一点', '大声一点！', '再大声一点', '请大声一点好吗？', '你能大声点吗', '大点声', '声音再大一点', '音量调大一点', '把声音调大', '声音太小了', '你说话太小声了', '你能不能大声说话', '大声说'])(
     '%s → louder',
     (w) => expect(voiceCommand(w)).toBe('louder'),

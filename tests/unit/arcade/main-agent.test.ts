@@ -459,7 +459,7 @@ describe('fast path and global intents (no main-agent model call)', () => {
   });
 });
 
-describe('voice commands (anchors §4 row 9: never a model call, never a game turn)', () => {
+describe('voice commands (never a model call, never a game turn)', () => {
   it('"大声点" in a game: louder, confirmed at the new volume, no model call, nothing sent to the game', async () => {
     const t = setup({ voice: { volume: 0.6 } });
     await startGuessNumber(t);

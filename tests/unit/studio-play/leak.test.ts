@@ -1,5 +1,5 @@
 /**
- * "Prompts never contain an unrevealed answer" (issue 9), checked on every model request of whole
+ * "Prompts never contain an unrevealed answer", checked on every model request of whole
  * games: the manager (also when it reads the blackboard), every run worker, every turn. A card's
  * answer and aliases may appear only once the card is over (judged right or revealed) or after the
  * child said the name themselves.

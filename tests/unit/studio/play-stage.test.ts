@@ -8,7 +8,7 @@ import { clock, demoModel, quizPackage } from './helpers.ts';
 
 const pkg = quizPackage();
 
-describe('play stage of a designed game (what issue 9 serves)', () => {
+describe('play stage of a designed game (what the arcade serves)', () => {
   it('loads a project that reached play, plays it on the play runtime and writes the PlayBook', async () => {
     const book = await Book.open('play-stage-test');
     await book.createProject(pkg, 'p1', 1);
