@@ -6,6 +6,11 @@
 interface ErrorEntry {
   /** Spoken / shown to the child. */
   child: string;
+  /**
+   * Other ways to say `child`, meaning exactly the same (a line said again and again sounds broken):
+   * a LineRotation takes turns among them.
+   */
+  also?: readonly string[];
   /** Shown to the parent (settings, trace). */
   parent: string;
 }
@@ -42,6 +47,12 @@ export class AgentcadeError extends Error {
 
 export function describe(code: string): ErrorEntry {
   return catalogue[code] ?? catalogue['unknown'];
+}
+
+/** Every way the child may hear a code's sentence (`child` first), or [] when the code is not in the catalogue. */
+export function childLines(code: string | undefined): string[] {
+  const e = code !== undefined ? catalogue[code] : undefined;
+  return e ? [e.child, ...(e.also ?? [])] : [];
 }
 
 /** The child's sentence of a catalogued code, or undefined when the code is not in the catalogue. */
