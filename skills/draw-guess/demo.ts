@@ -5,6 +5,7 @@
  */
 import type { ScriptPolicy, Step } from '../../src/core/llm/types.ts';
 import { call, errorOf, lastOf, readTurn, reply, wantsHint, wantsSkip, wantsStop, type TurnView } from '../../src/core/games/demo-kit.ts';
+import { askLine, endLine, hintLine, summaryLine, UNCLEAR_LINE, wrongLine } from './truth.ts';
 
 interface Resolution {
   verdict?: string;
@@ -17,12 +18,6 @@ interface Resolution {
   total?: number;
 }
 
-function summary(score: number, total: number): string {
-  return score === total
-    ? `游戏结束啦！${total} 题你全都答对了，太厉害了！`
-    : `游戏结束啦！你答对了 ${score} 题，一共 ${total} 题，真棒！下次再来玩吧。`;
-}
-
 /**
  * Draw the (next) picture: say → show_progress → show_drawing → ask. The progress card goes first:
  * the robot has one picture area, so the drawing must be the last thing shown while the child guesses.
@@ -32,8 +27,7 @@ function drawAndAsk(v: TurnView, opening: string): Step {
   if (!said) return call('say', { text: opening });
   if (!lastOf(v, 'show_progress')) return call('show_progress');
   if (!lastOf(v, 'show_drawing')) return call('show_drawing');
-  const p = lastOf(v, 'show_progress')!.result as { question: number; total: number };
-  return reply(`画好啦！第 ${p.question} 题，这是什么动物呀？`);
+  return reply(askLine((lastOf(v, 'show_progress')!.result as { question: number }).question));
 }
 
 /**
@@ -41,13 +35,12 @@ function drawAndAsk(v: TurnView, opening: string): Step {
  * (`say` before `next_question`), so the child hears it while the next picture is prepared.
  */
 function afterQuestion(v: TurnView, r: Resolution, praise: string): Step {
-  if (r.game_over) return reply(`${praise}${summary(r.score ?? 0, r.total ?? 0)}`);
+  if (r.game_over) return reply(`${praise}${summaryLine(r.score ?? 0, r.total ?? 0)}`);
   if (!lastOf(v, 'say')) return call('say', { text: `${praise}下一题来咯，看我画！` });
   if (!lastOf(v, 'next_question')) return call('next_question');
   if (!lastOf(v, 'show_progress')) return call('show_progress');
   if (!lastOf(v, 'show_drawing')) return call('show_drawing');
-  const p = lastOf(v, 'show_progress')!.result as { question: number; total: number };
-  return reply(`画好啦！第 ${p.question} 题，这是什么动物呀？`);
+  return reply(askLine((lastOf(v, 'show_progress')!.result as { question: number }).question));
 }
 
 export const policy: ScriptPolicy = (req) => {
@@ -56,9 +49,7 @@ export const policy: ScriptPolicy = (req) => {
   if (v.event === 'end' || (v.event === 'message' && wantsStop(v.userText))) {
     const ended = lastOf(v, 'end_game');
     if (!ended) return call('end_game');
-    const r = ended.result as { score?: number; total?: number; unanswered?: string };
-    const reveal = r.unanswered ? `这一题是${r.unanswered}。` : '';
-    return reply(`${reveal}好的，这局就玩到这里，你答对了 ${r.score ?? 0} 题。下次再来玩吧！`);
+    return reply(endLine(ended.result as { score?: number; unanswered?: string }));
   }
 
   if (v.event === 'start' || v.state.phase === 'ready' || lastOf(v, 'start_game')) {
@@ -75,8 +66,7 @@ export const policy: ScriptPolicy = (req) => {
   if (wantsHint(v.userText)) {
     const h = lastOf(v, 'get_hint');
     if (!h) return call('get_hint');
-    const r = h.result as { hint: string | null };
-    return reply(r.hint ? `好，给你一个提示！${r.hint}` : '提示都用完啦！再猜猜看，或者说“跳过”。');
+    return reply(hintLine((h.result as { hint: string | null }).hint));
   }
 
   if (wantsSkip(v.userText)) {
@@ -95,8 +85,8 @@ export const policy: ScriptPolicy = (req) => {
       return afterQuestion(v, r, `答对啦！就是${r.answer}！`);
     case 'wrong':
       if (r.question_over) return afterQuestion(v, r, `答案是${r.answer}，没关系！`);
-      return reply(`${r.heard ? `不是${r.heard}哦` : '不对哦'}！再猜猜看，还有 ${r.attempts_left} 次机会。`);
+      return reply(wrongLine(r.heard, r.attempts_left ?? 0));
     default:
-      return reply('我没听出你猜的是什么动物，再说一遍好吗？');
+      return reply(UNCLEAR_LINE);
   }
 };

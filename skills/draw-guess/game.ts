@@ -7,11 +7,13 @@ import skillText from './SKILL.md?raw';
 import { judge, type JevTarget } from '../../src/core/jev/index.ts';
 import { squash } from '../../src/core/jev/normalize.ts';
 import { Skill } from '../../src/core/games/skill.ts';
-import { SkillAgent, ToolError, type AgentDeps, type GameTool } from '../../src/games/skill-agent.ts';
+import { SkillAgent, ToolError, type AgentDeps, type GameTool, type SessionAnswer } from '../../src/games/skill-agent.ts';
 import type { Turn } from '../../src/core/games/turn.ts';
+import type { TruthRules, TurnResult } from '../../src/core/games/truth.ts';
 import type { Drawing } from '../../src/core/robot/types.ts';
 import { ANIMALS } from './animals.ts';
 import { DEFAULT_CONFIG, DrawGuessGame, type Card, type DrawGuessConfig } from './rules.ts';
+import { animalsIn, truth } from './truth.ts';
 
 const skill = Skill.load('/skills/draw-guess/SKILL.md', skillText);
 
@@ -47,6 +49,29 @@ export class DrawGuessAgent extends SkillAgent {
     return this.game.snapshot();
   }
 
+  protected override truth(results: readonly TurnResult[], heard: string): TruthRules {
+    return truth({ results, state: { game: this.game, animals: this.vocabulary }, heard });
+  }
+
+  /** Every question asked in this session (a new start while playing keeps the earlier ones): its animal, unless the child found it. */
+  protected override answers(): SessionAnswer[] {
+    const last = this.askedInSession.length - 1;
+    return this.askedInSession.map((q, i) => ({
+      id: `question-${i + 1}`,
+      known: q.found,
+      toldIn: (sentence) => animalsIn(sentence, this.vocabulary).some((a) => a.animal === q.animal),
+      line: i === last ? `这一题的答案是${q.animal}。` : `刚才有一题是${q.animal}。`,
+    }));
+  }
+
+  /** The questions asked in this session, in order. */
+  private readonly askedInSession: Array<{ animal: string; found: boolean }> = [];
+
+  private asked(): void {
+    this.askedInSession.push({ animal: this.game.card.name, found: false });
+    this.recordSecret('question', { question: this.game.number, answer: this.game.card.name });
+  }
+
   /** What the robot draws: the card's strokes; the label (the answer!) only once revealed. */
   private drawingNow(): Drawing {
     const card = this.game.card;
@@ -77,7 +102,7 @@ export class DrawGuessAgent extends SkillAgent {
       perform: () => {
         const restarted = g.phase === 'playing';
         g.start();
-        this.recordSecret('question', { question: g.number, answer: g.card.name });
+        this.asked();
         return { started: true, restarted, question: g.number, total: g.total, attempts: g.config.attempts, next: 'show_drawing' };
       },
     };
@@ -126,7 +151,7 @@ export class DrawGuessAgent extends SkillAgent {
         parameters: NO_ARGS,
         perform: () => {
           g.next();
-          this.recordSecret('question', { question: g.number, answer: g.card.name });
+          this.asked();
           return { question: g.number, total: g.total, score: g.score, next: 'show_drawing' };
         },
       };
@@ -157,6 +182,7 @@ export class DrawGuessAgent extends SkillAgent {
         const result: Record<string, unknown> = { verdict: verdict.verdict };
         if (verdict.verdict === 'correct') {
           g.answer(true);
+          this.askedInSession[this.askedInSession.length - 1].found = true;
           Object.assign(result, this.resolution(turn));
           await this.react('happy', 'nod');
         } else if (verdict.verdict === 'wrong') {

@@ -5,10 +5,13 @@
  */
 import skillText from './SKILL.md?raw';
 import { Skill } from '../../src/core/games/skill.ts';
-import { SkillAgent, ToolError, type AgentDeps, type GameTool } from '../../src/games/skill-agent.ts';
+import { SkillAgent, ToolError, type AgentDeps, type GameTool, type SessionAnswer } from '../../src/games/skill-agent.ts';
 import type { Turn } from '../../src/core/games/turn.ts';
-import { numbersIn } from './numbers.ts';
+import type { TruthRules, TurnResult } from '../../src/core/games/truth.ts';
+import { numeralMentions } from '../../src/core/speech/numbers.ts';
+import { guessIn } from './numbers.ts';
 import { DEFAULT_CONFIG, GuessNumberGame, type GuessConfig } from './rules.ts';
+import { truth } from './truth.ts';
 
 const skill = Skill.load('/skills/guess-number/SKILL.md', skillText);
 
@@ -23,8 +26,25 @@ export class GuessNumberAgent extends SkillAgent {
     this.game = new GuessNumberGame(config, this.random);
   }
 
+  /** Every secret number of this session (a start while playing draws a new one), and whether the child found it. */
+  private readonly secrets: Array<{ number: number; found: boolean }> = [];
+
   state(): Record<string, unknown> {
     return this.game.snapshot();
+  }
+
+  protected override truth(results: readonly TurnResult[], heard: string): TruthRules {
+    return truth({ results, state: this.game, heard });
+  }
+
+  protected override answers(): SessionAnswer[] {
+    const many = this.secrets.length > 1;
+    return this.secrets.map((s, i) => ({
+      id: `game-${i + 1}`,
+      known: s.found,
+      toldIn: (sentence) => numeralMentions(sentence).some((m) => m.value === s.number && !m.approximate),
+      line: many ? `第 ${i + 1} 局我想的数字是 ${s.number}。` : `这局我想的数字是 ${s.number}。`,
+    }));
   }
 
   tools(turn: Turn): GameTool[] {
@@ -37,6 +57,7 @@ export class GuessNumberAgent extends SkillAgent {
       perform: () => {
         const restarted = g.phase === 'playing';
         g.start();
+        this.secrets.push({ number: g.peekSecret()!, found: false });
         this.recordSecret('secret', { number: g.peekSecret() });
         return { started: true, restarted, range: [min, max], tries_left: g.triesLeft };
       },
@@ -71,13 +92,15 @@ export class GuessNumberAgent extends SkillAgent {
         const earlierVerdict = turn.judgedAs('guess');
         if (earlierVerdict !== undefined)
           throw new ToolError(`这句话已经判过一次了，结果是 ${JSON.stringify(earlierVerdict)}，请直接回复小朋友。`);
-        const said = numbersIn(turn.text);
-        if (!said.includes(n))
+        const guess = guessIn(turn.text);
+        if (guess.kind === 'none') throw new ToolError('小朋友这句话里没有猜数字（比如“一个”“一次”“想一想”都不是数字），不能判定；请他说一个数字。');
+        if (guess.kind === 'ask')
           throw new ToolError(
-            said.length === 0
-              ? '小朋友这句话里没有说数字，不能判定；请他说一个数字。'
-              : `小朋友没有说 ${n}，他说的是 ${said.join('、')}；只能用他说的数字。`,
+            guess.why === 'several'
+              ? `小朋友说了不止一个数字${guess.said.length ? `（${guess.said.join('、')}）` : ''}，不能判定；请问他猜的是哪一个。`
+              : `小朋友说的「${guess.said.join('、')}」不是一个确切的数字，不能判定；请问他具体是几。`,
           );
+        if (guess.number !== n) throw new ToolError(`小朋友没有说 ${n}，他说的是 ${guess.number}；只能用他说的数字。`);
         if (n < min || n > max) throw new ToolError(`${n} 不在 ${min} 到 ${max} 之间，这次不算，请小朋友猜 ${min} 到 ${max} 之间的数字。`);
         const earlier = g.earlier(n);
         if (earlier) {
@@ -90,6 +113,7 @@ export class GuessNumberAgent extends SkillAgent {
         turn.markJudged('guess', verdict);
         if (result === 'correct') {
           verdict.tries_used = g.guesses.length;
+          this.secrets[this.secrets.length - 1].found = true;
           this.recordReveal('correct', { answer: n });
           await this.react('happy', 'nod');
           turn.end_session();

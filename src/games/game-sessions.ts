@@ -12,14 +12,22 @@
  * - an engine that fails or says nothing → a fallback sentence (the engine remembers nothing of the
  *   turn); after a failed `start` or `end` the session is over;
  * - every request gets exactly one final reply (1–500 characters); only it may be `ended`;
+ * - a turn has a deadline, from the time budget its request carries (or the default T2): the engine
+ *   answers by then (src/core/arcade/turn-budget.ts);
+ * - fallback sentences take turns among their variants (never the same twice in a row), and say
+ *   truly whether the game goes on;
+ * - when a session ends by any path (the game's end, `end`, a failed start or end, a failure that
+ *   ended it), the answers the child has not heard are told in the last reply (GameEngine.reveal);
  * - when a session ends, the robot is asked for its idle screen (it waits for the last sentence).
  */
+import { DEFAULT_TURN_BUDGET, GAME_REPLY_MARGIN_MS } from '../core/arcade/turn-budget.ts';
 import { childSentence } from '../core/errors/catalogue.ts';
 import { EngineFailure, type EngineFactory, type EngineReply, type GameEngine } from '../core/games/engine.ts';
 import { fitReplyText, gameReply, type GameInput, type GameInputKind, type GameReply } from '../core/protocol/game-protocol.ts';
 import type { GameHandler, GameTurnContext } from '../core/protocol/handler.ts';
+import { LineRotation } from '../core/speech/line-rotation.ts';
 import { nullTrace, type TraceEvent, type TraceSink } from '../core/trace/types.ts';
-import { childText } from './errors.ts';
+import './errors.ts';
 import { TurnQueue, type TurnQueueOptions } from './turn-queue.ts';
 
 export interface GameSessionsOptions {
@@ -32,6 +40,8 @@ export interface GameSessionsOptions {
   source: string;
   queue?: TurnQueueOptions;
   now?: () => number;
+  /** A turn's time budget when its request carries none (default T2 of the default turn budget). */
+  answerMs?: number;
 }
 
 interface Session {
@@ -45,6 +55,7 @@ export class GameSessions implements GameHandler {
   private readonly sessions = new Map<string, Session>();
   private readonly trace: TraceSink;
   private readonly now: () => number;
+  private readonly lines = new LineRotation();
 
   constructor(private readonly opts: GameSessionsOptions) {
     this.trace = opts.trace ?? nullTrace;
@@ -57,6 +68,9 @@ export class GameSessions implements GameHandler {
   }
 
   handle(input: GameInput, ctx: GameTurnContext): Promise<GameReply> {
+    // The turn's deadline runs from the request's arrival (waiting behind another turn counts).
+    const budget = ctx.budgetMs ?? this.opts.answerMs ?? DEFAULT_TURN_BUDGET.answerMs;
+    ctx = { ...ctx, deadline: this.now() + Math.max(0, budget - GAME_REPLY_MARGIN_MS) };
     if (input.kind === 'start') {
       for (const s of [...this.sessions.values()]) this.replace(s);
       const session: Session = { contextId: ctx.contextId, engine: null, turns: new TurnQueue(this.opts.queue), over: false };
@@ -93,7 +107,7 @@ export class GameSessions implements GameHandler {
           // The start was cancelled before its game was made: there is no game to play or to end.
           if (input.kind === 'end') {
             await this.finish(session);
-            return gameReply(childText('game_model_failed_end'), 'ended');
+            return gameReply(this.lines.child('game_model_failed_end'), 'ended');
           }
           return this.sessionEnded(input, ctx);
         }
@@ -103,7 +117,7 @@ export class GameSessions implements GameHandler {
           return this.sessionEnded(input, ctx);
         }
       }
-      reply = await session.engine.turn({ kind: input.kind, text: input.text, requestId: ctx.requestId, contextId: ctx.contextId, signal: ctx.signal, say });
+      reply = await session.engine.turn({ kind: input.kind, text: input.text, requestId: ctx.requestId, contextId: ctx.contextId, signal: ctx.signal, say, deadline: ctx.deadline });
       if (ctx.signal.aborted) throw ctx.signal.reason;
       if (typeof reply?.text !== 'string' || !reply.text.trim()) throw new EngineFailure('the engine gave an empty reply');
     } catch (e) {
@@ -111,6 +125,7 @@ export class GameSessions implements GameHandler {
       reply = this.fallback(input.kind, e, ctx);
     }
     const ended = reply.ended || input.kind === 'end';
+    if (ended) reply = { ...reply, text: this.withReveal(session, ctx, said, reply.text) };
     const final = gameReply(fitReplyText(reply.text), ended ? 'ended' : 'active');
     try {
       await session.engine?.told?.(input.text, [...said, final.text]);
@@ -121,19 +136,34 @@ export class GameSessions implements GameHandler {
     return final;
   }
 
+  /** The session ends with this reply: the answers the child has not heard are told at its end. */
+  private withReveal(session: Session, ctx: GameTurnContext, said: readonly string[], text: string): string {
+    let reveal: string | null = null;
+    try {
+      reveal = session.engine?.reveal?.([...said, text]) ?? null;
+    } catch (e) {
+      this.record(ctx, 'reveal', { error: String(e) });
+    }
+    return reveal ? `${text}${reveal}` : text;
+  }
+
   /** The sentence for a turn the engine could not answer (seed 000 §出错处理 row 2). */
   private fallback(kind: GameInputKind, e: unknown, ctx: GameTurnContext): EngineReply {
     const failure = e instanceof EngineFailure ? e : null;
     this.record(ctx, 'fallback', { kind, reason: failure?.message ?? String((e as Error)?.stack ?? e), code: failure?.detail.code });
-    const coded = childSentence(failure?.detail.code);
-    if (kind === 'start') return { text: coded ?? childText('game_model_failed_start'), ended: true };
-    if (kind === 'end' || failure?.detail.sessionOver) return { text: coded ?? childText('game_model_failed_end'), ended: true };
-    return { text: coded ?? childText('game_model_failed'), ended: false };
+    // A game-specific code says more (the design is gone); a model failure is said by the input's
+    // kind, in the game's own words (the main agent's lines for model failures are other lines, so
+    // the two never say the same fallback twice in a row).
+    const detail = failure?.detail.code;
+    const code = detail !== undefined && !detail.startsWith('model_') && childSentence(detail) !== undefined ? detail : undefined;
+    if (kind === 'start') return { text: this.lines.child(code ?? 'game_model_failed_start'), ended: true };
+    if (kind === 'end' || failure?.detail.sessionOver) return { text: this.lines.child(code ?? 'game_model_failed_end'), ended: true };
+    return { text: this.lines.child(code ?? 'game_model_failed'), ended: false };
   }
 
   private sessionEnded(input: GameInput, ctx: GameTurnContext): GameReply {
     this.record(ctx, 'session_ended', { contextId: ctx.contextId, kind: input.kind });
-    return gameReply(childText('game_session_ended'), 'ended');
+    return gameReply(this.lines.child('game_session_ended'), 'ended');
   }
 
   /** A new start replaces this session: its turns are cancelled; no idle screen (the new game takes over). */

@@ -15,17 +15,29 @@
  * sent as an intermediate reply while the model is still writing; the reply's last sentence is the
  * turn's final reply.
  *
+ * Truth (src/core/games/truth.ts): every sentence of `say` and `reply` is checked against the game's
+ * truth rules before it is released; a sentence claiming an outcome the rules did not decide in this
+ * turn is refused back to the model (a tool error: it writes the reply again), and after
+ * TRUTH_RETRIES refusals the engine says the rules' line built from the tool results instead.
+ *
  * Errors (seed 000 §出错处理): invalid tool arguments or a throwing tool → `{"error": …}` back to the
- * model (the tool loop); a model error or no reply within the step budget → EngineFailure, and the
- * round is not written to memory.
+ * model (the tool loop); a model error, no reply within the step budget, or the turn's deadline →
+ * the rules' line built from what the tools decided in this turn (the child hears the truth of a
+ * guess that was judged), or EngineFailure when they decided nothing; either way the round is not
+ * written to memory.
+ *
+ * Answers (GameEngine.reveal): a game lists the answers of the session (`answers()`); the engine
+ * notes which ones the child has heard, so when the session ends the runtime tells the rest.
  */
 import { remember } from '../core/agent/memory.ts';
 import { runToolLoop, ToolError, type AgentTool, type StepRecord } from '../core/agent/tool-loop.ts';
 import { EngineFailure, type EngineReply, type EngineTurn, type GameEngine } from '../core/games/engine.ts';
 import type { Skill } from '../core/games/skill.ts';
+import { checkSentence, truthCorrection, type TruthProblem, type TruthRules, type TurnResult } from '../core/games/truth.ts';
 import { Turn } from '../core/games/turn.ts';
 import type { ChatMessage, ChatModel, JsonSchema } from '../core/llm/types.ts';
 import { NOTHING_MORE, SentenceStream } from '../core/speech/sentence-stream.ts';
+import { sentencesOf } from '../core/speech/split.ts';
 import { fitReplyText } from '../core/protocol/game-protocol.ts';
 import type { Random } from '../core/random.ts';
 import type { DevicePort, Expression, Gesture } from '../core/robot/types.ts';
@@ -51,6 +63,30 @@ export interface AgentDeps {
 export const REPLY_ACTION = 'reply';
 export const SAY_ACTION = 'say';
 export const DEFAULT_MAX_STEPS = 8;
+/** Replies refused by the truth check before the engine says the rules' own line instead. */
+export const TRUTH_RETRIES = 2;
+
+/** One answer of a session the child must hear before it ends (a secret number, a question's animal). */
+export interface SessionAnswer {
+  /** Stable within the session (e.g. "game-1", "question-2"). */
+  id: string;
+  /** Whether a sentence the robot said tells it. */
+  toldIn(sentence: string): boolean;
+  /** The child knows it already (they said it and were told they were right). */
+  known?: boolean;
+  /** How the runtime tells it, when the model did not. */
+  line: string;
+}
+
+/** The turn's deadline passed: the engine answers with what its rules decided. */
+class DeadlineReached extends Error {
+  override name = 'DeadlineReached';
+}
+
+interface TurnSpeech {
+  saying: SentenceStream<TruthProblem>;
+  replying: SentenceStream<TruthProblem>;
+}
 
 export const COMMON_PROMPT = [
   '你是桌面小机器人里的游戏主持人，正在用中文语音和小朋友玩游戏。',
@@ -89,6 +125,19 @@ export abstract class SkillAgent implements GameEngine {
   /** The state snapshot written into every system prompt. Never contains an unrevealed answer. */
   abstract state(): Record<string, unknown>;
 
+  /**
+   * The game's truth rules for this turn (skills/<id>/truth.ts) over the tool results so far; null:
+   * the game declares none, every sentence may be said.
+   */
+  protected truth(_results: readonly TurnResult[], _heard: string): TruthRules | null {
+    return null;
+  }
+
+  /** Every answer of this session so far that the child must hear before the session ends. */
+  protected answers(): SessionAnswer[] {
+    return [];
+  }
+
   protected readonly model: ChatModel;
   protected readonly device: DevicePort;
   protected readonly trace: TraceSink;
@@ -97,6 +146,8 @@ export abstract class SkillAgent implements GameEngine {
   private readonly now: () => number;
   /** The remembered rounds, oldest first (the last 16). */
   private memory: ChatMessage[] = [];
+  /** Answers of this session the child has heard (SessionAnswer ids). */
+  private readonly answersTold = new Set<string>();
   /** Set while handling an input: trace records carry its request id. */
   private requestId: string | undefined;
   private contextId: string | undefined;
@@ -159,10 +210,15 @@ export abstract class SkillAgent implements GameEngine {
     return `${COMMON_PROMPT}\n\n# 游戏规则和流程\n${this.skill.body}`;
   }
 
-  /** The tool registry of one step: the game's tools, `say`, and the final `reply` (both speak as they are written). */
-  private registry(turn: Turn): AgentTool[] {
-    const saying = new SentenceStream((s) => turn.say(s), false);
-    const replying = new SentenceStream((s) => turn.say(s), true);
+  /**
+   * The tool registry of one step: the game's tools, `say`, and the final `reply` (both speak as
+   * they are written, through the turn's streams, each sentence checked before it is released).
+   */
+  private registry(turn: Turn, speech: TurnSpeech, refused: (p: TruthProblem) => string | null): AgentTool[] {
+    const { saying, replying } = speech;
+    // A new step: whatever the last one wrote is over (said, or refused).
+    saying.restart();
+    replying.restart();
     const say: AgentTool = {
       name: SAY_ACTION,
       description: SAY_DESCRIPTION,
@@ -170,7 +226,13 @@ export abstract class SkillAgent implements GameEngine {
       kind: 'loop',
       streamText: (text, attempt) => saying.update(text, attempt),
       perform: (args) => {
-        saying.finish(String(args.text));
+        const text = String(args.text);
+        const problem = saying.problemIn(text);
+        if (problem) {
+          refused(problem.problem);
+          throw new ToolError(truthCorrection(problem.problem));
+        }
+        saying.finish(text);
         return { said: true };
       },
     };
@@ -181,8 +243,17 @@ export abstract class SkillAgent implements GameEngine {
       kind: 'boundary',
       streamText: (text, attempt) => replying.update(text, attempt),
       perform: (args) => {
-        const text = fitReplyText(String(args.text));
+        let text = fitReplyText(String(args.text));
         if (text === '' && replying.sent.length === 0) throw new ToolError('reply 需要一句话：text 是空的');
+        const problem = replying.problemIn(text);
+        if (problem) {
+          // Refused back to the model, or — after the retries — the rules' own line instead.
+          const instead = refused(problem.problem);
+          if (instead === null) throw new ToolError(truthCorrection(problem.problem));
+          // '' when the rules have no line either: the turn fails (a fallback sentence) — nothing false is said.
+          if (instead === '') return '';
+          text = instead;
+        }
         return replying.finish(text) || NOTHING_MORE;
       },
     };
@@ -199,6 +270,41 @@ export abstract class SkillAgent implements GameEngine {
     this.requestId = t.requestId;
     this.contextId = t.contextId;
     const turn = new Turn(t.kind, t.text, (s) => t.say(s), t.signal);
+    // What the tools decided in this turn: the truth rules read it.
+    const results: TurnResult[] = [];
+    const rules = () => this.truth(results, t.text);
+    const check = (sentence: string): TruthProblem | null => {
+      const r = rules();
+      return r ? checkSentence(sentence, r) : null;
+    };
+    const speech: TurnSpeech = { saying: new SentenceStream((s) => turn.say(s), false, check), replying: new SentenceStream((s) => turn.say(s), true, check) };
+    /** The rules' line built from the tool results, without the sentences this turn already said (a `say` told the skip). */
+    const rulesLine = (): string | null => {
+      const line = rules()?.fallback();
+      if (!line) return null;
+      const unsaid = sentencesOf(line).filter((x) => !turn.said.includes(x.trim()));
+      return unsaid.length ? unsaid.join('') : line;
+    };
+    let refusals = 0;
+    const refused = (p: TruthProblem): string | null => {
+      // The refused words stay under `secret` (hidden in the trace view until the answer is told): they may name it.
+      this.record('error', 'truth', { claim: p.claim.kind, reason: p.reason, refusal: refusals + 1, secret: { sentence: p.sentence, words: p.claim.words } });
+      if (++refusals <= TRUTH_RETRIES) return null;
+      return rulesLine() ?? '';
+    };
+    // The turn stops when it is cancelled, or when its deadline passes.
+    const stop = new AbortController();
+    const onCancel = () => stop.abort(t.signal.reason);
+    if (t.signal.aborted) onCancel();
+    else t.signal.addEventListener('abort', onCancel, { once: true });
+    const timer = t.deadline !== undefined ? setTimeout(() => stop.abort(new DeadlineReached(`the turn's deadline passed`)), Math.max(0, t.deadline - this.now())) : undefined;
+    /** What the tools decided, said truly, when the model did not get to say it (or null). */
+    const instead = (why: string): EngineReply | null => {
+      const line = rulesLine();
+      if (!line) return null;
+      this.record('error', 'model_step', { error: why, instead: line });
+      return { text: speech.replying.finish(line) || NOTHING_MORE, ended: turn.sessionEnding || t.kind === 'end' };
+    };
     try {
       const input = inputMessage(t.kind, t.text, this.state());
       const history = [{ role: 'system' as const, content: this.systemPrompt() }, ...this.memory];
@@ -206,15 +312,26 @@ export abstract class SkillAgent implements GameEngine {
         agent: this.source,
         model: this.model,
         messages: [...history, input],
-        tools: () => this.registry(turn),
+        tools: () => this.registry(turn, speech, refused),
         maxSteps: this.maxSteps,
         now: this.now,
-        signal: t.signal,
-        onStep: (r) => this.onStep(r),
+        signal: stop.signal,
+        deadline: t.deadline,
+        onStep: (r) => {
+          this.onStep(r);
+          if (r.kind === 'loop' && !r.refused && r.step.action !== SAY_ACTION) results.push({ name: r.step.action, args: r.step.args, result: r.result });
+        },
       });
       if (outcome.kind === 'exhausted') {
-        this.record('error', 'model_step', { error: `no reply within ${this.maxSteps} steps` });
-        throw new EngineFailure(`no reply within ${this.maxSteps} steps`, { sessionOver: turn.sessionEnding });
+        const why = `no reply within ${this.maxSteps} steps`;
+        const told = instead(why);
+        if (told) return told;
+        this.record('error', 'model_step', { error: why });
+        throw new EngineFailure(why, { sessionOver: turn.sessionEnding });
+      }
+      if (outcome.result === '') {
+        // The truth check refused every reply and the rules had no line of their own.
+        throw new EngineFailure('every reply was refused by the truth check', { sessionOver: turn.sessionEnding });
       }
       // The round exactly as it was sent and generated: input, every step and tool result, the reply.
       this.memory = remember(this.memory, outcome.messages.slice(history.length), isInputMessage);
@@ -222,13 +339,30 @@ export abstract class SkillAgent implements GameEngine {
     } catch (e) {
       if (t.signal.aborted) throw t.signal.reason;
       if (e instanceof EngineFailure) throw e;
-      const code = (e as { code?: unknown }).code;
+      // Out of time: no model error to name (GameSessions says the fallback of the input's kind).
+      const code = stop.signal.aborted ? undefined : (e as { code?: unknown }).code;
+      const told = instead(String((e as Error)?.message ?? e));
+      if (told) return told;
       this.record('error', 'model_step', { error: String(e), code });
       // A tool may already have ended the game in this round: the session is over whatever the model did.
       throw new EngineFailure(String((e as Error)?.message ?? e), { sessionOver: turn.sessionEnding, code: typeof code === 'string' ? code : undefined });
     } finally {
+      clearTimeout(timer);
+      t.signal.removeEventListener('abort', onCancel);
       this.requestId = undefined;
     }
+  }
+
+  /** What the child was told in a turn: the answers it told are noted (GameSessions calls this after every turn). */
+  told(_input: string, replies: string[]): void {
+    for (const a of this.answers()) if (!this.answersTold.has(a.id) && replies.some((r) => a.toldIn(r))) this.answersTold.add(a.id);
+  }
+
+  /** The session ends now: the answers the child has not heard (in this turn's `said` or before), as one line. */
+  reveal(said: readonly string[]): string | null {
+    const untold = this.answers().filter((a) => !a.known && !this.answersTold.has(a.id) && !said.some((s) => a.toldIn(s)));
+    for (const a of untold) this.recordReveal('reveal', { answer: a.id });
+    return untold.length ? untold.map((a) => a.line).join('') : null;
   }
 
   /** The session is over: an agent holds nothing beyond itself. */

@@ -69,6 +69,8 @@ interface ToolLoopOptions {
   maxTokens?: number;
   /** Corrections the model layer may send for invalid output in one step (the agent's retry budget). */
   retries?: number;
+  /** When every step must be decided by (the turn's budget; see StepRequest.deadline). */
+  deadline?: number;
   /** After every step, whatever happened (trace, the Studio's phase machine). */
   onStep?(record: StepRecord): void;
 }
@@ -114,7 +116,7 @@ export async function runToolLoop(o: ToolLoopOptions): Promise<LoopOutcome> {
           tools.find((t) => t.name === p.action)?.streamText?.(p.text, attempt);
         }
       : undefined;
-    const step = await o.model.step({ agent: o.agent, messages: [...messages], tools: toolSpecs(tools), signal: o.signal, maxTokens: o.maxTokens, retries: o.retries, onStream });
+    const step = await o.model.step({ agent: o.agent, messages: [...messages], tools: toolSpecs(tools), signal: o.signal, maxTokens: o.maxTokens, retries: o.retries, deadline: o.deadline, onStream });
     throwIfAborted(o.signal);
     const t1 = o.now();
     messages.push(stepMessage(step));

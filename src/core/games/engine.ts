@@ -22,6 +22,11 @@ export interface EngineTurn {
   readonly signal: AbortSignal;
   /** Sends a sentence at once as an intermediate reply (A2A WORKING, always `session: active`). */
   say(text: string): void;
+  /**
+   * When the turn must have its reply (ms since the epoch): the turn's time budget. By then the
+   * engine answers with what its rules decided so far, or fails (GameSessions then says a fallback).
+   */
+  readonly deadline?: number;
 }
 
 /** The last reply of a turn. */
@@ -58,6 +63,13 @@ export interface GameEngine {
    * fallback sentence included), for the engine's own record of the session.
    */
   told?(input: string, replies: string[]): void | Promise<void>;
+  /**
+   * The session ends now (after this turn's `said` sentences, its final reply included): what the
+   * child still has to hear about its answers — the secret number, the animal of the open question —
+   * or null when every answer of the session was told. GameSessions appends it to the last reply,
+   * whatever ended the session (the game's end, `end`, a failure).
+   */
+  reveal?(said: readonly string[]): string | null;
   /** The session is over (`ended`) or was replaced by a new start (`replaced`): release what it holds. */
   close(why: 'ended' | 'replaced'): Promise<void> | void;
 }

@@ -41,6 +41,12 @@ export interface StepRequest {
   /** Corrections sent back for invalid output before the step fails (default: the model's own setting). */
   retries?: number;
   /**
+   * When the step must be decided by (ms since the epoch, wall clock: the same in a game worker):
+   * the turn's budget. The model layer fits its timeouts and retries into it and fails with
+   * `model_remote_timeout` rather than answer later.
+   */
+  deadline?: number;
+  /**
    * The step's text as it is decoded, piece by piece (`attempt` counts from 0; a retry after
    * invalid output starts a new attempt). Lets an agent speak a reply before the step is complete.
    */

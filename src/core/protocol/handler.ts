@@ -14,6 +14,13 @@ export interface GameTurnContext {
   signal: AbortSignal;
   /** Send an intermediate reply at once (A2A status WORKING). Always `session: active`. */
   say(text: string): void;
+  /**
+   * How long the turn may take, from its arrival, before the child must hear its reply (the main
+   * agent's turn budget left for this request); absent: the game's default.
+   */
+  budgetMs?: number;
+  /** When the turn must have its reply (ms since the epoch; set by GameSessions from `budgetMs`). */
+  deadline?: number;
 }
 
 export interface GameHandler {

@@ -8,6 +8,22 @@ import { gameInput, type GameInput, type GameInputKind, type GameReply } from '.
 import type { GameHandler, GameTurnContext } from '../../../src/core/protocol/handler.ts';
 import type { DevicePort, DeviceResult, Drawing, Expression, Gesture, Progress, TextCard } from '../../../src/core/robot/types.ts';
 import type { TraceEvent, TraceSink } from '../../../src/core/trace/types.ts';
+import { childLines } from '../../../src/core/errors/catalogue.ts';
+import { expect } from 'vitest';
+
+const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** Any of the ways the child may hear a catalogue code's sentence (fallbacks take turns among their variants). */
+export function linesOf(code: string): RegExp {
+  const lines = childLines(code);
+  if (!lines.length) throw new Error(`no catalogue entry ${code}`);
+  return new RegExp(`^(${lines.map(escapeRe).join('|')})$`);
+}
+
+/** An expected value matching any variant of a catalogue code's sentence. */
+export function lineOf(code: string): string {
+  return expect.stringMatching(linesOf(code)) as unknown as string;
+}
 
 export type DeviceCall =
   | { op: 'react'; expression: Expression; gesture: Gesture }

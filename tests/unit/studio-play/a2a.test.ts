@@ -4,7 +4,8 @@
  * And the worker factory: the card from the project, the model/robot/trace over ports, the PlayBook in the Book.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { childText } from '../../../src/games/errors.ts';
+import '../../../src/games/errors.ts';
+import { linesOf } from '../games/helpers.ts';
 import { connectEngineContext, createGameAgent, serveEngine } from '../../../src/games/engines.ts';
 import { exposeModel } from '../../../src/llm/model-port.ts';
 import { exposeDevice } from '../../../src/robot/device-port.ts';
@@ -39,7 +40,7 @@ describe.each(CLIENT_KINDS)('a studio game over A2A (%s)', (kind) => {
     expect(replies(last)).toEqual([expect.stringMatching(/^COMPLETED:ended:太棒了！你答对了 5 张，得了 10 分/)]);
 
     // The session is gone: the protocol's "session ended" reply, still a COMPLETED task (not FAILED).
-    expect(replies(await collect(a2aSend(client, 'g1', 'message', '再来')))).toEqual([`COMPLETED:ended:${childText('game_session_ended')}`]);
+    expect(replies(await collect(a2aSend(client, 'g1', 'message', '再来')))).toEqual([expect.stringMatching(new RegExp(`^COMPLETED:ended:${linesOf('game_session_ended').source.slice(1)}`))]);
   });
 
   it('a model error at start is a spoken fallback in a COMPLETED task, and the session is over', async () => {
@@ -48,7 +49,7 @@ describe.each(CLIENT_KINDS)('a studio game over A2A (%s)', (kind) => {
     model.failNext.add('studio:manager');
     const client = await connect(kind, harness(game, model).handler);
     const seen = await collect(a2aSend(client, 'g2', 'start', '开始'));
-    expect(replies(seen)).toEqual(['WORKING:active:好呀，我们来玩恐龙问答！', `COMPLETED:ended:${childText('game_model_failed_start')}`]);
+    expect(replies(seen)).toEqual(['WORKING:active:好呀，我们来玩恐龙问答！', expect.stringMatching(new RegExp(`^COMPLETED:ended:${linesOf('game_model_failed_start').source.slice(1)}`))]);
     expect(seen.some((s) => s.state === 'FAILED')).toBe(false);
   });
 

@@ -2,15 +2,16 @@ import { describe, expect, it, vi } from 'vitest';
 import { readToolResult } from '../../../src/core/agent/messages.ts';
 import { groupRounds, viewRounds } from '../../../src/core/trace/rounds.ts';
 import type { TraceEvent } from '../../../src/core/trace/types.ts';
-import { childText } from '../../../src/games/errors.ts';
+import '../../../src/games/errors.ts';
 import { createCodeExecutors } from '../../../skills/quiz-cards/runtime.ts';
 import { designedGame, ControlledModel, harness, send, demoModel, clock } from './helpers.ts';
+import { lineOf } from '../games/helpers.ts';
 
 const fallbacks = {
-  message: childText('game_model_failed'),
-  start: childText('game_model_failed_start'),
-  end: childText('game_model_failed_end'),
-  gone: childText('game_session_ended'),
+  message: lineOf('game_model_failed'),
+  start: lineOf('game_model_failed_start'),
+  end: lineOf('game_model_failed_end'),
+  gone: lineOf('game_session_ended'),
 };
 
 describe('a studio game played through its GameHandler', () => {
