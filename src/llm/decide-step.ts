@@ -2,8 +2,16 @@
  * One agent step: build the schema of the legal actions, ask a provider for JSON text under it,
  * check the text again, and on invalid output send the model a short correction and ask again,
  * a bounded number of times. Every provider (WebLLM, remote, scripted) goes through this.
+ *
+ * A transient failure (HTTP 5xx or 429, a cut stream, a network error, a stall: ./step-retry.ts)
+ * is asked again after a short pause, once or twice, before anyone hears of it. Every attempt is
+ * watched: the step's deadline (the turn's budget) always, and the per-attempt timeouts when the
+ * model has them (a remote server: first piece, silence mid-answer, whole attempt). No attempt
+ * starts that could not finish before the deadline. Each try is a new `attempt` for the stream, so
+ * a reply streamed again is not said twice.
  */
 import { abortError, isAbortError, modelError, toModelError } from './errors.ts';
+import { AttemptWatch, backoffBefore, isTransient, MIN_ATTEMPT_MS, pause, type RetryOptions } from './step-retry.ts';
 import { buildStepSchema, checkStep, correctionMessage } from '../core/llm/step-schema.ts';
 import type { ChatMessage, ChatModel, JsonSchema, Step, StepRequest } from '../core/llm/types.ts';
 
@@ -30,7 +38,7 @@ export interface InvalidOutput {
   reason: string;
 }
 
-export interface ChatModelOptions {
+export interface ChatModelOptions extends RetryOptions {
   /** Corrections sent back after the first attempt (default 2, so 3 attempts in all). */
   maxRetries?: number;
   /** Default `max_tokens` when the request sets none (always sent: small models can ramble). */
@@ -38,12 +46,17 @@ export interface ChatModelOptions {
   temperature?: number;
   /** Called for every invalid output (tracing). */
   onInvalid?: (info: InvalidOutput) => void;
+  /** Called for every transient failure that is asked again (tracing). */
+  onRetry?: (info: { agent: string; attempt: number; code: string; message: string }) => void;
+  now?: () => number;
 }
 
 const ECHO_LIMIT = 400;
 
 export function createChatModel(provider: StepProvider, opts: ChatModelOptions = {}): ChatModel {
   const defaultRetries = opts.maxRetries ?? 2;
+  const transientRetries = opts.transientRetries ?? 2;
+  const now = opts.now ?? Date.now;
   return {
     label: provider.label,
     async step(req: StepRequest): Promise<Step> {
@@ -51,10 +64,19 @@ export function createChatModel(provider: StepProvider, opts: ChatModelOptions =
       const maxRetries = req.retries ?? defaultRetries;
       let messages: ChatMessage[] = req.messages;
       let lastReason = '';
-      for (let attempt = 0; attempt <= maxRetries; attempt++) {
+      let corrections = 0;
+      let retried = 0;
+      /** Time left before the deadline (Infinity without one). */
+      const left = () => (req.deadline === undefined ? Infinity : req.deadline - now());
+      for (let attempt = 0; ; attempt++) {
         if (req.signal?.aborted) throw abortError();
+        if (left() < MIN_ATTEMPT_MS) throw modelError('model_too_slow', `${req.agent}：这一轮的时间不够再问一次`);
+        const limits = opts.timeouts?.();
+        const watch = new AttemptWatch(limits, req.deadline, req.signal, now);
         let raw: string;
         try {
+          // A watched attempt needs every piece (a stall is silence); otherwise only a streaming caller does.
+          const onDelta = req.onStream || limits ? (delta: string) => (watch.alive(), req.onStream?.(delta, attempt)) : undefined;
           raw = await provider.complete({
             ...req,
             messages,
@@ -62,16 +84,28 @@ export function createChatModel(provider: StepProvider, opts: ChatModelOptions =
             attempt,
             maxTokens: req.maxTokens ?? opts.maxTokens ?? 256,
             temperature: req.temperature ?? opts.temperature ?? 0.3,
-            onDelta: req.onStream ? (delta) => req.onStream!(delta, attempt) : undefined,
+            signal: watch.signal,
+            onDelta,
           });
         } catch (err) {
-          if (isAbortError(err) || req.signal?.aborted) throw abortError();
-          throw toModelError(err);
+          if (req.signal?.aborted) throw abortError();
+          const e = watch.expired ?? (isAbortError(err) ? modelError('model_remote_timeout', String(err)) : toModelError(err));
+          const wait = backoffBefore(retried, opts);
+          if (isTransient(e) && retried < transientRetries && left() - wait >= MIN_ATTEMPT_MS) {
+            retried++;
+            opts.onRetry?.({ agent: req.agent, attempt, code: e.code, message: e.message });
+            await pause(wait, req.signal);
+            continue;
+          }
+          throw e;
+        } finally {
+          watch.dispose();
         }
         const checked = checkStep(raw, req.tools);
         if (checked.ok) return { ...checked.step, raw };
         lastReason = checked.reason;
         opts.onInvalid?.({ agent: req.agent, attempt, raw, reason: checked.reason });
+        if (++corrections > maxRetries) break;
         const echo = raw.length > ECHO_LIMIT ? `${raw.slice(0, ECHO_LIMIT)}…` : raw;
         messages = [
           ...messages,

@@ -20,6 +20,8 @@ const SHORT: Record<string, string> = {
   model_remote_timeout: '远程接口超时',
   model_remote_mixed_content: 'https 页面不能访问 http 接口',
   model_remote_bad_stream: '远程接口回答格式不对',
+  model_too_slow: '这一步没有及时想好',
+  model_remote_bad_url: '接口地址不是完整的网址',
 };
 
 export function describeModelError(e: Pick<ModelError, 'code' | 'message'>): { short: string; child: string; parent: string } {

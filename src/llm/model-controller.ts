@@ -4,6 +4,7 @@
  * puts the resulting ChatModel into the hub. Plain TypeScript with `subscribe`, so the Svelte
  * component only mirrors it.
  */
+import type { StepTimeouts } from '../core/arcade/turn-budget.ts';
 import type { ChatModel } from '../core/llm/types.ts';
 import { describeModelError } from './describe.ts';
 import { modelError, toModelError } from './errors.ts';
@@ -50,6 +51,8 @@ export interface ControllerDeps {
   probe?: () => Promise<WebGpuProbe>;
   load?: () => Promise<ModelSettings>;
   save?: (s: ModelSettings) => Promise<void>;
+  /** Per-attempt limits of a remote step, sized to the turn budget (read at every attempt). */
+  stepTimeouts?: () => StepTimeouts;
 }
 
 /** Chinese status line for the local model: 未下载 / 下载中 n% / 已可离线使用 / 失败：原因. */
@@ -230,7 +233,7 @@ export class ModelController {
       return;
     }
     const { createRemoteModel } = await import('./remote-openai.ts');
-    this.deps.hub.setModel('remote', createRemoteModel(r));
+    this.deps.hub.setModel('remote', createRemoteModel(r, this.deps.stepTimeouts ? { timeouts: this.deps.stepTimeouts } : undefined));
     this.set({ remoteProblem: undefined });
   }
 
@@ -271,6 +274,6 @@ export async function tryStep(hub: ModelHub, text: string, signal?: AbortSignal)
 }
 
 /** The app's controller over the app's hub (the lead mounts ModelSettings with these). */
-export function createModelController(hub: ModelHub, demoModel: () => Promise<ChatModel>): ModelController {
-  return new ModelController({ hub, webllm: () => createWebLlmProvider(), demoModel });
+export function createModelController(hub: ModelHub, demoModel: () => Promise<ChatModel>, opts: Pick<ControllerDeps, 'stepTimeouts'> = {}): ModelController {
+  return new ModelController({ hub, webllm: () => createWebLlmProvider(), demoModel, ...opts });
 }

@@ -23,10 +23,10 @@ export function endpointProblem(baseUrl: string, pageUrl?: string): { code: stri
   try {
     url = new URL(chatCompletionsUrl(baseUrl));
   } catch {
-    return { code: 'model_bad_config', detail: `接口地址“${baseUrl}”不是完整的网址（应以 http:// 或 https:// 开头）` };
+    return { code: 'model_remote_bad_url', detail: `接口地址“${baseUrl}”不是完整的网址（应以 http:// 或 https:// 开头）` };
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:')
-    return { code: 'model_bad_config', detail: `接口地址必须以 http:// 或 https:// 开头` };
+    return { code: 'model_remote_bad_url', detail: `接口地址必须以 http:// 或 https:// 开头，现在是“${baseUrl}”` };
   if (pageUrl?.startsWith('https:') && url.protocol === 'http:' && !isLoopback(url.hostname))
     return { code: 'model_remote_mixed_content', detail: `${url.origin} 是 http 地址，本页面是 https` };
   return undefined;

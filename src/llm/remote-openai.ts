@@ -9,6 +9,7 @@ import { abortError, modelError } from './errors.ts';
 import { readSseData } from '../core/llm/sse.ts';
 import type { ChatModel } from '../core/llm/types.ts';
 import { chatCompletionsUrl, endpointProblem } from './remote-endpoint.ts';
+import { DEFAULT_TURN_BUDGET, stepTimeouts } from '../core/arcade/turn-budget.ts';
 
 export { chatCompletionsUrl, endpointProblem };
 
@@ -163,8 +164,9 @@ async function readCompletion(res: Response, onDelta?: (delta: string) => void):
   return text;
 }
 
+/** The remote model: stalls are noticed per attempt (first piece, silence, whole attempt; ./step-retry.ts) and transient failures asked again. */
 export function createRemoteModel(config: RemoteConfig, opts?: ChatModelOptions, deps?: RemoteDeps): ChatModel {
-  return createChatModel(createRemoteProvider(config, deps), opts);
+  return createChatModel(createRemoteProvider(config, deps), { timeouts: () => stepTimeouts(DEFAULT_TURN_BUDGET), ...opts });
 }
 
 /** Settings' "测试连接": lists the server's models (GET …/v1/models); throws a ModelError. */

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describeModelError } from '../../../src/llm/describe.ts';
 import {
   chatCompletionsUrl,
   createRemoteModel,
@@ -115,6 +116,15 @@ describe('remote OpenAI-compatible provider', () => {
 });
 
 describe('endpoint checks', () => {
+  it.each(['192.168.1.20:11434/v1', 'localhost:11434', 'robot.local', 'ftp://robot.local/v1'])('a URL without http(s):// (%s) gets a message about the URL, not about a model', (url) => {
+    const problem = endpointProblem(url)!;
+    expect(problem.code).toBe('model_remote_bad_url');
+    const shown = describeModelError({ code: problem.code, message: '' });
+    expect(shown.parent).toMatch(/http:\/\/ 或 https:\/\//);
+    expect(shown.parent).not.toMatch(/模型编号|模型名称/);
+    expect(problem.detail).toContain(url);
+  });
+
   it('builds the completions URL from what a parent types', () => {
     expect(chatCompletionsUrl('http://h:11434')).toBe('http://h:11434/v1/chat/completions');
     expect(chatCompletionsUrl('http://h:11434/v1/')).toBe('http://h:11434/v1/chat/completions');
@@ -125,7 +135,7 @@ describe('endpoint checks', () => {
     expect(endpointProblem('http://192.168.1.20:11434', 'https://app.example/')?.code).toBe('model_remote_mixed_content');
     expect(endpointProblem('http://localhost:11434', 'https://app.example/')).toBeUndefined();
     expect(endpointProblem('http://192.168.1.20:11434', 'http://localhost:4173/')).toBeUndefined();
-    expect(endpointProblem('robot.local:11434', 'https://app.example/')?.code).toBe('model_bad_config');
+    expect(endpointProblem('robot.local:11434', 'https://app.example/')?.code).toBe('model_remote_bad_url');
     let fetched = false;
     const m = createRemoteModel({ baseUrl: 'http://192.168.1.20:11434', model: 'm' }, {}, {
       pageUrl: 'https://app.example/',
