@@ -53,7 +53,6 @@ export async function recordSession(fastPath: boolean): Promise<{ steps: StepReq
     catalog: () => GAMES,
     speaker: { say: async () => ({ completed: true }), stop() {} },
     fastPath,
-    thinkingFillerMs: 0,
   });
   const rounds: Array<{ words: string; result: RoundResult; calls: number }> = [];
   for (const words of SCRIPT) {

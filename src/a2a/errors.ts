@@ -7,15 +7,23 @@ import { registerErrors, type ErrorTable } from '../core/errors/catalogue.ts';
 const a2aErrors: ErrorTable = {
   game_failed: {
     child: '游戏那边出了点小问题，我们再试一次吧。',
+    also: ['游戏那边有点小问题，我们再试一次好吗？'],
     parent: 'The game agent ended the request with a failed task (TASK_STATE_FAILED); the detail says why.',
   },
   game_crashed: {
-    child: '游戏突然停下来了，我们重新开始吧。',
+    child: '游戏突然停下来了，这局只好先玩到这里。想玩的话，再跟我说一次吧。',
+    also: ['游戏出了问题停下来了，这局先玩到这里，想玩就再叫我开始吧。'],
     parent: 'The game worker crashed (an uncaught error or an unreadable message); it is restarted fresh on the next request.',
   },
   game_timeout: {
-    child: '游戏那边好像卡住了，我们重新开始吧。',
-    parent: 'The game agent sent nothing for too long while a request was open; the turn was cancelled, or the worker was restarted when it no longer answered a ping.',
+    child: '游戏那边好像卡住了，我们接着玩，刚才说到哪啦？',
+    also: ['游戏那边好像卡住了，我们接着玩，你再说一遍好吗？'],
+    parent: 'The game agent sent nothing for too long while a request was open; the turn was cancelled and the game goes on from where it was.',
+  },
+  game_timeout_lost: {
+    child: '游戏那边好像卡住了，这局只好先玩到这里。想玩的话，再跟我说一次吧。',
+    also: ['游戏卡住不动了，这局先玩到这里，想玩就再叫我开始吧。'],
+    parent: 'The game worker stopped answering (no pong to a ping): it was restarted and the session is lost.',
   },
   game_cancelled: {
     child: '好的，这一步先不玩了。',
@@ -23,6 +31,7 @@ const a2aErrors: ErrorTable = {
   },
   game_protocol: {
     child: '游戏那边说的话我没听明白，我们再试一次吧。',
+    also: ['游戏那边的话我没听懂，我们再试一次好吗？'],
     parent: 'The game agent answered outside the desktop-game/5 protocol (a missing or invalid GameReply, or a stream without a final reply).',
   },
   game_unreachable: {

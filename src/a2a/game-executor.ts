@@ -16,7 +16,7 @@ import { TaskState, type Message } from '@a2a-js/sdk';
 import { AgentEvent, type AgentExecutor, type ExecutionEventBus, type RequestContext } from '@a2a-js/sdk/server';
 import type { GameHandler } from '../core/protocol/handler.ts';
 import { ReplySequence, fitReplyText, gameReply, parseGameReply, type GameInput, type GameReply } from '../core/protocol/game-protocol.ts';
-import { detailMessage, gameReplyMessage, readGameInput } from './game-parts.ts';
+import { budgetOf, detailMessage, gameReplyMessage, readGameInput } from './game-parts.ts';
 
 interface TurnRun {
   readonly taskId: string;
@@ -134,6 +134,7 @@ export class GameExecutor implements AgentExecutor {
         requestId: userMessage.messageId,
         signal: run.controller.signal,
         say,
+        budgetMs: budgetOf(userMessage),
       });
       const raw = typeof final === 'object' && final !== null ? final : { text: final };
       const text = typeof raw.text === 'string' ? fitReplyText(raw.text) : raw.text;

@@ -18,7 +18,7 @@ import { gameInputMessage, statusDetail } from './game-parts.ts';
 import { MessagePortTransportFactory, PortConnection } from './port-transport.ts';
 import { ReplyChannel } from './reply-channel.ts';
 import { ReplyStreamReader, applyStep } from './reply-stream.ts';
-import { GameRequestError, type GameClient, type GameRequest, type ReplyEvent } from './types.ts';
+import { GameRequestError, type GameClient, type GameRequest, type GameRequestOptions, type ReplyEvent } from './types.ts';
 
 /** What the host needs of a Worker (a real `Worker` fits; tests pass a fake over MessageChannel). */
 export type GameWorker = Pick<Worker, 'postMessage' | 'terminate' | 'addEventListener'>;
@@ -182,12 +182,12 @@ export function createGameClient(opts: GameClientOptions): GameClient {
     if (taskId) void cancelTaskOf(proc, taskId).catch(() => undefined);
   }
 
-  async function pump(proc: GameProcess, req: OpenRequest, contextId: string, input: GameInput): Promise<void> {
+  async function pump(proc: GameProcess, req: OpenRequest, contextId: string, input: GameInput, budgetMs?: number): Promise<void> {
     const reader = new ReplyStreamReader(proc.gameId);
     try {
       const client = await proc.client;
       const stream = client.sendMessageStream(
-        { tenant: '', message: gameInputMessage(input, contextId, req.requestId), configuration: undefined, metadata: undefined },
+        { tenant: '', message: gameInputMessage(input, contextId, req.requestId, budgetMs), configuration: undefined, metadata: undefined },
         { signal: req.abort.signal },
       );
       for await (const ev of stream) {
@@ -211,7 +211,7 @@ export function createGameClient(opts: GameClientOptions): GameClient {
     }
   }
 
-  function request(gameId: string, contextId: string, input: GameInput, ropts?: { requestId?: string }): GameRequest {
+  function request(gameId: string, contextId: string, input: GameInput, ropts?: GameRequestOptions): GameRequest {
     const requestId = ropts?.requestId ?? crypto.randomUUID();
     let resolveTask!: (id: string | undefined) => void;
     const req: OpenRequest = {
@@ -232,7 +232,7 @@ export function createGameClient(opts: GameClientOptions): GameClient {
         proc = processes.get(gameId) ?? start(gameId, card);
         proc.open.add(req);
         arm(proc, req);
-        void pump(proc, req, contextId, input);
+        void pump(proc, req, contextId, input, ropts?.budgetMs);
       } catch (e) {
         finish(req, e instanceof GameRequestError ? e : new GameRequestError('game_crashed', `${gameId}: ${String(e)}`, { sessionLost: true }));
       }

@@ -22,22 +22,32 @@ export function textPart(text: string): Part {
   return { content: { $case: 'text', value: text }, mediaType: 'text/plain', filename: '', metadata: undefined };
 }
 
-function message(role: Role, parts: Part[], ids: { messageId?: string; contextId: string; taskId?: string }): Message {
+function message(role: Role, parts: Part[], ids: { messageId?: string; contextId: string; taskId?: string }, metadata?: Record<string, unknown>): Message {
   return {
     messageId: ids.messageId ?? crypto.randomUUID(),
     contextId: ids.contextId,
     taskId: ids.taskId ?? '',
     role,
     parts,
-    metadata: undefined,
+    metadata,
     extensions: [],
     referenceTaskIds: [],
   };
 }
 
-/** Main → game: `messageId` is the request id, `contextId` the game session. */
-export function gameInputMessage(input: GameInput, contextId: string, requestId: string): Message {
-  return message(Role.ROLE_USER, [dataPart(input)], { messageId: requestId, contextId });
+/** The metadata key of a request's time budget (ms from its arrival; see GameRequestOptions.budgetMs). */
+export const BUDGET_KEY = 'agentcade.budgetMs';
+
+/** Main → game: `messageId` is the request id, `contextId` the game session, and the turn's time budget if known. */
+export function gameInputMessage(input: GameInput, contextId: string, requestId: string, budgetMs?: number): Message {
+  const metadata = budgetMs !== undefined && Number.isFinite(budgetMs) ? { [BUDGET_KEY]: Math.max(0, Math.round(budgetMs)) } : undefined;
+  return message(Role.ROLE_USER, [dataPart(input)], { messageId: requestId, contextId }, metadata);
+}
+
+/** The time budget a request carries, if any. */
+export function budgetOf(msg: Message | undefined): number | undefined {
+  const v = (msg?.metadata as Record<string, unknown> | undefined)?.[BUDGET_KEY];
+  return typeof v === 'number' && Number.isFinite(v) && v >= 0 ? v : undefined;
 }
 
 /** Game → main: one GameReply in `status.message`. */

@@ -22,12 +22,22 @@ export interface GameRequest {
   cancel(): Promise<void>;
 }
 
+export interface GameRequestOptions {
+  requestId?: string;
+  /**
+   * How long the game may take before the child must hear its reply (what is left of the turn's
+   * budget); carried in the request's metadata (`agentcade.budgetMs`). A game that knows it answers
+   * in time with what its rules decided; one that does not ignores it.
+   */
+  budgetMs?: number;
+}
+
 export interface GameClient {
   /**
    * Sends one GameInput in the session `contextId` to the game agent `gameId` (a worker game starts
    * its worker on first use; a remote game is reached over HTTP).
    */
-  request(gameId: string, contextId: string, input: GameInput, opts?: { requestId?: string }): GameRequest;
+  request(gameId: string, contextId: string, input: GameInput, opts?: GameRequestOptions): GameRequest;
   /** Stops a game's worker (the next request starts a fresh one). */
   stop(gameId: string): void;
   stopAll(): void;

@@ -5,10 +5,12 @@ import { describe, registerErrors, type ErrorTable } from '../core/errors/catalo
 export const mainAgentErrors: ErrorTable = {
   main_model_failed: {
     child: '哎呀，我的脑袋卡住了一下，你能再说一遍吗？',
+    also: ['我刚才没想好，你再说一次好吗？', '哎呀，我走神了，你能再说一遍吗？'],
     parent: 'The main agent model step failed (see the trace for the model error).',
   },
   main_no_decision: {
     child: '我没太明白，你可以换个说法吗？',
+    also: ['我没听懂，你能换一种说法吗？'],
     parent: 'The main agent took too many steps without a final reply.',
   },
   main_game_unavailable: {
@@ -18,7 +20,23 @@ export const mainAgentErrors: ErrorTable = {
   // Fallbacks for the A2A failure codes in case the transport's table is not loaded.
   main_game_request_failed: {
     child: '游戏那边出了点问题，我们等一下再试试吧。',
+    also: ['游戏那边好像不太对，我们等一下再试试吧。'],
     parent: 'The game request failed (worker error or failed task).',
+  },
+  main_game_slow: {
+    child: '游戏那边想得太久了，我们接着玩，刚才说到哪啦？',
+    also: ['游戏还没想好，我们接着玩，你再说一遍好吗？', '游戏那边有点慢，我们接着玩，你再说一次吧。'],
+    parent: 'The game sent no reply within the turn budget (T2); the request was cancelled and the game goes on from where it was.',
+  },
+  main_game_slow_start: {
+    child: '游戏没能及时开始，我们等一下再试试吧。',
+    also: ['游戏这次没开起来，过一会儿再跟我说一次吧。'],
+    parent: 'A start sent no reply within the turn budget (T2); the request was cancelled and the session cleared.',
+  },
+  main_game_slow_end: {
+    child: '好的，游戏结束啦，我们下次再玩吧！',
+    also: ['好的，不玩啦，下次再见！'],
+    parent: 'An end sent no reply within the turn budget (T2); the session is over anyway.',
   },
 };
 
@@ -29,8 +47,10 @@ export const SAY = {
   wait: '请稍等，游戏还在想上一句呢。',
   stopped: '好的，我不说了。',
   nothingToRepeat: '我刚才还没说话呢。',
+  /** "不玩了" (or a game message) with no game running. */
   noGameToEnd: '现在没有在玩游戏哦。',
-  thinking: '嗯，让我想想。',
+  /** Said once when nothing has been said T1 after the child's words (src/core/arcade/turn-budget.ts), in turn. */
+  stillThinking: ['嗯，让我想想。', '我还在想哦，请等一下。', '稍等一下，我马上就好。', '让我再想一想。', '嗯……我在认真想呢。'],
   /** Voice commands, spoken at the new setting. */
   voice: {
     louder: '好的，我大声一点。',

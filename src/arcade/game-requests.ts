@@ -8,12 +8,17 @@
  *   history as `game_agent` once spoken; the round ends when the FIRST reply has been spoken;
  * - a final `ended` reply clears the session; so does the end of an `end` request, whatever it said;
  * - a failed request is told to the child; `start` and `end` clear the session, `message` keeps it
- *   (unless the game's worker went with it: `sessionLost`).
+ *   (unless the game's worker went with it: `sessionLost`) — and the line says truly which;
+ * - every request carries what is left of the turn's budget (the game answers in time with what its
+ *   rules decided); a request with no reply by the deadline is cancelled and the child hears a
+ *   true line (a game that goes on says so), so no turn goes past T2 in silence;
+ * - switching games: the old game's `end` is sent first and its goodbye spoken (the answer the child
+ *   was playing for is told), then the new game starts.
  */
 import '../a2a/errors.ts'; // the game_* entries of the error catalogue
 import { GameRequestError, type GameClient, type GameRequest } from '../a2a/types.ts';
 import type { ArcadeGame, HistoryEntry, Session } from '../core/arcade/types.ts';
-import { childSentence, describe } from '../core/errors/catalogue.ts';
+import { childSentence } from '../core/errors/catalogue.ts';
 import { gameInput, type GameInputKind } from '../core/protocol/game-protocol.ts';
 import type { TraceEvent } from '../core/trace/types.ts';
 import type { SpeakingPath } from './speaking-path.ts';
@@ -38,6 +43,12 @@ export interface GameRequestsDeps {
    * nothing reset the robot: the app puts it back to idle here.
    */
   onSessionCleared?: (gameId: string) => void;
+  /** The child's sentence for a catalogue code, in turn among its variants (`fallback` when not catalogued). */
+  line(code: string, fallback: string): string;
+  /** When a request sent for this round must have its first reply (the round's T2). */
+  deadlineOf(roundId: string, gameId: string): number;
+  /** A deadline a full budget from now (a start after the old game's goodbye was spoken). */
+  freshDeadline(): number;
 }
 
 interface Pending {
@@ -49,9 +60,11 @@ interface Pending {
   release: () => void;
 }
 
-/** The child's sentence for an error code, or our own fallback when the code is not catalogued. */
-export function childText(code: string, fallback: string): string {
-  return childSentence(code) ?? describe(fallback).child;
+/** The code of the line that tells a failure: a stuck game that lost its session does not say it goes on. */
+function failureCode(err: unknown, lost: boolean): string {
+  const code = err instanceof GameRequestError ? err.code : 'main_game_request_failed';
+  if (lost && code === 'game_timeout') return 'game_timeout_lost';
+  return childSentence(code) !== undefined ? code : 'main_game_request_failed';
 }
 
 export class GameRequests {
@@ -76,12 +89,20 @@ export class GameRequests {
     while (this.readers.size) await Promise.all([...this.readers]);
   }
 
-  /** `start_game`: a new session (the old one, if any, is closed quietly). Resolves when the first reply was spoken. */
+  /**
+   * `start_game`: a new session. A game still running is ended first and its goodbye spoken (the
+   * child hears the answer it was playing for); then the new game starts with a full budget.
+   * Resolves when the new game's first reply was spoken.
+   */
   async start(game: ArcadeGame, words: string, roundId: string): Promise<void> {
-    if (this.current) this.closeQuietly(this.current, words);
+    let deadline: number | undefined;
+    if (this.current) {
+      await this.endBeforeSwitching(this.current, words, roundId);
+      deadline = this.deps.freshDeadline();
+    }
     this.current = { gameId: game.declaration.id, title: game.declaration.title, contextId: this.deps.newId() };
     this.deps.changed();
-    await this.send('start', words, roundId);
+    await this.send('start', words, roundId, deadline);
   }
 
   /** `send_message`: the child's words to the running game. */
@@ -113,11 +134,48 @@ export class GameRequests {
     this.deps.changed();
   }
 
-  /** Switching games: the old session gets `end` (the user's words) and its replies are not spoken. */
-  private closeQuietly(s: Session, words: string): void {
-    if (this.inFlight) void this.cancelPending(this.inFlight);
+  /**
+   * Switching games: the old session gets `end` (the child's words) and its replies are spoken —
+   * its goodbye tells the answer — before the new game starts. A game that does not answer in time
+   * is left (the new start replaces its session); nothing else is said for it.
+   */
+  private async endBeforeSwitching(s: Session, words: string, roundId: string): Promise<void> {
+    if (this.inFlight) await this.cancelPending(this.inFlight);
     this.current = null;
-    this.endQuietly(s, words, true);
+    this.deps.changed();
+    let req: GameRequest;
+    try {
+      req = this.deps.games.request(s.gameId, s.contextId, gameInput('end', words), { budgetMs: this.budgetFrom(this.deps.deadlineOf(roundId, s.gameId)) });
+    } catch {
+      return; // the old worker is gone; nothing to close
+    }
+    this.deps.record({ kind: 'a2a_request', roundId, name: 'end', requestId: req.requestId, data: { gameId: s.gameId, contextId: s.contextId, kind: 'end', text: words, switching: true } });
+    const speeches: Promise<unknown>[] = [];
+    const read = (async () => {
+      try {
+        for await (const ev of req.replies) {
+          this.deps.record({ kind: 'reply', roundId, requestId: req.requestId, source: `game:${s.gameId}`, data: { text: ev.reply.text, session: ev.reply.session, final: ev.final } });
+          speeches.push(
+            this.deps.voice.say(ev.reply.text, 'game_agent', { roundId, gameId: s.gameId, requestId: req.requestId }).then(() => {
+              this.deps.heard({ role: 'game_agent', text: ev.reply.text, gameId: s.gameId, at: this.deps.now() });
+            }),
+          );
+        }
+      } catch (err) {
+        this.deps.record({ kind: 'error', roundId, requestId: req.requestId, name: (err as GameRequestError).code ?? 'game_failed', data: { switching: true } });
+      }
+    })();
+    this.track(read);
+    const wait = Math.max(0, this.deps.deadlineOf(roundId, s.gameId) - this.deps.now());
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    await Promise.race([read, new Promise<void>((r) => (timer = setTimeout(r, wait)))]);
+    clearTimeout(timer);
+    await Promise.all(speeches);
+  }
+
+  /** What is left until a deadline, as a request's budget. */
+  private budgetFrom(deadline: number): number {
+    return Math.max(0, deadline - this.deps.now());
   }
 
   private endQuietly(s: Session, words: string, quiet: boolean): void {
@@ -151,12 +209,13 @@ export class GameRequests {
   }
 
   /** Sends one GameInput in the current session and reads its replies in the background; resolves when the first reply (or the failure notice) was spoken. */
-  private async send(kind: GameInputKind, words: string, roundId: string): Promise<void> {
+  private async send(kind: GameInputKind, words: string, roundId: string, deadlineAt?: number): Promise<void> {
     const s = this.current;
     if (!s) return;
+    const deadline = deadlineAt ?? this.deps.deadlineOf(roundId, s.gameId);
     let request: GameRequest;
     try {
-      request = this.deps.games.request(s.gameId, s.contextId, gameInput(kind, words));
+      request = this.deps.games.request(s.gameId, s.contextId, gameInput(kind, words), { budgetMs: this.budgetFrom(deadline) });
     } catch (err) {
       await this.failed(kind, s, err, roundId);
       return;
@@ -168,14 +227,18 @@ export class GameRequests {
     const p: Pending = { request, kind, session: s, cancelledByUs: false, release: firstSpoken };
     this.inFlight = p;
     this.deps.changed();
-    this.track(this.read(p, roundId, firstSpoken));
+    this.track(this.read(p, roundId, firstSpoken, deadline));
     await roundOver;
   }
 
-  private async read(p: Pending, roundId: string, firstSpoken: () => void): Promise<void> {
+  private async read(p: Pending, roundId: string, firstSpoken: () => void, deadline: number): Promise<void> {
     const { request, session: s } = p;
     const speeches: Promise<unknown>[] = [];
     let replies = 0;
+    // No reply by the deadline: the game is given up on for this turn, and the child told truly.
+    const overdue = setTimeout(() => {
+      if (replies === 0 && !p.cancelledByUs) void this.overdue(p, roundId);
+    }, Math.max(0, deadline - this.deps.now()));
     try {
       for await (const ev of request.replies) {
         if (p.cancelledByUs) break;
@@ -199,9 +262,34 @@ export class GameRequests {
         await Promise.all(speeches);
         await this.failed(p.kind, s, err, roundId);
       }
+    } finally {
+      clearTimeout(overdue);
     }
     await Promise.all(speeches);
     firstSpoken();
+  }
+
+  /**
+   * The deadline passed with no reply (the game's worker is stuck, or its reply lost): the request
+   * is cancelled and the child hears a true line — a `message`'s game goes on; a `start` did not
+   * start; after an `end` the game is over anyway.
+   */
+  private async overdue(p: Pending, roundId: string): Promise<void> {
+    const s = p.session;
+    this.deps.record({ kind: 'error', roundId, requestId: p.request.requestId, name: 'game_overdue', source: `game:${s.gameId}`, data: { kind: p.kind } });
+    await this.cancelPending(p);
+    const code = p.kind === 'message' ? 'main_game_slow' : p.kind === 'start' ? 'main_game_slow_start' : 'main_game_slow_end';
+    if (p.kind !== 'message') this.clear(s);
+    await this.deps.sayMain(this.deps.line(code, code), roundId);
+    if (p.kind !== 'message' && !this.current) this.clearedHook(s, roundId);
+  }
+
+  private clearedHook(s: Session, roundId: string): void {
+    try {
+      this.deps.onSessionCleared?.(s.gameId);
+    } catch (e) {
+      this.deps.record({ kind: 'error', roundId, name: 'session_cleared_hook_failed', data: { message: String((e as Error)?.message ?? e) } });
+    }
   }
 
   /** Seed §出错处理: tell the user and keep running; `start`/`end` clear the session, `message` keeps it. */
@@ -212,14 +300,8 @@ export class GameRequests {
     const lost = err instanceof GameRequestError && err.sessionLost;
     const over = kind !== 'message' || lost;
     if (over) this.clear(s);
-    await this.deps.sayMain(childText(code, 'main_game_request_failed'), roundId);
-    if (over && !this.current) {
-      try {
-        this.deps.onSessionCleared?.(s.gameId);
-      } catch (e) {
-        this.deps.record({ kind: 'error', roundId, name: 'session_cleared_hook_failed', data: { message: String((e as Error)?.message ?? e) } });
-      }
-    }
+    await this.deps.sayMain(this.deps.line(failureCode(err, lost), 'main_game_request_failed'), roundId);
+    if (over && !this.current) this.clearedHook(s, roundId);
   }
 
   private clear(s: Session): void {

@@ -10,19 +10,27 @@
  * The returned promise settles when the round is over: the main agent's own reply has been spoken,
  * or the game's FIRST reply has been spoken — then the microphone may listen again. Later game
  * replies keep being spoken as they arrive.
+ *
+ * Every round runs on the turn budget (./turn-watch.ts): a "still thinking" line at T1 when nothing
+ * has been said yet, and a real answer or a true fallback by T2, whether the main agent's model or
+ * a game is thinking. Fallback lines take turns among their variants, never the same twice in a row.
  */
 import type { GameClient } from '../a2a/types.ts';
 import type { VoiceCommand } from '../core/arcade/intents.ts';
 import { route } from '../core/arcade/router.ts';
 import type { AgentEvent, AgentSnapshot, ArcadeGame, HistoryEntry, RoundResult, Speaker } from '../core/arcade/types.ts';
 import { describe } from '../core/errors/catalogue.ts';
+import { DEFAULT_TURN_BUDGET, MAIN_REPLY_MARGIN_MS, type TurnBudget } from '../core/arcade/turn-budget.ts';
+import { childSentence } from '../core/errors/catalogue.ts';
 import type { ChatModel } from '../core/llm/types.ts';
+import { LineRotation } from '../core/speech/line-rotation.ts';
 import { nullTrace, type TraceEvent, type TraceSink } from '../core/trace/types.ts';
 import { SAY, unavailableText } from './errors.ts';
 import { GameRequests } from './game-requests.ts';
 import type { MainModelLoop, ModelLoopDeps } from './model-loop.ts';
 import { SpeakingPath } from './speaking-path.ts';
 import type { ThinkingCue } from './thinking-cue.ts';
+import { TurnWatch } from './turn-watch.ts';
 
 export interface MainAgentDeps {
   /** The current "main" model (a getter: the user may switch models in settings). */
@@ -39,8 +47,13 @@ export interface MainAgentDeps {
   fastPath?: boolean;
   /** Model steps per round before giving up (list_games then reply needs 2). */
   maxSteps?: number;
-  /** After this long waiting on the model, say "嗯，让我想想" once (no dead air). */
-  thinkingFillerMs?: number;
+  /** The turn budget (T1 "still thinking", T2 a real answer); read at every round (default 4 s / 20 s). */
+  budget?: () => TurnBudget;
+  /**
+   * How long a game request may take before the main agent gives up on it (default: T2 after the
+   * child's words). A remote game the parent allowed longer waits for keeps its own.
+   */
+  gameWaitMs?: (gameId: string) => number | undefined;
   /**
    * Opens a trace round for the user's words and returns its id (TraceRecorder.startRound); it
    * records the user input itself. Without it the agent records `user_input` with its own id.
@@ -78,16 +91,36 @@ export class MainAgent {
   private readonly trace: TraceSink;
   private readonly newId: () => string;
   private readonly now: () => number;
+  private readonly watch: TurnWatch;
+  /** The round being handled now (its "still thinking" line is due until something is said). */
+  private roundNow: string | undefined;
+  /** The last line handed to the speaking path: a fallback is never the same line twice in a row. */
+  private lastLine: string | null = null;
+  private readonly lines = new LineRotation(() => this.lastLine);
 
   constructor(private readonly deps: MainAgentDeps) {
     this.trace = deps.trace ?? nullTrace;
     this.newId = deps.newId ?? (() => crypto.randomUUID());
     this.now = deps.now ?? (() => Date.now());
+    const budget = () => deps.budget?.() ?? DEFAULT_TURN_BUDGET;
     this.voice = new SpeakingPath({ speaker: deps.speaker, trace: this.trace, now: this.now });
+    this.watch = new TurnWatch({
+      budget,
+      stillThinking: (roundId) => void this.voice.say(this.lines.pick('still_thinking', SAY.stillThinking), 'main', { roundId, aside: true }),
+      now: this.now,
+      setTimer: (fn, ms) => setTimeout(fn, ms),
+      clearTimer: (t) => clearTimeout(t as ReturnType<typeof setTimeout>),
+    });
     this.voice.subscribe((e) => {
+      if (e.type === 'line') {
+        this.lastLine = e.text;
+        this.watch.spoke(e.roundId);
+      }
       if (e.type === 'spoken') this.emit(e);
       this.emitState();
     });
+    /** A catalogue code's sentence in turn among its variants (`fallback`'s when the code is not catalogued). */
+    const line = (code: string, fallback: string) => this.lines.child(childSentence(code) !== undefined ? code : fallback);
     const record = (e: Omit<TraceEvent, 'at' | 'source'> & { source?: string; at?: number }) => this.record(e);
     this.requests = new GameRequests({
       games: deps.games,
@@ -100,6 +133,12 @@ export class MainAgent {
       changed: () => this.emitState(),
       sessions: deps.sessions,
       onSessionCleared: deps.onSessionCleared,
+      line,
+      deadlineOf: (roundId, gameId) => {
+        const wait = deps.gameWaitMs?.(gameId);
+        return wait !== undefined ? this.now() + wait : this.watch.deadline(roundId);
+      },
+      freshDeadline: () => this.now() + budget().answerMs,
     });
     this.loopDeps = {
       model: deps.model,
@@ -107,11 +146,11 @@ export class MainAgent {
       sayMain: (text, roundId) => this.sayMain(text, roundId),
       saySentence: (text, roundId) => this.voice.say(text, 'main', { roundId }),
       remember: (text) => this.remember({ role: 'main', text, at: this.now() }),
-      sayAside: (text, roundId) => void this.voice.say(text, 'main', { roundId, aside: true }),
       record,
       now: this.now,
       maxSteps: deps.maxSteps ?? 3,
-      thinkingFillerMs: deps.thinkingFillerMs ?? 3000,
+      deadlineOf: (roundId) => this.watch.deadline(roundId) - MAIN_REPLY_MARGIN_MS,
+      line,
       setTimer: (fn, ms) => setTimeout(fn, ms),
       clearTimer: (t) => clearTimeout(t as ReturnType<typeof setTimeout>),
     };
@@ -174,7 +213,7 @@ export class MainAgent {
       const words = `我要玩${game?.declaration.title ?? gameId}`;
       const roundId = this.openRound(words);
       try {
-        if (!game) await this.sayMain(describe('main_no_decision').child, roundId);
+        if (!game) await this.sayMain(this.lines.child('main_no_decision'), roundId);
         else if (!game.available) await this.sayMain(unavailableText(game), roundId);
         else {
           this.record({ kind: 'main_tool', roundId, name: 'start_game', data: { args: { game_id: gameId }, tap: true } });
@@ -228,7 +267,8 @@ export class MainAgent {
             await this.requests.end(words, roundId);
             return { roundId, route: 'stop', modelCalls: 0, action: 'end_game' };
           }
-          await this.sayMain(SAY.stopped, roundId);
+          // "不玩了" with no game: say so; "停": just stop.
+          await this.sayMain(r.game ? SAY.noGameToEnd : SAY.stopped, roundId);
           return { roundId, route: 'stop', modelCalls: 0, action: 'reply' };
         case 'fast':
           this.record({ kind: 'main_tool', roundId, name: 'send_message', data: { args: { text: words }, fastPath: true } });
@@ -288,6 +328,8 @@ export class MainAgent {
     }
     this.emit({ type: 'heard', text: words, roundId });
     this.deps.cue?.begin(roundId);
+    this.roundNow = roundId;
+    this.watch.begin(roundId);
     this.remember({ role: 'user', text: words, at: this.now() });
     this.roundActive = true;
     this.emitState();
@@ -295,6 +337,8 @@ export class MainAgent {
   }
 
   private endRound(): void {
+    this.watch.end(this.roundNow);
+    this.roundNow = undefined;
     this.roundActive = false;
     this.emitState();
   }

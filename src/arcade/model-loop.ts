@@ -4,16 +4,24 @@
  * round: `start_game(game_id)`, `end_game`, `send_message` (always the child's original words,
  * never the model's paraphrase) and `reply` (plain chat). The prompt and tool specs are in
  * src/core/arcade/prompt.ts.
+ *
+ * The round's deadline (the turn budget's T2) bounds the thinking: every step gets it, and when it
+ * passes before a boundary tool was chosen, the child hears a true "too slow" line (the tool that
+ * runs after — a game request — has its own). The main agent decides no game outcome: a reply that
+ * claims one (猜对了, 答案是…) is refused back to the model like malformed output (the truth check).
  */
 import { runToolLoop, ToolError, type AgentTool } from '../core/agent/tool-loop.ts';
 import { buildMessages, listGamesResult, mainTools } from '../core/arcade/prompt.ts';
 import type { ArcadeGame, HistoryEntry } from '../core/arcade/types.ts';
 import { describe } from '../core/errors/catalogue.ts';
+import { checkSentence, noOutcomeRules, truthCorrection, verdictClaims, type TruthProblem } from '../core/games/truth.ts';
 import { ModelError, type ChatModel, type Step, type StepRequest } from '../core/llm/types.ts';
 import { SentenceStream } from '../core/speech/sentence-stream.ts';
 import { SAY, unavailableText } from './errors.ts';
 import type { GameRequests } from './game-requests.ts';
-import { childText } from './game-requests.ts';
+
+/** The main agent says nothing about a game's outcome: only the game does. */
+const NO_OUTCOMES = noOutcomeRules(verdictClaims, '猜得对不对只有游戏能判定；请用 send_message 把小朋友的原话交给游戏');
 
 /** Longest decoded step of the main agent (a routing call or a one-sentence reply). */
 const MAX_TOKENS = 160;
@@ -26,14 +34,14 @@ export interface ModelLoopDeps {
   saySentence(text: string, roundId: string): Promise<unknown>;
   /** The main agent's whole reply, once said, into the history. */
   remember(text: string): void;
-  /** A line that is not what "再说一遍" repeats ("嗯，让我想想"). */
-  sayAside(text: string, roundId: string): void;
   record(e: { kind: 'main_tool' | 'model_step' | 'error'; roundId: string; name: string; data?: unknown; durationMs?: number }): void;
   now(): number;
   /** Model steps per round before giving up (list_games then reply needs 2). */
   maxSteps: number;
-  /** After this long waiting on one model step, say "嗯，让我想想" once (no dead air); 0 turns it off. */
-  thinkingFillerMs: number;
+  /** When the round's model steps must be decided by (the turn budget, minus the time to speak). */
+  deadlineOf(roundId: string): number;
+  /** The child's sentence for a catalogue code, in turn among its variants (`fallback` when the code is not catalogued). */
+  line(code: string, fallback: string): string;
   setTimer(fn: () => void, ms: number): unknown;
   clearTimer(handle: unknown): void;
 }
@@ -52,7 +60,19 @@ export class MainModelLoop {
     const { requests } = this.deps;
     let calls = 0;
     const model = this.counted(roundId, () => calls++);
-    const tools = (): AgentTool[] => this.registry(words, roundId, games);
+    // The thinking stops when the child stops it, or when the round's deadline passes first.
+    const deadline = this.deps.deadlineOf(roundId);
+    const stop = new AbortController();
+    const onStop = () => stop.abort(signal.reason);
+    if (signal.aborted) onStop();
+    else signal.addEventListener('abort', onStop, { once: true });
+    let timer: unknown = this.deps.setTimer(() => stop.abort(new Error('the round ran out of time')), Math.max(0, deadline - this.deps.now()));
+    // A boundary tool acts on its own time (a game request has its own deadline).
+    const acting = () => {
+      if (timer !== null) this.deps.clearTimer(timer);
+      timer = null;
+    };
+    const tools = (): AgentTool[] => this.registry(words, roundId, games, acting);
     try {
       const out = await runToolLoop({
         agent: 'main',
@@ -61,7 +81,8 @@ export class MainModelLoop {
         tools,
         maxSteps: this.deps.maxSteps,
         now: this.deps.now,
-        signal,
+        signal: stop.signal,
+        deadline,
         maxTokens: MAX_TOKENS,
         // A tool that ran recorded itself before it acted; a refused step is recorded here.
         onStep: (r) => {
@@ -69,23 +90,27 @@ export class MainModelLoop {
         },
       });
       if (out.kind === 'boundary') return { action: out.step.action, modelCalls: calls };
-      await this.deps.sayMain(describe('main_no_decision').child, roundId);
+      await this.deps.sayMain(this.deps.line('main_no_decision', 'main_no_decision'), roundId);
       return { action: 'error', modelCalls: calls };
     } catch (err) {
       if (signal.aborted) return { action: 'aborted', modelCalls: calls };
-      const code = err instanceof ModelError ? err.code : 'main_model_failed';
+      const code = stop.signal.aborted ? 'model_too_slow' : err instanceof ModelError ? err.code : 'main_model_failed';
       this.deps.record({ kind: 'error', roundId, name: code, data: { message: String((err as Error)?.message ?? err) } });
-      await this.deps.sayMain(childText(code, 'main_model_failed'), roundId);
+      await this.deps.sayMain(this.deps.line(code, 'main_model_failed'), roundId);
       return { action: 'error', modelCalls: calls };
+    } finally {
+      acting();
+      signal.removeEventListener('abort', onStop);
     }
   }
 
   /** The tools legal now: no game → list/start/reply; a game running → also end_game and send_message. */
-  private registry(words: string, roundId: string, games: readonly ArcadeGame[]): AgentTool[] {
+  private registry(words: string, roundId: string, games: readonly ArcadeGame[], acting: () => void): AgentTool[] {
     const { requests, sayMain } = this.deps;
-    // The reply is spoken sentence by sentence as the model writes it.
+    // The reply is spoken sentence by sentence as the model writes it, each sentence checked first.
     const spoken: Array<Promise<unknown>> = [];
-    const replying = new SentenceStream((s) => spoken.push(this.deps.saySentence(s, roundId)), true);
+    const check = (sentence: string): TruthProblem | null => checkSentence(sentence, NO_OUTCOMES);
+    const replying = new SentenceStream((s) => spoken.push(this.deps.saySentence(s, roundId)), true, check);
     const perform: Record<string, AgentTool['perform']> = {
       list_games: () => listGamesResult(games),
       start_game: async (args) => {
@@ -102,6 +127,11 @@ export class MainModelLoop {
       },
       reply: async (args) => {
         const text = typeof args.text === 'string' && args.text.trim() ? args.text : replying.sent.length ? '' : describe('main_no_decision').child;
+        const problem = replying.problemIn(text);
+        if (problem) {
+          replying.restart();
+          throw new ToolError(truthCorrection(problem.problem));
+        }
         const rest = replying.finish(text);
         if (rest) spoken.push(this.deps.saySentence(rest, roundId));
         await Promise.all(spoken);
@@ -113,13 +143,15 @@ export class MainModelLoop {
       kind: spec.name === 'list_games' ? 'loop' : 'boundary',
       perform: (args) => {
         this.deps.record({ kind: 'main_tool', roundId, name: spec.name, data: { args } });
+        // The round is decided: its deadline no longer applies (a game request keeps its own).
+        if (spec.name !== 'list_games') acting();
         return perform[spec.name](args);
       },
       ...(spec.name === 'reply' ? { streamText: (text: string, attempt: number) => replying.update(text, attempt) } : {}),
     }));
   }
 
-  /** The model as this round uses it: counted, timed into the trace, and with the thinking filler. */
+  /** The model as this round uses it: counted and timed into the trace. */
   private counted(roundId: string, count: () => void): ChatModel {
     const d = this.deps;
     const inner = d.model();
@@ -128,14 +160,9 @@ export class MainModelLoop {
       step: async (req: StepRequest): Promise<Step> => {
         count();
         const started = d.now();
-        const timer = d.thinkingFillerMs > 0 ? d.setTimer(() => d.sayAside(SAY.thinking, roundId), d.thinkingFillerMs) : null;
-        try {
-          const step = await inner.step(req);
-          d.record({ kind: 'model_step', roundId, name: step.action, durationMs: d.now() - started, data: { promptChars: req.messages.reduce((n, m) => n + m.content.length, 0) } });
-          return step;
-        } finally {
-          if (timer !== null) d.clearTimer(timer);
-        }
+        const step = await inner.step(req);
+        d.record({ kind: 'model_step', roundId, name: step.action, durationMs: d.now() - started, data: { promptChars: req.messages.reduce((n, m) => n + m.content.length, 0) } });
+        return step;
       },
     };
   }

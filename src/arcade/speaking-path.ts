@@ -26,7 +26,11 @@ export interface SpokenLine {
   gameId?: string;
 }
 
-export type SpeakingEvent = { type: 'speaking'; count: number } | { type: 'spoken'; role: SpeakerRole; text: string; gameId?: string; completed: boolean };
+export type SpeakingEvent =
+  | { type: 'speaking'; count: number }
+  /** A line was handed over to be said (it may still wait behind others in the queue). */
+  | { type: 'line'; role: SpeakerRole; text: string; roundId?: string; aside: boolean }
+  | { type: 'spoken'; role: SpeakerRole; text: string; gameId?: string; completed: boolean };
 
 export class SpeakingPath {
   private speakingNow = 0;
@@ -66,6 +70,7 @@ export class SpeakingPath {
     }
     const started = this.now();
     this.speakingNow++;
+    this.emit({ type: 'line', role, text: line, roundId: opts.roundId, aside: !!opts.aside });
     this.emit({ type: 'speaking', count: this.speakingNow });
     let outcome: SpokenOutcome;
     try {

@@ -19,6 +19,8 @@ import { modelHub, type ModelHub } from '../llm/model-hub.ts';
 import { MainAgent } from '../arcade/main-agent.ts';
 import type { SpeakingPath } from '../arcade/speaking-path.ts';
 import { ThinkingCue } from '../arcade/thinking-cue.ts';
+import { turnBudget } from '../arcade/turn-budget-setting.ts';
+import { hangTimeoutMs, stepTimeouts } from '../core/arcade/turn-budget.ts';
 import { createChime } from '../speech/chime.ts';
 import type { ArcadeGame } from '../core/arcade/types.ts';
 import type { GameDeclaration } from '../core/protocol/declaration.ts';
@@ -75,7 +77,9 @@ export interface AppRuntime {
 
 export function createAppRuntime(): AppRuntime {
   const hub = modelHub;
-  const controller = createModelController(hub, () => import('./demo-brain.ts').then((m) => m.createDemoModel()));
+  // One turn budget for the whole app (T1 "still thinking", T2 a real answer): the remote step
+  // timeouts, the game host's hang detection and the main agent's rounds are all sized from it.
+  const controller = createModelController(hub, () => import('./demo-brain.ts').then((m) => m.createDemoModel()), { stepTimeouts: () => stepTimeouts(turnBudget()) });
   void controller.init().catch((e) => console.error('model settings', e));
   followLocalModel(controller); // "ready offline" and persistent storage
 
@@ -170,6 +174,7 @@ export function createAppRuntime(): AppRuntime {
     engineOf: (gameId) => declarations().find((x) => x.id === gameId)?.engine,
     seed: browserSeed,
     maxTasks: completedTasksToKeep,
+    hangTimeoutMs: hangTimeoutMs(turnBudget()),
     trace: recorder,
   });
   const games = routeGameClients({
@@ -194,6 +199,9 @@ export function createAppRuntime(): AppRuntime {
     trace: recorder,
     startRound: (text) => recorder.startRound(text),
     sessions: guard,
+    budget: turnBudget,
+    // A remote game the grown-up allowed a longer wait keeps it (its server may run a big model).
+    gameWaitMs: (gameId) => (remoteGames.isRemote(gameId) ? Math.max(turnBudget().answerMs, remoteWaitSeconds() * 1000 + 2000) : undefined),
     // A crash or a failed start/end cleared the session without the game's `ended`: the robot
     // leaves the old game's picture for its idle face (after the spoken error).
     onSessionCleared: () => void robot.output.idle().catch((e: unknown) => console.warn('robot idle failed', e)),

@@ -38,6 +38,11 @@ export function globalIntent(text: string, games: readonly ArcadeGame[] = []): G
   return null;
 }
 
+/** The words are about ending a game ("不玩了", "结束游戏"), not only about stopping the talk ("停", "别说了"). */
+export function speaksOfEndingGame(text: string): boolean {
+  return STOP_GAME.test(normalize(text));
+}
+
 /**
  * Voice commands (the voice changed by voice, never a game turn): louder / quieter / slower /
  * faster. Matched on the WHOLE utterance only, and only with a word about the voice (声, 声音, 音量,

@@ -2,19 +2,20 @@
  * Input routing of the main agent, before any model call: what a child's words are.
  * - a voice command ("大声点", "说慢一点"): applied to the speech settings, never a game turn;
  * - "再说一遍": the last sentence again;
- * - "停" / "不玩了": stop talking and end the running game;
+ * - "停" / "不玩了": stop talking and end the running game (`game`: the words speak of a game —
+ *   "不玩了" with no game running is told so, "停" just stops);
  * - a clear in-game utterance (fast path): straight to the game as `send_message`;
  * - anything else: the main agent's model decides.
  * Pure: a function of the words and the state.
  */
-import { globalIntent, isClearInGame, normalize, voiceCommand, type VoiceCommand } from './intents.ts';
+import { globalIntent, isClearInGame, normalize, speaksOfEndingGame, voiceCommand, type VoiceCommand } from './intents.ts';
 import type { ArcadeGame } from './types.ts';
 
 export type Route =
   | { kind: 'ignore' }
   | { kind: 'voice'; command: VoiceCommand }
   | { kind: 'repeat' }
-  | { kind: 'stop' }
+  | { kind: 'stop'; game: boolean }
   | { kind: 'fast' }
   | { kind: 'model' };
 
@@ -32,6 +33,7 @@ export function route(words: string, ctx: RouteContext): Route {
   if (command) return { kind: 'voice', command };
   if (!normalize(words)) return { kind: 'ignore' };
   const intent = globalIntent(words, ctx.games);
+  if (intent === 'stop') return { kind: 'stop', game: speaksOfEndingGame(words) };
   if (intent) return { kind: intent };
   if (ctx.fastPath && isClearInGame(words, ctx.games, ctx.inGame)) return { kind: 'fast' };
   return { kind: 'model' };

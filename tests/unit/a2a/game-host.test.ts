@@ -168,7 +168,8 @@ describe('GameClient (main thread)', () => {
     expect(err).toMatchObject({ code: 'game_crashed', sessionLost: true });
     expect((err as GameRequestError).message).toContain('boom');
     expect(workers[0].terminated).toBe(true);
-    expect(errorSentence((err as GameRequestError).code).child).toBe('游戏突然停下来了，我们重新开始吧。');
+    // The line is true: nothing restarts by itself, the session is over.
+    expect(errorSentence((err as GameRequestError).code).child).toBe('游戏突然停下来了，这局只好先玩到这里。想玩的话，再跟我说一次吧。');
 
     const again = await all(client.request('echo', 's2', gameInput('start', '再来')));
     expect(again.at(-1)!.reply.text).toBe('开始啦！你说一句，我学一句。');

@@ -54,7 +54,6 @@ async function setup(game?: GameLogic) {
     speaker,
     trace: { record: (e) => trace.push(e) },
     newId: () => `id-${++n}`,
-    thinkingFillerMs: 0,
   });
   return { server, agent, speaker, trace, local };
 }

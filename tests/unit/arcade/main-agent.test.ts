@@ -6,6 +6,7 @@ import { SAY } from '../../../src/arcade/errors.ts';
 import { MainAgent } from '../../../src/arcade/main-agent.ts';
 import { applyVoiceCommand, defaultSpeechSettings, type SpeechSettings } from '../../../src/speech/settings.ts';
 import type { TraceEvent } from '../../../src/core/trace/types.ts';
+import { childLines } from '../../../src/core/errors/catalogue.ts';
 import { FakeGameClient, FakeSpeaker, GAMES, until } from './fakes.ts';
 
 function setup(opts: { policy?: ScriptPolicy; fastPath?: boolean; manual?: boolean; voice?: Partial<SpeechSettings>; onSessionCleared?: (gameId: string) => void } = {}) {
@@ -38,7 +39,6 @@ function setup(opts: { policy?: ScriptPolicy; fastPath?: boolean; manual?: boole
     trace: { record: (e) => trace.push(e) },
     newId: () => `id-${++n}`,
     fastPath: opts.fastPath,
-    thinkingFillerMs: 0,
     onSessionCleared: opts.onSessionCleared,
     voice: {
       adjust(cmd) {
@@ -296,7 +296,7 @@ describe('failures (seed 出错处理: request itself failing)', () => {
     await t.agent.handle('我猜50');
     await t.agent.settled();
     expect(t.agent.snapshot().session).toBeNull();
-    expect(t.speaker.texts().at(-1)).toBe('游戏突然停下来了，我们重新开始吧。');
+    expect(t.speaker.texts().at(-1)).toBe('游戏突然停下来了，这局只好先玩到这里。想玩的话，再跟我说一次吧。');
   });
 
   it('a crash or a failed end clears the session and then sends the robot idle, after the spoken error', async () => {
@@ -312,7 +312,7 @@ describe('failures (seed 出错处理: request itself failing)', () => {
     t.games.auto = (r) => r.fail('game_crashed', true);
     await t.agent.handle('我猜60');
     await t.agent.settled();
-    expect(events).toEqual(['idle guess-number after: 游戏突然停下来了，我们重新开始吧。']);
+    expect(events).toEqual(['idle guess-number after: 游戏突然停下来了，这局只好先玩到这里。想玩的话，再跟我说一次吧。']);
     // A failed `end` in a new session: idle once more.
     t.games.auto = (r) => (r.input.kind === 'start' ? r.reply('我想好了。', { final: true }) : r.fail('game_failed'));
     await t.agent.handle('我们玩猜数字吧');
@@ -544,7 +544,6 @@ describe('voice commands (never a model call, never a game turn)', () => {
       games,
       catalog: () => GAMES,
       speaker: new FakeSpeaker(),
-      thinkingFillerMs: 0,
     });
     const r = await agent.handle('大声点');
     expect(r.route).toBe('model');
@@ -562,7 +561,7 @@ describe('trace and the thinking filler', () => {
     expect(t.trace.filter((e) => e.kind === 'reply').every((e) => e.roundId === roundId && e.requestId === 'req-1')).toBe(true);
   });
 
-  it('a slow model gets one "嗯，让我想想" so there is no dead air', async () => {
+  it('nothing said by T1 after the words: one "still thinking" line, then the answer (a slow model)', async () => {
     vi.useFakeTimers();
     try {
       const games = new FakeGameClient();
@@ -576,16 +575,66 @@ describe('trace and the thinking filler', () => {
           return { action: 'reply', args: { text: '我在呢！' } };
         },
       });
-      const agent = new MainAgent({ model: () => model, games, catalog: () => GAMES, speaker, thinkingFillerMs: 2500 });
+      const agent = new MainAgent({ model: () => model, games, catalog: () => GAMES, speaker, budget: () => ({ stillThinkingMs: 2500, answerMs: 20_000 }) });
       const done = agent.handle('你在吗');
-      await vi.advanceTimersByTimeAsync(2600);
-      expect(speaker.current).toBe(SAY.thinking);
+      await vi.advanceTimersByTimeAsync(2400);
+      expect(speaker.current).toBeUndefined();
+      await vi.advanceTimersByTimeAsync(200);
+      expect(SAY.stillThinking).toContain(speaker.current);
+      const thinking = speaker.current!;
       speaker.release();
+      // Once only, however long the model still takes.
+      await vi.advanceTimersByTimeAsync(10_000);
+      expect(speaker.current).toBeUndefined();
       release();
       await vi.advanceTimersByTimeAsync(10);
       speaker.release();
       await done;
-      expect(speaker.texts()).toEqual([SAY.thinking, '我在呢！']);
+      expect(speaker.texts()).toEqual([thinking, '我在呢！']);
+      // "再说一遍" repeats the answer, not the filler.
+      expect(agent.voice.lastSpoken?.text).toBe('我在呢！');
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('an answer before T1: no "still thinking" line', async () => {
+    vi.useFakeTimers();
+    try {
+      const speaker = new FakeSpeaker();
+      const model = createScriptedModel({ main: () => ({ action: 'reply', args: { text: '你好！' } }) });
+      const agent = new MainAgent({ model: () => model, games: new FakeGameClient(), catalog: () => GAMES, speaker, budget: () => ({ stillThinkingMs: 1000, answerMs: 5000 }) });
+      const done = agent.handle('你好');
+      await vi.advanceTimersByTimeAsync(100);
+      await done;
+      await vi.advanceTimersByTimeAsync(5000);
+      expect(speaker.texts()).toEqual(['你好！']);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('a model that never answers: by T2 a true "too slow" line, in turn among its variants, never twice the same', async () => {
+    vi.useFakeTimers();
+    try {
+      const speaker = new FakeSpeaker();
+      const model = { label: 'stuck', step: (req: StepRequest) => new Promise<never>((_, reject) => req.signal?.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError')))) };
+      const agent = new MainAgent({ model: () => model, games: new FakeGameClient(), catalog: () => GAMES, speaker, budget: () => ({ stillThinkingMs: 1000, answerMs: 5000 }) });
+      const heard: string[] = [];
+      for (const words of ['你好', '你是谁', '讲个故事']) {
+        const before = speaker.texts().length;
+        const at = Date.now();
+        const round = agent.handle(words);
+        await vi.advanceTimersByTimeAsync(5000);
+        await round;
+        const said = speaker.texts().slice(before);
+        expect(said).toHaveLength(2);
+        expect(SAY.stillThinking).toContain(said[0]);
+        expect(childLines('model_too_slow')).toContain(said[1]);
+        expect(Date.now() - at).toBeLessThanOrEqual(5000);
+        heard.push(...said);
+      }
+      for (let i = 1; i < heard.length; i++) expect(heard[i]).not.toBe(heard[i - 1]);
     } finally {
       vi.useRealTimers();
     }
@@ -625,7 +674,6 @@ describe('the child hears the robot sooner', () => {
       catalog: () => GAMES,
       speaker,
       trace: { record: (e) => trace.push(e) },
-      thinkingFillerMs: 0,
       cue: new ThinkingCue({ robot, sound: () => (order.push('sound'), true), record: (e) => trace.push({ ...e, source: 'main', at: 0 }) }),
     });
     await agent.handle('你好');
@@ -654,7 +702,7 @@ describe('the child hears the robot sooner', () => {
           })
           .then((step) => ((stepDone = true), step)),
     };
-    const agent = new MainAgent({ model: () => slow, games: new FakeGameClient(), catalog: () => GAMES, speaker, thinkingFillerMs: 0 });
+    const agent = new MainAgent({ model: () => slow, games: new FakeGameClient(), catalog: () => GAMES, speaker });
     const round = agent.handle('你好');
     await until(() => firstSpokenWhileWriting !== undefined, 'the first sentence');
     expect(firstSpokenWhileWriting).toBe(true);
