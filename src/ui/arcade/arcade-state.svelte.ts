@@ -28,6 +28,8 @@ export class ArcadeState {
   games: ArcadeGame[] = $state([]);
   modelLabel: string = $state('');
   modelReady: boolean = $state(false);
+  /** The brain's last step failed because it could not be reached or did not answer (a catalogue code), until one succeeds. */
+  modelFailing: string | undefined = $state(undefined);
   robotStatus: string = $state('');
   robotActive: 'robot' | 'screen' = $state('screen');
   /** The USB link's state ('none' also when this browser has no link at all). */
@@ -55,6 +57,7 @@ export class ArcadeState {
       rt.hub.subscribe((s) => {
         this.modelLabel = s.label;
         this.modelReady = s.kind !== undefined;
+        this.modelFailing = s.failing;
       }),
       rt.robot.output.on('status', (s) => {
         this.robotStatus = s;
