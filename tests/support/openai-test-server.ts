@@ -19,7 +19,9 @@ export type TestReply =
   /** These exact bytes as the SSE body, written `chunkBytes` at a time. */
   | { rawSse: string; chunkBytes?: number }
   /** Sends the headers and `content` streamed, then never ends (for abort and timeout tests). */
-  | { hangAfter: string };
+  | { hangAfter: string }
+  /** Sends the headers and `content` streamed, then cuts the connection (a stream cut mid-way). */
+  | { cutAfter: string };
 
 export interface RecordedRequest {
   method: string;
@@ -134,6 +136,11 @@ export async function startOpenAITestServer(responder?: Responder): Promise<Open
     }
     res.writeHead(200, { ...cors, 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-cache', Connection: 'keep-alive' });
     res.flushHeaders();
+    if ('cutAfter' in reply) {
+      await writeChunked(res, sseOfContent(reply.cutAfter).replace(/data: \{[^\n]*"finish_reason":"stop"[^\n]*\n\ndata: \[DONE\]\n\n$/, ''), 64);
+      res.destroy();
+      return;
+    }
     if ('hangAfter' in reply) {
       await writeChunked(res, sseOfContent(reply.hangAfter).replace(/data: \{[^\n]*"finish_reason":"stop"[^\n]*\n\ndata: \[DONE\]\n\n$/, ''), 64);
       return; // never ends; the client must abort

@@ -1,0 +1,176 @@
+/**
+ * A chaos brain: a local OpenAI-compatible server (./openai-test-server.ts) that answers every
+ * request like the demo brain (./demo-brain-server.ts) — or with a random valid step — and, with
+ * probability `rate`, with a fault instead. Every draw comes from one seeded random source, so a
+ * run is the same run every time. Faults:
+ * - `broken_json`, `unknown_action`, `wrong_types`, `empty_content`: malformed output (the model
+ *   layer's corrections);
+ * - `http_500`, `http_429`, `cut_stream` (the connection dropped mid-answer), `stall` (headers and
+ *   maybe a piece, then silence longer than any timeout): transient failures (its retries);
+ * - `lie`: a reply that claims an outcome the game did not decide (你猜对了 after a wrong guess, a
+ *   wrong count of tries) — the truth check must never let it reach the child. Each lie is recorded.
+ */
+import { seededRandom, type Random } from '../../src/core/random.ts';
+import type { JsonSchema } from '../../src/core/llm/types.ts';
+import { readToolResult } from '../../src/core/agent/messages.ts';
+import { agentOf, demoStep, toolsOf } from './demo-brain-server.ts';
+import { startOpenAITestServer, type OpenAITestServer, type TestReply } from './openai-test-server.ts';
+
+export const FAULTS = ['broken_json', 'unknown_action', 'wrong_types', 'empty_content', 'http_500', 'http_429', 'cut_stream', 'stall', 'lie'] as const;
+export type Fault = (typeof FAULTS)[number];
+
+export interface ChaosOptions {
+  seed: number;
+  /** Probability that a request is answered with a fault. */
+  rate: number;
+  /** Probability that a healthy request is answered with a random valid step instead of the demo brain's (default 0.1). */
+  randomRate?: number;
+}
+
+export interface ChaosRecord {
+  index: number;
+  agent: string;
+  fault: Fault | 'random' | 'demo';
+  /** The false claim a `lie` wrote (its sentence), when it was one. */
+  lie?: string;
+}
+
+export interface ChaosServer extends OpenAITestServer {
+  readonly log: ChaosRecord[];
+  /** Every false claim the server wrote into a reply. */
+  readonly lies: string[];
+  /** Stops faults (the demo brain answers everything) or starts them again. */
+  setRate(rate: number): void;
+}
+
+const NEUTRAL = ['好呀！', '我们继续吧！', '嗯，我在听。', '你真认真！', '慢慢来，不着急。'];
+
+function pick<T>(r: Random, xs: readonly T[]): T {
+  return xs[Math.floor(r() * xs.length)];
+}
+
+/** A random value valid under a (small) JSON schema. */
+function randomValue(r: Random, schema: JsonSchema | undefined, key = ''): unknown {
+  const s = schema ?? {};
+  if (Array.isArray(s.enum)) return pick(r, s.enum as unknown[]);
+  if ('const' in s) return s.const;
+  switch (s.type) {
+    case 'integer':
+    case 'number': {
+      const min = typeof s.minimum === 'number' ? s.minimum : 1;
+      const max = typeof s.maximum === 'number' ? s.maximum : 100;
+      return min + Math.floor(r() * (max - min + 1));
+    }
+    case 'boolean':
+      return r() < 0.5;
+    case 'string': {
+      const text = key === 'text' ? pick(r, NEUTRAL) : pick(r, ['一', '好的', '小猫']);
+      const max = typeof s.maxLength === 'number' ? s.maxLength : 200;
+      return [...text].slice(0, max).join('');
+    }
+    case 'object': {
+      const props = (s.properties ?? {}) as Record<string, JsonSchema>;
+      const required = (s.required ?? []) as string[];
+      return Object.fromEntries(Object.entries(props).filter(([k]) => required.includes(k) || r() < 0.5).map(([k, v]) => [k, randomValue(r, v, k)]));
+    }
+    default:
+      return null;
+  }
+}
+
+/** The last tool result of the request's turn, if the last message is one. */
+function lastResult(body: { messages: Array<{ role: 'system' | 'user' | 'assistant'; content: string }> }): { name: string; result: unknown } | null {
+  const m = body.messages.at(-1);
+  return m ? readToolResult(m) : null;
+}
+
+/**
+ * A false claim about what the last tool decided (null when the request has nothing to lie about):
+ * 猜对了 after a wrong guess, a count of tries one too many, 答对了 after a wrong or unclear answer.
+ */
+function lieFor(agent: string, body: Parameters<typeof lastResult>[0]): string | null {
+  const r = lastResult(body);
+  const res = r?.result as Record<string, unknown> | undefined;
+  if (!r || !res || typeof res !== 'object' || 'error' in res) return null;
+  if (agent === 'game:guess-number') {
+    if (r.name === 'submit_guess' && (res.result === 'too_big' || res.result === 'too_small')) return '你猜对了真棒！';
+    // One try more than the state said before this turn: never true (tries only go down).
+    const input = body.messages.findLast((m) => m.role === 'user' && m.content.startsWith('{"event":'))?.content ?? '';
+    const tries = /"tries_left":(\d+)/.exec(input);
+    return tries ? `你还剩 ${Number(tries[1]) + 1} 次机会哦。` : null;
+  }
+  if (agent === 'game:draw-guess' && r.name === 'submit_answer' && res.verdict !== 'correct') return '你答对啦真棒！';
+  return null;
+}
+
+function sse(content: string): TestReply {
+  return { content, pieceChars: 6 };
+}
+
+export async function startChaosBrainServer(opts: ChaosOptions): Promise<ChaosServer> {
+  const random = seededRandom(opts.seed);
+  let rate = opts.rate;
+  const randomRate = opts.randomRate ?? 0.1;
+  const log: ChaosRecord[] = [];
+  const lies: string[] = [];
+  const server = await startOpenAITestServer();
+  /** The demo brain's step; where its script has nothing for a conversation chaos made, a random valid step. */
+  const demo = async (body: any, tools: ReturnType<typeof toolsOf>): Promise<string> => {
+    try {
+      return await demoStep(body);
+    } catch {
+      const t = pick(random, tools);
+      return JSON.stringify({ action: t.name, args: randomValue(random, t.parameters) });
+    }
+  };
+  server.respond(async (body, index): Promise<TestReply> => {
+    const tools = toolsOf(body);
+    const agent = agentOf(body.messages, tools);
+    const roll = random();
+    const note = (fault: ChaosRecord['fault'], lie?: string) => log.push({ index, agent, fault, ...(lie ? { lie } : {}) });
+    if (roll < rate) {
+      let fault = pick(random, FAULTS);
+      const lie = fault === 'lie' ? lieFor(agent, body) : null;
+      if (fault === 'lie' && !lie) fault = 'broken_json';
+      note(fault, lie ?? undefined);
+      switch (fault) {
+        case 'broken_json':
+          return sse((await demo(body, tools)).slice(0, 12));
+        case 'unknown_action':
+          return sse('{"action":"fly_to_the_moon","args":{}}');
+        case 'wrong_types': {
+          const t = pick(random, tools);
+          const props = Object.keys((t.parameters.properties ?? {}) as object);
+          return sse(JSON.stringify({ action: t.name, args: props.length ? Object.fromEntries(props.map((k) => [k, [42]])) : { surprise: true } }));
+        }
+        case 'empty_content':
+          return sse('');
+        case 'http_500':
+          return { status: 500, body: JSON.stringify({ error: { message: 'chaos: internal error' } }) };
+        case 'http_429':
+          return { status: 429, body: JSON.stringify({ error: { message: 'chaos: too many requests' } }) };
+        case 'cut_stream':
+          return { cutAfter: (await demo(body, tools)).slice(0, 10) };
+        case 'stall':
+          return { hangAfter: random() < 0.5 ? '' : (await demo(body, tools)).slice(0, 8) };
+        case 'lie':
+          lies.push(lie!);
+          return sse(JSON.stringify({ action: 'reply', args: { text: lie } }));
+      }
+    }
+    if (random() < randomRate && tools.length) {
+      note('random');
+      const t = pick(random, tools);
+      return sse(JSON.stringify({ action: t.name, args: randomValue(random, t.parameters) }));
+    }
+    note('demo');
+    return sse(await demo(body, tools));
+  });
+  return Object.assign(server, {
+    log,
+    lies,
+    setRate(r: number) {
+      rate = r;
+    },
+  }) as ChaosServer;
+}
