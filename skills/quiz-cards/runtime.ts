@@ -10,6 +10,9 @@
 import { judge as jevJudge, type JevTarget } from '../../src/core/jev/index.ts';
 import type { CodeExecutor } from '../../src/studio/phase-runtime.ts';
 
+/** What the play manager's own words may claim (the truth rules over the `运行.*` tags). */
+export { truth } from './truth.ts';
+
 interface Card { id: string; prompt?: string; answer: string; aliases?: string[]; hints?: string[]; difficulty?: number }
 interface Progress { 第几张?: number; 已用?: string[]; 本卡猜?: number; 本卡提示?: number }
 interface Rules { 轮数?: number; 答对得分?: number; 提示后答对得分?: number; 每张最多提示?: number; 每张最多猜?: number }

@@ -33,7 +33,7 @@ import { remember } from '../core/agent/memory.ts';
 import { runToolLoop, ToolError, type AgentTool, type StepRecord } from '../core/agent/tool-loop.ts';
 import { EngineFailure, type EngineReply, type EngineTurn, type GameEngine } from '../core/games/engine.ts';
 import type { Skill } from '../core/games/skill.ts';
-import { checkSentence, truthCorrection, type TruthProblem, type TruthRules, type TurnResult } from '../core/games/truth.ts';
+import { checkSentence, TRUTH_RETRIES, truthCorrection, type TruthProblem, type TruthRules, type TurnResult } from '../core/games/truth.ts';
 import { Turn } from '../core/games/turn.ts';
 import type { ChatMessage, ChatModel, JsonSchema } from '../core/llm/types.ts';
 import { NOTHING_MORE, SentenceStream } from '../core/speech/sentence-stream.ts';
@@ -63,8 +63,6 @@ export interface AgentDeps {
 export const REPLY_ACTION = 'reply';
 export const SAY_ACTION = 'say';
 export const DEFAULT_MAX_STEPS = 8;
-/** Replies refused by the truth check before the engine says the rules' own line instead. */
-export const TRUTH_RETRIES = 2;
 
 /** One answer of a session the child must hear before it ends (a secret number, a question's animal). */
 export interface SessionAnswer {

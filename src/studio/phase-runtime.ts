@@ -16,6 +16,7 @@ import { managerSystemPrompt, managerToolSpecs, MANAGER_AGENT, parseManagerStep,
 import { errorOf, toolResultMessage } from '../core/agent/messages.ts';
 import { runToolLoop, ToolError, type AgentTool } from '../core/agent/tool-loop.ts';
 import { NOTHING_MORE, SentenceStream } from '../core/speech/sentence-stream.ts';
+import { checkSentence, TRUTH_RETRIES, truthCorrection, type TruthProblem, type TruthRules } from '../core/games/truth.ts';
 import type { CardAsset, DesignTraceEntry, SessionSnapshot, TranscriptItem } from '../core/studio/types.ts';
 import { assembleWorkerContext } from '../core/studio/worker-context.ts';
 import { runWorkerLoop, type WorkerOutcome } from './worker-executor.ts';
@@ -46,6 +47,12 @@ export interface SessionDeps {
   store?: SessionStore;
   now?: () => number;
   codeExecutors?: Record<string, CodeExecutor>;
+  /**
+   * In play: the truth rules of the turn now (src/core/games/truth.ts). Each sentence of the
+   * manager's reply is checked before it is said; a reply that claims what the run skills did not
+   * decide is refused back to the manager, and after TRUTH_RETRIES the rules' own line is said.
+   */
+  truth?: () => TruthRules | null;
 }
 
 export interface SessionView {
@@ -70,6 +77,9 @@ export class StudioSession {
   /** In play: where the manager's reply goes sentence by sentence while it is written. */
   private onSentence: ((sentence: string) => void) | null = null;
   private replies: Array<{ text: string; session: 'active' | 'ended' }> = [];
+  /** In play: the manager's words of this turn, sentence by sentence, each checked (one stream across the turn's steps). */
+  private playStream: SentenceStream<TruthProblem> | null = null;
+  private truthRefusals = 0;
   private declared: DeclaredGame | null = null;
   private declaredSaved = false;
   private readonly now: () => number;
@@ -174,6 +184,8 @@ export class StudioSession {
   async play(text: string, onSentence?: (sentence: string) => void): Promise<{ ok: boolean; message?: string; replies: Array<{ text: string; session: 'active' | 'ended' }> }> {
     this.replies = [];
     this.onSentence = onSentence ?? null;
+    this.playStream = null;
+    this.truthRefusals = 0;
     const r = await this.drive({ type: 'player_input', text }).finally(() => (this.onSentence = null));
     const replies = this.replies;
     this.replies = [];
@@ -386,15 +398,15 @@ export class StudioSession {
     const runSkills = s.stage === 'play' ? (bb.acceptedValue<string[]>(this.snap.board, RUN_SKILL_LIST) ?? []) : [];
     return managerToolSpecs(this.deps.pkg, s, allowed, runSkills).map((spec): AgentTool => {
       if (isLoopTool(spec.name)) return { ...spec, kind: 'loop', perform: () => runLoopTool(spec.name, this.deps.pkg, this.snap.board) };
-      // In play, what the manager says to the child goes out sentence by sentence as it is written.
+      // In play, what the manager says to the child goes out sentence by sentence as it is written, each sentence checked first.
       const speaks = s.stage === 'play' && (spec.name === 'reply' || spec.name === 'finish');
-      const stream = speaks ? new SentenceStream((sentence) => this.sayNow(sentence), true) : null;
+      const stream = speaks ? this.managerStream() : null;
       return {
             ...spec,
             kind: 'boundary',
             ...(stream ? { streamText: (text: string, attempt: number) => stream.update(text, attempt) } : {}),
             perform: (raw) => {
-              const args = stream && typeof raw.text === 'string' ? { ...raw, text: stream.finish(raw.text.trim()) || (stream.sent.length ? NOTHING_MORE : '') } : raw;
+              const args = stream && typeof raw.text === 'string' ? { ...raw, text: stream.finish(this.trueWords(stream, raw.text.trim())) || (stream.sent.length ? NOTHING_MORE : '') } : raw;
               const parsed = parseManagerStep({ action: spec.name, args }, allowed, this.deps.pkg, s.stage, () => `w${++this.snap.seq}`);
               if (parsed.kind === 'invalid') throw new ToolError(parsed.message);
               if (parsed.kind !== 'boundary') throw new ToolError(`「${spec.name}」不是边界工具`);
@@ -408,6 +420,28 @@ export class StudioSession {
             },
           };
     });
+  }
+
+  /** The play manager's stream of this turn; a new step starts over (without saying again what was said). */
+  private managerStream(): SentenceStream<TruthProblem> {
+    this.playStream ??= new SentenceStream<TruthProblem>((sentence) => this.sayNow(sentence), true, (sentence) => {
+      const rules = this.deps.truth?.();
+      return rules ? checkSentence(sentence, rules) : null;
+    });
+    this.playStream.restart();
+    return this.playStream;
+  }
+
+  /** The manager's words if true; refused back (a tool error) while retries last, then the rules' own line. */
+  private trueWords(stream: SentenceStream<TruthProblem>, text: string): string {
+    const problem = stream.problemIn(text);
+    if (!problem) return text;
+    this.log('tool_call', { tool: 'truth', claim: problem.problem.claim.kind, reason: problem.problem.reason, kind: 'invalid' });
+    if (++this.truthRefusals <= TRUTH_RETRIES) {
+      stream.restart();
+      throw new ToolError(truthCorrection(problem.problem));
+    }
+    return this.deps.truth?.()?.fallback() ?? '我们继续玩吧！';
   }
 
   /** A sentence of the manager's reply, said at once (play). */

@@ -9,12 +9,19 @@ import { type LoadResult, type SkillPackage } from '../core/studio/package-loade
 import { discoverPackages } from './bundled-packages.ts';
 import type { CodeExecutor } from './phase-runtime.ts';
 import type { CardAsset, ProjectRecord } from '../core/studio/types.ts';
+import type { TruthFn } from '../core/games/truth.ts';
+import type { PlayTruthState } from '../core/studio/device-effects.ts';
 
-/** Each package's runtime code (`skills/<pkg>/runtime.ts` exporting `createCodeExecutors()`). */
-const runtimes = import.meta.glob<{ createCodeExecutors?: () => Record<string, CodeExecutor> }>('/skills/*/runtime.ts', { eager: true });
+/** Each package's runtime code (`skills/<pkg>/runtime.ts` exporting `createCodeExecutors()` and, if it has them, its truth rules `truth`). */
+const runtimes = import.meta.glob<{ createCodeExecutors?: () => Record<string, CodeExecutor>; truth?: TruthFn<PlayTruthState> }>('/skills/*/runtime.ts', { eager: true });
 
 export function codeExecutorsFor(packageId: string): Record<string, CodeExecutor> {
   return runtimes[`/skills/${packageId}/runtime.ts`]?.createCodeExecutors?.() ?? {};
+}
+
+/** A package's truth rules for the play manager's own words (none: every sentence may be said). */
+export function playTruthFor(packageId: string): TruthFn<PlayTruthState> | undefined {
+  return runtimes[`/skills/${packageId}/runtime.ts`]?.truth;
 }
 
 export interface PlayableGame {

@@ -9,6 +9,9 @@
  * right, the engine says the rules' own line built from the tool results instead.
  */
 
+/** Replies refused by the truth check in one turn before the engine says the rules' own line instead. */
+export const TRUTH_RETRIES = 2;
+
 /** A tool that ran in this turn (not refused), with what it returned. */
 export interface TurnResult {
   name: string;

@@ -45,6 +45,22 @@ export interface TurnChanges {
 const revision = (b: Blackboard, tag: string) => b.tags[tag]?.revision ?? 0;
 const value = <T>(b: Blackboard, tag: string): T | undefined => b.tags[tag]?.value as T | undefined;
 
+/** What a designed game's truth rules see of a play turn (skills/<pkg>/truth.ts): its changes and the cards. */
+export interface PlayTruthState {
+  changes: TurnChanges;
+  cards: readonly CardAsset[];
+  /** Ids of the cards presented so far (`运行.进度.已用`), the current one last. */
+  used: readonly string[];
+  /** The card on the table now (its answer is the secret). */
+  current?: CardAsset;
+}
+
+/** The play truth state of a turn, from the board before it and now. */
+export function playTruthState(before: Blackboard, now: Blackboard, cards: readonly CardAsset[]): PlayTruthState {
+  const used = value<{ 已用?: unknown[] }>(now, PROGRESS_TAG)?.已用;
+  return { changes: turnChanges(before, now, cards), cards, used: Array.isArray(used) ? used.map(String) : [], current: currentCardOf(now, cards) };
+}
+
 export function currentCardOf(board: Blackboard, cards: readonly CardAsset[]): CardAsset | undefined {
   const id = value<{ id?: string }>(board, CARD_TAG)?.id;
   return id === undefined ? undefined : cards.find((c) => c.cardId === id);

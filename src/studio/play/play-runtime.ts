@@ -12,12 +12,13 @@
  */
 import type { ChatMessage, ChatModel } from '../../core/llm/types.ts';
 import { StudioSession, type CodeExecutor, type SessionDeps } from '../phase-runtime.ts';
-import { codeExecutorsFor, type PlayableGame, type PlayReply } from '../play-stage.ts';
+import { codeExecutorsFor, playTruthFor, type PlayableGame, type PlayReply } from '../play-stage.ts';
 import type { CardAsset, PlayBook } from '../../core/studio/types.ts';
 import { abortReason, signalBoundModel } from './bound-model.ts';
 import { lastRounds } from '../../core/agent/memory.ts';
 import type { Random } from '../../core/random.ts';
-import { currentCardOf, scoreOf, turnChanges, type ScoreNow, type TurnChanges } from '../../core/studio/device-effects.ts';
+import { currentCardOf, playTruthState, scoreOf, turnChanges, type ScoreNow, type TurnChanges } from '../../core/studio/device-effects.ts';
+import type { TruthRules } from '../../core/games/truth.ts';
 
 /** A round of the play manager's conversation starts at the child's words (after the last result they may follow). */
 const isPlayerMessage = (m: ChatMessage): boolean => m.role === 'user' && /(^|\n)\[孩子\] /.test(m.content);
@@ -42,6 +43,8 @@ export class PlayRuntime {
   private record: PlayBook;
   private closed = false;
   private readonly now: () => number;
+  /** The turn being played: the board before it and the child's words (the truth rules read them). */
+  private playing: { before: ReturnType<StudioSession['snapshot']>; heard: string } | null = null;
 
   constructor(
     readonly game: PlayableGame,
@@ -54,6 +57,7 @@ export class PlayRuntime {
       model: signalBoundModel(model, () => this.signal),
       now: this.now,
       codeExecutors: opts.codeExecutors ?? codeExecutorsFor(game.pkg.id),
+      truth: () => this.truthNow(),
     };
     this.session = StudioSession.startPlay(this.deps, game.project.id, game.design);
     const at = this.now();
@@ -102,6 +106,7 @@ export class PlayRuntime {
     if (this.ended) return { ok: false, reason: '这局游戏已经结束' };
     const before = this.session.snapshot();
     this.signal = signal;
+    this.playing = { before, heard: text };
     let r: Awaited<ReturnType<StudioSession['play']>>;
     try {
       r = await this.session.play(text, onSentence);
@@ -111,6 +116,7 @@ export class PlayRuntime {
       return { ok: false, reason: e instanceof Error ? e.message : String(e) };
     } finally {
       this.signal = null;
+      this.playing = null;
     }
     if (signal.aborted) {
       this.restore(before);
@@ -126,6 +132,13 @@ export class PlayRuntime {
     const changes = turnChanges(before.board, v.board, this.game.cards);
     this.forgetOldRounds();
     return { ok: true, replies: r.replies, ended: this.ended, changes };
+  }
+
+  /** The package's truth rules over what this turn changed so far (null outside a turn, or without rules). */
+  private truthNow(): TruthRules | null {
+    const fn = playTruthFor(this.game.pkg.id);
+    if (!fn || !this.playing) return null;
+    return fn({ results: [], state: playTruthState(this.playing.before.board, this.session.view.board, this.game.cards), heard: this.playing.heard });
   }
 
   /** Adds a turn to the PlayBook record (what the child said, what the robot answered). */

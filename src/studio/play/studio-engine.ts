@@ -10,13 +10,18 @@
  *   (or when it did not finish the game) the runtime says goodbye with the score;
  * - a failed burst leaves nothing behind (the play runtime restores its snapshot) → EngineFailure;
  * - the robot reacts and shows the card from `运行.*` (device-effects); the PlayBook records every
- *   turn as the child heard it and is saved after every turn and when the session closes.
+ *   turn as the child heard it and is saved after every turn and when the session closes;
+ * - the manager's own words are checked against the package's truth rules (play-runtime.ts);
+ * - when the session ends, the answer of the card on the table is told if the child has not heard it
+ *   (GameEngine.reveal).
  */
 import { describe } from '../../core/errors/catalogue.ts';
 import { EngineFailure, type EngineFactory, type EngineReply, type EngineTurn, type GameEngine } from '../../core/games/engine.ts';
 import type { ChatModel } from '../../core/llm/types.ts';
 import type { Random } from '../../core/random.ts';
 import { deviceEffects, type DeviceEffect, type TurnChanges } from '../../core/studio/device-effects.ts';
+import { squash } from '../../core/jev/normalize.ts';
+import type { CardAsset } from '../../core/studio/types.ts';
 import type { PlayBook } from '../../core/studio/types.ts';
 import type { DevicePort } from '../../core/robot/types.ts';
 import { nullTrace, type TraceEvent, type TraceSink } from '../../core/trace/types.ts';
@@ -41,6 +46,8 @@ export class StudioEngine implements GameEngine {
   readonly runtime: PlayRuntime;
   private readonly trace: TraceSink;
   private readonly now: () => number;
+  /** Cards whose answer the child knows (heard it, or answered right). */
+  private readonly answered = new Set<string>();
 
   constructor(
     readonly game: PlayableGame,
@@ -67,6 +74,7 @@ export class StudioEngine implements GameEngine {
       throw new EngineFailure(out.reason);
     }
     this.traceBurst(t, out.changes, out.replies.length, this.now() - t0);
+    if (out.changes.verdict?.result === '对' && out.changes.judgedCard) this.answered.add(out.changes.judgedCard.cardId);
     await this.applyDevice(t, out.changes, out.ended);
     // Every reply of the burst but the last is an intermediate reply; only the last may end the game.
     for (const r of out.replies.slice(0, -1)) t.say(r.text);
@@ -91,8 +99,17 @@ export class StudioEngine implements GameEngine {
 
   /** What the child heard in a turn, into the PlayBook (saved now unless the session is closing). */
   async told(input: string, replies: string[]): Promise<void> {
+    for (const c of this.runtime.cards) if (replies.some((r) => namesCard(r, c))) this.answered.add(c.cardId);
     this.runtime.noteTurn(input, replies);
     if (!this.runtime.ended) await this.save();
+  }
+
+  /** The session ends now: the answer of the card on the table, unless the child knows it (or hears it in `said`). */
+  reveal(said: readonly string[]): string | null {
+    const card = this.runtime.currentCard;
+    if (!card || this.answered.has(card.cardId) || said.some((s) => namesCard(s, card))) return null;
+    this.record({ requestId: '', contextId: '' }, 'game_tool', 'reveal', { card: card.cardId, answer: card.answer }, undefined, true);
+    return `这张卡的答案是「${card.answer}」。`;
   }
 
   async close(): Promise<void> {
@@ -157,6 +174,12 @@ export class StudioEngine implements GameEngine {
       // Tracing never breaks a game.
     }
   }
+}
+
+/** Whether a sentence names a card's answer (or an alias). */
+function namesCard(text: string, card: CardAsset): boolean {
+  const t = squash(text);
+  return [card.answer, ...card.aliases].some((n) => squash(n).length > 0 && t.includes(squash(n)));
 }
 
 /** New sessions of a designed game: the design is read fresh from the Book for every start. */

@@ -209,7 +209,7 @@ describe('the protocol error table holds for a studio game', () => {
     await send(h.handler, 'message', h.handler.runtimeOf('ctx-1')!.currentCard!.answer);
     model.failNext.add('studio:manager');
     const r = await send(h.handler, 'end', '不玩了');
-    expect(r.reply).toEqual({ protocol: 'desktop-game/5', text: '好的，这局就玩到这里。你答对了 1 张，得了 2 分。今天的恐龙问答就到这里，下次再来玩！', session: 'ended' });
+    expect(r.reply).toEqual({ protocol: 'desktop-game/5', text: '好的，这局就玩到这里。你答对了 1 张，得了 2 分。今天的恐龙问答就到这里，下次再来玩！这张卡的答案是「三角龙」。', session: 'ended' });
     expect(h.handler.liveSessions).toEqual([]);
     expect(h.device.calls.at(-1)).toEqual({ op: 'idle' });
     expect(h.books()[0]).toMatchObject({ score: 2, correct: 1, cardsPlayed: 2 });
@@ -222,7 +222,7 @@ describe('the protocol error table holds for a studio game', () => {
     const h = harness(game, model);
     await send(h.handler, 'start', '开始');
     const r = await send(h.handler, 'end', '不玩了');
-    expect(r.reply).toEqual({ protocol: 'desktop-game/5', text: '你答对了 0 张，得了 0 分，真了不起！今天的恐龙问答就到这里，下次再来玩！', session: 'ended' });
+    expect(r.reply).toEqual({ protocol: 'desktop-game/5', text: '你答对了 0 张，得了 0 分，真了不起！今天的恐龙问答就到这里，下次再来玩！这张卡的答案是「霸王龙」。', session: 'ended' });
 
     await send(h.handler, 'start', '开始', 'ctx-2');
     const calls = model.requests.length;

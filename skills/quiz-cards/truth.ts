@@ -1,0 +1,70 @@
+/**
+ * 问答卡牌's truth rules (src/core/games/truth.ts), from its `运行.*` tags: what the play manager's
+ * own words may claim in a turn, as a pure function of what the run skills decided in it
+ * (`运行.判定`, `运行.得分`, the cards) —
+ * - 答对了 only when `运行.判定` said 对 in this turn; 不对 only when it said 错;
+ * - 得了 N 分 / 答对了 N 张 only with the score on the board;
+ * - a card's answer only once that card is over (judged right, or its answer revealed) or when the
+ *   child said it — the same rule whatever the cards are, so a refusal tells nothing.
+ * The line built from the tags is here too (the runtime says it when the manager cannot get it right).
+ */
+import { verdictClaims, type Claim, type TruthFn } from '../../src/core/games/truth.ts';
+import { squash } from '../../src/core/jev/normalize.ts';
+import { parseChineseNumeral } from '../../src/core/speech/numbers.ts';
+import type { PlayTruthState } from '../../src/core/studio/device-effects.ts';
+import type { CardAsset } from '../../src/core/studio/types.ts';
+
+const N = '(\\d+|[零一二两三四五六七八九十]+)';
+const num = (s: string): number => (/^\d+$/.test(s) ? Number(s) : (parseChineseNumeral(s) ?? NaN));
+
+const PATTERNS: Array<[kind: string, re: RegExp]> = [
+  ['score', new RegExp(`(?:得了|得到|拿了|拿到|一共)\\s*${N}\\s*分`, 'g')],
+  ['correct_count', new RegExp(`(?:答对了?|猜对了?|对了)\\s*${N}\\s*(?:张|题|道)`, 'g')],
+];
+
+function names(card: CardAsset): string[] {
+  return [card.answer, ...card.aliases].map(squash).filter((n) => n.length > 0);
+}
+
+export const truth: TruthFn<PlayTruthState> = ({ state: { changes, cards, used, current }, heard }) => {
+  const verdict = changes.verdict;
+  // Cards whose answer may be said: every card left behind, and the one just judged if it is over.
+  const over = new Set(used.filter((id) => id !== current?.cardId));
+  if (verdict && changes.judgedCard && (verdict.result === '对' || verdict.revealed)) over.add(changes.judgedCard.cardId);
+  const said = squash(heard);
+
+  return {
+    claims(sentence: string): Claim[] {
+      const s = sentence.normalize('NFKC');
+      const out = verdictClaims(s);
+      for (const [kind, re] of PATTERNS) for (const m of s.matchAll(re)) out.push({ kind, value: num(m[1]), words: m[0] });
+      const flat = squash(s);
+      for (const c of cards) {
+        const n = names(c).find((x) => flat.includes(x));
+        if (n) out.push({ kind: 'answer', value: c.cardId, words: n });
+      }
+      return out;
+    },
+    judge(c: Claim): true | string {
+      switch (c.kind) {
+        case 'correct':
+          return verdict?.result === '对' || '运行.判定 这一轮没有判定为“对”，不能说答对了';
+        case 'wrong':
+          return verdict?.result === '错' || '运行.判定 这一轮没有判定为“错”';
+        case 'score':
+          return c.value === changes.score.score || `现在的得分是 ${changes.score.score} 分`;
+        case 'correct_count':
+          return c.value === changes.score.correct || `现在答对了 ${changes.score.correct} 张`;
+        case 'answer':
+          return over.has(String(c.value)) || said.includes(c.words) || '只能说孩子说过的答案，或者已经揭晓的答案';
+        default:
+          return true;
+      }
+    },
+    fallback(): string | null {
+      if (!verdict) return null;
+      const head = verdict.result === '对' ? '答对了！' : verdict.revealed ? `答案是「${verdict.revealed}」。` : verdict.result === '错' ? '不对哦，再想一想。' : '没关系，我们再想想。';
+      return `${head}你现在得了 ${changes.score.score} 分。`;
+    },
+  };
+};
