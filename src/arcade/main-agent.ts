@@ -19,7 +19,6 @@ import type { GameClient } from '../a2a/types.ts';
 import type { VoiceCommand } from '../core/arcade/intents.ts';
 import { route } from '../core/arcade/router.ts';
 import type { AgentEvent, AgentSnapshot, ArcadeGame, HistoryEntry, RoundResult, Speaker } from '../core/arcade/types.ts';
-import { describe } from '../core/errors/catalogue.ts';
 import { DEFAULT_TURN_BUDGET, MAIN_REPLY_MARGIN_MS, type TurnBudget } from '../core/arcade/turn-budget.ts';
 import { childSentence } from '../core/errors/catalogue.ts';
 import type { ChatModel } from '../core/llm/types.ts';

@@ -63,7 +63,7 @@ export function createChatModel(provider: StepProvider, opts: ChatModelOptions =
       const schema = buildStepSchema(req.tools);
       const maxRetries = req.retries ?? defaultRetries;
       let messages: ChatMessage[] = req.messages;
-      let lastReason = '';
+      let lastReason: string;
       let corrections = 0;
       let retried = 0;
       /** Time left before the deadline (Infinity without one). */

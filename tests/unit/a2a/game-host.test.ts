@@ -266,3 +266,13 @@ describe('GameClient (main thread)', () => {
     expect(workers).toHaveLength(2);
   });
 });
+
+describe('the turn budget travels with a request', () => {
+  it('in the A2A message metadata, and back out for the game', async () => {
+    const { gameInputMessage, budgetOf } = await import('../../../src/a2a/game-parts.ts');
+    const { gameInput } = await import('../../../src/core/protocol/game-protocol.ts');
+    const msg = gameInputMessage(gameInput('message', '我猜50'), 'ctx', 'req', 6543.2);
+    expect(budgetOf(msg)).toBe(6543);
+    expect(budgetOf(gameInputMessage(gameInput('message', '我猜50'), 'ctx', 'req'))).toBeUndefined();
+  });
+});

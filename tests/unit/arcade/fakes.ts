@@ -1,5 +1,5 @@
 /** Test doubles for the main agent: a controllable GameClient and a recording speaker. */
-import { GameRequestError, type GameClient, type GameRequest, type ReplyEvent } from '../../../src/a2a/types.ts';
+import { GameRequestError, type GameClient, type GameRequest, type GameRequestOptions, type ReplyEvent } from '../../../src/a2a/types.ts';
 import type { GameInput } from '../../../src/core/protocol/game-protocol.ts';
 import { gameReply, type SessionStatus } from '../../../src/core/protocol/game-protocol.ts';
 import type { ArcadeGame, Speaker, SpeakerRole, SpokenOutcome } from '../../../src/core/arcade/types.ts';
@@ -9,6 +9,8 @@ type Item = { ev: ReplyEvent } | { err: Error } | { done: true };
 export class FakeRequest implements GameRequest {
   readonly requestId: string;
   cancelled = false;
+  /** The time budget the request carried (GameRequestOptions.budgetMs). */
+  budgetMs?: number;
   private items: Item[] = [];
   private wake: (() => void) | null = null;
   private finished = false;
@@ -63,9 +65,10 @@ export class FakeGameClient implements GameClient {
   /** When set, each new request is answered by this (after a tick). */
   auto: ((r: FakeRequest) => void) | null = null;
   throwOnRequest: Error | null = null;
-  request(gameId: string, contextId: string, input: GameInput): GameRequest {
+  request(gameId: string, contextId: string, input: GameInput, opts?: GameRequestOptions): GameRequest {
     if (this.throwOnRequest) throw this.throwOnRequest;
     const r = new FakeRequest(gameId, contextId, input, this.requests.length + 1, this.log);
+    r.budgetMs = opts?.budgetMs;
     this.requests.push(r);
     this.log.push(`request ${input.kind} ${input.text}`);
     const auto = this.auto;

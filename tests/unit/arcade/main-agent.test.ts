@@ -3,7 +3,7 @@ import { createScriptedModel } from '../../../src/llm/scripted.ts';
 import type { ScriptPolicy, StepRequest } from '../../../src/core/llm/types.ts';
 import { mainDemoPolicy } from '../../../src/arcade/demo-policy.ts';
 import { SAY } from '../../../src/arcade/errors.ts';
-import { MainAgent } from '../../../src/arcade/main-agent.ts';
+import { HISTORY_KEPT, MainAgent } from '../../../src/arcade/main-agent.ts';
 import { applyVoiceCommand, defaultSpeechSettings, type SpeechSettings } from '../../../src/speech/settings.ts';
 import type { TraceEvent } from '../../../src/core/trace/types.ts';
 import { childLines } from '../../../src/core/errors/catalogue.ts';
@@ -77,8 +77,11 @@ describe('routing', () => {
     const starts = t.games.requests.filter((q) => q.input.kind === 'start');
     expect(starts).toHaveLength(2);
     expect(starts[1].contextId).not.toBe(starts[0].contextId);
-    // The old session got `end` (not spoken) when the new one began.
-    expect(t.games.requests.some((q) => q.input.kind === 'end' && q.contextId === starts[0].contextId)).toBe(true);
+    // The old session got `end` first, and its goodbye (which tells the answer) was said before the new game's start.
+    const ends = t.games.requests.filter((q) => q.input.kind === 'end' && q.contextId === starts[0].contextId);
+    expect(ends).toHaveLength(1);
+    expect(t.games.log.indexOf('request end 再来一局数字游戏')).toBeLessThan(t.games.log.lastIndexOf('request start 再来一局数字游戏'));
+    expect(t.speaker.texts().slice(-2)).toEqual(['好的。', '新的一局开始！']);
   });
 
   it('chats while idle: the main agent answers itself, no game request', async () => {
@@ -714,5 +717,59 @@ describe('the child hears the robot sooner', () => {
     await round;
     expect(speaker.texts()).toEqual(['你好呀！', '我是小方。', '我们一起玩吧！']);
     expect(agent.getHistory().at(-1)).toMatchObject({ role: 'main', text: '你好呀！我是小方。我们一起玩吧！' });
+  });
+});
+
+describe('the turn budget, the truth and the words around games', () => {
+  it('"不玩了" with no game running: 现在没有在玩游戏哦; "停": 好的，我不说了', async () => {
+    const t = setup();
+    expect((await t.agent.handle('不玩了')).route).toBe('stop');
+    await t.agent.handle('停');
+    expect(t.speaker.texts()).toEqual([SAY.noGameToEnd, SAY.stopped]);
+    expect(t.games.requests).toHaveLength(0);
+  });
+
+  it('a game that sends nothing by T2: the request is cancelled, the child told the game goes on, and the session kept', async () => {
+    vi.useFakeTimers();
+    try {
+      const games = new FakeGameClient();
+      const speaker = new FakeSpeaker();
+      const model = createScriptedModel({ main: mainDemoPolicy });
+      const agent = new MainAgent({ model: () => model, games, catalog: () => GAMES, speaker, budget: () => ({ stillThinkingMs: 1000, answerMs: 4000 }) });
+      games.auto = (r) => (r.input.kind === 'start' ? r.reply('猜吧！', { final: true }) : undefined);
+      const start = agent.handle('我们玩猜数字吧');
+      await vi.advanceTimersByTimeAsync(50);
+      await start;
+      const round = agent.handle('我猜50');
+      await vi.advanceTimersByTimeAsync(4100);
+      await round;
+      const said = speaker.texts().slice(1);
+      expect(SAY.stillThinking).toContain(said[0]);
+      expect(childLines('main_game_slow')).toContain(said[1]);
+      expect(games.log).toContain('cancel req-2');
+      expect(agent.snapshot().session?.gameId).toBe('guess-number');
+      // Each request carried what was left of the budget.
+      for (const r of games.requests) {
+        expect(r.budgetMs).toBeGreaterThan(0);
+        expect(r.budgetMs).toBeLessThanOrEqual(4000);
+      }
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it("the main agent never claims a game's outcome: a reply saying 猜对了 is refused back to its model", async () => {
+    const t = setup({
+      policy: (req) => (req.messages.at(-1)!.content.includes('上一个输出无效') || req.messages.at(-1)!.content.includes('error') ? { action: 'reply', args: { text: '我们问问游戏吧！' } } : { action: 'reply', args: { text: '你猜对了！' } }),
+    });
+    await t.agent.handle('我猜对了吗');
+    expect(t.speaker.texts()).toEqual(['我们问问游戏吧！']);
+  });
+
+  it(`the history stays bounded (${HISTORY_KEPT} entries) however long the child plays`, async () => {
+    const t = setup();
+    for (let i = 0; i < 120; i++) await t.agent.handle(i % 2 ? '你好' : '你是谁');
+    expect(t.agent.getHistory().length).toBe(HISTORY_KEPT);
+    expect(t.agent.getHistory().at(-1)).toMatchObject({ role: 'main' });
   });
 });
