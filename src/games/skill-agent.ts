@@ -250,6 +250,8 @@ export abstract class SkillAgent implements GameEngine {
           if (instead === null) throw new ToolError(truthCorrection(problem.problem));
           // '' when the rules have no line either: the turn fails (a fallback sentence) — nothing false is said.
           if (instead === '') return '';
+          // The rules' line replaces what was written: only what was said already is not said again.
+          replying.restart();
           text = instead;
         }
         return replying.finish(text) || NOTHING_MORE;
@@ -301,6 +303,7 @@ export abstract class SkillAgent implements GameEngine {
       const line = rulesLine();
       if (!line) return null;
       this.record('error', 'model_step', { error: why, instead: line });
+      speech.replying.restart();
       return { text: speech.replying.finish(line) || NOTHING_MORE, ended: turn.sessionEnding || t.kind === 'end' };
     };
     try {

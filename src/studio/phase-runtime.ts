@@ -441,6 +441,7 @@ export class StudioSession {
       stream.restart();
       throw new ToolError(truthCorrection(problem.problem));
     }
+    stream.restart();
     return this.deps.truth?.()?.fallback() ?? '我们继续玩吧！';
   }
 

@@ -85,7 +85,7 @@ test.describe('chaos brain, long runs', () => {
           `  page errors                            : ${m.pageErrors.length}`,
           `  fallback lines repeated back to back   : ${m.fallbackRepeats}   (fallback lines said: ${m.fallbacksSaid}, "still thinking": ${m.stillThinkingLines})`,
           `  main-agent history entries             : ${m.historyLength} (kept at most ${HISTORY_KEPT})`,
-          `  heap after GC                          : ${m.heapMB ? `${m.heapMB.early} MB at turn ${Math.min(100, Math.floor(turns / 3))} → ${m.heapMB.late} MB at the end` : 'n/a'}`,
+          `  heap after GC                          : ${m.heapMB ? `${m.heapMB.early} MB at turn ${Math.min(100, Math.floor(turns / 3))} → ${m.heapMB.late} MB at the end (of which the test's own records: ${m.heapMB.recordsEarly} → ${m.heapMB.recordsLate} MB)` : 'n/a'}`,
           `  requests by answer                     : ${JSON.stringify(m.faults)}`,
         ].join('\n');
         console.log(report);

@@ -129,10 +129,10 @@ export async function startChaosBrainServer(opts: ChaosOptions): Promise<ChaosSe
     const roll = random();
     const note = (fault: ChaosRecord['fault'], lie?: string) => log.push({ index, agent, fault, ...(lie ? { lie } : {}) });
     if (roll < rate) {
-      let fault = pick(random, FAULTS);
-      const lie = fault === 'lie' ? lieFor(agent, body) : null;
-      if (fault === 'lie' && !lie) fault = 'broken_json';
-      note(fault, lie ?? undefined);
+      // Where the game has just decided something, half the faults are lies about it (the hardest fault to catch).
+      const lie = lieFor(agent, body);
+      const fault: Fault = lie && random() < 0.5 ? 'lie' : pick(random, FAULTS.filter((f) => f !== 'lie'));
+      note(fault, fault === 'lie' ? lie! : undefined);
       switch (fault) {
         case 'broken_json':
           return sse((await demo(body, tools)).slice(0, 12));

@@ -70,7 +70,8 @@ export interface ChaosMetrics {
   fallbacksSaid: number;
   stillThinkingLines: number;
   historyLength: number;
-  heapMB: { early: number; late: number } | null;
+  /** Heap after GC (MB) at turn `heapAt` and at the end, and the test's own records in it at those times. */
+  heapMB: { early: number; late: number; recordsEarly: number; recordsLate: number } | null;
   faults: Record<string, number>;
 }
 
@@ -127,19 +128,26 @@ export async function chooseChaosBrain(page: Page, server: ChaosServer): Promise
   await expect(page.getByTestId('model-status')).toContainText('远程');
 }
 
-async function heapMB(page: Page): Promise<number> {
+/** The page's JS heap after a GC, and how much of it the test's own records take (the speech fake's and this run's arrays). */
+async function heapMB(page: Page): Promise<{ heap: number; records: number }> {
   const cdp = await page.context().newCDPSession(page);
   await cdp.send('HeapProfiler.collectGarbage');
   const { usedSize } = (await cdp.send('Runtime.getHeapUsage')) as { usedSize: number };
   await cdp.detach();
-  return Math.round((usedSize / 1024 / 1024) * 100) / 100;
+  // Strings of CJK text take 2 bytes a character in V8.
+  const chars = await page.evaluate(() => {
+    const s = (window as any).__speech;
+    return JSON.stringify([s.spoken, s.started, s.startedAt, s.timeline, s.utterances, (window as any).__chaos]).length;
+  });
+  const mb = (n: number) => Math.round((n / 1024 / 1024) * 100) / 100;
+  return { heap: mb(usedSize), records: mb(chars * 2) };
 }
 
 const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** Types `turns` inputs of the script and measures what the child would have noticed. */
 export async function runChaos(page: Page, server: ChaosServer, opts: { turns: number; budget: TurnBudget; pageErrors: string[]; heapAt?: number }): Promise<ChaosMetrics> {
-  let early: number | null = null;
+  let early: { heap: number; records: number } | null = null;
   for (let i = 0; i < opts.turns; i++) {
     await quiet(page);
     if (opts.heapAt !== undefined && i === opts.heapAt) early = await heapMB(page);
@@ -220,7 +228,7 @@ export async function runChaos(page: Page, server: ChaosServer, opts: { turns: n
     fallbacksSaid: fallbacksSaid.length,
     stillThinkingLines: pieces.filter((p) => thinking.has(p)).length,
     historyLength: history,
-    heapMB: early !== null && late !== null ? { early, late } : null,
+    heapMB: early !== null && late !== null ? { early: early.heap, late: late.heap, recordsEarly: early.records, recordsLate: late.records } : null,
     faults,
   };
 }
