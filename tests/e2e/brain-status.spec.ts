@@ -1,0 +1,59 @@
+/**
+ * What a parent sees of the brain: the status strip says the brain's last real state (连不上 once
+ * a request failed, not the name of a brain that no longer answers), the model name is picked from
+ * what 测试连接 found on the server, and an address without http:// is explained as an address.
+ */
+import { expect, test } from '@playwright/test';
+import { childLines } from '../../src/core/errors/catalogue.ts';
+import '../../src/llm/errors.ts';
+import { startOpenAITestServer } from '../support/openai-test-server.ts';
+import { openApp, spoken, type, useSlowDemoBrain, waitSpoken } from './support/child.ts';
+
+test('the server goes away: the child is told to ask a grown-up, and the status strip says 连不上', async ({ page }) => {
+  const server = await startOpenAITestServer();
+  try {
+    await openApp(page);
+    await useSlowDemoBrain(page, server, 0);
+    await expect(page.getByTestId('model-status')).toHaveText('大脑：远程接口：demo-brain');
+    await type(page, '你好');
+    await waitSpoken(page, /你好呀/);
+    await server.close();
+    const before = (await spoken(page)).length;
+    await type(page, '你是谁');
+    const lines = childLines('model_remote_network').map((l) => l.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+    await waitSpoken(page, new RegExp(lines.join('|')), before);
+    await expect(page.getByTestId('model-status')).toHaveText('大脑：连不上（远程接口：demo-brain）');
+    await expect(page.getByTestId('model-status')).toHaveClass(/bad/);
+  } finally {
+    await server.close().catch(() => undefined);
+  }
+});
+
+test('测试连接 lists the models and a tap picks one as the model name', async ({ page }) => {
+  const server = await startOpenAITestServer();
+  try {
+    await page.goto('/tests/lab/settings.html');
+    await page.getByRole('radio', { name: /远程接口/ }).check();
+    await page.getByLabel('接口地址').fill(server.baseUrl);
+    await page.getByRole('button', { name: '测试连接' }).click();
+    await expect(page.getByTestId('remote-connection')).toContainText('连接成功，服务器上的模型：test-model');
+    await expect(page.getByLabel('模型名称')).toHaveValue('');
+    await page.getByTestId('remote-models').getByRole('button', { name: '用 test-model' }).click();
+    await expect(page.getByLabel('模型名称')).toHaveValue('test-model');
+    await page.getByRole('button', { name: '保存并使用' }).click();
+    await expect(page.getByTestId('active-model')).toHaveText('正在使用：远程接口：test-model');
+  } finally {
+    await server.close();
+  }
+});
+
+test('an address without http:// gets a message about the address, not about a model', async ({ page }) => {
+  await page.goto('/tests/lab/settings.html');
+  await page.getByRole('radio', { name: /远程接口/ }).check();
+  await page.getByLabel('接口地址').fill('192.168.1.20:11434/v1');
+  const problem = page.getByTestId('remote-problem');
+  await expect(problem).toContainText('接口地址不是完整的网址');
+  await expect(problem).toContainText('http://');
+  await expect(problem).not.toContainText('模型编号');
+  await expect(page.getByRole('button', { name: '保存并使用' })).toBeDisabled();
+});
