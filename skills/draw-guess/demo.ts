@@ -5,18 +5,8 @@
  */
 import type { ScriptPolicy, Step } from '../../src/core/llm/types.ts';
 import { call, errorOf, lastOf, readTurn, reply, wantsHint, wantsSkip, wantsStop, type TurnView } from '../../src/core/games/demo-kit.ts';
-import { askLine, endLine, hintLine, summaryLine, UNCLEAR_LINE, wrongLine } from './truth.ts';
+import { askLine, endLine, hintLine, summaryLine, UNCLEAR_LINE, wrongLine, type Resolution } from './truth.ts';
 
-interface Resolution {
-  verdict?: string;
-  heard?: string;
-  attempts_left?: number;
-  question_over?: boolean;
-  game_over?: boolean;
-  answer?: string;
-  score?: number;
-  total?: number;
-}
 
 /**
  * Draw the (next) picture: say → show_progress → show_drawing → ask. The progress card goes first:

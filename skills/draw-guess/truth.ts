@@ -39,7 +39,8 @@ export const endLine = (r: { score?: number; unanswered?: string }): string =>
 
 export const UNCLEAR_LINE = '我没听出你猜的是什么动物，再说一遍好吗？';
 
-interface Resolution {
+/** What 你画我猜's tools return about a question (the fields the lines read). */
+export interface Resolution {
   verdict?: string;
   heard?: string;
   attempts_left?: number;

@@ -10,10 +10,10 @@
  * `npm run chaos` runs the long runs (CHAOS_TURNS, CHAOS_RATES, CHAOS_T1/CHAOS_T2; default 300
  * turns at 0.3 and 0.6 with the default budget) and prints the metrics.
  */
-import { expect, test } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
 import { HISTORY_KEPT } from '../../src/arcade/main-agent.ts';
 import { DEFAULT_TURN_BUDGET, type TurnBudget } from '../../src/core/arcade/turn-budget.ts';
-import { startChaosBrainServer } from '../support/chaos-brain-server.ts';
+import { startChaosBrainServer, type ChaosServer } from '../support/chaos-brain-server.ts';
 import { chooseChaosBrain, runChaos, useChaosBrain, type ChaosMetrics } from './support/chaos.ts';
 import { openApp } from './support/child.ts';
 
@@ -29,6 +29,16 @@ function expectTargets(m: ChaosMetrics): void {
   expect(m.historyLength).toBeLessThanOrEqual(HISTORY_KEPT);
 }
 
+/** The app on the chaos brain with `budget`; page errors are collected into the returned list. */
+async function openOnChaos(page: Page, server: ChaosServer, budget: TurnBudget): Promise<string[]> {
+  const pageErrors: string[] = [];
+  page.on('pageerror', (e) => pageErrors.push(String(e)));
+  await useChaosBrain(page, server, budget);
+  await openApp(page);
+  await chooseChaosBrain(page, server);
+  return pageErrors;
+}
+
 test.describe('chaos brain', () => {
   test.skip(LONG, 'the long runs are `npm run chaos`');
 
@@ -36,12 +46,8 @@ test.describe('chaos brain', () => {
     test.setTimeout(300_000);
     const budget: TurnBudget = { stillThinkingMs: 2000, answerMs: 8000 };
     const server = await startChaosBrainServer({ seed: 16, rate: 0.3 });
-    const pageErrors: string[] = [];
-    page.on('pageerror', (e) => pageErrors.push(String(e)));
     try {
-      await useChaosBrain(page, server, budget);
-      await openApp(page);
-      await chooseChaosBrain(page, server);
+      const pageErrors = await openOnChaos(page, server, budget);
       const m = await runChaos(page, server, { turns: 36, budget, pageErrors });
       console.log(`chaos (36 turns, rate 0.3): ${JSON.stringify(m)}`);
       expect(m.turns).toBeGreaterThanOrEqual(36);
@@ -68,12 +74,8 @@ test.describe('chaos brain, long runs', () => {
     test(`${turns} turns at fault rate ${rate}`, async ({ page }) => {
       test.setTimeout(turns * 60_000);
       const server = await startChaosBrainServer({ seed: Number(process.env.CHAOS_SEED ?? 16), rate });
-      const pageErrors: string[] = [];
-      page.on('pageerror', (e) => pageErrors.push(String(e)));
       try {
-        await useChaosBrain(page, server, budget);
-        await openApp(page);
-        await chooseChaosBrain(page, server);
+        const pageErrors = await openOnChaos(page, server, budget);
         const started = Date.now();
         const m = await runChaos(page, server, { turns, budget, pageErrors, heapAt: Math.min(100, Math.floor(turns / 3)) });
         const report = [
