@@ -7,8 +7,9 @@
  * fallback line twice in a row. The budget is short here (T1 2 s, T2 8 s: the remote step timeouts
  * follow it) so stalls cost seconds, not tens of seconds.
  *
- * `npm run chaos` runs the long runs (CHAOS_TURNS, CHAOS_RATES, CHAOS_T1/CHAOS_T2; default 300
- * turns at 0.3 and 0.6 with the default budget) and prints the metrics.
+ * `npm run chaos` runs the long runs (CHAOS_TURNS, CHAOS_RATES, CHAOS_T1/CHAOS_T2, CHAOS_LIE_RATE;
+ * default 300 turns at 0.3 and 0.6 with the default budget, lies at 0.2 of the chances on top) and
+ * prints the metrics.
  */
 import { expect, test, type Page } from '@playwright/test';
 import { HISTORY_KEPT } from '../../src/arcade/main-agent.ts';
@@ -45,14 +46,16 @@ test.describe('chaos brain', () => {
   test('36 turns at fault rate 0.3: never silent for long, never a false result, every answer told', async ({ page }) => {
     test.setTimeout(300_000);
     const budget: TurnBudget = { stillThinkingMs: 2000, answerMs: 8000 };
-    const server = await startChaosBrainServer({ seed: 16, rate: 0.3 });
+    const server = await startChaosBrainServer({ seed: 16, rate: 0.3, lieRate: 0.5 });
     try {
       const pageErrors = await openOnChaos(page, server, budget);
       const m = await runChaos(page, server, { turns: 36, budget, pageErrors });
       console.log(`chaos (36 turns, rate 0.3): ${JSON.stringify(m)}`);
       expect(m.turns).toBeGreaterThanOrEqual(36);
-      // The run met the faults it is about, lies included.
-      for (const f of ['http_500', 'stall', 'cut_stream', 'broken_json']) expect(m.faults[f] ?? 0, f).toBeGreaterThan(0);
+      // The run met the faults it is about: transient ones, malformed output, and lies.
+      const seen = (fs: string[]) => fs.reduce((n, f) => n + (m.faults[f] ?? 0), 0);
+      expect(seen(['http_500', 'http_429', 'cut_stream', 'stall']), 'transient faults').toBeGreaterThan(0);
+      expect(seen(['broken_json', 'unknown_action', 'wrong_types', 'empty_content']), 'malformed output').toBeGreaterThan(0);
       expect(m.liesWritten).toBeGreaterThan(0);
       expect(m.secrets).toBeGreaterThanOrEqual(2);
       expectTargets(m);
@@ -73,7 +76,7 @@ test.describe('chaos brain, long runs', () => {
   for (const rate of rates) {
     test(`${turns} turns at fault rate ${rate}`, async ({ page }) => {
       test.setTimeout(turns * 60_000);
-      const server = await startChaosBrainServer({ seed: Number(process.env.CHAOS_SEED ?? 16), rate });
+      const server = await startChaosBrainServer({ seed: Number(process.env.CHAOS_SEED ?? 16), rate, lieRate: Number(process.env.CHAOS_LIE_RATE ?? 0.2) });
       try {
         const pageErrors = await openOnChaos(page, server, budget);
         const started = Date.now();

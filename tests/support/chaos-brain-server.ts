@@ -25,6 +25,11 @@ export interface ChaosOptions {
   rate: number;
   /** Probability that a healthy request is answered with a random valid step instead of the demo brain's (default 0.1). */
   randomRate?: number;
+  /**
+   * Probability of a lie where a game has just decided something, on top of the faults (default 0:
+   * lies only as faults). Lies are the fault the truth check is about; a run can ask for more of them.
+   */
+  lieRate?: number;
 }
 
 export interface ChaosRecord {
@@ -94,10 +99,10 @@ function lieFor(agent: string, body: Parameters<typeof lastResult>[0]): string |
   if (!r || !res || typeof res !== 'object' || 'error' in res) return null;
   if (agent === 'game:guess-number') {
     if (r.name === 'submit_guess' && (res.result === 'too_big' || res.result === 'too_small')) return '你猜对了真棒！';
-    // One try more than the state said before this turn: never true (tries only go down).
-    const input = body.messages.findLast((m) => m.role === 'user' && m.content.startsWith('{"event":'))?.content ?? '';
-    const tries = /"tries_left":(\d+)/.exec(input);
-    return tries ? `你还剩 ${Number(tries[1]) + 1} 次机会哦。` : null;
+    // One try more than there are now (the latest count this turn's tools gave, else the state's): never true.
+    const inputAt = body.messages.findLastIndex((m) => m.role === 'user' && m.content.startsWith('{"event":'));
+    const counts = body.messages.slice(Math.max(0, inputAt)).flatMap((m) => [...m.content.matchAll(/"tries_left":(\d+)/g)].map((x) => Number(x[1])));
+    return counts.length ? `你还剩 ${counts.at(-1)! + 1} 次机会哦。` : null;
   }
   if (agent === 'game:draw-guess' && r.name === 'submit_answer' && res.verdict !== 'correct') return '你答对啦真棒！';
   return null;
@@ -128,10 +133,11 @@ export async function startChaosBrainServer(opts: ChaosOptions): Promise<ChaosSe
     const agent = agentOf(body.messages, tools);
     const roll = random();
     const note = (fault: ChaosRecord['fault'], lie?: string) => log.push({ index, agent, fault, ...(lie ? { lie } : {}) });
-    if (roll < rate) {
+    const lie = lieFor(agent, body);
+    const lieRoll = random();
+    if (roll < rate || (lie && lieRoll < (opts.lieRate ?? 0))) {
       // Where the game has just decided something, half the faults are lies about it (the hardest fault to catch).
-      const lie = lieFor(agent, body);
-      const fault: Fault = lie && random() < 0.5 ? 'lie' : pick(random, FAULTS.filter((f) => f !== 'lie'));
+      const fault: Fault = lie && (roll >= rate || lieRoll < 0.5) ? 'lie' : pick(random, FAULTS.filter((f) => f !== 'lie'));
       note(fault, fault === 'lie' ? lie! : undefined);
       switch (fault) {
         case 'broken_json':
