@@ -106,7 +106,8 @@ export class FrameDecoder {
   private len = 0;
   private overflow = false;
 
-  constructor(private readonly onProblem?: (p: DecodeProblem) => void) {}
+  /** `onProblem` gets the rejected block's bytes (without the delimiter; an oversize block is cut at the limit). */
+  constructor(private readonly onProblem?: (p: DecodeProblem, block: Uint8Array) => void) {}
 
   push(bytes: Uint8Array): Frame[] {
     const frames: Frame[] = [];
@@ -150,6 +151,6 @@ export class FrameDecoder {
   private problem(p: DecodeProblem): void {
     if (p === 'crc') this.stats.crcErrors++;
     else this.stats.junk++;
-    this.onProblem?.(p);
+    this.onProblem?.(p, this.buf.slice(0, this.len));
   }
 }
