@@ -29,6 +29,8 @@ export interface SimFaults {
    * the host does not hear the Ack; the Ack re-sent for its retransmission gets through.
    */
   loseAck: Record<string, number>;
+  /** Lose the Done of the next N requests of a method (the Done re-sent for a retransmission gets through). */
+  loseDone: Record<string, number>;
   /**
    * Lose every reply (Ack, Done, re-sent ones too) of the N-th next request of a method, e.g.
    * `{'draw.stroke': 5}`: the robot runs it, the host hears nothing about it.
@@ -87,9 +89,10 @@ function initialState(): RobotState {
 
 export class FirmwareSim {
   state: RobotState = initialState();
-  readonly faults: SimFaults = { corruptOut: 0, corruptIn: 0, ackDelay: 0, noDone: false, mute: false, loseAck: {}, loseReplies: {} };
-  /** Requests whose next Ack is lost (`faults.loseAck`), and those whose every reply is (`faults.loseReplies`). */
+  readonly faults: SimFaults = { corruptOut: 0, corruptIn: 0, ackDelay: 0, noDone: false, mute: false, loseAck: {}, loseDone: {}, loseReplies: {} };
+  /** Requests whose first Ack / Done is lost (`faults.loseAck`, `loseDone`), and those whose every reply is (`faults.loseReplies`). */
   private readonly ackLost = new Set<number>();
+  private readonly doneLost = new Set<number>();
   private readonly silenced = new Set<number>();
   private readonly clock: Clock;
   private readonly random: () => number;
@@ -180,6 +183,7 @@ export class FirmwareSim {
     this.recent = [];
     this.recentSeqs = [];
     this.ackLost.clear();
+    this.doneLost.clear();
     this.silenced.clear();
     this.decoder = new FrameDecoder(() => this.bad());
     this.drawing.id = null;
@@ -247,10 +251,14 @@ export class FirmwareSim {
   }
 
   private injectLoss(seq: number, method: string): void {
-    const { loseAck, loseReplies } = this.faults;
+    const { loseAck, loseDone, loseReplies } = this.faults;
     if ((loseAck[method] ?? 0) > 0) {
       loseAck[method]--;
       this.ackLost.add(seq);
+    }
+    if ((loseDone[method] ?? 0) > 0) {
+      loseDone[method]--;
+      this.doneLost.add(seq);
     }
     if ((loseReplies[method] ?? 0) > 0 && --loseReplies[method] === 0) {
       delete loseReplies[method];
@@ -427,6 +435,7 @@ export class FirmwareSim {
     const body = reply.ok ? { ok: true } : { ok: false, error: { code: reply.code, msg: reply.msg } };
     const bytes = encodeJsonFrame(FrameType.Done, seq, body);
     recent.done = bytes;
+    if (this.doneLost.delete(seq)) return;
     this.out(seq, bytes);
   }
 

@@ -127,8 +127,8 @@ export const METHOD_HANDLERS: Record<Method, MethodHandler> = {
   'draw.stroke': (fw, p, req) => {
     if (p.id !== fw.drawing.id) return req.nak('bad_params', 'stroke for a drawing that was not begun');
     const pts = p.pts;
-    if (!Array.isArray(pts) || pts.length < 1 || pts.length > LIMITS.maxPointsPerStroke || !pts.every(isPoint))
-      return req.nak('bad_params', `pts: 1–${LIMITS.maxPointsPerStroke} points [x,y] in 0–${MAX_XY}`);
+    const max = Math.min(LIMITS.maxPointsPerStroke, fw.helloBody().draw?.maxPoints ?? LIMITS.maxPointsPerStroke);
+    if (!Array.isArray(pts) || pts.length < 1 || pts.length > max || !pts.every(isPoint)) return req.nak('bad_params', `pts: 1–${max} points [x,y] in 0–${MAX_XY}`);
     const stroke: Point[] = pts;
     // Hidden under a face, or asked not to animate: the stroke appears at once.
     const ms = strokeMs(stroke.length, fw.drawing.animate && !fw.state().face);
