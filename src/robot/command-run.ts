@@ -1,14 +1,16 @@
 /**
  * Runs a list of commands on one robot, in order, within the protocol's rules
- * (docs/robot-protocol.md §3, §9 "What the host does when…"):
- * - the next command goes out once the previous one is acknowledged, so a command refused with
- *   `busy` can be sent again (a new request, after 100, 200, 400… ms) without another one
- *   overtaking it;
+ * (docs/robot-protocol.md §3, §10 "What the host does when…"):
+ * - commands are handed to the link at once and go out as its request window allows (8 from the
+ *   oldest unacknowledged one), so a slow robot's acks overlap instead of adding up; `draw.begin`
+ *   must be acknowledged before the strokes go, and every stroke before `draw.end`;
  * - retransmissions of a request whose Ack is lost are the link's (requests.ts), same seq;
+ * - a command refused with `busy` is sent again as a new request after 100, 200, 400… ms (a
+ *   stroke may then land after a later one: the finished picture is the same);
  * - a drawing ends with `draw.end`, whose Done means every stroke the robot acknowledged is
  *   drawn: a stroke whose own Done was lost is covered by it, not a failure.
- * The result says which command failed and how; what to do about it is the caller's
- * (output-module.ts).
+ * After the first failure nothing more is handed to the link. The result says which command
+ * failed and how; what to do about it is the caller's (output-module.ts).
  */
 import type { Clock } from './clock.ts';
 import type { RobotLink } from './link.ts';
@@ -48,9 +50,10 @@ function failure(index: number, method: string, e: unknown): RunFailure {
   return { index, method, code: err?.code ?? 'unknown', device: deviceCode(e), detail: err?.message ?? String(e) };
 }
 
-function settle(done: Promise<void>): Outcome {
+/** Tracks a promise's outcome synchronously readable later. */
+function settle(p: Promise<unknown>): Outcome {
   const o: { state: Outcome['state']; error?: unknown } = { state: 'pending' };
-  done.then(
+  p.then(
     () => (o.state = 'ok'),
     (error: unknown) => Object.assign(o, { state: 'failed', error }),
   );
@@ -60,31 +63,53 @@ function settle(done: Promise<void>): Outcome {
 export async function runCommands(link: RobotLink, commands: Command[], opts: RunOptions): Promise<RunResult> {
   const retryMs = opts.busyRetry ?? TIMING.busyRetry;
   const retries = opts.busyRetries ?? TIMING.busyRetries;
-  const handles: CommandHandle[] = [];
-  const outcomes: Outcome[] = [];
-  let busyRetries = 0;
   const sleep = (ms: number) => new Promise<void>((resolve) => opts.clock.setTimeout(resolve, ms));
+  let busyRetries = 0;
+  let stop: RunFailure | null = null;
 
-  for (let i = 0; i < commands.length; i++) {
+  /** Sends one command until the robot accepts it (busy: again, later); resolves with its handle. */
+  const accept = async (i: number): Promise<CommandHandle> => {
     const c = commands[i];
     for (let attempt = 0; ; attempt++) {
       const h = link.send(c);
       try {
         await h.acked;
-        handles[i] = h;
-        outcomes[i] = settle(h.done);
-        break;
+        return h;
       } catch (e) {
-        if (deviceCode(e) === 'busy' && attempt < retries && link.ready) {
+        if (deviceCode(e) === 'busy' && attempt < retries && link.ready && !stop) {
           busyRetries++;
           await sleep(retryMs * 2 ** attempt);
           continue;
         }
-        return { ok: false, failed: failure(i, c.method, e), busyRetries, covered: 0 };
+        throw e;
       }
     }
-  }
+  };
 
+  const accepted: Array<Promise<CommandHandle>> = [];
+  const fail = (i: number, e: unknown) => {
+    const f = failure(i, commands[i].method, e);
+    if (!stop || f.index < stop.index) stop = f;
+  };
+  /** Waits for every command handed over so far to be accepted (or the first failure). */
+  const barrier = async () => {
+    for (const [i, p] of accepted.entries()) await p.catch((e: unknown) => fail(i, e));
+  };
+
+  for (let i = 0; i < commands.length && !stop; i++) {
+    const method = commands[i].method;
+    if (method === 'draw.end') await barrier();
+    if (stop) break;
+    const p = accept(i);
+    p.catch((e: unknown) => fail(i, e));
+    accepted.push(p);
+    if (method === 'draw.begin') await barrier();
+  }
+  await barrier();
+  if (stop) return { ok: false, failed: stop, busyRetries, covered: 0 };
+
+  const handles = await Promise.all(accepted);
+  const outcomes = handles.map((h) => settle(h.done));
   const last = commands.length - 1;
   if (last < 0) return { ok: true, busyRetries, covered: 0 };
   if (commands[last].method === 'draw.end') {

@@ -56,9 +56,11 @@ describe('a picture is complete or cleared, and the game is told', () => {
     const { sim, link, output, trace } = await outputRig();
     sim.faults.loseReplies['draw.stroke'] = 5; // the robot draws the 5th piece; the tablet hears nothing about it
     const drawing = manyStrokes('cat', 14);
+    const before = sim.state.commands;
     const shown = outcome(output.showDrawing(drawing));
     await tick(400);
-    expect(drawingOn(sim)!.strokes.length).toBe(5); // the 6th is not sent before the 5th is acknowledged
+    // The window: draw.begin and strokes 1–4 answered, then the silent 5th and at most 7 after it.
+    expect(sim.state.commands - before).toBe(1 + 4 + 8);
     await tick(1500);
     expect(shown.value).toMatchObject({ device_completed: false, error: 'robot_picture_incomplete: 画到一半卡住了，我重新画一次。' });
     expect(shown.value?.detail).toMatch(/draw\.stroke \(6\).*robot_ack_timeout|no ack after 3 tries/);
@@ -130,6 +132,15 @@ describe('a slow robot (acks after 1.5 s)', () => {
     expect(sim.state.gestures).toEqual(['shake', 'nod']);
     expect(link.stats.ackTimeouts).toBe(timeouts);
     expect(link.state).toBe('ready');
+
+    // A drawing on this robot: its acks overlap within the window, so its 22 requests wait for 5 acks in a row
+    // (draw.begin, three windows of strokes, draw.end), about 7.5 s, not 22 × 1.5 s.
+    const t0 = Date.now();
+    const drawn = outcome(output.showDrawing(manyStrokes('slow', 20)));
+    while (!drawn.settled) await tick(100);
+    expect(drawn.value).toEqual({ device_completed: true });
+    expect(Date.now() - t0).toBeLessThan(9000);
+    expect(link.stats.ackTimeouts).toBe(timeouts);
   });
 });
 
