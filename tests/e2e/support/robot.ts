@@ -38,3 +38,51 @@ export async function unplugOnFirstStroke(page: Page): Promise<() => Promise<voi
   });
   return () => page.evaluate(() => (globalThis as unknown as { __unplugged: Promise<void> }).__unplugged);
 }
+
+/** What a simulated robot shows, as a line snapshot records it. */
+export interface Shown {
+  kind: string;
+  id?: string;
+  strokes?: number;
+  drawn?: number;
+  complete?: boolean;
+}
+
+/** A line handed to speech, with what the USB robot and the on-screen robot showed at that moment. */
+export interface LineSeen {
+  text: string;
+  usb: Shown;
+  screen: Shown;
+  /** performance.now() in the page. */
+  at: number;
+}
+
+/**
+ * From now on, records every line the app hands to speechSynthesis together with what both
+ * simulated robots show at that very moment (in the page, so nothing can slip between them).
+ * Read it with `linesSeen`.
+ */
+export async function watchLines(page: Page): Promise<void> {
+  await page.evaluate(() => {
+    type Sim = { state: { content: { kind: string; id?: string; strokes?: unknown[]; drawn?: number; complete?: boolean } } };
+    const w = window as unknown as {
+      __linesSeen: unknown[];
+      __robotSim: { sim: Sim };
+      __agentcade: { robot: { screenSim: Sim } };
+      speechSynthesis: { speak(u: { text: string }): void };
+    };
+    const shot = (sim: Sim) => {
+      const c = sim.state.content;
+      return c.kind === 'drawing' ? { kind: c.kind, id: c.id, strokes: c.strokes?.length ?? 0, drawn: c.drawn ?? 0, complete: !!c.complete } : { kind: c.kind };
+    };
+    w.__linesSeen = [];
+    const synth = w.speechSynthesis;
+    const speak = synth.speak.bind(synth);
+    synth.speak = (u) => {
+      w.__linesSeen.push({ text: u.text, usb: shot(w.__robotSim.sim), screen: shot(w.__agentcade.robot.screenSim), at: performance.now() });
+      speak(u);
+    };
+  });
+}
+
+export const linesSeen = (page: Page): Promise<LineSeen[]> => page.evaluate(() => (window as unknown as { __linesSeen: LineSeen[] }).__linesSeen);

@@ -8,7 +8,8 @@
  * event), so a host or a test tuned to one implementation shows up.
  *
  * `bugs` turns it into deliberately broken firmware for the conformance kit's own tests:
- * `crc` (CRC-16/XMODEM, init 0x0000, instead of CCITT-FALSE), `noDone` (never reports done),
+ * `crc` (sends its CRC high byte first — it checks the host's CRC correctly, so it answers, but
+ * every frame it sends fails the host's check), `noDone` (never reports done),
  * `forgetsDuplicates` (runs every retransmission again).
  */
 import type { Clock } from '../../../src/robot/clock.ts';
@@ -410,14 +411,15 @@ export class OtherFirmware implements WireDevice {
     raw[3] = (seq >> 8) & 0xff;
     raw.set(payload, 4);
     const c = this.crc(raw.subarray(0, raw.length - 2));
-    raw[raw.length - 2] = c & 0xff;
-    raw[raw.length - 1] = c >> 8;
+    // The bug: big-endian on the way out.
+    raw[raw.length - 2] = this.bugs.crc ? c >> 8 : c & 0xff;
+    raw[raw.length - 1] = this.bugs.crc ? c & 0xff : c >> 8;
     return stuff(raw);
   }
 
-  /** CRC-16/CCITT-FALSE, bit by bit as in the document's C code (XMODEM's init 0 with `bugs.crc`). */
+  /** CRC-16/CCITT-FALSE, bit by bit as in the document's C code. */
   private crc(p: Uint8Array): number {
-    let crc = this.bugs.crc ? 0x0000 : 0xffff;
+    let crc = 0xffff;
     for (const b of p) {
       crc ^= b << 8;
       for (let i = 0; i < 8; i++) crc = crc & 0x8000 ? ((crc << 1) ^ 0x1021) & 0xffff : (crc << 1) & 0xffff;

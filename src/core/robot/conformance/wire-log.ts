@@ -132,7 +132,9 @@ export function problemText(b: RxBlock): string {
       const raw = cobsDecode(body)!;
       const got = raw[raw.length - 2] | (raw[raw.length - 1] << 8);
       const want = crc16(raw, 0, raw.length - 2);
-      return `CRC mismatch: the frame carries 0x${got.toString(16).padStart(4, '0')}, CRC-16/CCITT-FALSE of its first ${raw.length - 2} bytes is 0x${want.toString(16).padStart(4, '0')} (§2.3; little-endian, init 0xFFFF)`;
+      const swapped = ((got & 0xff) << 8) | (got >> 8);
+      const hint = swapped === want ? ': the right CRC with its two bytes swapped — send the low byte first (§2.2)' : ' (§2.3: poly 0x1021, init 0xFFFF, sent low byte first)';
+      return `CRC mismatch: the frame carries 0x${got.toString(16).padStart(4, '0')}, CRC-16/CCITT-FALSE of its first ${raw.length - 2} bytes is 0x${want.toString(16).padStart(4, '0')}${hint}`;
     }
     case 'version':
       return `ver byte is ${cobsDecode(body)![0]}, not 1 (§2.2)`;
