@@ -129,6 +129,8 @@ export class RobotOutput extends Emitter<RobotOutputEvents> implements DevicePor
         robot.on('ready', ({ rebooted }) => this.record('link', { event: rebooted ? 'rebooted' : 'ready', fw: robot.hello?.fw, serial: robot.hello?.serial, stats: { ...robot.stats } })),
         robot.on('lost', ({ code }) => this.record('link', { event: 'lost', code, stats: { ...robot.stats } })),
         robot.on('error', ({ code, detail }) => this.record('link', { event: 'error', code, detail, stats: { ...robot.stats } })),
+        // The robot's own `fault` and `log` events (docs/robot-protocol.md §8), for whoever reads the trace.
+        robot.on('event', (body) => this.record('robot_event', body)),
       );
       if (robot.ready) this.active = 'robot';
     }

@@ -5,6 +5,15 @@
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { drawingOn, manyStrokes, outcome, outputRig, tick } from './harness.ts';
+import { RobotLink } from '../../../src/robot/link.ts';
+import { createOnScreenEngine } from '../../../src/robot/on-screen.ts';
+import { RobotOutput } from '../../../src/robot/output-module.ts';
+import { fixedPortSource } from '../../../src/robot/serial-port.ts';
+import { SimPort } from '../../../src/robot/sim/sim-port.ts';
+import type { TraceEvent } from '../../../src/core/trace/types.ts';
+import { OtherFirmware } from '../../support/robot/other-firmware.ts';
+import { steppingRandom } from '../../support/robot/random.ts';
+import { TimedSpeech } from '../../support/robot/timed-speech.ts';
 
 beforeEach(() => {
   vi.useFakeTimers();
@@ -159,5 +168,31 @@ describe('commands fitted to what the robot says it can do', () => {
     expect(shown.value).toEqual({ device_completed: true });
     expect(drawingOn(sim)!.strokes.map((s) => s.length)).toEqual([50, 50, 22]);
     expect(link.stats.refused).toBe(0);
+  });
+});
+
+describe('the trace', () => {
+  it('records every loss and reconnect of the link with its counters so far', async () => {
+    const { port, trace } = await outputRig();
+    port.unplug();
+    await tick(10);
+    port.plug();
+    await tick(2000);
+    const links = trace.filter((e) => e.name === 'link').map((e) => (e.data as { event: string }).event);
+    expect(links).toEqual(['lost', 'ready']);
+    const ready = trace.filter((e) => e.name === 'link').at(-1)!.data as { stats: { unplugs: number; reconnects: number }; serial: string };
+    expect(ready).toMatchObject({ serial: 'SIM00001', stats: { unplugs: 1, reconnects: 1 } });
+  });
+
+  it("records the robot's own events (a log line at boot of the independent firmware)", async () => {
+    const port = new SimPort(new OtherFirmware()); // powered now: its boot text, then hello and a log event after 150 ms
+    const link = new RobotLink({ source: fixedPortSource(port) });
+    const trace: TraceEvent[] = [];
+    const screen = createOnScreenEngine({ random: steppingRandom() });
+    new RobotOutput({ speech: new TimedSpeech(), screen: screen.link, robot: link, trace: { record: (e) => trace.push(e) } });
+    void link.connectByTap();
+    await tick(1500);
+    expect(link.state).toBe('ready');
+    expect(trace.find((e) => e.name === 'robot_event')?.data).toEqual({ event: 'log', msg: 'ready', robot: 'robot' });
   });
 });
