@@ -6,24 +6,12 @@
  * half picture, and after an unplug the next line waits for the on-screen robot's drawing. The
  * link's health shows in 设置 and in 记录.
  */
-import { readFileSync } from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
-import { bundleFake, linesSeen, unplugOnFirstStroke, watchLines } from './support/robot.ts';
-import { splitStroke } from '../../src/core/robot/pictures.ts';
-import { installSpeechFake } from './fakes/speech-fake.ts';
+import { bundleFake, byDrawingId, linesSeen, openWithSerialFake, otherThan, strokesOnWire, unplugOnFirstStroke, watchLines } from './support/robot.ts';
 import { say as speak, spoken, waitSpoken } from './support/child.ts';
 
 const say = (page: Page, words: string) => speak(page, words, { waitIdle: true });
 const STUCK = '画到一半卡住了，我重新画一次';
-
-interface Animal {
-  id: string;
-  name: string;
-  drawing: { id?: string; strokes: Array<Array<[number, number]>> };
-}
-const ANIMALS = JSON.parse(readFileSync('skills/draw-guess/animals.json', 'utf8')) as Animal[];
-const byDrawingId = new Map(ANIMALS.map((a) => [a.drawing.id || a.id, a]));
-const strokesOnWire = (a: Animal) => a.drawing.strokes.flatMap((s) => splitStroke(s)).length;
 
 let fakeSerial = '';
 test.beforeAll(async () => {
@@ -32,12 +20,7 @@ test.beforeAll(async () => {
 
 /** The app with the serial fake, the speech fake and the demo model; the robot connected by a tap. */
 async function openConnected(page: Page) {
-  await page.addInitScript({ content: fakeSerial });
-  await page.addInitScript(installSpeechFake, {});
-  await page.goto('/?e2e#arcade');
-  await page.waitForFunction(() => '__agentcade' in window);
-  await page.evaluate(() => (window as any).__agentcade.controller.chooseProvider('scripted'));
-  await expect(page.getByTestId('model-status')).toContainText('演示');
+  await openWithSerialFake(page, fakeSerial);
   await page.getByTestId('connect-robot').click();
   await expect(page.getByTestId('robot-link-status')).toHaveText('机器人：已连接');
 }
@@ -146,7 +129,7 @@ test('a robot that acks after 1.5 s: the shake still happens once, the game goes
   await waitSpoken(page, /画好啦！第 1 题/);
   const animal = byDrawingId.get((await usbDrawing(page)).id)!;
   await faults(page, { ackDelay: 1500 });
-  const other = ANIMALS.find((a) => a.name !== animal.name && ![...a.name].some((ch) => animal.name.includes(ch)))!.name;
+  const other = otherThan(animal.name);
   let n = (await spoken(page)).length;
   await say(page, `是${other}吗`);
   await waitSpoken(page, new RegExp(`不是${other}哦，再猜猜看`), n);
