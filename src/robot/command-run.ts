@@ -9,8 +9,9 @@
  *   stroke may then land after a later one: the finished picture is the same);
  * - a drawing ends with `draw.end`, whose Done means every stroke the robot acknowledged is
  *   drawn: a stroke whose own Done was lost is covered by it, not a failure.
- * After the first failure nothing more is handed to the link. The result says which command
- * failed and how; what to do about it is the caller's (output-module.ts).
+ * A failure stops the run at the next barrier (a drawing whose stroke failed never gets its
+ * `draw.end`). The result says which command failed and how; what to do about it is the
+ * caller's (output-module.ts).
  */
 import type { Clock } from './clock.ts';
 import type { RobotLink } from './link.ts';

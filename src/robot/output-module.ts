@@ -73,6 +73,11 @@ function failedResult(r: RunResult): DeviceResult {
   return { device_completed: false, error: errorText(f.code), detail: `${f.method} (${f.index + 1}): ${f.detail}` };
 }
 
+/** Commands as this robot can take them (see `fitCommand`). */
+function fitCommands(link: RobotLink, commands: Command[]): Command[] {
+  return commands.map((c) => fitCommand(link, c)).filter((c): c is Command => c !== null);
+}
+
 /** A command as this robot can take it: an expression it lacks → neutral (or none), a gesture it lacks → none. */
 function fitCommand(link: RobotLink, c: Command): Command | null {
   const hello = link.hello;
@@ -239,8 +244,7 @@ export class RobotOutput extends Emitter<RobotOutputEvents> implements DevicePor
     const screen = this.toScreen(commands);
     const robot = this.robotInCharge();
     if (!robot) return this.screenResult(await screen);
-    const fitted = commands.map((c) => fitCommand(robot, c)).filter((c): c is Command => c !== null);
-    const r = await this.run(robot, fitted);
+    const r = await this.run(robot, fitCommands(robot, commands));
     if (r.ok) return { device_completed: true };
     if (this.gone(robot, r)) return { ...this.screenResult(await screen), shown_on: 'screen' };
     return failedResult(r);
@@ -320,10 +324,7 @@ export class RobotOutput extends Emitter<RobotOutputEvents> implements DevicePor
     // Resync with idempotent setters: content without animation, then the held face.
     const commands = [...pictureCommands(this.picture, false, pictureLimits(robot.hello))];
     if (this.held) commands.push(cmd('face.set', { expr: this.held }));
-    void this.run(
-      robot,
-      commands.map((c) => fitCommand(robot, c)).filter((c): c is Command => c !== null),
-    );
+    void this.run(robot, fitCommands(robot, commands));
     if (this.active !== 'robot') {
       this.active = 'robot';
       this.emit('active', 'robot');
