@@ -10,7 +10,8 @@
  * `bugs` turns it into deliberately broken firmware for the conformance kit's own tests:
  * `crc` (sends its CRC high byte first — it checks the host's CRC correctly, so it answers, but
  * every frame it sends fails the host's check), `noDone` (never reports done),
- * `forgetsDuplicates` (runs every retransmission again).
+ * `forgetsDuplicates` (runs every retransmission again), `noHelloDelimiter` (no lone 00 before
+ * its hello).
  */
 import type { Clock } from '../../../src/robot/clock.ts';
 import { systemClock } from '../../../src/robot/clock.ts';
@@ -20,6 +21,8 @@ export interface OtherFirmwareBugs {
   crc?: boolean;
   noDone?: boolean;
   forgetsDuplicates?: boolean;
+  /** No lone 00 before the hello. */
+  noHelloDelimiter?: boolean;
 }
 
 export interface OtherFirmwareOptions {
@@ -332,7 +335,7 @@ export class OtherFirmware implements WireDevice {
   // ---- send ------------------------------------------------------------------------------------
 
   private hello(): void {
-    this.emitNow(new Uint8Array([0]));
+    if (!this.bugs.noHelloDelimiter) this.emitNow(new Uint8Array([0]));
     this.event({
       event: 'hello',
       proto: 1,

@@ -83,6 +83,12 @@ describe('conformance suite against broken firmware: it fails, and shows the byt
     expect(f.traffic.some((l) => l.dir === 'rx' && /^Ack #\d+ \{"ms":/.test(l.what))).toBe(true);
   });
 
+  it('no lone 00 before the hello: only that check fails, naming the frame in front of it', async () => {
+    const report = await broken({ noHelloDelimiter: true });
+    expect(failed(report)).toEqual(['hello.delimiter']);
+    expect(report.results.find((r) => r.id === 'hello.delimiter')!.failure!.got).toMatch(/^the hello \(Event #\d+\) right after a frame/);
+  });
+
   it('forgetting duplicates: the retransmission checks fail, showing the second Done', async () => {
     const report = await broken({ forgetsDuplicates: true });
     expect(failed(report)).toEqual(['dup.running', 'dup.done', 'dup.window']);
