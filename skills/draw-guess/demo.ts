@@ -31,8 +31,16 @@ function drawAndAsk(v: TurnView, opening: string): Step {
   const said = lastOf(v, 'say');
   if (!said) return call('say', { text: opening });
   if (!lastOf(v, 'show_progress')) return call('show_progress');
-  if (!lastOf(v, 'show_drawing')) return call('show_drawing');
+  const drawn = lastOf(v, 'show_drawing');
+  if (!drawn) return call('show_drawing');
   const p = lastOf(v, 'show_progress')!.result as { question: number; total: number };
+  if ((drawn.result as { device_completed?: boolean }).device_completed === false) {
+    // The picture is not there: never "画好啦". A hint instead, so the child can still guess.
+    const h = lastOf(v, 'get_hint');
+    if (!h) return call('get_hint');
+    const hint = (h.result as { hint?: string | null }).hint;
+    return reply(`机器人今天画不出这幅画。第 ${p.question} 题，我说给你听：${hint ?? '它是一种小动物。'}你猜是什么动物？`);
+  }
   return reply(`画好啦！第 ${p.question} 题，这是什么动物呀？`);
 }
 

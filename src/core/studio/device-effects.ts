@@ -3,6 +3,7 @@
  * runtime — not the model — reads the turn's `运行.*` changes and turns them into DevicePort calls.
  * Answer right → happy + nod; wrong → sorry + shake ("不知道" gets neither); a new card → its
  * picture description or question on the robot's screen; the game over → the final score.
+ * A card the robot could not show is read aloud instead (`cardReadAloud`).
  * Pure: board in, effects out.
  */
 import { squash } from '../jev/normalize.ts';
@@ -92,6 +93,14 @@ export function cardScreenText(card: CardAsset, number: number): string {
     if (t && !namesAnswer(t, card)) return `${head}：${t}`;
   }
   return `${head}：猜猜看！`;
+}
+
+/**
+ * What the robot says when a card did not reach its screen (the robot reported it could not show
+ * it): the card read aloud, so the child is never told to look at a screen that does not show it.
+ */
+export function cardReadAloud(card: TextCard): string {
+  return `屏幕上的字没显示出来，我念给你听：${card.text}`;
 }
 
 export function deviceEffects(ch: TurnChanges, ended: boolean): DeviceEffect[] {

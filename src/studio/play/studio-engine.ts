@@ -16,7 +16,7 @@ import { describe } from '../../core/errors/catalogue.ts';
 import { EngineFailure, type EngineFactory, type EngineReply, type EngineTurn, type GameEngine } from '../../core/games/engine.ts';
 import type { ChatModel } from '../../core/llm/types.ts';
 import type { Random } from '../../core/random.ts';
-import { deviceEffects, type DeviceEffect, type TurnChanges } from '../../core/studio/device-effects.ts';
+import { cardReadAloud, deviceEffects, type DeviceEffect, type TurnChanges } from '../../core/studio/device-effects.ts';
 import type { PlayBook } from '../../core/studio/types.ts';
 import type { DevicePort } from '../../core/robot/types.ts';
 import { nullTrace, type TraceEvent, type TraceSink } from '../../core/trace/types.ts';
@@ -134,8 +134,13 @@ export class StudioEngine implements GameEngine {
     const t0 = this.now();
     try {
       if (e.op === 'react') await this.deps.device.react(e.expression, e.gesture);
-      else if (e.op === 'showText') await this.deps.device.showText(e.card);
-      else await this.deps.device.showProgress(e.progress);
+      else {
+        const r = e.op === 'showText' ? await this.deps.device.showText(e.card) : await this.deps.device.showProgress(e.progress);
+        // The robot's screen does not show the card: the child hears it instead of a "look at the screen".
+        if (!r.device_completed && e.op === 'showText') t.say(cardReadAloud(e.card));
+        this.record(t, 'device', e.op, { ...e, result: r }, this.now() - t0);
+        return;
+      }
       this.record(t, 'device', e.op, e, this.now() - t0);
     } catch (err) {
       this.record(t, 'error', e.op, { error: String(err) });
