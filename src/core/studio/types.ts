@@ -44,8 +44,10 @@ export interface CardAsset {
   cardId: string;
   kind: 'question' | 'picture';
   prompt: string;
-  /** What the robot draws / shows for a picture card (never names the answer). */
+  /** A picture card's description, shown as text (designs made before cards had drawings). */
   picture?: string;
+  /** A picture card's drawing: the id of one of the robot's drawings, drawn while the card is asked. */
+  drawing?: string;
   answer: string;
   aliases: string[];
   hints: string[];
