@@ -99,10 +99,9 @@ export class StudioEngine implements GameEngine {
     await this.save();
   }
 
+  /** The runtime's own goodbye: the game's own closing words (its wrap-up code on the board now). */
   private goodbye(): string {
-    const s = this.runtime.score;
-    const tally = s.played > 0 ? `你答对了 ${s.correct} 张，得了 ${s.score} 分。` : '';
-    return `好的，这局就玩到这里。${tally}${this.runtime.closingWords ?? '下次再来玩吧！'}`;
+    return this.runtime.farewell ?? `好的，这局就玩到这里。${this.runtime.closingWords ?? '下次再来玩吧！'}`;
   }
 
   /**
@@ -134,7 +133,11 @@ export class StudioEngine implements GameEngine {
     try {
       if (e.op === 'react') await this.deps.device.react(e.expression, e.gesture);
       else if (e.op === 'showText') await this.deps.device.showText(e.card);
-      else await this.deps.device.showProgress(e.progress);
+      else if (e.op === 'showDrawing') {
+        // A picture card: the robot draws it (the drawings are large: loaded on the first picture card).
+        const drawing = (await import('../robot-drawings.ts')).robotDrawing(e.drawingId);
+        await (drawing ? this.deps.device.showDrawing(drawing) : this.deps.device.showText(e.fallback));
+      } else await this.deps.device.showProgress(e.progress);
       this.record(t, 'device', e.op, e, this.now() - t0);
     } catch (err) {
       this.record(t, 'error', e.op, { error: String(err) });
