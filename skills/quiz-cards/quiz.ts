@@ -57,7 +57,8 @@ export function quizExecutors(judge: typeof jevJudge = jevJudge): Record<string,
       const v = (r['运行.判定'] ?? { 结果: '不知道' }) as Verdict;
       const s = (r['运行.得分'] ?? { 得分: 0, 答对: 0 }) as Score;
       const p = (r['运行.进度'] ?? {}) as Progress;
-      const rounds = roundsOf(r['设计.交互范式']);
+      // Never more rounds than cards: a deck of 3 is a game of 3.
+      const rounds = Math.min(roundsOf(r['设计.交互范式']), Math.max(1, ((r['设计.卡牌'] ?? []) as Card[]).length));
       const right = v.结果 === '对';
       const gained = right ? ((p.本卡提示 ?? 0) > 0 ? QUIZ_RULES.提示后答对得分 : QUIZ_RULES.答对得分) : 0;
       const played = p.已用?.length ?? 0;

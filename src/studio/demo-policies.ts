@@ -80,14 +80,15 @@ const FILLER = new RegExp(
   [
     '(\\d+|[一二两三四五六七八九十]+)\\s*(周岁|岁|轮|道题|道|题|局|个谜语|个动作|张卡片|张卡|张)', '我想要?', '想要?', '我要', '请', '帮我', '给', '孩子们?', '小朋友',
     '女儿', '儿子', '宝宝', '(做|来|玩|出|讲|编)(一个|个|一下|一些|几道|点)?', '一个', '游戏', '问答', '卡片', '卡牌', '猜谜语?', '谜语', '故事接龙', '讲故事',
-    '故事', '接龙', '我说你做', '做动作', '动一动', '简单一?点', '难一?点', '换成', '题目', '的', '吧', '呀', '啊', '就好', '不要', '主题',
+    '故事', '接龙', '我说你做', '做动作', '动一动', '简单一?点', '难一?点', '换成', '题目', '一起', '和', '跟', '陪', '的', '吧', '呀', '啊', '就好', '不要', '主题',
   ].join('|'),
   'g',
 );
 
 /** The theme phrase in the parent's words (「动物叫声」, 「恐龙」), or '' when they named none. */
 export function themeFromWords(text: string): string {
-  const parts = text.replace(FILLER, ' ').split(/[，。！？；,.!?;、\s]+/).map((p) => p.trim()).filter((p) => p.length >= 1);
+  // A single character left over is a scrap of the sentence, not a theme.
+  const parts = text.replace(FILLER, ' ').split(/[，。！？；,.!?;、\s]+/).map((p) => p.trim()).filter((p) => Array.from(p).length >= 2);
   return parts.sort((a, b) => b.length - a.length)[0] ?? '';
 }
 

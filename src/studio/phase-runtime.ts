@@ -11,7 +11,7 @@ import * as bb from '../core/studio/blackboard.ts';
 import { cardsFromDesign, declarationFor, gameIdFor, type ThemeFact } from '../core/studio/cards.ts';
 import { draftProblems } from '../core/studio/draft-check.ts';
 import { freeName, nameTaken } from '../core/studio/names.ts';
-import { summarize } from '../core/studio/tag-schema.ts';
+import { summarize, withIds } from '../core/studio/tag-schema.ts';
 import { skillById, type SkillDef, type SkillPackage } from '../core/studio/package-loader.ts';
 import { allowedTools, initialPhaseState, isLoopTool, transition, whoActs, type Effect, type PhaseEvent, type PhaseState, type WaitingReason } from '../core/studio/phase-machine.ts';
 import { missingInstantiateSkills, RUN_SKILL_LIST } from '../core/studio/planner.ts';
@@ -168,9 +168,15 @@ export class StudioSession {
     return this.drive({ type: 'user_reject', tag, reason });
   }
   edit(tag: string, value: unknown): Promise<ActResult> {
-    const problems = this.problems({ [tag]: value }, 'user');
+    const [v] = Object.values(this.identified({ [tag]: value }));
+    const problems = this.problems({ [tag]: v }, 'user');
     if (problems.length) return Promise.resolve({ ok: false, message: problems.join('；') });
-    return this.drive({ type: 'user_edit', tag, value });
+    return this.drive({ type: 'user_edit', tag, value: v });
+  }
+
+  /** Design values with every row's id filled in (cards written by hand have none). */
+  private identified(values: Record<string, unknown>): Record<string, unknown> {
+    return Object.fromEntries(Object.entries(values).map(([t, v]) => [t, withIds(this.deps.pkg.tagDefs[t]?.schema, v)]));
   }
 
   /** Takes every draft under review as it is (one tap on 采用). */
@@ -190,7 +196,8 @@ export class StudioSession {
   }
 
   /** The parent writes design facts themselves (a hand-written deck), checked like any draft. */
-  author(values: Record<string, unknown>): Promise<ActResult> {
+  author(written: Record<string, unknown>): Promise<ActResult> {
+    const values = this.identified(written);
     const problems = this.problems(values, 'user');
     if (problems.length) return Promise.resolve({ ok: false, message: problems.join('；') });
     const writer = this.deps.pkg.skills.find((s) => s.stage === 'instantiate' && Object.keys(values).some((t) => s.writes.includes(t)))?.id;
@@ -298,12 +305,12 @@ export class StudioSession {
           notes.push(() => this.userDecision(worded || !plain(e.tag) ? null : `${title(e.tag)}重做：${e.reason}`, `驳回 ${e.tag}，理由：${e.reason}`, { decision: 'reject', tag: e.tag, reason: e.reason }));
         } else if (e.type === 'edit_tag') {
           board = bb.editAndAccept(board, e.tag, e.value, 'user', at);
-          notes.push(() => this.userDecision(plain(e.tag) ? `我改了一下${title(e.tag)}。` : null, `修改并采用 ${e.tag}`, { decision: 'edit', tag: e.tag, value: e.value }));
+          notes.push(() => this.userDecision(plain(e.tag) ? `改了一下${title(e.tag)}。` : null, `修改并采用 ${e.tag}`, { decision: 'edit', tag: e.tag, value: e.value }));
         } else if (e.type === 'author_tags') {
           for (const [tag, value] of Object.entries(e.values)) board = bb.recordUserFact(board, tag, value, at);
           const tags = Object.keys(e.values);
           const shown = tags.filter(plain).map(title);
-          notes.push(() => this.userDecision(shown.length ? `我自己写好了${shown.join('、')}。` : null, `家长自己写了：${tags.join('、')}（已采用）`, { decision: 'author', tags }));
+          notes.push(() => this.userDecision(shown.length ? `自己写好了${shown.join('、')}。` : null, `家长自己写了：${tags.join('、')}（已采用）`, { decision: 'author', tags }));
         } else if (e.type === 'record_user_words') {
           const prev = bb.acceptedValue<string[]>(board, USER_WORDS_TAG) ?? [];
           board = bb.recordUserFact(board, USER_WORDS_TAG, [...prev, e.text], at);
@@ -514,7 +521,7 @@ export class StudioSession {
       (this.snap.board = bb.submit(this.snap.board, { workerId, skill: s.id, burst: this.snap.state.burstNo, at: this.now(), declaredWrites: s.writes, values }));
     if (this.snap.state.stage !== 'play') {
       try {
-        submit(skill, outcome.values);
+        submit(skill, this.identified(outcome.values));
       } catch (err) {
         this.dispatch({ type: 'worker_failed', workerId, message: (err as Error).message }, work);
         return;

@@ -33,12 +33,11 @@ export function handWrittenDesign(pkg: SkillPackage, deck: HandDeck): Record<str
   const p = pkg.paradigms.find((x) => x.name === deck.paradigm);
   if (!p) throw new Error(`no paradigm「${deck.paradigm}」in ${pkg.id}`);
   const title = deck.title.trim();
-  const cards = deck.cards.map((c, i) => ({ id: `c${i + 1}`, ...(c as Record<string, unknown>) }));
   return {
     [PARADIGM_TAG]: { 范式: p.name, 说明: p.description, 轮数: deck.rounds },
     [RUN_SKILL_LIST]: [...p.runSkills],
     [THEME_TAG]: { 主题: title, 标题: title, 别名: [], 年龄: '4-8岁' },
-    [DECK_TAG]: cards,
+    [DECK_TAG]: deck.cards,
     [PERSONA_TAG]: {
       名字: '小问号',
       风格: '亲切',

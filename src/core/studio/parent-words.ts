@@ -25,8 +25,8 @@ const ROUNDS = new RegExp(`${NUM}\\s*(?:轮|道题|道|题|局|次|个谜语|个
 export function statedRounds(text: string): number | undefined {
   let found: number | undefined;
   for (const m of text.matchAll(ROUNDS)) {
-    const after = text.slice(m.index + m[0].length);
-    if (after.startsWith(m[0])) continue; // 一张一张
+    // 「一张一张」 (one by one) is a manner, either half of it.
+    if (text.slice(m.index + m[0].length).startsWith(m[0]) || text.slice(0, m.index).endsWith(m[0])) continue;
     const n = chineseNumber(m[1]);
     if (n !== undefined && n >= 1 && n <= 20) found = n;
   }

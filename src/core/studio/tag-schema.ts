@@ -223,6 +223,25 @@ export function summarize(def: TagDef, value: unknown): { text: string; items: s
   return { text, items };
 }
 
+/**
+ * Rows of a list whose items have a (hidden) `id` field get one when they have none — a card the
+ * parent writes or dictates has no id, and run skills find the card on the table by it. Existing
+ * ids are kept; new ones do not clash with them.
+ */
+export function withIds(s: FieldSchema | undefined, value: unknown): unknown {
+  if (s?.type !== 'array' || !Array.isArray(value) || !s.items?.properties?.id) return value;
+  const used = new Set(value.map((v) => (v && typeof v === 'object' ? (v as { id?: unknown }).id : undefined)).filter((id) => typeof id === 'string' && id));
+  let n = 0;
+  const next = () => {
+    let id: string;
+    do id = `c${++n}`;
+    while (used.has(id));
+    used.add(id);
+    return id;
+  };
+  return value.map((v) => (v && typeof v === 'object' && !(typeof (v as { id?: unknown }).id === 'string' && (v as { id: string }).id) ? { id: next(), ...(v as object) } : v));
+}
+
 /** The parent's word for an enum value. */
 export function enumLabel(s: FieldSchema, v: string): string {
   const i = s.enum?.indexOf(v) ?? -1;

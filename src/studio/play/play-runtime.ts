@@ -66,6 +66,7 @@ export class PlayRuntime {
       correct: 0,
       cardsPlayed: 0,
       durationMs: 0,
+      ...(typeof (game.design['设计.交互范式'] as { 范式?: unknown } | undefined)?.范式 === 'string' ? { shape: (game.design['设计.交互范式'] as { 范式: string }).范式 } : {}),
     };
   }
 

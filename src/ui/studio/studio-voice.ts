@@ -4,6 +4,10 @@
  * robot reads a question aloud), whose words go to the Studio instead of the main agent. While the
  * Studio listens, the arcade's hands-free listening is paused — the parent's words are not the
  * child's — and it is switched back on when the Studio closes.
+ *
+ * No echo filter here: what the Studio reads aloud holds examples a parent repeats word for word
+ * (「猜谜语，玩3轮」), and the arcade's filter would drop them. Half-duplex alone keeps the mic off
+ * while the robot reads and until it has been quiet for a moment.
  */
 import type { SpeechProgress } from '../../speech/types.ts';
 import { VoiceLoop, type MicLike } from '../../speech/voice-loop.ts';
@@ -11,8 +15,6 @@ import type { AppRuntime } from '../app-runtime.ts';
 
 export interface StudioVoice {
   loop: VoiceLoop;
-  /** The last line read aloud (the echo filter drops it if the mic hears it). */
-  spoke(text: string): void;
   dispose(): void;
 }
 
@@ -40,11 +42,9 @@ export function studioVoice(rt: Pick<AppRuntime, 'recognizer' | 'speech' | 'loop
   };
   const arcadeWasListening = rt.loop.isEnabled;
   if (arcadeWasListening) rt.loop.setEnabled(false);
-  let last: string | null = null;
-  const loop = new VoiceLoop({ mic, speech, mode: 'push-to-talk', onInput: (text) => onWords(text), lastSpoken: () => last });
+  const loop = new VoiceLoop({ mic, speech, mode: 'push-to-talk', onInput: (text) => onWords(text) });
   return {
     loop,
-    spoke: (text) => (last = text),
     dispose() {
       if (loop.state === 'listening') rt.recognizer.stop();
       for (const off of offs.splice(0)) off();
