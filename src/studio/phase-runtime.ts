@@ -65,6 +65,11 @@ export interface SessionView {
 
 export type ActResult = { ok: true } | { ok: false; message: string };
 
+/** A failed step as the parent reads it: the why in brackets (what the worker was told) stays under 技术细节. */
+export function plainFailure(message: string): string {
+  return message.replace(/（[^（）]*）$/, '').trim();
+}
+
 /** What the Studio says first (the parent has never heard of skills or agents). */
 export const START_WORDS = '说说你想给孩子做个什么样的游戏吧。比如：「给5岁的孩子做个恐龙问答」「猜谜语，玩3轮」「我想和孩子讲故事」「我说你做」。';
 
@@ -415,7 +420,7 @@ export class StudioSession {
       const summary = this.draftSummary(reason.tags);
       this.say({ who: 'worker', skill: reason.skill, text: `${this.skillTitle(reason.skill)}想好了${summary ? `：${summary}` : ''}。行的话点「采用」，也可以直接说想怎么改。` });
     } else if (reason.kind === 'burst_cap') this.say({ who: 'system', text: `我想了 ${reason.rounds} 步还没想好，先停下来。你可以再说说要求，或者点「接着想」。` });
-    else if (reason.kind === 'worker_failed') this.say({ who: 'system', text: `「${this.skillTitle(reason.skill)}」这一步没做成：${reason.message}。点「接着想」再试一次。` });
+    else if (reason.kind === 'worker_failed') this.say({ who: 'system', text: `「${this.skillTitle(reason.skill)}」这一步没做成：${plainFailure(reason.message)}。点「接着想」再试一次。` });
     else if (reason.kind === 'interrupted') this.say({ who: 'system', text: '上次还没想完就被打断了，点「接着想」继续。' });
   }
 

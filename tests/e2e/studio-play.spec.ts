@@ -1,5 +1,5 @@
 /**
- * Issue 9 end to end, in Chromium with the demo model: a parent designs 恐龙问答 in the Studio tab,
+ * A Studio game end to end, in Chromium with the demo model: a parent designs 恐龙问答 in the Studio tab,
  * the game appears in the arcade, the child starts it by voice (stubbed ASR), plays it to the end
  * (a wrong answer, then right ones), and the parent sees the play record in the Studio.
  */

@@ -162,6 +162,8 @@ describe('the runtime holds every brain to the parent\'s words', () => {
     const { s } = session({ 'studio:worker:interaction-paradigm': wrongList });
     await s.input('讲故事');
     expect(s.view.waiting).toMatchObject({ kind: 'worker_failed', message: expect.stringContaining('玩法「故事接龙」的 run skill 清单应该是') });
+    // The parent reads only that it did not work out; the why the worker was told is for 技术细节.
+    expect(s.view.transcript.at(-1)!.text).toBe('「玩法」这一步没做成：连续 4 次都没有想出合格的结果。点「接着想」再试一次。');
 
     const same: ScriptPolicy = () => ({ action: 'submit', args: { values: { '设计.交互范式': { 范式: '问答', 说明: '出题', 轮数: 5 }, '设计.run_skill清单': ['present-card', 'judge-answer', 'give-hint', 'keep-score', 'wrap-up'] } } });
     const t = session({ 'studio:worker:interaction-paradigm': same });
