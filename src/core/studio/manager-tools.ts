@@ -48,9 +48,10 @@ export function managerToolSpecs(pkg: SkillPackage, state: PhaseState, allowed: 
   return allowed.filter((n) => specs[n]).map((n) => specs[n]);
 }
 
-export function managerSystemPrompt(pkg: SkillPackage, stage: 'design' | 'play'): string {
+/** The manager's fixed prompt; in play, `runSkills` (the game's list) narrows the skills it describes. */
+export function managerSystemPrompt(pkg: SkillPackage, stage: 'design' | 'play', runSkills: readonly string[] = []): string {
   const skills = pkg.skills
-    .filter((s) => (stage === 'design' ? s.stage === 'instantiate' : s.stage === 'run'))
+    .filter((s) => (stage === 'design' ? s.stage === 'instantiate' : s.stage === 'run' && (runSkills.length === 0 || runSkills.includes(s.id))))
     .map((s) => `- ${s.id}（${s.title}）：${s.description}`)
     .join('\n');
   const role =
