@@ -132,7 +132,7 @@ test('a robot that acks after 1.5 s: the shake still happens once, the game goes
   const other = otherThan(animal.name);
   let n = (await spoken(page)).length;
   await say(page, `是${other}吗`);
-  await waitSpoken(page, new RegExp(`不是${other}哦，再猜猜看`), n);
+  await waitSpoken(page, new RegExp(`不是${other}哦！再猜猜看`), n);
   await expect.poll(() => usbGestures(page), { timeout: 20_000 }).toEqual(['shake']);
   n = (await spoken(page)).length;
   await say(page, `是${animal.name}`);
