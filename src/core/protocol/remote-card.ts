@@ -20,7 +20,7 @@
  * - Everything a card says that reaches the main agent's prompt or a screen is bounded and has no line
  *   breaks or brackets the game list uses (a title cannot smuggle in a second game line).
  */
-import { isSkillName } from '../games/skill.ts';
+import { isSkillName } from '../games/agent-skills.ts';
 import { PROTOCOL } from './game-protocol.ts';
 import { CAPABILITIES, type Capability } from './declaration.ts';
 

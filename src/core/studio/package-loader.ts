@@ -6,7 +6,7 @@
  * `loadPackage` is pure (file texts in, package or every error out); `discoverPackages` finds the
  * folders (src/studio/bundled-packages.ts), so adding a package folder needs no edit anywhere else.
  */
-import { ALLOWED_FIELDS, DESCRIPTION_MAX, isSkillName } from '../games/skill.ts';
+import { ALLOWED_FIELDS, DESCRIPTION_MAX, isSkillName } from '../games/agent-skills.ts';
 import { CAPABILITIES, type Capability } from '../protocol/declaration.ts';
 import { splitFrontmatter } from './frontmatter.ts';
 import { parseFieldSchema, type TagDef } from './tag-schema.ts';
