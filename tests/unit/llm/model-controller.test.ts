@@ -32,6 +32,7 @@ function fakeWebLlm(opts: { cached?: boolean; fail?: string } = {}) {
     isCached: async () => opts.cached ?? false,
     deleteCached: async () => void calls.push('delete'),
     status: async () => ({ waiting: [] }),
+    details: async () => undefined,
     prepareGrammar: async () => '',
     dispose() {},
   };
@@ -80,7 +81,7 @@ describe('ModelController (settings screen logic)', () => {
     await tick();
     f.failLoad('Error: Device was lost. This can happen due to insufficient memory (OOM).');
     await loading;
-    expect(localStateText(c.snapshot.local)).toBe('失败：显卡内存不足');
+    expect(localStateText(c.snapshot.local)).toBe('失败：内存不足');
     expect(hub.kind).toBeUndefined();
   });
 
