@@ -126,6 +126,58 @@ export interface GbnfGrammar {
   rules: Map<string, Node>;
   /** Whether the whole of `text` is accepted from rule `root`. */
   accepts(text: string): boolean;
+  /** A shortest text of the language (classes give their first character); what a model says when it says least. */
+  shortest(): string;
+}
+
+function shortestOf(rules: Map<string, Node>): string {
+  const best = new Map<string, string>();
+  const of = (n: Node): string | undefined => {
+    switch (n.t) {
+      case 'lit':
+        return String.fromCodePoint(...n.cps);
+      case 'cls': {
+        if (!n.neg) return String.fromCodePoint(n.ranges[0][0]);
+        for (let c = 0x61; c < 0x7f; c++) if (!n.ranges.some(([a, b]) => c >= a && c <= b)) return String.fromCodePoint(c);
+        return undefined;
+      }
+      case 'ref':
+        return best.get(n.name);
+      case 'seq': {
+        let out = '';
+        for (const i of n.items) {
+          const v = of(i);
+          if (v === undefined) return undefined;
+          out += v;
+        }
+        return out;
+      }
+      case 'alt': {
+        let pick: string | undefined;
+        for (const o of n.options) {
+          const v = of(o);
+          if (v !== undefined && (pick === undefined || v.length < pick.length)) pick = v;
+        }
+        return pick;
+      }
+      case 'rep': {
+        if (n.min === 0) return '';
+        const v = of(n.node);
+        return v === undefined ? undefined : v.repeat(n.min);
+      }
+    }
+  };
+  for (let changed = true; changed; ) {
+    changed = false;
+    for (const [name, node] of rules) {
+      const v = of(node);
+      if (v !== undefined && (best.get(name) === undefined || v.length < best.get(name)!.length)) {
+        best.set(name, v);
+        changed = true;
+      }
+    }
+  }
+  return best.get('root') ?? '';
 }
 
 export function parseGbnf(grammar: string): GbnfGrammar {
@@ -141,6 +193,7 @@ export function parseGbnf(grammar: string): GbnfGrammar {
   for (const node of rules.values()) checkRefs(node, rules);
   return {
     rules,
+    shortest: () => shortestOf(rules),
     accepts(text) {
       const cps = Array.from(text, (c) => c.codePointAt(0)!);
       const memo = new Map<string, Set<number>>();
