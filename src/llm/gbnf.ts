@@ -139,9 +139,11 @@ class Builder {
   }
 }
 
+// `char` takes Unicode scalar values only (no surrogates, nothing past U+10FFFF): a model writing
+// byte by byte cannot slip those through, and one `char` is one character after decoding.
 const SHARED = (opts: Required<GbnfOptions>) => [
   `ws ::= ${repeat('[ \\t\\n]', 0, opts.maxWhitespace)}`,
-  `char ::= [^"\\\\\\x7F\\x00-\\x1F] | "\\\\" (["\\\\/bfnrt] | "u" [0-9a-fA-F] [0-9a-fA-F] [0-9a-fA-F] [0-9a-fA-F])`,
+  `char ::= [\\x20\\x21\\x23-\\x5B\\x5D-\\x7E\\u0080-\\uD7FF\\uE000-\\U0010FFFF] | "\\\\" (["\\\\/bfnrt] | "u" [0-9a-fA-F] [0-9a-fA-F] [0-9a-fA-F] [0-9a-fA-F])`,
   `digits ::= ${repeat('[0-9]', 0, 15)}`,
   `natural ::= ("0" | [1-9] digits) ws`,
   `integer ::= "-"? ("0" | [1-9] digits) ws`,
@@ -161,7 +163,22 @@ export function schemaToGbnf(schema: JsonSchema, options: GbnfOptions = {}): str
   };
   const b = new Builder(opts);
   const top = b.value(schema, 'step');
-  const lines = [`root ::= ${top}`, ...[...b.rules].map(([name, body]) => `${name} ::= ${body}`), ...SHARED(opts)];
+  const all = new Map<string, string>([['root', top], ...b.rules]);
+  for (const line of SHARED(opts).filter((l) => !l.startsWith('//'))) {
+    const at = line.indexOf(' ::= ');
+    all.set(line.slice(0, at), line.slice(at + 5));
+  }
+  // Only the rules root reaches (the shared JSON rules are there for schemas that need them).
+  const reached = new Set<string>(['root']);
+  const queue = ['root'];
+  while (queue.length) {
+    for (const ref of all.get(queue.pop()!)!.replace(/"(?:[^"\\]|\\.)*"|\[(?:[^\]\\]|\\.)*\]/g, ' ').match(/[a-zA-Z0-9-]+/g) ?? [])
+      if (all.has(ref) && !reached.has(ref)) {
+        reached.add(ref);
+        queue.push(ref);
+      }
+  }
+  const lines = [...all].filter(([name]) => reached.has(name)).map(([name, body]) => `${name} ::= ${body}`);
   return `${lines.join('\n')}\n`;
 }
 

@@ -36,7 +36,7 @@ import { createWebLlmProvider } from './webllm-provider.ts';
 import { createCpuProvider } from './cpu-provider.ts';
 import { currentDeviceHints, probeErrorCode, probeWebGPU, type WebGpuProbe } from './webgpu-probe.ts';
 import { cpuProbeSummary, probeCpu, type CpuProbe } from './cpu-probe.ts';
-import type { OutputMode } from './structured-output.ts';
+import type { OutputMode } from './output-modes.ts';
 
 export type LocalState =
   | { kind: 'unknown' }

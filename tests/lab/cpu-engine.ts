@@ -10,6 +10,7 @@ import type { LoadProgress } from '../../src/llm/engine-service.ts';
 import type { ChatMessage, ToolSpec } from '../../src/core/llm/types.ts';
 
 const provider = createCpuProvider();
+(globalThis as { __cpuLabLog?: string[] }).__cpuLabLog = [];
 const progress: LoadProgress[] = [];
 
 (globalThis as { __cpuLab?: unknown }).__cpuLab = {
@@ -31,8 +32,12 @@ const progress: LoadProgress[] = [];
     const model = createChatModel(provider, { onInvalid: (i) => invalid.push(`${i.reason}: ${i.raw}`), maxRetries: 0 });
     const deltas: string[] = [];
     const started = performance.now();
-    const step = await model.step({ agent: 'lab', messages, tools, maxTokens, temperature, onStream: (d) => deltas.push(d) });
-    return { step, deltas, invalid, ms: performance.now() - started, details: await provider.details() };
+    try {
+      const step = await model.step({ agent: 'lab', messages, tools, maxTokens, temperature, onStream: (d) => deltas.push(d) });
+      return { step, deltas, invalid, ms: performance.now() - started, details: await provider.details() };
+    } catch (err) {
+      return { error: String(err), deltas, invalid, ms: performance.now() - started };
+    }
   },
   async unload() {
     await provider.unload();

@@ -91,6 +91,17 @@ class Writer {
   }
 }
 
+/**
+ * The bytes the vocabulary has a token for: every byte that occurs in UTF-8 text, less the lead
+ * bytes of overlong or out-of-range forms (C0, C1, E0, F0, F5–FF). Text without U+0800–U+0FFF and
+ * U+10000–U+3FFFF (no emoji) tokenises completely, and whatever a grammar lets through byte by byte
+ * is valid UTF-8 (llama.cpp's grammar checks code points, not their encoding).
+ */
+export function vocabBytes(): number[] {
+  const dropped = (b: number) => b === 0xc0 || b === 0xc1 || b === 0xe0 || b === 0xf0 || b >= 0xf5;
+  return Array.from({ length: 256 }, (_, b) => b).filter((b) => !dropped(b));
+}
+
 /** GPT-2's byte → printable character map (what byte-level BPE vocabularies spell tokens with). */
 export function byteToUnicode(): string[] {
   const keep = (b: number) => (b >= 33 && b <= 126) || (b >= 161 && b <= 172) || (b >= 174 && b <= 255);
@@ -127,10 +138,13 @@ export function tinyGguf(options: TinyModelOptions = {}): Uint8Array {
   const alignment = 32;
   const rnd = random(options.seed ?? 1);
 
-  const tokens = [...byteToUnicode(), ...TINY_SPECIAL_TOKENS];
-  const types = tokens.map((_, i) => (i < 256 ? 1 : 3)); // NORMAL, CONTROL
+  const spelled = byteToUnicode();
+  const bytes = vocabBytes();
+  const tokens = [...bytes.map((b) => spelled[b]), ...TINY_SPECIAL_TOKENS];
+  const types = tokens.map((_, i) => (i < bytes.length ? 1 : 3)); // NORMAL, CONTROL
   const vocab = tokens.length;
-  const eos = 256 + TINY_SPECIAL_TOKENS.indexOf('<|im_end|>');
+  const special = (t: string) => bytes.length + TINY_SPECIAL_TOKENS.indexOf(t);
+  const eos = special('<|im_end|>');
 
   const kvs: Kv[] = [
     { key: 'general.architecture', type: T.STRING, value: 'llama' },
@@ -152,9 +166,9 @@ export function tinyGguf(options: TinyModelOptions = {}): Uint8Array {
     { key: 'tokenizer.ggml.tokens', type: T.ARRAY, of: T.STRING, value: tokens },
     { key: 'tokenizer.ggml.token_type', type: T.ARRAY, of: T.I32, value: types },
     { key: 'tokenizer.ggml.merges', type: T.ARRAY, of: T.STRING, value: [] },
-    { key: 'tokenizer.ggml.bos_token_id', type: T.U32, value: 256 },
+    { key: 'tokenizer.ggml.bos_token_id', type: T.U32, value: special('<|endoftext|>') },
     { key: 'tokenizer.ggml.eos_token_id', type: T.U32, value: eos },
-    { key: 'tokenizer.ggml.padding_token_id', type: T.U32, value: 256 },
+    { key: 'tokenizer.ggml.padding_token_id', type: T.U32, value: special('<|endoftext|>') },
     { key: 'tokenizer.ggml.add_bos_token', type: T.BOOL, value: false },
     { key: 'tokenizer.chat_template', type: T.STRING, value: CHATML },
   ];
