@@ -14,6 +14,7 @@ import type { EngineDeps, EngineDetails, EngineLike, LoadProgress, LoadRequest }
 import { stepGbnf } from './gbnf.ts';
 import { isQwen3 } from '../core/llm/models.ts';
 import { cpuModelUrl } from '../core/llm/cpu-models.ts';
+import { cpuThreadCount } from '../core/llm/engine-choice.ts';
 
 /** The Cache API cache holding the engine's .wasm (the service worker never touches it). */
 export const CPU_ENGINE_CACHE = 'agentcade-cpu-engine';
@@ -46,14 +47,6 @@ function engineWasm(): Promise<string> {
   })();
   wasmObjectUrl.catch(() => (wasmObjectUrl = undefined));
   return wasmObjectUrl;
-}
-
-/** Threads to ask for: several only when SharedArrayBuffer can be shared (cross-origin isolated). */
-export function cpuThreads(isolated: boolean, hardwareConcurrency: number, requested?: number): number {
-  if (!isolated) return 1;
-  if (requested && requested > 0) return requested;
-  // Half the cores (big cores on a phone or tablet), at most 4: more threads than that slow llama.cpp down.
-  return Math.max(1, Math.min(4, Math.floor(hardwareConcurrency / 2)));
 }
 
 function isolated(): boolean {
@@ -103,7 +96,7 @@ export class WllamaEngine implements EngineLike {
     const w = new Wllama({ default: wasm }, { suppressNativeLog: true, logger: LoggerWithoutDebug, allowOffline: true, parallelDownloads: 1 });
     // No compatibility build from a CDN: the app never loads code from a third party.
     w.setCompat(null);
-    const threads = cpuThreads(isolated(), cores(), this.req.threads);
+    const threads = cpuThreadCount(isolated(), cores(), this.req.threads);
     await w.loadModelFromUrl(url, {
       n_ctx: this.req.contextWindow ?? 4096,
       n_threads: threads,

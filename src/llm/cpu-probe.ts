@@ -4,6 +4,8 @@
  * Firefox 134+); several threads need a cross-origin-isolated page (SharedArrayBuffer).
  * Synchronous and small: the settings screen and the engine choice read it at start.
  */
+import { cpuThreadsText } from '../core/llm/engine-choice.ts';
+
 export type CpuProbeReason = 'no-wasm' | 'no-wasm-simd' | 'no-wasm-exceptions' | 'no-wasm-memory64';
 
 export interface CpuProbe {
@@ -61,7 +63,5 @@ export function cpuProbeSummary(p: CpuProbe): string {
     };
     return `${why[p.reason!]}，无法在本机用 CPU 运行模型。请把浏览器更新到最新版。`;
   }
-  return p.isolated
-    ? `可以用 CPU 运行模型（${p.cores} 个核心，可多线程）。`
-    : `可以用 CPU 运行模型，但本页面没有跨源隔离，只能用 1 个线程（更慢）。`;
+  return `可以用 CPU 运行模型（${cpuThreadsText(p.isolated, p.cores)}）。`;
 }

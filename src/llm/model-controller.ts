@@ -167,7 +167,9 @@ export class ModelController {
 
   private cpuRequest(): LoadRequest {
     const c = this.state.settings.cpu;
-    return { modelId: c.modelId, modelUrl: c.modelUrl || undefined };
+    // A self-hosted file is named by its file name (the label says what is really loaded).
+    if (c.modelUrl) return { modelId: decodeURIComponent(c.modelUrl.split(/[?#]/)[0].split('/').pop() || c.modelUrl), modelUrl: c.modelUrl };
+    return { modelId: c.modelId };
   }
 
   private computeChoice(settings: ModelSettings, probe: WebGpuProbe, cpu: CpuProbe): EngineChoice {

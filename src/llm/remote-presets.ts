@@ -6,7 +6,7 @@
 export interface RemotePreset {
   id: string;
   label: string;
-  /** The base URL to start from (the parent replaces `localhost` with the computer's address). */
+  /** The base URL to start from (the parent replaces localhost with the computer's address). */
   baseUrl: string;
   placeholderModel: string;
   note: string;
@@ -23,7 +23,7 @@ export const REMOTE_PRESETS: RemotePreset[] = [
     label: 'Ollama',
     baseUrl: 'http://localhost:11434/v1',
     placeholderModel: 'qwen2.5:1.5b',
-    note: `在电脑上运行 Ollama，先 \`ollama pull qwen2.5:1.5b\`。允许本页面访问：启动前设置 OLLAMA_ORIGINS=* 和 OLLAMA_HOST=0.0.0.0。${LAN}`,
+    note: `在电脑上运行 Ollama，先运行 ollama pull qwen2.5:1.5b。允许本页面访问：启动前设置 OLLAMA_ORIGINS=* 和 OLLAMA_HOST=0.0.0.0。${LAN}`,
     needsKey: false,
   },
   {
@@ -31,7 +31,7 @@ export const REMOTE_PRESETS: RemotePreset[] = [
     label: 'llama.cpp 服务器（llama-server）',
     baseUrl: 'http://localhost:8080/v1',
     placeholderModel: 'qwen2.5-1.5b-instruct',
-    note: `\`llama-server -m qwen2.5-1.5b-instruct-q4_k_m.gguf --host 0.0.0.0 --port 8080\`，支持 JSON Schema 和 GBNF 语法约束。${LAN}`,
+    note: `启动：llama-server -m qwen2.5-1.5b-instruct-q4_k_m.gguf --host 0.0.0.0 --port 8080。支持 JSON Schema 和 GBNF 语法约束。${LAN}`,
     needsKey: false,
   },
   {
@@ -47,7 +47,7 @@ export const REMOTE_PRESETS: RemotePreset[] = [
     label: 'vLLM',
     baseUrl: 'http://localhost:8000/v1',
     placeholderModel: 'Qwen/Qwen2.5-1.5B-Instruct',
-    note: `需要带显卡的电脑：\`vllm serve Qwen/Qwen2.5-1.5B-Instruct --port 8000\`，模型名称与启动时相同。${LAN}`,
+    note: `需要带显卡的电脑，启动：vllm serve Qwen/Qwen2.5-1.5B-Instruct --port 8000，模型名称与启动时相同。${LAN}`,
     needsKey: false,
   },
   {

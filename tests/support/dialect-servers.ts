@@ -140,7 +140,8 @@ async function answer(messages: ChatMessage[], c: Constraint): Promise<string> {
     const tools = toolsFromGrammar(c.gbnf);
     let text = await brain(messages, tools);
     // A request no policy knows: the first action the grammar takes without arguments, else the least it allows.
-    if (!g.accepts(text)) text = tools.map((t) => anyStep([t])).find((t) => g.accepts(t)) ?? g.shortest();
+    const guesses = tools.flatMap((t) => [anyStep([t]), JSON.stringify({ action: t.name, args: { text: '你好呀！' } })]);
+    if (!g.accepts(text)) text = guesses.find((t) => g.accepts(t)) ?? g.shortest();
     if (!g.accepts(text)) throw new Refusal(500, `test server: the grammar does not accept the brain's step ${text}`);
     return text;
   }

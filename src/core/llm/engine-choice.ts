@@ -35,12 +35,30 @@ export interface EngineChoice {
  */
 const MIN_DEVICE_MEMORY_GB = 2;
 
+/**
+ * Threads the CPU engine uses: several only when the page is cross-origin isolated (memory shared
+ * between threads), half the cores (the big cores of a phone or tablet), at most 4 (more slow
+ * llama.cpp down); or what the settings ask for.
+ */
+export function cpuThreadCount(isolated: boolean, cores: number, requested?: number): number {
+  if (!isolated) return 1;
+  if (requested && requested > 0) return requested;
+  return Math.max(1, Math.min(4, Math.floor(cores / 2)));
+}
+
+/** How the CPU engine will run here, in words (threads). */
+export function cpuThreadsText(isolated: boolean, cores: number): string {
+  if (!isolated) return '本页面没有跨源隔离，只能用 1 个线程，会更慢';
+  const n = cpuThreadCount(isolated, cores);
+  return n > 1 ? `可以同时用 ${n} 个线程` : `这台设备只有 ${cores} 个核心，只用 1 个线程`;
+}
+
 export function chooseEngine(f: EngineFacts): EngineChoice {
   if (f.gpuUsable)
     return { engine: 'webllm', slower: false, why: '这台设备有可用的显卡（WebGPU），用本机模型：下载一次后离线也能玩，回答最快。' };
   const memoryOk = f.deviceMemoryGB === undefined || f.deviceMemoryGB >= MIN_DEVICE_MEMORY_GB;
   if (f.cpuUsable && memoryOk) {
-    const threads = f.isolated ? `可以同时用 ${Math.max(1, Math.min(4, Math.floor(f.cores / 2)))} 个线程` : '本页面只能用 1 个线程，会更慢';
+    const threads = cpuThreadsText(f.isolated, f.cores);
     return {
       engine: 'cpu',
       slower: true,
