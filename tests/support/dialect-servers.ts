@@ -27,6 +27,7 @@ import { parseGbnf } from './gbnf-matcher.ts';
 import { argumentProblem } from '../../src/core/llm/step-schema.ts';
 import type { ChatMessage, JsonSchema, ToolSpec } from '../../src/core/llm/types.ts';
 import { SCHEMA_IN_PROMPT } from '../../src/llm/structured-output.ts';
+import { seededRandom } from '../../src/core/random.ts';
 
 export type Dialect = 'openai' | 'ollama' | 'ollama-old' | 'llamacpp' | 'llamacpp-old' | 'vllm' | 'lmstudio' | 'json-object-cloud' | 'plain';
 
@@ -277,8 +278,31 @@ function readBody(req: IncomingMessage): Promise<any> {
 
 const NATIVE_OLLAMA: Dialect[] = ['ollama', 'ollama-old'];
 
-export async function startDialectServer(dialect: Dialect, model = 'test-model'): Promise<DialectServer> {
+/**
+ * A misbehaving server (the eval's "chaos" run): a share of the agents' requests (never the
+ * connection probe's) fails on purpose, chosen by a seeded random source — an HTTP 500, an answer
+ * cut off mid-JSON, the JSON wrapped in prose, or an action that does not exist.
+ */
+export interface Chaos {
+  seed: number;
+  /** Share of requests that go wrong (0..1). */
+  rate: number;
+}
+
+export type ChaosFault = 'http_500' | 'truncated' | 'prose' | 'unknown_action';
+const FAULTS: ChaosFault[] = ['http_500', 'truncated', 'prose', 'unknown_action'];
+
+export async function startDialectServer(dialect: Dialect, model = 'test-model', chaos?: Chaos): Promise<DialectServer & { faults: ChaosFault[] }> {
   const requests: DialectServer['requests'] = [];
+  const faults: ChaosFault[] = [];
+  const random = chaos ? seededRandom(chaos.seed) : undefined;
+  const faultFor = (body: any): ChaosFault | undefined => {
+    if (!random || JSON.stringify(body.messages ?? []).includes('跟我打个招呼吧')) return undefined;
+    if (random() >= chaos!.rate) return undefined;
+    const f = FAULTS[Math.floor(random() * FAULTS.length)];
+    faults.push(f);
+    return f;
+  };
   const server = createServer(async (req, res) => {
     const cors = { 'Access-Control-Allow-Origin': '*', 'Access-Control-Allow-Headers': 'content-type, authorization', 'Access-Control-Allow-Methods': 'GET, POST, OPTIONS' };
     if (req.method === 'OPTIONS') return void res.writeHead(204, cors).end();
@@ -302,7 +326,12 @@ export async function startDialectServer(dialect: Dialect, model = 'test-model')
       }
       if (req.method === 'POST' && path === '/v1/chat/completions') {
         if (body.model !== model) return fail(404, `model "${body.model}" not found`);
-        const content = await answer(body.messages, chatConstraint(dialect, body));
+        let content = await answer(body.messages, chatConstraint(dialect, body));
+        const fault = faultFor(body);
+        if (fault === 'http_500') return fail(500, 'chaos: the server fell over');
+        if (fault === 'truncated') content = content.slice(0, Math.floor(content.length / 2));
+        if (fault === 'prose') content = `好的，我想一想。${content}`;
+        if (fault === 'unknown_action') content = content.replace(/"action":\s*"[^"]+"/, '"action":"dance"');
         if (body.stream) return void sse(res, content, model);
         res.writeHead(200, { ...cors, 'Content-Type': 'application/json' });
         return void res.end(JSON.stringify({ object: 'chat.completion', choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }] }));
@@ -319,6 +348,7 @@ export async function startDialectServer(dialect: Dialect, model = 'test-model')
     dialect,
     baseUrl: `http://127.0.0.1:${port}/v1`,
     requests,
+    faults,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }
