@@ -139,11 +139,16 @@ class Builder {
   }
 }
 
-// `char` takes Unicode scalar values only (no surrogates, nothing past U+10FFFF): a model writing
-// byte by byte cannot slip those through, and one `char` is one character after decoding.
+// `char` takes Unicode scalar values only (no surrogates, nothing past U+10FFFF, no \uD800–\uDFFF
+// escapes): a model writing byte by byte cannot slip those through, and one `char` is one
+// character after decoding, as a schema's minLength/maxLength count them. It also leaves out "<":
+// llama.cpp checks a special token (`<|im_start|>`, `<|endoftext|>`, `<tool_call>` …) against the
+// grammar by its spelled text, then drops it from the output, so a string could lose characters.
+// A reply that needs the sign writes "＜" or "\u003c".
 const SHARED = (opts: Required<GbnfOptions>) => [
   `ws ::= ${repeat('[ \\t\\n]', 0, opts.maxWhitespace)}`,
-  `char ::= [\\x20\\x21\\x23-\\x5B\\x5D-\\x7E\\u0080-\\uD7FF\\uE000-\\U0010FFFF] | "\\\\" (["\\\\/bfnrt] | "u" [0-9a-fA-F] [0-9a-fA-F] [0-9a-fA-F] [0-9a-fA-F])`,
+  `char ::= [\\x20\\x21\\x23-\\x3B\\x3D-\\x5B\\x5D-\\x7E\\u0080-\\uD7FF\\uE000-\\U0010FFFF] | "\\\\" (["\\\\/bfnrt] | "u" hex4)`,
+  `hex4 ::= [0-9a-cA-CeEfF] [0-9a-fA-F] [0-9a-fA-F] [0-9a-fA-F] | [dD] [0-7] [0-9a-fA-F] [0-9a-fA-F]`,
   `digits ::= ${repeat('[0-9]', 0, 15)}`,
   `natural ::= ("0" | [1-9] digits) ws`,
   `integer ::= "-"? ("0" | [1-9] digits) ws`,

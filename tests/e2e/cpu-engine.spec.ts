@@ -58,6 +58,12 @@ const TOOL_SETS: Array<{ name: string; tools: ToolSpec[] }> = [
       },
     ],
   },
+  {
+    // An exact length: every character the grammar counts must survive decoding (no special token
+    // spelled inside a string, no surrogate escapes).
+    name: 'exact length',
+    tools: [{ name: 'reply', description: '', parameters: { type: 'object', properties: { text: str(40, 40) }, required: ['text'] } }],
+  },
 ];
 
 const lab = (page: Page) => ({
@@ -104,7 +110,7 @@ test('wllama loads the generated GGUF in the model worker and every step is sche
       expect(r.deltas.length).toBeGreaterThan(5);
       expect(r.deltas.join('')).toBe(r.step.raw);
     }
-  expect(n).toBe(12);
+  expect(n).toBe(16);
 });
 
 test('two threads when cross-origin isolated; a cached model and engine load with the network gone; delete removes it', async ({ page }) => {
