@@ -62,7 +62,7 @@ export function chooseEngine(f: EngineFacts): EngineChoice {
     return {
       engine: 'cpu',
       slower: true,
-      why: `这台设备没有可用的显卡（WebGPU），改用 CPU 引擎在本机运行小模型：下载一次（约 ${f.cpuModelDownloadMB} MB）后离线也能玩，但比显卡慢很多，每轮要多等几秒（${threads}）。`,
+      why: `这台设备没有可用的显卡（WebGPU），改用 CPU 引擎在本机运行小模型：下载一次（约 ${f.cpuModelDownloadMB} MB）后离线也能玩，但比显卡慢很多：估计每轮回答要等 10 到 40 秒（${threads}）。`,
     };
   }
   const because = !f.cpuUsable
