@@ -70,7 +70,7 @@ async function measure() {
       const page = await browser.newPage();
       await page.goto(url);
       await page.waitForFunction(() => document.getElementById('state')?.textContent === 'ready');
-      const loaded = (await page.evaluate(([u, t]) => (globalThis as any).__cpuLab.load(u, t), [files.url('/tiny.gguf'), threads] as const)) as { details: { threads: number; multiThread: boolean } };
+      const loaded = (await page.evaluate(([u, t]) => (globalThis as unknown as { __cpuLab: { load(u: string, t: number): Promise<unknown> } }).__cpuLab.load(u, t), [files.url('/tiny.gguf'), threads] as const)) as { details: { threads: number; multiThread: boolean } };
       const row = { prefill: [] as number[], decode: [] as number[], promptTokens: 0, decodeTokens: 0, threads: loaded.details.threads, multi: loaded.details.multiThread };
       for (let r = 0; r < RUNS + 1; r++) {
         // A new first message each run: the whole prompt is prefilled (no prompt cache).
@@ -78,7 +78,7 @@ async function measure() {
           { role: 'system', content: `${r}${system}` },
           { role: 'user', content: '我猜五十' },
         ];
-        const res = (await page.evaluate(([m, t]) => (globalThis as any).__cpuLab.step(m, t, 400, 1), [messages, tools] as const)) as {
+        const res = (await page.evaluate(([m, t]) => (globalThis as unknown as { __cpuLab: { step(m: unknown, t: unknown, max: number, temp: number): Promise<unknown> } }).__cpuLab.step(m, t, 400, 1), [messages, tools] as const)) as {
           error?: string;
           details: { promptPerSecond: number; decodePerSecond: number; promptTokens: number; decodeTokens: number };
         };

@@ -105,7 +105,7 @@ async function runMain(model: ChatModel, out: ScoredItem[]): Promise<void> {
         },
         stop() {},
       } as never,
-      trace: { record: (e: TraceEvent) => void (e.kind === 'main_tool' && tools.push(e.name)) },
+      trace: { record: (e: TraceEvent) => void (e.kind === 'main_tool' && e.name && tools.push(e.name)) },
       fastPath: false,
       thinkingFillerMs: 0,
     });
