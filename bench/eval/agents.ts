@@ -6,11 +6,12 @@
  * Loaded through Vite (bench/llm/vite-runner.ts): game and Studio code uses Vite-only imports.
  */
 import 'fake-indexeddb/auto';
-import type { GameClient, GameRequest, ReplyEvent } from '../../src/a2a/types.ts';
+import { instantGames } from '../main-agent/record.ts';
+import { seededRandom } from '../../src/core/random.ts';
 import { MainAgent } from '../../src/arcade/main-agent.ts';
 import type { ArcadeGame } from '../../src/core/arcade/types.ts';
 import type { ChatModel, Step, StepRequest } from '../../src/core/llm/types.ts';
-import { gameInput, gameReply, type GameInput, type GameInputKind } from '../../src/core/protocol/game-protocol.ts';
+import { gameInput, type GameInputKind } from '../../src/core/protocol/game-protocol.ts';
 import type { TraceEvent } from '../../src/core/trace/types.ts';
 import { GameSessions } from '../../src/games/game-sessions.ts';
 import { GuessNumberAgent } from '../../skills/guess-number/game.ts';
@@ -68,26 +69,6 @@ const GAMES: ArcadeGame[] = [
   { declaration: { id: 'draw-guess', title: '你画我猜', description: '机器人画一个小动物，小朋友来猜', aliases: ['猜动物'], capabilities: [], engine: 'skill' }, available: true },
 ];
 
-function recordingGames(started: string[]): GameClient {
-  let n = 0;
-  return {
-    request(gameId: string, _c: string, input: GameInput): GameRequest {
-      if (input.kind === 'start') started.push(gameId);
-      const text = input.kind === 'start' ? '我想好了一个数字，猜猜看吧！' : input.kind === 'end' ? '好的，下次再玩！' : '大了一点，再猜！';
-      const ev: ReplyEvent = { reply: gameReply(text, input.kind === 'end' ? 'ended' : 'active'), final: true };
-      return {
-        requestId: `r${++n}`,
-        replies: (async function* () {
-          yield ev;
-        })(),
-        cancel: async () => {},
-      };
-    },
-    stop() {},
-    stopAll() {},
-  };
-}
-
 async function runMain(model: ChatModel, out: ScoredItem[]): Promise<void> {
   for (const c of MAIN_CASES) {
     const started: string[] = [];
@@ -96,7 +77,7 @@ async function runMain(model: ChatModel, out: ScoredItem[]): Promise<void> {
     const steps: Array<{ agent: string; step: Step }> = [];
     const agent = new MainAgent({
       model: () => recording(model, steps),
-      games: recordingGames(started),
+      games: instantGames((id) => started.push(id)),
       catalog: () => GAMES,
       speaker: {
         say: async (t: string) => {
@@ -189,8 +170,7 @@ async function runDraw(model: ChatModel, out: ScoredItem[]): Promise<void> {
   for (const [i, game] of DRAW_GAMES.entries()) {
     const steps: Array<{ agent: string; step: Step }> = [];
     const m = recording(model, steps);
-    let seed = i + 1;
-    const random = () => ((seed = (seed * 9301 + 49297) % 233280) / 233280);
+    const random = seededRandom(i + 1);
     const { send, agent } = sessionsFor(() => new DrawGuessAgent({ model: m, device, random }));
     const turns = [{ kind: 'start' as const, words: '我们玩你画我猜吧' }, ...game.map((w) => ({ kind: 'message' as const, words: w }))];
     for (const t of turns) {

@@ -10,6 +10,8 @@
  * values, arrays); tensor infos (name, dims with ne[0] fastest, type, offset into the data); data
  * aligned to `general.alignment`.
  */
+import { seededRandom } from '../../src/core/random.ts';
+
 export interface TinyModelOptions {
   seed?: number;
   embd?: number;
@@ -116,18 +118,6 @@ export const TINY_SPECIAL_TOKENS = ['<|endoftext|>', '<|im_start|>', '<|im_end|>
 const CHATML =
   "{% for message in messages %}{{'<|im_start|>' + message['role'] + '\\n' + message['content'] + '<|im_end|>' + '\\n'}}{% endfor %}{% if add_generation_prompt %}{{ '<|im_start|>assistant\\n' }}{% endif %}";
 
-/** A deterministic generator (mulberry32) for the weights. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 export function tinyGguf(options: TinyModelOptions = {}): Uint8Array {
   const embd = options.embd ?? 64;
   const layers = options.layers ?? 2;
@@ -136,7 +126,7 @@ export function tinyGguf(options: TinyModelOptions = {}): Uint8Array {
   const kvHeads = options.kvHeads ?? 2;
   const headDim = embd / heads;
   const alignment = 32;
-  const rnd = random(options.seed ?? 1);
+  const rnd = seededRandom(options.seed ?? 1);
 
   const spelled = byteToUnicode();
   const bytes = vocabBytes();
