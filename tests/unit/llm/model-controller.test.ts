@@ -6,7 +6,7 @@ import type { WebLlmProvider } from '../../../src/llm/webllm-provider.ts';
 import type { WebGpuProbe } from '../../../src/llm/webgpu-probe.ts';
 import type { LoadProgress } from '../../../src/llm/engine-service.ts';
 import type { CpuProbe } from '../../../src/llm/cpu-probe.ts';
-import { chooseEngine } from '../../../src/core/llm/engine-choice.ts';
+import { chooseEngine, cpuThreadCount } from '../../../src/core/llm/engine-choice.ts';
 import { startDialectServer } from '../../support/dialect-servers.ts';
 
 const gpu: WebGpuProbe = { usable: true, f16: true, adapter: 'test', maxStorageBufferBindingSize: 1 << 30 };
@@ -149,6 +149,15 @@ describe('automatic engine choice', () => {
     expect(none.why).toContain('远程接口');
     // A browser that does not tell its memory (Safari, Firefox) may still try the CPU engine.
     expect(chooseEngine({ ...facts, deviceMemoryGB: undefined }).engine).toBe('cpu');
+  });
+
+  it('threads: one unless cross-origin isolated (the single-thread fallback), else half the cores, at most 4', () => {
+    expect(cpuThreadCount(false, 8)).toBe(1);
+    expect(cpuThreadCount(true, 8)).toBe(4);
+    expect(cpuThreadCount(true, 16)).toBe(4);
+    expect(cpuThreadCount(true, 2)).toBe(1);
+    expect(cpuThreadCount(true, 2, 2)).toBe(2);
+    expect(cpuThreadCount(false, 8, 4)).toBe(1);
   });
 
   it('a tablet without WebGPU: the CPU engine is chosen, downloaded only on request, then serves every agent', async () => {
