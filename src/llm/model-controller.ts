@@ -448,7 +448,9 @@ export async function tryStep(hub: ModelHub, text: string, signal?: AbortSignal)
       { role: 'user', content: text },
     ],
     tools: TRY_TOOLS,
-    maxTokens: 96,
+    // Above what the grammar allows (80 characters, up to 4 bytes each for a byte-level vocabulary,
+    // plus the JSON around them): a grammar-bound step always ends before the cap.
+    maxTokens: 400,
     signal,
   });
   return String(step.args.text ?? '');

@@ -80,6 +80,7 @@ test('a failing remote API is reported clearly, not silently', async ({ page }) 
   await page.getByLabel('接口地址').fill(server.baseUrl);
   await page.getByLabel('模型名称').fill('test-model');
   await page.getByRole('button', { name: '保存并使用' }).click();
+  await expect(page.getByTestId('active-model')).toHaveText('正在使用：远程接口：test-model');
   await page.getByRole('button', { name: '试一步', exact: true }).click();
   await expect(page.getByTestId('try-error')).toContainText('远程接口返回错误');
   await expect(page.getByTestId('try-error')).toContainText('HTTP 500');
