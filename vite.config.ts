@@ -69,7 +69,9 @@ const pwa = VitePWA({
     globPatterns: ['**/*.{js,css,html,wasm,png,svg,ico,webmanifest,json,md,txt}'],
     // Harness pages are not part of the app (in a build with AGENTCADE_LAB=1: the pages under tests/lab/,
     // their entry chunks under assets/lab/).
-    globIgnores: [`${LAB_DIR}/**`, 'assets/lab/**', '**/*.map'],
+    // The CPU engine's .wasm (≈10 MB) is cached by the CPU engine itself (Cache API
+    // `agentcade-cpu-engine`) on the devices that use it, not precached on every device.
+    globIgnores: [`${LAB_DIR}/**`, 'assets/lab/**', '**/*.map', '**/wllama-*.wasm'],
     navigateFallback: 'index.html',
     navigateFallbackDenylist: [/^\/tests\//, /^\/models\//],
     cleanupOutdatedCaches: true,
@@ -97,6 +99,13 @@ const https = !httpsOn
     ? [{ name: 'agentcade:own-cert', config: () => ({ server: { https: ownCert }, preview: { https: ownCert } }) }]
     : [basicSsl({ name: 'agentcade', domains: [hostname(), `${hostname()}.local`], certDir: resolve(import.meta.dirname, '.cache/https-cert'), ttlDays: 825 })];
 
+// Cross-origin isolation (COOP + COEP), so the CPU engine may share memory between threads
+// (SharedArrayBuffer): served by the dev server and `vite preview` (`npm start`, the e2e server).
+// Other hosts must send the same two headers (README "Serving to a tablet"); without them the app
+// still works and the CPU engine runs on one thread. AGENTCADE_ISOLATION=0 turns them off.
+export const ISOLATION_HEADERS: Record<string, string> =
+  process.env.AGENTCADE_ISOLATION === '0' ? {} : { 'Cross-Origin-Opener-Policy': 'same-origin', 'Cross-Origin-Embedder-Policy': 'require-corp' };
+
 // One config for the app, the dev server and Vitest.
 export default defineConfig({
   // The e2e build (AGENTCADE_LAB=1) may expose the runtime to the tests; the app's build never does.
@@ -109,7 +118,8 @@ export default defineConfig({
     sourcemap: true,
     rollupOptions: { input: { main: resolve(import.meta.dirname, 'index.html'), ...labPages() } },
   },
-  server: { host: true },
+  server: { host: true, headers: ISOLATION_HEADERS },
+  preview: { headers: ISOLATION_HEADERS },
   test: {
     include: ['tests/unit/**/*.test.ts'],
     environment: 'node',

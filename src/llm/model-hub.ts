@@ -9,7 +9,7 @@ import { exposeModel } from './model-port.ts';
 import { FifoQueue } from './request-queue.ts';
 import type { ChatModel, Step, StepRequest } from '../core/llm/types.ts';
 
-export type ProviderKind = 'webllm' | 'remote' | 'scripted';
+export type ProviderKind = 'webllm' | 'cpu' | 'remote' | 'scripted';
 
 export interface HubStatus {
   kind?: ProviderKind;

@@ -70,7 +70,9 @@ export function markShellCached(cached = true): void {
 
 /** What `followLocalModel` reads of the model controller (src/llm/model-controller.ts). */
 export interface LocalModelSource {
-  subscribe(fn: (s: { local: { kind: string }; effectiveModelId: string }) => void): () => void;
+  subscribe(
+    fn: (s: { local: { kind: string }; effectiveModelId: string; provider?: string; cpu?: { kind: string }; settings?: { cpu?: { modelId: string } } }) => void,
+  ): () => void;
 }
 
 /**
@@ -83,10 +85,13 @@ export interface LocalModelSource {
 export function followLocalModel(source: LocalModelSource, persist: () => Promise<unknown> = ensurePersistentStorage): () => void {
   let last: string | undefined;
   return source.subscribe((s) => {
-    if (s.local.kind === last) return;
-    last = s.local.kind;
+    // The local engine in use: the CPU engine's model, or WebLLM's.
+    const cpu = s.provider === 'cpu' && s.cpu;
+    const kind = cpu ? s.cpu!.kind : s.local.kind;
+    if (kind === last) return;
+    last = kind;
     if (last === 'downloading') void persist().catch(() => undefined);
-    else if (last === 'ready' || last === 'cached') markModelLoaded(s.effectiveModelId);
+    else if (last === 'ready' || last === 'cached') markModelLoaded(cpu ? `cpu:${s.settings?.cpu?.modelId ?? ''}` : s.effectiveModelId);
     else if (last === 'not-downloaded') markModelMissing();
   });
 }

@@ -48,6 +48,22 @@ describe('followLocalModel', () => {
     expect(get(offlineReady).ready).toBe(true);
   });
 
+  it('with the CPU engine in use, its model decides', () => {
+    const fns = new Set<Parameters<LocalModelSource['subscribe']>[0]>();
+    const source = { subscribe: (fn) => (fns.add(fn), () => void fns.delete(fn)) } as LocalModelSource;
+    const emit = (cpu: string) =>
+      fns.forEach((fn) => fn({ local: { kind: 'unavailable' }, effectiveModelId: 'x', provider: 'cpu', cpu: { kind: cpu }, settings: { cpu: { modelId: 'qwen2.5-0.5b-instruct-q4_k_m' } } }));
+    const stop = followLocalModel(source, async () => undefined);
+    markShellCached(true);
+    emit('not-downloaded');
+    expect(get(offlineReady).ready).toBe(false);
+    emit('ready');
+    expect(get(offlineReady)).toMatchObject({ ready: true, modelId: 'cpu:qwen2.5-0.5b-instruct-q4_k_m' });
+    emit('not-downloaded');
+    expect(get(offlineReady).ready).toBe(false);
+    stop();
+  });
+
   it('a refused persist request (the browser may say no) changes nothing: the load still counts', async () => {
     const c = fakeController();
     markShellCached(true);
