@@ -20,7 +20,7 @@ import type { ScoredItem } from './agents.ts';
 import { createChatModel, type StepProvider } from '../../src/llm/decide-step.ts';
 import { createAdaptiveRemoteProvider } from '../../src/llm/remote-adaptive.ts';
 import { probeOutputMode } from '../../src/llm/dialect-probe.ts';
-import { isOutputMode, MODE_INFO, type OutputMode } from '../../src/llm/output-modes.ts';
+import { isOutputMode, MODE_INFO, type OutputMode } from '../../src/core/llm/output-modes.ts';
 import type { RemoteConfig } from '../../src/llm/remote-openai.ts';
 import { startDialectServer } from '../../tests/support/dialect-servers.ts';
 

@@ -11,7 +11,7 @@
 import { LoggerWithoutDebug, ModelManager, Wllama } from '@wllama/wllama';
 import wasmUrl from '@wllama/wllama/esm/wasm/wllama.wasm?url';
 import type { EngineDeps, EngineDetails, EngineLike, LoadProgress, LoadRequest } from './engine-service.ts';
-import { stepGbnf } from './gbnf.ts';
+import { stepGbnf } from '../core/llm/gbnf.ts';
 import { isQwen3 } from '../core/llm/models.ts';
 import { cpuModelUrl } from '../core/llm/cpu-models.ts';
 import { cpuThreadCount } from '../core/llm/engine-choice.ts';

@@ -21,7 +21,7 @@ import type { ModelHub, ProviderKind } from './model-hub.ts';
 import { adaptToGpu, defaultChoiceFor } from '../core/llm/models.ts';
 import { cpuModel, DEFAULT_CPU_MODEL_ID } from '../core/llm/cpu-models.ts';
 import { chooseEngine, type EngineChoice } from '../core/llm/engine-choice.ts';
-import { endpointProblem } from './remote-endpoint.ts';
+import { endpointProblem } from '../core/llm/remote-endpoint.ts';
 import {
   defaultModelSettings,
   loadModelSettings,
@@ -36,7 +36,7 @@ import { createWebLlmProvider } from './webllm-provider.ts';
 import { createCpuProvider } from './cpu-provider.ts';
 import { currentDeviceHints, probeErrorCode, probeWebGPU, type WebGpuProbe } from './webgpu-probe.ts';
 import { cpuProbeSummary, probeCpu, type CpuProbe } from './cpu-probe.ts';
-import type { OutputMode } from './output-modes.ts';
+import type { OutputMode } from '../core/llm/output-modes.ts';
 
 export type LocalState =
   | { kind: 'unknown' }

@@ -9,8 +9,8 @@ import { createChatModel, type ChatModelOptions, type StepProvider } from './dec
 import { abortError, modelError } from './errors.ts';
 import { readSseData } from '../core/llm/sse.ts';
 import type { ChatModel } from '../core/llm/types.ts';
-import { chatCompletionsUrl, endpointProblem } from './remote-endpoint.ts';
-import { buildRequest, deltaFilter, DEFAULT_MODE, stepText, type OutputMode } from './structured-output.ts';
+import { chatCompletionsUrl, endpointProblem } from '../core/llm/remote-endpoint.ts';
+import { buildRequest, deltaFilter, DEFAULT_MODE, stepText, type OutputMode } from '../core/llm/structured-output.ts';
 
 export { chatCompletionsUrl, endpointProblem };
 

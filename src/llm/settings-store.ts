@@ -9,7 +9,7 @@ import { openDB, type IDBPDatabase } from 'idb';
 import { DEFAULT_MODEL_ID } from '../core/llm/models.ts';
 import { DEFAULT_CPU_MODEL_ID } from '../core/llm/cpu-models.ts';
 import type { ProviderKind } from './model-hub.ts';
-import { isOutputMode, type OutputMode } from './output-modes.ts';
+import { isOutputMode, type OutputMode } from '../core/llm/output-modes.ts';
 
 export const SETTINGS_DB = 'agentcade-settings';
 export const SETTINGS_DB_VERSION = 1;

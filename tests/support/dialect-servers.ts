@@ -26,7 +26,7 @@ import { demoStepWith } from './demo-brain-server.ts';
 import { parseGbnf } from './gbnf-matcher.ts';
 import { argumentProblem } from '../../src/core/llm/step-schema.ts';
 import type { ChatMessage, JsonSchema, ToolSpec } from '../../src/core/llm/types.ts';
-import { SCHEMA_IN_PROMPT } from '../../src/llm/structured-output.ts';
+import { SCHEMA_IN_PROMPT } from '../../src/core/llm/structured-output.ts';
 import { seededRandom } from '../../src/core/random.ts';
 
 export type Dialect = 'openai' | 'ollama' | 'ollama-old' | 'llamacpp' | 'llamacpp-old' | 'vllm' | 'lmstudio' | 'json-object-cloud' | 'plain';

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS, EXPECTED_MODE, startDialectServer, type Dialect, type DialectServer } from '../../support/dialect-servers.ts';
 import { probeOutputMode } from '../../../src/llm/dialect-probe.ts';
 import { createAdaptiveRemoteModel } from '../../../src/llm/remote-adaptive.ts';
-import { deltaFilter, extractJsonObject, strictObjectSchema, stepText, type OutputMode } from '../../../src/llm/structured-output.ts';
+import { deltaFilter, extractJsonObject, strictObjectSchema, stepText, type OutputMode } from '../../../src/core/llm/structured-output.ts';
 import { buildStepSchema } from '../../../src/core/llm/step-schema.ts';
 import { GameSessions } from '../../../src/games/game-sessions.ts';
 import { GuessNumberAgent } from '../../../skills/guess-number/game.ts';

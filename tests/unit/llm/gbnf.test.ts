@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { gbnfLiteral, schemaToGbnf, stepGbnf } from '../../../src/llm/gbnf.ts';
+import { gbnfLiteral, schemaToGbnf, stepGbnf } from '../../../src/core/llm/gbnf.ts';
 import { buildStepSchema } from '../../../src/core/llm/step-schema.ts';
 import { parseGbnf } from '../../support/gbnf-matcher.ts';
 import { guessNumberTools, startGameTool } from './fixtures.ts';

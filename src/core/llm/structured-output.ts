@@ -17,7 +17,7 @@
  */
 import { stepGbnf } from './gbnf.ts';
 import { chatCompletionsUrl } from './remote-endpoint.ts';
-import type { ChatMessage, JsonSchema } from '../core/llm/types.ts';
+import type { ChatMessage, JsonSchema } from './types.ts';
 import type { OutputMode } from './output-modes.ts';
 
 export { DEFAULT_MODE, MODE_INFO, MODE_ORDER, isOutputMode, type OutputMode } from './output-modes.ts';

@@ -9,7 +9,7 @@
  * (`{m,n}` came later). Anything else falls back to any JSON value; the step check after decoding
  * still applies to everything.
  */
-import type { JsonSchema } from '../core/llm/types.ts';
+import type { JsonSchema } from './types.ts';
 
 export interface GbnfOptions {
   /** Whitespace characters allowed between JSON tokens (default 2). */
