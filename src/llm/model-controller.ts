@@ -40,6 +40,8 @@ export interface ControllerState {
   remoteProblem?: string;
   active?: ProviderKind;
   activeLabel: string;
+  /** The last time the remote API was reached or not (a step or the connection test); unset until then. */
+  remoteContact?: { ok: boolean; reason?: string };
 }
 
 export interface ControllerDeps {
@@ -84,6 +86,20 @@ export class ModelController {
       effectiveModelId: defaultModelSettings().localModelId,
       activeLabel: deps.hub.label,
     };
+    // Whether the home computer answered is known only from a step that reached it (or not).
+    deps.hub.onStep((r) => {
+      // A cancelled step or our own bug (no catalogue code) says nothing; invalid output came from a server that answered.
+      if (r.kind !== 'remote' || (r.error && !r.code)) return;
+      this.noteRemoteContact(!r.error || r.code === 'model_invalid_output', r.code);
+    });
+  }
+
+  /** A step or the connection test reached the remote API, or failed to (`code`: the error's catalogue code). */
+  noteRemoteContact(ok: boolean, code?: string): void {
+    const reason = ok ? undefined : describeModelError({ code: code ?? 'unknown', message: '' }).short;
+    const prev = this.state.remoteContact;
+    if (prev && prev.ok === ok && prev.reason === reason) return;
+    this.set({ remoteContact: ok ? { ok } : { ok, reason } });
   }
 
   get snapshot(): ControllerState {
@@ -231,7 +247,7 @@ export class ModelController {
     }
     const { createRemoteModel } = await import('./remote-openai.ts');
     this.deps.hub.setModel('remote', createRemoteModel(r));
-    this.set({ remoteProblem: undefined });
+    this.set({ remoteProblem: undefined, remoteContact: undefined });
   }
 
   private async activateScripted(): Promise<void> {

@@ -124,5 +124,5 @@ export async function useSlowDemoBrain(page: Page, server: OpenAITestServer, del
     await c.saveRemote({ baseUrl, model: 'demo-brain', apiKey: '', timeoutMs: 30_000, disableThinking: false });
     await c.chooseProvider('remote');
   }, server.baseUrl);
-  await expect(page.getByTestId('model-status')).toContainText('远程');
+  await expect(page.getByTestId('model-status')).toContainText('家里的电脑');
 }
