@@ -6,7 +6,7 @@ import basicSsl from '@vitejs/plugin-basic-ssl';
 import { readdirSync, readFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { relative, resolve } from 'node:path';
-import type { Plugin } from 'vite';
+import type { Plugin, ProxyOptions } from 'vite';
 import { Skill } from './src/core/games/skill.ts';
 
 // `skills/<id>/SKILL.md?declaration`: the game's declaration, read at build time with the game
@@ -71,7 +71,7 @@ const pwa = VitePWA({
     // their entry chunks under assets/lab/).
     globIgnores: [`${LAB_DIR}/**`, 'assets/lab/**', '**/*.map'],
     navigateFallback: 'index.html',
-    navigateFallbackDenylist: [/^\/tests\//, /^\/models\//],
+    navigateFallbackDenylist: [/^\/tests\//, /^\/models\//, /^\/brain\//],
     cleanupOutdatedCaches: true,
     // The first install takes the open page at once (so it is offline-ready without a reload);
     // updates still wait for the user's "现在更新" (registerType 'prompt': no skipWaiting).
@@ -97,6 +97,22 @@ const https = !httpsOn
     ? [{ name: 'agentcade:own-cert', config: () => ({ server: { https: ownCert }, preview: { https: ownCert } }) }]
     : [basicSsl({ name: 'agentcade', domains: [hostname(), `${hostname()}.local`], certDir: resolve(import.meta.dirname, '.cache/https-cert'), ttlDays: 825 })];
 
+// The home computer's brain through the app's own address (AGENTCADE_BRAIN=http://localhost:11434 npm start):
+// `/brain/…` on this server goes to that program, so a tablet on the https page reaches it with no mixed
+// content and no CORS (src/core/llm/home-brain.ts tells the parent the address). The browser's Origin is
+// not passed on: Ollama refuses origins it does not know, and this request comes from this computer.
+export function brainForward(target = process.env.AGENTCADE_BRAIN): Record<string, ProxyOptions> | undefined {
+  if (!target) return undefined;
+  return {
+    '/brain/': {
+      target,
+      changeOrigin: true,
+      rewrite: (path) => path.replace(/^\/brain/, ''),
+      configure: (proxy) => proxy.on('proxyReq', (req) => req.removeHeader('origin')),
+    },
+  };
+}
+
 // One config for the app, the dev server and Vitest.
 export default defineConfig({
   // The e2e build (AGENTCADE_LAB=1) may expose the runtime to the tests; the app's build never does.
@@ -109,7 +125,8 @@ export default defineConfig({
     sourcemap: true,
     rollupOptions: { input: { main: resolve(import.meta.dirname, 'index.html'), ...labPages() } },
   },
-  server: { host: true },
+  server: { host: true, proxy: brainForward() },
+  preview: { proxy: brainForward() },
   test: {
     include: ['tests/unit/**/*.test.ts'],
     environment: 'node',
