@@ -11,9 +11,15 @@ import { expect, test, type Page } from '@playwright/test';
 import { installSpeechFake } from './fakes/speech-fake.ts';
 import { idle, spoken, type as typeWords, waitSpoken } from './support/child.ts';
 import { checkScreen, SIZES } from './support/layout.ts';
+import { bundleFake, openWithSerialFake } from './support/robot.ts';
 import { DEFAULT_SEED, expectSeedsPinned, guessNumberSecrets, pinSeeds } from './support/seeds.ts';
 
 const [SECRET] = guessNumberSecrets(DEFAULT_SEED);
+
+let fakeSerial = '';
+test.beforeAll(async () => {
+  fakeSerial = await bundleFake('tests/e2e/fakes/serial-init.ts');
+});
 
 /** The last `n` lines of the conversation are inside its box, top to bottom. */
 async function latestLinesWhole(page: Page, n: number): Promise<void> {
@@ -93,5 +99,24 @@ for (const [size, viewport] of Object.entries(SIZES)) {
     await page.getByTestId('nav-trace').click();
     await expect(page.getByTestId('trace-round')).toHaveCount(4);
     await checkScreen(page, info, 'trace');
+  });
+}
+
+for (const [size, viewport] of Object.entries(SIZES)) {
+  test(`the robot's notice is whole at ${size} (${viewport.width}×${viewport.height})`, async ({ page }, info) => {
+    await page.setViewportSize(viewport);
+    await openWithSerialFake(page, fakeSerial);
+    await page.getByTestId('connect-robot').click();
+    await expect(page.getByTestId('robot-link-status')).toHaveText('机器人：已连接');
+    await page.evaluate(() => (window as any).__robotSim.unplug());
+    const notice = page.getByTestId('robot-notice');
+    await expect(notice).toContainText('机器人断开了');
+    const inside = await page.evaluate(() => {
+      const n = document.querySelector('[data-testid=robot-notice]')!.getBoundingClientRect();
+      const a = document.querySelector('[data-testid=robot-area]')!.getBoundingClientRect();
+      return n.top >= a.top && n.bottom <= a.bottom && n.left >= a.left && n.right <= a.right;
+    });
+    expect(inside).toBe(true);
+    await checkScreen(page, info, 'arcade-robot-notice');
   });
 }
