@@ -5,8 +5,8 @@
  */
 import { expect, test, type Page } from '@playwright/test';
 import { installSpeechFake } from './fakes/speech-fake.ts';
-import { spoken } from './support/child.ts';
-import { DEFAULT_SEED, expectSeedsPinned, guessNumberSecrets, halvingGuesses, pinSeeds } from './support/seeds.ts';
+import { firstVisitWithDemo, spoken } from './support/child.ts';
+import { DEFAULT_SEED, expectSeedsPinned, guessNumberSecrets, halvingGuesses } from './support/seeds.ts';
 
 // Every seed is pinned: 猜数字 thinks of SECRET (also after the offline reload: the fake starts again).
 const [SECRET] = guessNumberSecrets(DEFAULT_SEED);
@@ -29,14 +29,8 @@ async function exchange(page: Page, words: string, pattern: RegExp): Promise<str
 }
 
 test('after one online visit, a game of 猜数字 is played with the network off', async ({ page, context }, info) => {
-  await page.addInitScript(installSpeechFake, {});
-  await pinSeeds(page, [DEFAULT_SEED]);
   // First visit, online: the service worker installs and takes control; the demo model is chosen.
-  await page.goto('/?e2e#arcade');
-  await page.waitForFunction(() => !!navigator.serviceWorker?.controller, null, { timeout: 60_000 });
-  await page.waitForFunction(() => '__agentcade' in window);
-  await page.evaluate(() => (window as any).__agentcade.controller.chooseProvider('scripted'));
-  await expect(page.getByTestId('model-status')).toContainText('演示');
+  await firstVisitWithDemo(page);
 
   const fromNetwork: string[] = [];
   await context.setOffline(true);

@@ -8,20 +8,14 @@
  */
 import { expect, test, type Page } from '@playwright/test';
 import { installSpeechFake, type SpeechFakeOptions } from './fakes/speech-fake.ts';
-import { DEFAULT_SEED, pinSeeds } from './support/seeds.ts';
+import { firstVisitWithDemo } from './support/child.ts';
 
 // A service worker install precaches ~9 MB on a shared, slow machine.
 test.describe.configure({ timeout: 180_000 });
 
 /** One online visit with the demo brain chosen, then the network off and a reload from the service worker. */
 async function visitThenOffline(page: Page, speech: SpeechFakeOptions): Promise<void> {
-  await page.addInitScript(installSpeechFake, speech);
-  await pinSeeds(page, [DEFAULT_SEED]);
-  await page.goto('/?e2e#arcade');
-  await page.waitForFunction(() => !!navigator.serviceWorker?.controller, null, { timeout: 60_000 });
-  await page.waitForFunction(() => '__agentcade' in window);
-  await page.evaluate(() => (window as any).__agentcade.controller.chooseProvider('scripted'));
-  await expect(page.getByTestId('model-status')).toHaveText('大脑：演示脚本');
+  await firstVisitWithDemo(page, speech);
   await page.context().setOffline(true);
   await page.reload();
   await page.waitForFunction(() => '__agentcade' in window);
