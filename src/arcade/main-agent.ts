@@ -18,6 +18,7 @@ import type { AgentEvent, AgentSnapshot, ArcadeGame, HistoryEntry, RoundResult, 
 import { describe } from '../core/errors/catalogue.ts';
 import type { ChatModel } from '../core/llm/types.ts';
 import { nullTrace, type TraceEvent, type TraceSink } from '../core/trace/types.ts';
+import '../llm/errors.ts'; // model_not_configured: what the child hears without a brain
 import { SAY, unavailableText } from './errors.ts';
 import { GameRequests } from './game-requests.ts';
 import type { MainModelLoop, ModelLoopDeps } from './model-loop.ts';
@@ -58,6 +59,11 @@ export interface MainAgentDeps {
   onSessionCleared?: (gameId: string) => void;
   /** The instant cue shown the moment the child's words arrive (before any model call). */
   cue?: ThinkingCue;
+  /**
+   * Whether a brain is chosen and answers. Without one, a round that needs the model, or a tap on a
+   * game that runs on this device, is told 「我还没有选好用哪个大脑…」 and `needs-brain` is emitted.
+   */
+  brainReady?: () => boolean;
 }
 
 /** History entries kept (the model sees the newest few; see HISTORY_WINDOW in the prompt). */
@@ -176,6 +182,7 @@ export class MainAgent {
       try {
         if (!game) await this.sayMain(describe('main_no_decision').child, roundId);
         else if (!game.available) await this.sayMain(unavailableText(game), roundId);
+        else if (game.declaration.engine !== 'remote' && !this.hasBrain()) await this.noBrain(roundId);
         else {
           this.record({ kind: 'main_tool', roundId, name: 'start_game', data: { args: { game_id: gameId }, tap: true } });
           await this.requests.start(game, words, roundId);
@@ -239,6 +246,10 @@ export class MainAgent {
           await this.requests.message(words, roundId);
           return { roundId, route: 'fast', modelCalls: 0, action: 'send_message' };
         default: {
+          if (!this.hasBrain()) {
+            await this.noBrain(roundId);
+            return { roundId, route: 'model', modelCalls: 0, action: 'reply' };
+          }
           const abort = new AbortController();
           this.modelAbort = abort;
           try {
@@ -297,6 +308,17 @@ export class MainAgent {
   private endRound(): void {
     this.roundActive = false;
     this.emitState();
+  }
+
+  private hasBrain(): boolean {
+    return this.deps.brainReady?.() ?? true;
+  }
+
+  /** No brain: the child hears the catalogue's sentence; the app opens the way to choose one. */
+  private async noBrain(roundId: string): Promise<void> {
+    this.record({ kind: 'error', roundId, name: 'model_not_configured', data: { code: 'model_not_configured' } });
+    this.emit({ type: 'needs-brain', roundId });
+    await this.sayMain(describe('model_not_configured').child, roundId);
   }
 
   private async sayMain(text: string, roundId: string): Promise<void> {

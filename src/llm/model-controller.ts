@@ -37,6 +37,7 @@ import { createCpuProvider } from './cpu-provider.ts';
 import { currentDeviceHints, probeErrorCode, probeWebGPU, type WebGpuProbe } from './webgpu-probe.ts';
 import { cpuProbeSummary, probeCpu, type CpuProbe } from './cpu-probe.ts';
 import type { OutputMode } from '../core/llm/output-modes.ts';
+import type { ConnectionReport } from './connection-test.ts';
 
 export type LocalState =
   | { kind: 'unknown' }
@@ -49,10 +50,11 @@ export type LocalState =
 
 export interface RemoteTest {
   testing: boolean;
-  /** The server's models (GET …/models). */
-  models?: string[];
+  /** What the connection test found, in plain words (the server's models when it answered). */
+  report?: ConnectionReport;
   mode?: OutputMode;
-  error?: string;
+  /** Why the output mode could not be found (the server answered the model list). */
+  modeError?: string;
 }
 
 export interface ControllerState {
@@ -74,6 +76,8 @@ export interface ControllerState {
   remoteTest?: RemoteTest;
   active?: ProviderKind;
   activeLabel: string;
+  /** The last time the remote API was reached or not (a step or the connection test); unset until then. */
+  remoteContact?: { ok: boolean; reason?: string };
 }
 
 export interface ControllerDeps {
@@ -131,6 +135,20 @@ export class ModelController {
       effectiveModelId: settings.localModelId,
       activeLabel: deps.hub.label,
     };
+    // Whether the home computer answered is known only from a step that reached it (or not).
+    deps.hub.onStep((r) => {
+      // A cancelled step or our own bug (no catalogue code) says nothing; invalid output came from a server that answered.
+      if (r.kind !== 'remote' || (r.error && !r.code)) return;
+      this.noteRemoteContact(!r.error || r.code === 'model_invalid_output', r.code);
+    });
+  }
+
+  /** A step or the connection test reached the remote API, or failed to (`code`: the error's catalogue code). */
+  noteRemoteContact(ok: boolean, code?: string): void {
+    const reason = ok ? undefined : describeModelError({ code: code ?? 'unknown', message: '' }).short;
+    const prev = this.state.remoteContact;
+    if (prev && prev.ok === ok && prev.reason === reason) return;
+    this.set({ remoteContact: ok ? { ok } : { ok, reason } });
   }
 
   get snapshot(): ControllerState {
@@ -369,26 +387,25 @@ export class ModelController {
   }
 
   /**
-   * 测试连接: lists the server's models and finds its structured-output mode (kept with the
-   * settings for this server and model). Errors are shown in `remoteTest.error`.
+   * 测试连接: the connection test (the server's models, or what went wrong in plain words), then the
+   * server's structured-output mode (kept with the settings for this server and model).
    */
   async testRemote(remote: RemoteSettings): Promise<RemoteTest> {
     this.set({ remoteTest: { testing: true } });
-    const { listRemoteModels } = await import('./remote-openai.ts');
-    const { probeOutputMode } = await import('./dialect-probe.ts');
-    let test: RemoteTest;
-    try {
-      const models = await listRemoteModels(remote);
-      test = { testing: false, models };
-      if (remote.model.trim()) {
-        const result = await probeOutputMode(remote);
-        test.mode = result.mode;
+    const { testConnection } = await import('./connection-test.ts');
+    const report = await testConnection(remote);
+    this.noteRemoteContact(report.ok, report.code);
+    const test: RemoteTest = { testing: false, report };
+    if (report.ok && remote.model.trim()) {
+      try {
+        const { probeOutputMode } = await import('./dialect-probe.ts');
+        test.mode = (await probeOutputMode(remote)).mode;
         const saved = this.state.settings.remote;
-        if (probedKey(saved) === probedKey(remote)) await this.saveMode(result.mode);
+        if (probedKey(saved) === probedKey(remote)) await this.saveMode(test.mode);
+      } catch (err) {
+        const e = describeModelError(toModelError(err));
+        test.modeError = `${e.short}。${e.parent}`;
       }
-    } catch (err) {
-      const e = describeModelError(toModelError(err));
-      test = { testing: false, error: `${e.short}。${e.parent}` };
     }
     this.set({ remoteTest: test });
     return test;
@@ -411,7 +428,7 @@ export class ModelController {
     const { createAdaptiveRemoteModel } = await import('./remote-adaptive.ts');
     const mode = r.probedFor === probedKey(r) ? r.mode : undefined;
     this.deps.hub.setModel('remote', createAdaptiveRemoteModel({ ...r, mode }, { onModeChange: (m) => void this.saveMode(m) }));
-    this.set({ remoteProblem: undefined });
+    this.set({ remoteProblem: undefined, remoteContact: undefined });
   }
 
   private async activateScripted(): Promise<void> {

@@ -24,6 +24,10 @@ export interface StepRecord {
   durationMs: number;
   step?: Step;
   error?: string;
+  /** The error's catalogue code, when it has one. */
+  code?: string;
+  /** The request's trace session (StepRequest.session). */
+  session?: string;
 }
 
 export class ModelHub {
@@ -104,10 +108,11 @@ export class ModelHub {
     try {
       if (!current) throw modelError('model_not_configured');
       const step = await current.model.step(req);
-      this.record({ agent: req.agent, kind: current.kind, durationMs: Date.now() - started, step });
+      this.record({ agent: req.agent, kind: current.kind, durationMs: Date.now() - started, step, session: req.session });
       return step;
     } catch (err) {
-      this.record({ agent: req.agent, kind: current?.kind, durationMs: Date.now() - started, error: String((err as Error)?.message ?? err) });
+      const code = (err as { code?: unknown })?.code;
+      this.record({ agent: req.agent, kind: current?.kind, durationMs: Date.now() - started, error: String((err as Error)?.message ?? err), session: req.session, ...(typeof code === 'string' ? { code } : {}) });
       throw err;
     }
   }

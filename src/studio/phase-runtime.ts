@@ -17,6 +17,7 @@ import { allowedTools, initialPhaseState, isLoopTool, transition, whoActs, type 
 import { missingInstantiateSkills, RUN_SKILL_LIST } from '../core/studio/planner.ts';
 import { managerSystemPrompt, managerToolSpecs, MANAGER_AGENT, parseManagerStep, runLoopTool } from '../core/studio/manager-tools.ts';
 import { errorOf, toolResultMessage } from '../core/agent/messages.ts';
+import { endSentence } from '../core/text/punctuation.ts';
 import { runToolLoop, ToolError, type AgentTool } from '../core/agent/tool-loop.ts';
 import { NOTHING_MORE, SentenceStream } from '../core/speech/sentence-stream.ts';
 import type { CardAsset, DesignTraceEntry, SessionSnapshot, TranscriptItem } from '../core/studio/types.ts';
@@ -67,8 +68,13 @@ export interface SessionView {
 export type ActResult = { ok: true } | { ok: false; message: string };
 
 /** A failed step as the parent reads it: the why in brackets (what the worker was told) stays under 技术细节. */
-export function plainFailure(message: string): string {
+function plainFailure(message: string): string {
   return message.replace(/（[^（）]*）$/, '').trim();
+}
+
+/** What the parent reads when a step of the design failed (one sentence, one full stop). */
+export function stepFailedText(stepTitle: string, message: string): string {
+  return `「${stepTitle}」这一步没做成：${endSentence(plainFailure(message))}点「接着想」再试一次。`;
 }
 
 /** What the Studio says first (the parent has never heard of skills or agents). */
@@ -434,9 +440,9 @@ export class StudioSession {
     else if (reason.kind === 'worker_question') this.say({ who: 'worker', skill: reason.skill, text: reason.question });
     else if (reason.kind === 'review_drafts' && reason.tags.length) {
       const summary = this.draftSummary(reason.tags);
-      this.say({ who: 'worker', skill: reason.skill, text: `${this.skillTitle(reason.skill)}想好了${summary ? `：${summary}` : ''}。行的话点「采用」，也可以直接说想怎么改。` });
+      this.say({ who: 'worker', skill: reason.skill, text: `${endSentence(`${this.skillTitle(reason.skill)}想好了${summary ? `：${summary}` : ''}`)}行的话点「采用」，也可以直接说想怎么改。` });
     } else if (reason.kind === 'burst_cap') this.say({ who: 'system', text: `我想了 ${reason.rounds} 步还没想好，先停下来。你可以再说说要求，或者点「接着想」。` });
-    else if (reason.kind === 'worker_failed') this.say({ who: 'system', text: `「${this.skillTitle(reason.skill)}」这一步没做成：${plainFailure(reason.message)}。点「接着想」再试一次。` });
+    else if (reason.kind === 'worker_failed') this.say({ who: 'system', text: stepFailedText(this.skillTitle(reason.skill), reason.message) });
     else if (reason.kind === 'interrupted') this.say({ who: 'system', text: '上次还没想完就被打断了，点「接着想」继续。' });
   }
 
@@ -511,7 +517,7 @@ export class StudioSession {
     this.log('model_error', { code, message });
     // A model error's message is the catalogue's plain Chinese; anything else is a bug's text.
     const plain = err instanceof ModelError ? message : '设计室出了点问题';
-    this.say({ who: 'system', text: `${plain.replace(/[。.]$/, '')}。弄好以后点「接着想」再试一次。` });
+    this.say({ who: 'system', text: `${endSentence(plain)}弄好以后点「接着想」再试一次。` });
     this.dispatch({ type: 'failure', code, message }, []);
   }
 
@@ -666,7 +672,7 @@ export class StudioSession {
       await this.persist();
     } catch (err) {
       const why = err instanceof Error ? err.message : String(err);
-      this.say({ who: 'system', text: `保存失败：${why}。在下次保存成功之前，请不要刷新或关闭页面。` });
+      this.say({ who: 'system', text: `保存失败：${endSentence(why)}在下次保存成功之前，请不要刷新或关闭页面。` });
     }
   }
 }

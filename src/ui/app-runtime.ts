@@ -86,7 +86,7 @@ export function createAppRuntime(): AppRuntime {
   // the hub records the others (Studio agents, the settings try-out), timed from when they started.
   hub.onStep((r) => {
     if (r.agent === 'main' || r.agent.startsWith('game:')) return;
-    recorder.record({ kind: 'model_step', at: Date.now() - r.durationMs, source: r.agent, name: r.step?.action ?? 'error', durationMs: r.durationMs, data: { step: r.step, error: r.error, provider: r.kind } });
+    recorder.record({ kind: 'model_step', at: Date.now() - r.durationMs, source: r.agent, name: r.step?.action ?? 'error', durationMs: r.durationMs, contextId: r.session, data: { step: r.step, error: r.error, provider: r.kind } });
   });
 
   // ---- speech ------------------------------------------------------------------------------
@@ -188,6 +188,7 @@ export function createAppRuntime(): AppRuntime {
   const guard = createSessionGuard();
   const agent = new MainAgent({
     model: () => hub.model(),
+    brainReady: () => hub.kind !== undefined,
     games,
     catalog,
     speaker: speech,

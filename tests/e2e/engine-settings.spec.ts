@@ -78,7 +78,7 @@ test('a remote server from a preset: 测试连接 lists its models and finds its
   await page.getByLabel('接口地址').fill(llamacpp.baseUrl);
   await page.getByLabel('模型名称').fill('test-model');
   await page.getByRole('button', { name: '测试连接' }).click();
-  await expect(page.getByTestId('remote-connection')).toContainText('连接成功，服务器上的模型：test-model、test-model-large');
+  await expect(page.getByTestId('remote-connection')).toContainText('连上了！电脑上的模型：test-model、test-model-large');
   await expect(page.getByTestId('remote-mode')).toContainText('结构化输出方式：llama.cpp 语法（GBNF）');
   // The model is now picked from the server's list.
   await expect(page.getByTestId('remote-model-list')).toHaveValue('test-model');

@@ -29,7 +29,8 @@ test('without WebGPU the settings screen says so and offers the CPU engine or th
   await expect(page.getByTestId('local-state')).toHaveText('状态：本机不能运行模型');
   await expect(page.getByRole('button', { name: '下载并加载', exact: true })).toBeDisabled();
   await expect(alert.getByRole('button', { name: '改用 CPU 引擎' })).toBeVisible();
-  await alert.getByRole('button', { name: '改用远程接口' }).click();
+  await expect(alert.getByRole('button', { name: '先用演示脚本玩' })).toBeVisible();
+  await alert.getByRole('button', { name: '用家里的电脑当大脑' }).click();
   await expect(page.getByLabel('接口地址')).toBeVisible();
   await expect(page.getByRole('radio', { name: /远程接口/ })).toBeChecked();
 });
@@ -51,7 +52,7 @@ test('an agent step round-trips through the remote API (test server), in the pag
   await expect(page.getByTestId('active-model')).toHaveText('正在使用：远程接口：test-model');
 
   await page.getByRole('button', { name: '测试连接' }).click();
-  await expect(page.getByTestId('remote-connection')).toContainText('连接成功，服务器上的模型：test-model');
+  await expect(page.getByTestId('remote-connection')).toContainText('连上了！电脑上的模型：test-model');
   await expect(page.getByTestId('remote-mode')).toContainText('结构化输出方式：JSON Schema（严格）');
 
   await page.getByLabel('对“大脑”说一句').fill('你是谁？');

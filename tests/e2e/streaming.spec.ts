@@ -38,7 +38,7 @@ async function openWithRemote(page: Page): Promise<void> {
     await c.saveRemote({ baseUrl, model: 'test-model', apiKey: '', timeoutMs: 30_000, disableThinking: false });
     await c.chooseProvider('remote');
   }, server.baseUrl);
-  await expect(page.getByTestId('model-status')).toContainText('远程');
+  await expect(page.getByTestId('model-status')).toContainText('家里的电脑');
 }
 
 test('the thinking face shows before the request leaves, and the first sentence is spoken while the model still writes', async ({ page }) => {

@@ -6,7 +6,7 @@
  */
 import { expect, test } from '@playwright/test';
 import { DEMO_THEMES } from '../../src/studio/demo-decks.ts';
-import { childSays, expectPlainWords, openStudio, Parent, shoot, spoken } from './support/studio.ts';
+import { childSays, expectPlainWords, openStudio, Parent, shoot, SIZES, spoken } from './support/studio.ts';
 
 const RIDDLES = DEMO_THEMES['谜语'].rows;
 const riddleAnswer = (said: string) => {
@@ -75,9 +75,13 @@ test('「动物叫声」: the demo brain cannot write these cards, the parent wr
   await parent.says('哞哞哞是谁在叫，答案是牛');
   await expect(rows.nth(2).getByLabel('答案')).toHaveValue('牛');
   await shoot(page, info, 'studio-card-form');
+  // Held upright, the parent is at the bottom of the long form: the confirmation (at the top) comes into view.
+  await page.setViewportSize(SIZES.portrait);
   await parent.tap(page.getByTestId('write-done'));
   await parent.acceptsAll();
   await expect(page.getByTestId('waiting')).toContainText('做好了！「动物叫声问答」已经放进游戏厅');
+  await expect(page.getByTestId('waiting')).toBeInViewport();
+  await page.setViewportSize(SIZES.landscape);
   parent.lap('设计');
 
   await parent.tap(page.getByTestId('nav-arcade'));

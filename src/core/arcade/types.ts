@@ -63,7 +63,9 @@ export interface AgentSnapshot {
 export type AgentEvent =
   | { type: 'heard'; text: string; roundId: string }
   | { type: 'spoken'; role: SpeakerRole; text: string; gameId?: string; completed: boolean }
-  | { type: 'state'; snapshot: AgentSnapshot };
+  | { type: 'state'; snapshot: AgentSnapshot }
+  /** A round needed a brain and none is chosen: a grown-up should choose one (the child was told). */
+  | { type: 'needs-brain'; roundId: string };
 
 /** How a round (one user input) was handled; returned when the round is over (mic may listen again). */
 export interface RoundResult {

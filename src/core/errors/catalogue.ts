@@ -44,6 +44,11 @@ export function describe(code: string): ErrorEntry {
   return catalogue[code] ?? catalogue['unknown'];
 }
 
+/** Every registered entry (the areas' errors.ts files must have been imported), for audits. */
+export function catalogueEntries(): Array<[string, ErrorEntry]> {
+  return Object.entries(catalogue);
+}
+
 /** The child's sentence of a catalogued code, or undefined when the code is not in the catalogue. */
 export function childSentence(code: string | undefined): string | undefined {
   return code !== undefined ? catalogue[code]?.child : undefined;

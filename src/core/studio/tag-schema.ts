@@ -7,6 +7,7 @@
  * - the worker's submit tool, as standard JSON schema (`toJsonSchema`).
  * Pure.
  */
+import { joinList } from '../text/punctuation.ts';
 
 export type FieldType = 'object' | 'array' | 'string' | 'integer' | 'number' | 'boolean';
 
@@ -195,7 +196,8 @@ export function valueAt(value: unknown, path: string): unknown {
 
 function show(v: unknown, sep = '、'): string {
   if (v === undefined || v === null) return '';
-  if (Array.isArray(v)) return v.map((x) => show(x, sep)).filter(Boolean).join(sep);
+  // Items keep no trailing comma of their own: 「没关系，」「差一点点，」 read 「没关系、差一点点」.
+  if (Array.isArray(v)) return joinList(v.map((x) => show(x, sep)), sep);
   if (typeof v === 'boolean') return v ? '是' : '否';
   if (typeof v === 'object') return '';
   return String(v);

@@ -13,6 +13,8 @@ import type { AppRuntime } from '../app-runtime.ts';
 interface SubtitleLine {
   id: number;
   who: 'child' | 'robot' | 'game';
+  /** Who is speaking, as the line is labelled: a game's line keeps its game's name after the game ends. */
+  name: string;
   text: string;
 }
 
@@ -35,12 +37,17 @@ export class ArcadeState {
   /** Why the last connect attempt failed, for the child (cleared when a robot is ready). */
   robotError: string = $state('');
   private nextId = 1;
+  /** The game whose replies are being spoken (its session may already be over when its last line starts). */
+  private gameTitle = '';
   private readonly offs: Array<() => void> = [];
 
   constructor(readonly rt: AppRuntime) {
     this.offs.push(
       rt.agent.subscribe((e) => {
-        if (e.type === 'state') this.snapshot = e.snapshot;
+        if (e.type === 'state') {
+          this.snapshot = e.snapshot;
+          if (e.snapshot.session) this.gameTitle = e.snapshot.session.title;
+        }
         else if (e.type === 'heard') this.push('child', e.text);
       }),
       rt.speech.subscribe((e) => {
@@ -86,11 +93,12 @@ export class ArcadeState {
    */
   private push(who: SubtitleLine['who'], text: string): void {
     const last = this.lines.at(-1);
-    if (last && who !== 'child' && last.who === who) {
+    if (last && who !== 'child' && last.who === who && (who !== 'game' || last.name === this.gameTitle)) {
       this.lines = [...this.lines.slice(0, -1), { ...last, text: last.text + text }];
       return;
     }
-    this.lines = [...this.lines.slice(-(MAX_LINES - 1)), { id: this.nextId++, who, text }];
+    const name = who === 'child' ? '你' : who === 'game' ? this.gameTitle || '游戏' : '小方';
+    this.lines = [...this.lines.slice(-(MAX_LINES - 1)), { id: this.nextId++, who, name, text }];
   }
 
   dispose(): void {

@@ -24,6 +24,20 @@ export async function openApp(page: Page, opts: { hash?: string; speech?: Speech
   await expect(page.getByTestId('model-status')).toContainText('演示');
 }
 
+/**
+ * A first visit online: the speech fakes, pinned seeds, the service worker installed and in control,
+ * the demo brain chosen (so the next visit can be offline).
+ */
+export async function firstVisitWithDemo(page: Page, speech: SpeechFakeOptions = {}): Promise<void> {
+  await page.addInitScript(installSpeechFake, speech);
+  await pinSeeds(page, [DEFAULT_SEED]);
+  await page.goto('/?e2e#arcade');
+  await page.waitForFunction(() => !!navigator.serviceWorker?.controller, null, { timeout: 60_000 });
+  await page.waitForFunction(() => '__agentcade' in window);
+  await page.evaluate(() => (window as any).__agentcade.controller.chooseProvider('scripted'));
+  await expect(page.getByTestId('model-status')).toHaveText('大脑：演示脚本');
+}
+
 /** The mic button is back to idle: the round is over. */
 export async function idle(page: Page): Promise<void> {
   await expect(page.getByTestId('mic-button')).toHaveAttribute('data-state', 'idle', { timeout: 20_000 });
@@ -124,5 +138,5 @@ export async function useSlowDemoBrain(page: Page, server: OpenAITestServer, del
     await c.saveRemote({ baseUrl, model: 'demo-brain', apiKey: '', timeoutMs: 30_000, disableThinking: false });
     await c.chooseProvider('remote');
   }, server.baseUrl);
-  await expect(page.getByTestId('model-status')).toContainText('远程');
+  await expect(page.getByTestId('model-status')).toContainText('家里的电脑');
 }

@@ -210,7 +210,7 @@ describe('测试连接 finds the server\'s output mode and keeps it with the set
       const { c, hub, saved } = controller(fakeWebLlm(), { provider: 'remote', remote });
       await c.init();
       const test = await c.testRemote(remote);
-      expect(test).toMatchObject({ testing: false, models: ['test-model', 'test-model-large'], mode: 'gbnf' });
+      expect(test).toMatchObject({ testing: false, report: { ok: true, models: ['test-model', 'test-model-large'] }, mode: 'gbnf' });
       expect(saved.at(-1)!.remote).toMatchObject({ mode: 'gbnf', probedFor: `${server.baseUrl}|test-model` });
       await tryStep(hub, '你好');
       expect(server.requests.at(-1)!.body.grammar).toContain('root ::=');

@@ -110,7 +110,7 @@ describe('a Book that fails to save', () => {
     expect(r).toEqual({ ok: true });
     expect(s.view.busy).toBe(false);
     expect(s.view.waiting).toMatchObject({ kind: 'review_drafts', skill: 'interaction-paradigm' });
-    expect(s.view.transcript.at(-1)).toMatchObject({ who: 'system', text: expect.stringMatching(/^保存失败：The quota has been exceeded\..*不要刷新或关闭页面/) });
+    expect(s.view.transcript.at(-1)).toMatchObject({ who: 'system', text: expect.stringMatching(/^保存失败：The quota has been exceeded。在下次保存成功之前.*不要刷新或关闭页面/) });
     expect(await book.loadSnapshot('p1')).toBeFalsy();
 
     broken = false;

@@ -105,7 +105,7 @@ describe('TraceRecorder + TraceStore', () => {
     await rec.flush();
     expect((await store.load()).rounds).toHaveLength(1);
     await store.clear();
-    expect(await store.load()).toEqual({ rounds: [], orphans: [] });
+    expect(await store.load()).toEqual({ rounds: [], designs: [], orphans: [] });
     store.close();
   });
 });
