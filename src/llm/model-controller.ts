@@ -123,6 +123,7 @@ export class ModelController {
   private state: ControllerState;
   private readonly listeners = new Set<(s: ControllerState) => void>();
   private provider: LocalProvider | undefined;
+  private started: Promise<void> | undefined;
   private cpuProvider: LocalProvider | undefined;
 
   constructor(private readonly deps: ControllerDeps) {
@@ -205,7 +206,20 @@ export class ModelController {
   }
 
   /** At app start: read settings, check the device, and bring the saved or automatic brain back. */
-  async init(): Promise<void> {
+  init(): Promise<void> {
+    this.started ??= this.start();
+    return this.started;
+  }
+
+  /**
+   * A choice made while the saved settings are still being read (a parent taps at once) waits for
+   * them, so reading them cannot undo it.
+   */
+  private async settled(): Promise<void> {
+    await this.started?.catch(() => undefined);
+  }
+
+  private async start(): Promise<void> {
     const [settings, probe] = await Promise.all([(this.deps.load ?? loadModelSettings)(), (this.deps.probe ?? probeWebGPU)()]);
     const cpuProbe = (this.deps.cpuProbe ?? probeCpu)();
     const first = settings.readyOffline.length === 0 && settings.localModelId === defaultModelSettings().localModelId;
@@ -257,6 +271,7 @@ export class ModelController {
 
   /** The brain every agent uses from now on (`auto`: the automatic choice). */
   async chooseProvider(provider: ProviderSetting): Promise<void> {
+    await this.settled();
     await this.persist({ ...this.state.settings, provider });
     const kind = this.state.provider;
     if (kind === 'scripted') {
@@ -274,6 +289,7 @@ export class ModelController {
   }
 
   async chooseLocalModel(modelId: string, urls: { modelUrl?: string; modelLibUrl?: string } = {}): Promise<void> {
+    await this.settled();
     const settings = {
       ...this.state.settings,
       localModelId: modelId,
@@ -287,6 +303,7 @@ export class ModelController {
 
   /** Downloads (first time) and loads the local WebLLM model; on success it serves every agent. */
   async loadLocal(): Promise<void> {
+    await this.settled();
     const probe = this.state.probe;
     if (!probe?.usable) {
       const e = modelError((probe && probeErrorCode(probe)) ?? 'model_no_webgpu');
@@ -308,12 +325,14 @@ export class ModelController {
   }
 
   async unloadLocal(): Promise<void> {
+    await this.settled();
     if (this.deps.hub.kind === 'webllm') this.deps.hub.clearModel();
     await this.provider?.unload().catch(() => {});
     await this.refreshLocal();
   }
 
   async deleteLocal(): Promise<void> {
+    await this.settled();
     if (this.deps.hub.kind === 'webllm') this.deps.hub.clearModel();
     await this.webllm()
       .deleteCached(this.loadRequest())
@@ -324,6 +343,7 @@ export class ModelController {
 
   /** The CPU engine's model: a CPU_MODELS id, and optionally a self-hosted GGUF address. */
   async chooseCpuModel(modelId: string, modelUrl?: string): Promise<void> {
+    await this.settled();
     if (this.deps.hub.kind === 'cpu') this.deps.hub.clearModel();
     await this.cpuProvider?.unload().catch(() => {});
     await this.persist({ ...this.state.settings, cpu: { modelId, modelUrl: modelUrl ?? this.state.settings.cpu.modelUrl } });
@@ -332,6 +352,7 @@ export class ModelController {
 
   /** Downloads (first time) and loads the CPU engine's model; on success it serves every agent. */
   async loadCpu(): Promise<void> {
+    await this.settled();
     const probe = this.state.cpuProbe;
     if (!probe?.usable) {
       const e = modelError('model_cpu_unsupported', probe ? cpuProbeSummary(probe) : undefined);
@@ -358,6 +379,7 @@ export class ModelController {
   }
 
   async unloadCpu(): Promise<void> {
+    await this.settled();
     if (this.deps.hub.kind === 'cpu') this.deps.hub.clearModel();
     await this.cpuProvider?.unload().catch(() => {});
     this.set({ cpuDetails: undefined });
@@ -365,6 +387,7 @@ export class ModelController {
   }
 
   async deleteCpu(): Promise<void> {
+    await this.settled();
     if (this.deps.hub.kind === 'cpu') this.deps.hub.clearModel();
     await this.cpuEngine()
       .deleteCached(this.cpuRequest())
@@ -377,6 +400,7 @@ export class ModelController {
 
   /** Saves the remote fields; explains (does not try) an endpoint the page cannot reach. */
   async saveRemote(remote: RemoteSettings): Promise<void> {
+    await this.settled();
     // A probed mode belongs to one server and model.
     const keep = remote.probedFor === probedKey(remote);
     const { mode, probedFor, ...rest } = remote;

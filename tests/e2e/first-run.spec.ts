@@ -1,6 +1,9 @@
 /**
  * A family's first run on a fresh profile, in Chromium (no WebGPU, like most Android tablets): the
- * header's brain button opens the way to a working brain; the demo script is one real button away;
+ * header's brain button opens the way to a working brain. With the memory for it, the CPU engine is
+ * recommended and says it is slower; its model downloads (here from a local address: a tiny GGUF
+ * the test writes) and then works offline. On a tablet with too little memory (1 GB, faked at the
+ * browser API) the home computer is recommended; the demo script is one real button away;
  * the home computer's guide gives the exact address, 测试连接 explains a failure and then finds the
  * local test server (the demo brain behind an OpenAI-compatible API), and a game plays on it. A game
  * tapped before any brain exists says the right line and opens the way for a grown-up. With WebGPU
@@ -13,21 +16,31 @@ import { installWebGpuFake } from './fakes/webgpu-fake.ts';
 import { idle, spoken, waitSpoken } from './support/child.ts';
 import { DEFAULT_SEED, expectSeedsPinned, pinSeeds } from './support/seeds.ts';
 import { demoStep } from '../support/demo-brain-server.ts';
+import { startFileServer, type FileServer } from '../support/file-server.ts';
+import { tinyGguf } from '../support/tiny-gguf.ts';
 import { startOpenAITestServer, type OpenAITestServer } from '../support/openai-test-server.ts';
 
 const NO_BRAIN = '我还没有选好用哪个大脑，请大人在设置里选一下。';
 
+const GGUF = '/models/tiny-random.gguf';
 let server: OpenAITestServer;
+let files: FileServer;
 test.beforeAll(async () => {
   server = await startOpenAITestServer();
   server.respond(async (body) => ({ content: await demoStep(body) }));
+  files = await startFileServer({ [GGUF]: tinyGguf({ seed: 7 }) });
 });
-test.afterAll(() => server.close());
+test.afterAll(async () => {
+  await server.close();
+  await files.close();
+});
 
-/** A fresh profile: the speech fakes and pinned seeds, no brain chosen. */
-async function fresh(page: Page, opts: { gpu?: boolean } = {}): Promise<void> {
+/** A fresh profile: the speech fakes and pinned seeds, no brain chosen (`memoryGB`: what the browser reports). */
+async function fresh(page: Page, opts: { gpu?: boolean; memoryGB?: number } = {}): Promise<void> {
   await page.addInitScript(installSpeechFake, {});
   if (opts.gpu) await page.addInitScript(installWebGpuFake);
+  if (opts.memoryGB !== undefined)
+    await page.addInitScript((gb) => Object.defineProperty(Navigator.prototype, 'deviceMemory', { configurable: true, get: () => gb }), opts.memoryGB);
   await pinSeeds(page, [DEFAULT_SEED]);
   await page.goto('/?e2e#arcade');
   await page.waitForFunction(() => '__agentcade' in window);
@@ -54,8 +67,29 @@ async function playGuessNumber(page: Page, taps: Taps): Promise<void> {
   await expect(page.getByTestId('current-game')).toContainText('猜数字');
 }
 
-test('no WebGPU: the brain button → the demo script (a real button) → a game plays', async ({ page }, info) => {
+test('no WebGPU, enough memory: the CPU brain is recommended and says it is slower; its model downloads and then works offline', async ({ page }, info) => {
+  test.setTimeout(120_000);
   await fresh(page);
+  const taps = new Taps(page);
+  await taps.tap('model-status');
+  const setup = page.getByTestId('brain-setup');
+  await expect(setup.getByTestId('brain-device')).toContainText('这台设备没有可用的显卡，但可以把一个小一点的大脑下载到本机');
+  await expect(setup.getByTestId('brain-choice')).toHaveCount(3);
+  await expect(setup.getByTestId('brain-choice').nth(0)).toContainText('下载本机 CPU 慢速大脑推荐');
+  await expect(setup.getByTestId('brain-choice').nth(0)).toContainText('每轮回答估计要等 10 到 40 秒');
+  await expect(setup.getByTestId('brain-choice').nth(1)).toContainText('用家里的电脑当大脑');
+  await expect(setup.getByTestId('brain-choice').nth(2)).toContainText('先用演示脚本玩');
+  await page.screenshot({ path: info.outputPath('first-run-cpu.png'), fullPage: true });
+  // The model's address is a local one here (no download leaves this machine); a family gets the default.
+  await page.evaluate(([url]) => (window as any).__agentcade.controller.chooseCpuModel('qwen2.5-0.5b-instruct-q4_k_m', url), [files.url(GGUF)]);
+  await taps.tap('download-cpu');
+  await expect(page.getByTestId('brain-ready')).toContainText('好了！现在的大脑：本机 CPU 大脑 Qwen2.5-0.5B。断网也能用。', { timeout: 90_000 });
+  await expect(page.getByTestId('model-status')).toContainText('本机 CPU 大脑');
+  info.annotations.push({ type: 'measured', description: `CPU brain: ${taps.n} taps to a working brain` });
+});
+
+test('no WebGPU, 1 GB of memory: the brain button → the demo script (a real button) → a game plays', async ({ page }, info) => {
+  await fresh(page, { memoryGB: 1 });
   const taps = new Taps(page);
   await taps.tap('model-status');
   const setup = page.getByTestId('brain-setup');
@@ -77,8 +111,8 @@ test('no WebGPU: the brain button → the demo script (a real button) → a game
   console.log(`[measured] first run, demo: ${toBrain} taps to a working brain, ${taps.n} to the first words of a game`);
 });
 
-test('no WebGPU: the home computer — the guide, the exact address, 测试连接 explains a failure, then finds the server, and a game plays', async ({ page }, info) => {
-  await fresh(page);
+test('no WebGPU, 1 GB of memory: the home computer — the guide, the exact address, 测试连接 explains a failure, then finds the server, and a game plays', async ({ page }, info) => {
+  await fresh(page, { memoryGB: 1 });
   const taps = new Taps(page);
   await taps.tap('model-status');
   await taps.tap('open-remote-guide');

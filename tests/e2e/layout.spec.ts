@@ -54,7 +54,7 @@ for (const [size, viewport] of Object.entries(SIZES)) {
     // The first-run path, then the demo brain chosen there.
     await page.getByTestId('model-status').click();
     await expect(page.getByTestId('brain-setup')).toBeVisible();
-    await expect(page.getByTestId('brain-device')).toContainText('不能在本机运行大脑');
+    await expect(page.getByTestId('brain-device')).toContainText('没有可用的显卡');
     await checkScreen(page, info, 'brain-path');
     await page.getByTestId('choose-demo').click();
     await expect(page.getByTestId('brain-ready')).toBeInViewport();

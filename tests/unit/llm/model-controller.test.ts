@@ -63,6 +63,27 @@ function controller(f: ReturnType<typeof fakeWebLlm>, stored: Partial<ModelSetti
 const tick = () => new Promise((r) => setTimeout(r, 0));
 
 describe('ModelController (settings screen logic)', () => {
+  it('a brain chosen while the saved settings are still being read stays chosen (reading them does not undo it)', async () => {
+    const hub = new ModelHub();
+    let release!: () => void;
+    const reading = new Promise<void>((r) => (release = r));
+    const c = new ModelController({
+      hub,
+      webllm: () => fakeWebLlm().provider,
+      cpuProbe: () => noCpu,
+      demoModel: async () => (await import('../../../src/ui/demo-brain.ts')).createDemoModel(),
+      probe: async () => gpu,
+      load: async () => (await reading, defaultModelSettings()),
+      save: async () => undefined,
+    });
+    const started = c.init();
+    const chosen = c.chooseProvider('scripted');
+    release();
+    await Promise.all([started, chosen]);
+    expect(c.snapshot.settings.provider).toBe('scripted');
+    expect(hub.kind).toBe('scripted');
+  });
+
   it('download: 未下载 → 下载中 n% → 已可离线使用, then every agent uses the local model', async () => {
     const f = fakeWebLlm();
     const { c, hub, saved } = controller(f);
