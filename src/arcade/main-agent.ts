@@ -17,6 +17,7 @@ import { route } from '../core/arcade/router.ts';
 import type { AgentEvent, AgentSnapshot, ArcadeGame, HistoryEntry, RoundResult, Speaker } from '../core/arcade/types.ts';
 import { describe } from '../core/errors/catalogue.ts';
 import type { ChatModel } from '../core/llm/types.ts';
+import { CARING } from '../core/safety/replies.ts';
 import { nullTrace, type TraceEvent, type TraceSink } from '../core/trace/types.ts';
 import { SAY, unavailableText } from './errors.ts';
 import { GameRequests } from './game-requests.ts';
@@ -214,9 +215,14 @@ export class MainAgent {
     // Routed again now: an earlier round may have started or ended a game meanwhile.
     const r = route(words, this.routeContext());
     if (r.kind === 'ignore') return { roundId: '', route: 'model', modelCalls: 0, action: 'ignored' };
-    const roundId = this.openRound(words);
+    // Words answered with care stay out of the history the model sees later.
+    const roundId = this.openRound(words, r.kind !== 'care');
     try {
       switch (r.kind) {
+        case 'care':
+          this.record({ kind: 'safety', roundId, name: 'child_words', data: { category: r.category, rule: r.rule, said: CARING[r.category] } });
+          await this.voice.say(CARING[r.category]!, 'main', { roundId });
+          return { roundId, route: 'care', modelCalls: 0, action: 'care' };
         case 'repeat': {
           const last = this.voice.lastSpoken;
           if (last) await this.voice.say(last.text, last.role, { roundId, gameId: last.gameId });
@@ -279,7 +285,7 @@ export class MainAgent {
     }
   }
 
-  private openRound(words: string): string {
+  private openRound(words: string, remember = true): string {
     let roundId: string;
     if (this.deps.startRound) roundId = this.deps.startRound(words);
     else {
@@ -288,7 +294,7 @@ export class MainAgent {
     }
     this.emit({ type: 'heard', text: words, roundId });
     this.deps.cue?.begin(roundId);
-    this.remember({ role: 'user', text: words, at: this.now() });
+    if (remember) this.remember({ role: 'user', text: words, at: this.now() });
     this.roundActive = true;
     this.emitState();
     return roundId;

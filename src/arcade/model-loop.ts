@@ -7,7 +7,7 @@
  */
 import { runToolLoop, ToolError, type AgentTool } from '../core/agent/tool-loop.ts';
 import { buildMessages, listGamesResult, mainTools } from '../core/arcade/prompt.ts';
-import type { ArcadeGame, HistoryEntry } from '../core/arcade/types.ts';
+import type { ArcadeGame, HistoryEntry, SpokenOutcome } from '../core/arcade/types.ts';
 import { describe } from '../core/errors/catalogue.ts';
 import { ModelError, type ChatModel, type Step, type StepRequest } from '../core/llm/types.ts';
 import { SentenceStream } from '../core/speech/sentence-stream.ts';
@@ -23,7 +23,7 @@ export interface ModelLoopDeps {
   requests: GameRequests;
   sayMain(text: string, roundId: string): Promise<void>;
   /** One sentence of the main agent's reply, spoken while the rest is still being written (not yet in history). */
-  saySentence(text: string, roundId: string): Promise<unknown>;
+  saySentence(text: string, roundId: string): Promise<SpokenOutcome>;
   /** The main agent's whole reply, once said, into the history. */
   remember(text: string): void;
   /** A line that is not what "再说一遍" repeats ("嗯，让我想想"). */
@@ -83,9 +83,10 @@ export class MainModelLoop {
   /** The tools legal now: no game → list/start/reply; a game running → also end_game and send_message. */
   private registry(words: string, roundId: string, games: readonly ArcadeGame[]): AgentTool[] {
     const { requests, sayMain } = this.deps;
-    // The reply is spoken sentence by sentence as the model writes it.
-    const spoken: Array<Promise<unknown>> = [];
-    const replying = new SentenceStream((s) => spoken.push(this.deps.saySentence(s, roundId)), true);
+    // The reply is spoken sentence by sentence as the model writes it; each resolves to what the child heard.
+    const spoken: Array<Promise<string>> = [];
+    const sayOne = (s: string) => spoken.push(this.deps.saySentence(s, roundId).then((o) => o?.said ?? s));
+    const replying = new SentenceStream((s) => sayOne(s), true);
     const perform: Record<string, AgentTool['perform']> = {
       list_games: () => listGamesResult(games),
       start_game: async (args) => {
@@ -103,9 +104,8 @@ export class MainModelLoop {
       reply: async (args) => {
         const text = typeof args.text === 'string' && args.text.trim() ? args.text : replying.sent.length ? '' : describe('main_no_decision').child;
         const rest = replying.finish(text);
-        if (rest) spoken.push(this.deps.saySentence(rest, roundId));
-        await Promise.all(spoken);
-        this.deps.remember([...replying.sent, rest].join(''));
+        if (rest) sayOne(rest);
+        this.deps.remember((await Promise.all(spoken)).join(''));
       },
     };
     return mainTools(games, requests.session !== null).map((spec) => ({

@@ -6,6 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { CATEGORIES, checkLine } from '../../../src/core/safety/classify.ts';
+import { joinSentences } from '../../../src/arcade/safety-screen.ts';
 import { normalLines, unsafeLines } from './corpus.ts';
 
 describe('the safety corpus', () => {
@@ -45,6 +46,14 @@ describe('the safety corpus', () => {
     console.log('missed:', missed);
     for (const c of CATEGORIES) expect(Number(rows[c].recall), c).toBeGreaterThanOrEqual(0.98);
     expect(fpRate).toBeLessThanOrEqual(0.01);
+  });
+
+  it('two normal sentences in a row stay normal when checked together (the speaking path joins them)', () => {
+    const pairs: string[] = [];
+    for (let i = 1; i < normal.length; i++) if (normal[i].source === normal[i - 1].source) pairs.push(joinSentences(normal[i - 1].text, normal[i].text));
+    const flagged = pairs.filter((p) => checkLine(p).verdict === 'blocked');
+    console.log(`joined pairs flagged: ${flagged.length}/${pairs.length}`, flagged);
+    expect(flagged.length / pairs.length).toBeLessThanOrEqual(0.01);
   });
 });
 
