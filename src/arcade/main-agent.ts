@@ -59,6 +59,8 @@ export interface MainAgentDeps {
   onSessionCleared?: (gameId: string) => void;
   /** The instant cue shown the moment the child's words arrive (before any model call). */
   cue?: ThinkingCue;
+  /** The parent's 「只玩游戏」: the main agent only lists, starts and ends games (read each round). */
+  gamesOnly?: () => boolean;
 }
 
 /** History entries kept (the model sees the newest few; see HISTORY_WINDOW in the prompt). */
@@ -113,6 +115,7 @@ export class MainAgent {
       now: this.now,
       maxSteps: deps.maxSteps ?? 3,
       thinkingFillerMs: deps.thinkingFillerMs ?? 3000,
+      gamesOnly: deps.gamesOnly,
       setTimer: (fn, ms) => setTimeout(fn, ms),
       clearTimer: (t) => clearTimeout(t as ReturnType<typeof setTimeout>),
     };
