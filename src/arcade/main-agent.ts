@@ -61,7 +61,11 @@ export interface MainAgentDeps {
   cue?: ThinkingCue;
   /** The parent's 「只玩游戏」: the main agent only lists, starts and ends games (read each round). */
   gamesOnly?: () => boolean;
+  /** False while play time is over (the locked screen): words and taps start no round. */
+  playAllowed?: () => boolean;
 }
+
+const LOCKED: RoundResult = { roundId: '', route: 'locked', modelCalls: 0, action: 'locked' };
 
 /** History entries kept (the model sees the newest few; see HISTORY_WINDOW in the prompt). */
 export const HISTORY_KEPT = 64;
@@ -157,6 +161,7 @@ export class MainAgent {
 
   /** One user input (the exact words). Resolves when the round is over and the mic may listen again. */
   handle(words: string): Promise<RoundResult> {
+    if (!this.playAllowed()) return Promise.resolve(LOCKED);
     const now = route(words, this.routeContext());
     // A voice command applies at once (what is still being said gets louder at its next piece); its
     // confirmation is spoken in turn. It never reaches the model or the game.
@@ -173,6 +178,7 @@ export class MainAgent {
    * with `start` are what the tap means, "我要玩<title>" (there are no spoken words to keep).
    */
   startByTap(gameId: string): Promise<RoundResult> {
+    if (!this.playAllowed()) return Promise.resolve(LOCKED);
     return this.inTurn(async () => {
       const game = this.deps.catalog().find((g) => g.declaration.id === gameId);
       const words = `我要玩${game?.declaration.title ?? gameId}`;
@@ -189,6 +195,41 @@ export class MainAgent {
         this.endRound();
       }
     });
+  }
+
+  /**
+   * Play time is over: the running game ends through its normal `end` (its end turn tells the
+   * answer), every reply is spoken, then a goodbye. Runs in turn after the rounds before it; the
+   * round is the app's own (`roundId`, opened by the caller).
+   */
+  timeUp(o: { roundId: string; words: string; goodbye: string }): Promise<void> {
+    return this.inTurn(async () => {
+      this.roundActive = true;
+      this.emitState();
+      try {
+        if (this.requests.session) await this.requests.end(o.words, o.roundId);
+        await this.requests.settled();
+        await this.sayMain(o.goodbye, o.roundId);
+      } finally {
+        this.endRound();
+      }
+    });
+  }
+
+  /** A short notice in turn (play time's warning); not what "再说一遍" repeats. */
+  announce(text: string, roundId?: string): Promise<void> {
+    return this.inTurn(async () => {
+      await this.requests.settled();
+      await this.voice.say(text, 'main', { roundId, aside: true });
+    });
+  }
+
+  private playAllowed(): boolean {
+    try {
+      return this.deps.playAllowed?.() ?? true;
+    } catch {
+      return true;
+    }
   }
 
   /** Tap anywhere: stop talking now (queued sentences are dropped; the game keeps its state). */

@@ -6,6 +6,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import { installSpeechFake } from './fakes/speech-fake.ts';
 import { spoken } from './support/child.ts';
+import { setUpAsParent } from './support/parent.ts';
 import { DEFAULT_SEED, expectSeedsPinned, guessNumberSecrets, halvingGuesses, pinSeeds } from './support/seeds.ts';
 
 // Every seed is pinned: 猜数字 thinks of SECRET (also after the offline reload: the fake starts again).
@@ -35,6 +36,7 @@ test('after one online visit, a game of 猜数字 is played with the network off
   await page.goto('/?e2e#arcade');
   await page.waitForFunction(() => !!navigator.serviceWorker?.controller, null, { timeout: 60_000 });
   await page.waitForFunction(() => '__agentcade' in window);
+  await setUpAsParent(page);
   await page.evaluate(() => (window as any).__agentcade.controller.chooseProvider('scripted'));
   await expect(page.getByTestId('model-status')).toContainText('演示');
 
@@ -78,6 +80,7 @@ test('settings: storage used and free, "ready offline", and no promise with the 
   await page.goto('/?e2e#settings');
   await page.waitForFunction(() => !!navigator.serviceWorker?.controller, null, { timeout: 60_000 });
   await page.waitForFunction(() => '__agentcade' in window);
+  await setUpAsParent(page);
   await page.evaluate(() => (window as any).__agentcade.controller.chooseProvider('scripted'));
   const storage = page.getByRole('region', { name: '存储与离线' });
   // The precached app shell counts (the line follows the service worker's install, no tap needed).

@@ -11,6 +11,7 @@ import { splitStroke } from '../../src/core/robot/pictures.ts';
 import { installSpeechFake } from './fakes/speech-fake.ts';
 import { say as speak, spoken, waitSpoken } from './support/child.ts';
 import { DEFAULT_SEED, drawGuessCards, expectSeedsPinned, pinSeeds } from './support/seeds.ts';
+import { setUpAsParent } from './support/parent.ts';
 
 /** The child speaks once the previous round is over. */
 const say = (page: Page, words: string) => speak(page, words, { waitIdle: true });
@@ -46,6 +47,7 @@ async function open(page: Page, hello?: Record<string, unknown>) {
   await page.goto('/?e2e#arcade');
   await page.waitForFunction(() => '__agentcade' in window);
   await expectSeedsPinned(page);
+  await setUpAsParent(page);
   await page.evaluate(() => (window as any).__agentcade.controller.chooseProvider('scripted'));
   await expect(page.getByTestId('model-status')).toContainText('演示');
 }

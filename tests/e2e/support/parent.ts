@@ -1,0 +1,50 @@
+/**
+ * What a parent does in the app: the first run (a PIN, the recovery code copied, play time), and
+ * opening the grown-up area with the PIN.
+ */
+import { expect, type Page } from '@playwright/test';
+
+export const PARENT_PIN = '2580';
+
+export interface SetupOptions {
+  /** Keep the bedtime window (off by default: the specs run at any hour of the day). */
+  bedtime?: boolean;
+  /** Change the daily limit by this many 5-minute steps (negative: less). */
+  limitSteps?: number;
+}
+
+/** The first run, as a parent does it: returns the recovery code they wrote down. */
+export async function setUpAsParent(page: Page, opts: SetupOptions = {}): Promise<string> {
+  await expect(page.getByTestId('first-run')).toBeVisible({ timeout: 20_000 });
+  await page.getByTestId('setup-pin').fill(PARENT_PIN);
+  await page.getByTestId('setup-pin-ok').click();
+  await page.getByTestId('setup-pin').fill(PARENT_PIN);
+  await page.getByTestId('setup-pin-ok').click();
+  const code = (await page.getByTestId('recovery-code').textContent())!.trim();
+  await page.getByTestId('recovery-saved').check();
+  await page.getByTestId('recovery-next').click();
+  await expect(page.getByTestId('play-time-settings')).toBeVisible();
+  if (!opts.bedtime) await page.getByTestId('bedtime-on').uncheck();
+  const steps = opts.limitSteps ?? 0;
+  for (let i = 0; i < Math.abs(steps); i++) await page.getByTestId(steps > 0 ? 'limit-plus' : 'limit-minus').click();
+  await page.getByTestId('setup-done').click();
+  await expect(page.getByTestId('first-run')).toHaveCount(0);
+  return code;
+}
+
+/** Types the parent PIN into the gate that is showing. */
+export async function enterPin(page: Page, pin = PARENT_PIN): Promise<void> {
+  await page.getByTestId('gate-pin').fill(pin);
+  await page.getByTestId('gate-pin-ok').click();
+}
+
+/** A parent opens a grown-up screen: with the PIN unless the area is open already. */
+export async function openGrownUp(page: Page, screen: 'settings' | 'studio' | 'trace'): Promise<void> {
+  const tab = page.getByTestId(`nav-${screen}`);
+  if (!(await tab.isVisible())) {
+    await page.getByTestId('nav-grown-up').click();
+    await enterPin(page);
+    await expect(page.getByTestId('grown-up-gate')).toHaveCount(0);
+  }
+  await tab.click();
+}
