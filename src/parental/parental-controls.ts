@@ -5,7 +5,7 @@
  * play time. The rules are pure (src/core/safety/grown-up.ts, play-time.ts); this keeps them in
  * IndexedDB (./parental-store.ts) and tells the screens.
  */
-import { afterWrong, NO_ATTEMPTS, normalizeRecoveryCode, pinProblem, recoveryCode, unlockExpired, waitMs, type Attempts } from '../core/safety/grown-up.ts';
+import { afterWrong, FREE_TRIES, NO_ATTEMPTS, normalizeRecoveryCode, pinProblem, recoveryCode, unlockExpired, waitMs, type Attempts } from '../core/safety/grown-up.ts';
 import { advance, grantMore, newPlayState, normalizeSettings, playStatus, resyncClock, unlimitedToday, type LocalTime, type PlayEvent, type PlayState, type PlayStatus } from '../core/safety/play-time.ts';
 import type { ParentalSettings, ParentalStore, StoredPin } from './parental-store.ts';
 import { hashSecret, secretMatches } from './secret.ts';
@@ -149,7 +149,7 @@ export class ParentalControls {
     }
     this.attempts = afterWrong(this.attempts, this.deps.now());
     await this.persist((s) => s.put('attempts', this.attempts));
-    return { ok: false, waitMs: waitMs(this.attempts, this.deps.now()), triesLeft: Math.max(0, 5 - this.attempts.fails) };
+    return { ok: false, waitMs: waitMs(this.attempts, this.deps.now()), triesLeft: Math.max(0, FREE_TRIES - this.attempts.fails) };
   }
 
   /** Forgot the PIN: the written-down recovery code and a new PIN; a new code is returned. */
