@@ -6,7 +6,7 @@
  * a parent's 15 more minutes with the PIN.
  */
 import { expect, test, type Page } from '@playwright/test';
-import { idle, openApp, spoken, type, waitSpoken } from './support/child.ts';
+import { idle, openApp, spoken, type } from './support/child.ts';
 import { enterPin, openGrownUp } from './support/parent.ts';
 import { shootSizes } from './support/screens.ts';
 import { DEFAULT_SEED, guessNumberSecrets } from './support/seeds.ts';

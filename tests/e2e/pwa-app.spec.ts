@@ -6,7 +6,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import { installSpeechFake } from './fakes/speech-fake.ts';
 import { spoken } from './support/child.ts';
-import { setUpAsParent } from './support/parent.ts';
+import { enterPin, setUpAsParent } from './support/parent.ts';
 import { DEFAULT_SEED, expectSeedsPinned, guessNumberSecrets, halvingGuesses, pinSeeds } from './support/seeds.ts';
 
 // Every seed is pinned: 猜数字 thinks of SECRET (also after the offline reload: the fake starts again).
@@ -96,8 +96,9 @@ test('settings: storage used and free, "ready offline", and no promise with the 
   await expect(storage.getByTestId('offline-ready')).toContainText('断网后无法游戏');
   await storage.scrollIntoViewIfNeeded();
   await page.screenshot({ path: info.outputPath('settings-remote.png'), fullPage: true });
-  // …and after a reload, with the remote API still chosen.
+  // …and after a reload, with the remote API still chosen (the grown-up area asks for the PIN again).
   await page.reload();
+  await enterPin(page);
   await expect(page.getByRole('region', { name: '存储与离线' }).getByTestId('offline-ready')).toContainText('断网后无法游戏');
   await page.getByRole('radio', { name: /演示/ }).check();
   await expect(page.getByRole('region', { name: '存储与离线' }).getByTestId('offline-ready')).not.toContainText('断网后无法游戏');
