@@ -21,6 +21,7 @@ import { CARING } from '../core/safety/replies.ts';
 import { nullTrace, type TraceEvent, type TraceSink } from '../core/trace/types.ts';
 import { SAY, unavailableText } from './errors.ts';
 import { GameRequests } from './game-requests.ts';
+import { loadSafetyCheck } from './safety-screen.ts';
 import type { MainModelLoop, ModelLoopDeps } from './model-loop.ts';
 import { SpeakingPath } from './speaking-path.ts';
 import type { ThinkingCue } from './thinking-cue.ts';
@@ -256,8 +257,10 @@ export class MainAgent {
   }
 
   private async round(words: string): Promise<RoundResult> {
-    // Routed again now: an earlier round may have started or ended a game meanwhile.
-    const r = route(words, this.routeContext());
+    // Routed again now: an earlier round may have started or ended a game meanwhile; and with the
+    // child-safety check of the child's words (loaded with the speaking path).
+    const checkLine = await loadSafetyCheck();
+    const r = route(words, { ...this.routeContext(), checkChild: (w) => checkLine(w, 'child') });
     if (r.kind === 'ignore') return { roundId: '', route: 'model', modelCalls: 0, action: 'ignored' };
     // Words answered with care stay out of the history the model sees later.
     const roundId = this.openRound(words, r.kind !== 'care');

@@ -68,7 +68,7 @@ export class SpeakingPath {
       return { completed: false, reason: 'empty' };
     }
     // The child-safety check, before the subtitle and TTS.
-    const screened = this.safety.screen(asked, role, opts);
+    const screened = await this.safety.screen(asked, role, opts);
     if (screened.kind !== 'ok')
       this.record({ kind: 'safety', roundId: opts.roundId, requestId: opts.requestId, name: screened.kind, data: { ...screened.finding, role, gameId: opts.gameId, original: asked, said: screened.kind === 'blocked' ? screened.say : '' } });
     if (screened.kind === 'suppressed') return { completed: false, reason: 'blocked', said: '' };

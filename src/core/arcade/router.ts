@@ -9,7 +9,7 @@
  * - anything else: the main agent's model decides.
  * Pure: a function of the words and the state.
  */
-import { checkLine, type SafetyCategory } from '../safety/classify.ts';
+import type { SafetyCategory, SafetyVerdict } from '../safety/classify.ts';
 import { CARING } from '../safety/replies.ts';
 import { globalIntent, isClearInGame, normalize, voiceCommand, type VoiceCommand } from './intents.ts';
 import type { ArcadeGame } from './types.ts';
@@ -30,6 +30,8 @@ export interface RouteContext {
   voiceCommands: boolean;
   /** Clear in-game words skip the model. */
   fastPath: boolean;
+  /** The child-safety check of the child's own words (src/core/safety/classify.ts), once loaded. */
+  checkChild?: (words: string) => SafetyVerdict;
 }
 
 export function route(words: string, ctx: RouteContext): Route {
@@ -38,8 +40,8 @@ export function route(words: string, ctx: RouteContext): Route {
   if (!normalize(words)) return { kind: 'ignore' };
   const intent = globalIntent(words, ctx.games);
   if (intent) return { kind: intent };
-  const safety = checkLine(words, 'child');
-  if (safety.verdict === 'blocked' && CARING[safety.category]) return { kind: 'care', category: safety.category, rule: safety.rule };
+  const safety = ctx.checkChild?.(words);
+  if (safety?.verdict === 'blocked' && CARING[safety.category]) return { kind: 'care', category: safety.category, rule: safety.rule };
   if (ctx.fastPath && isClearInGame(words, ctx.games, ctx.inGame)) return { kind: 'fast' };
   return { kind: 'model' };
 }
