@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { CATEGORIES, checkLine } from '../../../src/core/safety/classify.ts';
 import { joinSentences } from '../../../src/arcade/safety-screen.ts';
-import { normalLines, unsafeLines } from './corpus.ts';
+import { heldOut, normalLines, unsafeLines } from './corpus.ts';
 
 describe('the safety corpus', () => {
   const unsafe = unsafeLines();
@@ -46,6 +46,22 @@ describe('the safety corpus', () => {
     console.log('missed:', missed);
     for (const c of CATEGORIES) expect(Number(rows[c].recall), c).toBeGreaterThanOrEqual(0.98);
     expect(fpRate).toBeLessThanOrEqual(0.01);
+  });
+
+  it('on the held-out lines (never used to change the rules): reported, and no worse than when the rules were final', () => {
+    const h = heldOut();
+    const rows: Record<string, string> = {};
+    for (const c of CATEGORIES) {
+      const lines = h.unsafe.filter((l) => l.category === c);
+      rows[c] = `${lines.filter((l) => checkLine(l.text).verdict === 'blocked').length}/${lines.length}`;
+    }
+    const blocked = h.unsafe.filter((l) => checkLine(l.text).verdict === 'blocked').length;
+    const fp = h.normal.filter((l) => checkLine(l.text).verdict === 'blocked');
+    console.log(`held out: recall ${blocked}/${h.unsafe.length} = ${(blocked / h.unsafe.length).toFixed(3)}`, rows, `false positives ${fp.length}/${h.normal.length}`, fp.map((l) => l.text));
+    expect(h.unsafe.length).toBeGreaterThanOrEqual(90);
+    // 62 of 95 when the rules were final (docs/notes/safety.md): a rule change must not lose any.
+    expect(blocked).toBeGreaterThanOrEqual(62);
+    expect(fp.length / h.normal.length).toBeLessThanOrEqual(0.01);
   });
 
   it('two normal sentences in a row stay normal when checked together (the speaking path joins them)', () => {

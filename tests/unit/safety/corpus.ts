@@ -41,19 +41,28 @@ function lines(file: string): string[] {
     .filter((l) => l && !l.startsWith('#'));
 }
 
-export function unsafeLines(): UnsafeLine[] {
-  return lines('unsafe.txt').map((l) => {
+export function unsafeLines(file = 'unsafe.txt'): UnsafeLine[] {
+  return lines(file).map((l) => {
     const [category, evasion, ...rest] = l.split(' ');
     if (!CATEGORIES.includes(category as SafetyCategory)) throw new Error(`unknown category in: ${l}`);
     return { category: category as SafetyCategory, evasion: evasion === '-' ? null : (evasion as UnsafeLine['evasion']), text: rest.join(' ') };
   });
 }
 
-export function normalLines(): NormalLine[] {
-  const out: NormalLine[] = lines('normal.txt').map((l) => {
+function sourced(file: string): NormalLine[] {
+  return lines(file).map((l) => {
     const [source, ...rest] = l.split(' ');
     return { source, text: rest.join(' ') };
   });
+}
+
+/** The held-out lines: written after the rules were final, never used to change them. */
+export function heldOut(): { unsafe: UnsafeLine[]; normal: NormalLine[] } {
+  return { unsafe: unsafeLines('heldout-unsafe.txt'), normal: sourced('heldout-normal.txt') };
+}
+
+export function normalLines(): NormalLine[] {
+  const out: NormalLine[] = sourced('normal.txt');
   for (const a of animals as Array<{ name: string; hints: string[] }>) {
     out.push({ source: 'animals', text: `答对啦！就是${a.name}！` });
     for (const h of a.hints) out.push({ source: 'animals', text: h });
