@@ -26,7 +26,19 @@ test('the first run sets the PIN; the child cannot reach the grown-up screens wi
   await page.getByTestId('setup-pin-ok').click();
   await expect(page.getByTestId('setup-problem')).toContainText('太好猜');
   await page.reload();
-  const code = await setUpAsParent(page);
+  // The recovery code and the play-time step, as the parent sees them.
+  await page.getByTestId('setup-pin').fill('2580');
+  await page.getByTestId('setup-pin-ok').click();
+  await page.getByTestId('setup-pin').fill('2580');
+  await page.getByTestId('setup-pin-ok').click();
+  await expect(page.getByTestId('recovery-code')).toBeVisible();
+  await shootSizes(page, info, 'parental-1b-recovery-code');
+  const code = (await page.getByTestId('recovery-code').textContent())!.trim();
+  await page.getByTestId('recovery-saved').check();
+  await page.getByTestId('recovery-next').click();
+  await shootSizes(page, info, 'parental-1c-play-time');
+  await page.getByTestId('bedtime-on').uncheck();
+  await page.getByTestId('setup-done').click();
   expect(code).toMatch(/^[2-9A-Z]{4}-[2-9A-Z]{4}-[2-9A-Z]{4}$/);
   await page.waitForFunction(() => '__agentcade' in window);
   await page.evaluate(() => (window as any).__agentcade.controller.chooseProvider('scripted'));
@@ -56,7 +68,10 @@ test('the first run sets the PIN; the child cannot reach the grown-up screens wi
   await expect(page.getByTestId('privacy-audio')).toHaveAttribute('data-leaves', 'no');
   await expect(page.getByTestId('privacy-brain')).toContainText('演示脚本');
   await expect(page.getByTestId('privacy-brain')).toHaveAttribute('data-leaves', 'no');
-  await shootSizes(page, info, 'parental-4-settings', { fullPage: true });
+  for (const panel of ['child-safety-settings', 'play-time-settings', 'privacy-settings']) {
+    await page.getByTestId(panel).scrollIntoViewIfNeeded();
+    await shootSizes(page, info, `parental-4-${panel}`);
+  }
 
   // Back to the arcade: the area is closed again.
   await page.getByTestId('nav-arcade').click();
