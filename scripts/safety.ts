@@ -8,29 +8,18 @@
  *   or {"error": "...", "line": n} for a bad line (invalid JSON, missing "text", unknown "who").
  * Blank lines are skipped. Exit code 0 once every line was processed.
  */
-import { createInterface } from 'node:readline';
 import { checkLine } from '../src/core/safety/classify.ts';
 import { CATEGORY_LABEL } from '../src/core/safety/replies.ts';
+import { parseObjectLine, runJsonLines } from './json-lines.ts';
 
 export function checkJsonLine(line: string, n: number): Record<string, unknown> {
-  let input: unknown;
-  try {
-    input = JSON.parse(line);
-  } catch {
-    return { error: `第 ${n} 行不是合法的 JSON`, line: n };
-  }
-  if (!input || typeof input !== 'object' || Array.isArray(input)) return { error: `第 ${n} 行应当是一个 JSON 对象`, line: n };
-  const { text, who } = input as { text?: unknown; who?: unknown };
+  const parsed = parseObjectLine(line, n);
+  if ('error' in parsed) return parsed.error;
+  const { text, who } = parsed.input;
   if (typeof text !== 'string') return { error: `第 ${n} 行缺少字符串字段 "text"`, line: n };
   if (who !== undefined && who !== 'robot' && who !== 'child') return { error: `第 ${n} 行的 "who" 只能是 "robot" 或 "child"`, line: n };
   const v = checkLine(text, who ?? 'robot');
   return v.verdict === 'ok' ? { verdict: 'ok' } : { verdict: 'blocked', category: v.category, label: CATEGORY_LABEL[v.category], rule: v.rule, view: v.view };
 }
 
-const rl = createInterface({ input: process.stdin, crlfDelay: Infinity });
-let n = 0;
-for await (const line of rl) {
-  n++;
-  if (line.trim() === '') continue;
-  process.stdout.write(JSON.stringify(checkJsonLine(line, n)) + '\n');
-}
+await runJsonLines(checkJsonLine);
