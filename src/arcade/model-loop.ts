@@ -2,16 +2,17 @@
  * The main agent's model loop (seed 000 §职责): the agent tool loop over its tool registry —
  * `list_games` (a loop tool: its result goes back to the model) and the boundary tools that end the
  * round: `start_game(game_id)`, `end_game`, `send_message` (always the child's original words,
- * never the model's paraphrase) and `reply` (plain chat). The prompt and tool specs are in
+ * never the model's paraphrase) and `reply` (plain chat; with the parent's 「只玩游戏」 `games_only`
+ * instead, a kind fixed sentence). The prompt and tool specs are in
  * src/core/arcade/prompt.ts.
  */
 import { runToolLoop, ToolError, type AgentTool } from '../core/agent/tool-loop.ts';
-import { buildMessages, listGamesResult, mainTools } from '../core/arcade/prompt.ts';
-import type { ArcadeGame, HistoryEntry } from '../core/arcade/types.ts';
+import { buildMessages, listGamesResult, mainTools, type ChatMode } from '../core/arcade/prompt.ts';
+import type { ArcadeGame, HistoryEntry, SpokenOutcome } from '../core/arcade/types.ts';
 import { describe } from '../core/errors/catalogue.ts';
 import { ModelError, type ChatModel, type Step, type StepRequest } from '../core/llm/types.ts';
 import { SentenceStream } from '../core/speech/sentence-stream.ts';
-import { SAY, unavailableText } from './errors.ts';
+import { SAY, gamesOnlyText, unavailableText } from './errors.ts';
 import type { GameRequests } from './game-requests.ts';
 import { childText } from './game-requests.ts';
 
@@ -23,7 +24,7 @@ export interface ModelLoopDeps {
   requests: GameRequests;
   sayMain(text: string, roundId: string): Promise<void>;
   /** One sentence of the main agent's reply, spoken while the rest is still being written (not yet in history). */
-  saySentence(text: string, roundId: string): Promise<unknown>;
+  saySentence(text: string, roundId: string): Promise<SpokenOutcome>;
   /** The main agent's whole reply, once said, into the history. */
   remember(text: string): void;
   /** A line that is not what "再说一遍" repeats ("嗯，让我想想"). */
@@ -34,6 +35,8 @@ export interface ModelLoopDeps {
   maxSteps: number;
   /** After this long waiting on one model step, say "嗯，让我想想" once (no dead air); 0 turns it off. */
   thinkingFillerMs: number;
+  /** The parent's 「只玩游戏」: no free chat (read each round). */
+  gamesOnly?: () => boolean;
   setTimer(fn: () => void, ms: number): unknown;
   clearTimer(handle: unknown): void;
 }
@@ -52,12 +55,13 @@ export class MainModelLoop {
     const { requests } = this.deps;
     let calls = 0;
     const model = this.counted(roundId, () => calls++);
-    const tools = (): AgentTool[] => this.registry(words, roundId, games);
+    const mode = { gamesOnly: this.deps.gamesOnly?.() ?? false };
+    const tools = (): AgentTool[] => this.registry(words, roundId, games, mode);
     try {
       const out = await runToolLoop({
         agent: 'main',
         model,
-        messages: buildMessages(games, history, requests.session, requests.busy, words),
+        messages: buildMessages(games, history, requests.session, requests.busy, words, [], mode),
         tools,
         maxSteps: this.deps.maxSteps,
         now: this.deps.now,
@@ -81,11 +85,12 @@ export class MainModelLoop {
   }
 
   /** The tools legal now: no game → list/start/reply; a game running → also end_game and send_message. */
-  private registry(words: string, roundId: string, games: readonly ArcadeGame[]): AgentTool[] {
+  private registry(words: string, roundId: string, games: readonly ArcadeGame[], mode: ChatMode): AgentTool[] {
     const { requests, sayMain } = this.deps;
-    // The reply is spoken sentence by sentence as the model writes it.
-    const spoken: Array<Promise<unknown>> = [];
-    const replying = new SentenceStream((s) => spoken.push(this.deps.saySentence(s, roundId)), true);
+    // The reply is spoken sentence by sentence as the model writes it; each resolves to what the child heard.
+    const spoken: Array<Promise<string>> = [];
+    const sayOne = (s: string) => spoken.push(this.deps.saySentence(s, roundId).then((o) => o?.said ?? s));
+    const replying = new SentenceStream((s) => sayOne(s), true);
     const perform: Record<string, AgentTool['perform']> = {
       list_games: () => listGamesResult(games),
       start_game: async (args) => {
@@ -100,15 +105,15 @@ export class MainModelLoop {
         else if (requests.busy) await sayMain(SAY.wait, roundId);
         else await requests.message(words, roundId);
       },
+      games_only: () => sayMain(gamesOnlyText(games), roundId),
       reply: async (args) => {
         const text = typeof args.text === 'string' && args.text.trim() ? args.text : replying.sent.length ? '' : describe('main_no_decision').child;
         const rest = replying.finish(text);
-        if (rest) spoken.push(this.deps.saySentence(rest, roundId));
-        await Promise.all(spoken);
-        this.deps.remember([...replying.sent, rest].join(''));
+        if (rest) sayOne(rest);
+        this.deps.remember((await Promise.all(spoken)).join(''));
       },
     };
-    return mainTools(games, requests.session !== null).map((spec) => ({
+    return mainTools(games, requests.session !== null, mode).map((spec) => ({
       ...spec,
       kind: spec.name === 'list_games' ? 'loop' : 'boundary',
       perform: (args) => {

@@ -6,6 +6,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import { installSpeechFake } from './fakes/speech-fake.ts';
 import { firstVisitWithDemo, spoken } from './support/child.ts';
+import { enterPin, setUpAsParent } from './support/parent.ts';
 import { DEFAULT_SEED, expectSeedsPinned, guessNumberSecrets, halvingGuesses } from './support/seeds.ts';
 
 // Every seed is pinned: 猜数字 thinks of SECRET (also after the offline reload: the fake starts again).
@@ -73,6 +74,7 @@ test('设置: storage used and free, and whether the games work offline — hone
   await page.goto('/?e2e#settings');
   await page.waitForFunction(() => !!navigator.serviceWorker?.controller, null, { timeout: 60_000 });
   await page.waitForFunction(() => '__agentcade' in window);
+  await setUpAsParent(page);
   await page.evaluate(() => (window as any).__agentcade.controller.chooseProvider('scripted'));
   const storage = page.getByTestId('storage-info');
   // The precached app shell counts (the line follows the service worker's install, no tap needed).
@@ -93,8 +95,10 @@ test('设置: storage used and free, and whether the games work offline — hone
   await page.getByLabel('模型名称').fill('qwen2.5:1.5b');
   await page.getByRole('button', { name: '保存并使用' }).click();
   await expect(verdict).toHaveText('断网后不能玩：大脑要联网');
-  // …and after a reload, with the remote API still chosen.
+  await page.screenshot({ path: info.outputPath('settings-remote.png'), fullPage: true });
+  // …and after a reload, with the remote API still chosen (the grown-up area asks for the PIN again).
   await page.reload();
+  await enterPin(page);
   await expect(page.getByTestId('status-card').getByTestId('offline-ready')).toContainText('断网后不能玩');
   await page.getByRole('radio', { name: /演示/ }).check();
   await expect(page.getByTestId('status-card').getByTestId('offline-ready')).toHaveText('断网也能玩，但听不懂说话（要打字）');

@@ -8,6 +8,7 @@ import { DEMO_THEMES } from '../../src/studio/demo-decks.ts';
 import { installSpeechFake } from './fakes/speech-fake.ts';
 import { say as speak, spoken } from './support/child.ts';
 import { Parent } from './support/studio.ts';
+import { openGrownUp, setUpAsParent } from './support/parent.ts';
 
 /** The child speaks once the previous round is over. */
 const say = (page: Page, words: string) => speak(page, words, { waitIdle: true });
@@ -32,6 +33,7 @@ test('design 恐龙问答 in the Studio, play it in the arcade by voice to the e
   await page.addInitScript(installSpeechFake, {});
   await page.goto('/?e2e#studio');
   await page.waitForFunction(() => '__agentcade' in window);
+  await setUpAsParent(page);
   await page.evaluate(() => (window as any).__agentcade.controller.chooseProvider('scripted'));
   await expect(page.getByTestId('model-status')).toContainText('演示');
 
@@ -84,7 +86,7 @@ test('design 恐龙问答 in the Studio, play it in the arcade by voice to the e
   await page.screenshot({ path: info.outputPath('studio-play-2-finished.png') });
 
   // ── the parent sees the play record in the Studio ──
-  await page.getByTestId('nav-studio').click();
+  await openGrownUp(page, 'studio');
   const records = page.getByTestId('playbook');
   await expect(records).toHaveCount(1);
   await expect(records.first().getByTestId('playbook-score')).toHaveText('9 分');

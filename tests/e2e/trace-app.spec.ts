@@ -6,6 +6,7 @@
  */
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { idle, openApp, spoken, type, waitSpoken } from './support/child.ts';
+import { openGrownUp } from './support/parent.ts';
 import { DEFAULT_SEED, guessNumberSecrets } from './support/seeds.ts';
 
 // Every seed is pinned (openApp): the number 猜数字 thinks of, never 50 (the guess below).
@@ -60,7 +61,7 @@ test('a round of 猜数字 in the app: the tree in 记录, the number hidden unt
   // The robot output module's own executions are there too.
   expect(events.some((e) => e.kind === 'device' && e.source === 'robot' && e.name === 'react')).toBe(true);
 
-  await page.getByTestId('nav-trace').click();
+  await openGrownUp(page, 'trace');
   const rounds = page.getByTestId('trace-round');
   await expect(rounds).toHaveCount(2);
   const first = rounds.last(); // newest first
@@ -104,7 +105,7 @@ test('a round of 猜数字 in the app: the tree in 记录, the number hidden unt
   await idle(page);
 
   const showsSecret = async () => {
-    await page.getByTestId('nav-trace').click();
+    await openGrownUp(page, 'trace');
     await expect(rounds).toHaveCount(3);
     await expect(rounds.first()).toContainText('不玩了');
     const req = (await openRound(rounds.last())).first();
@@ -141,7 +142,7 @@ test('a reload in the middle of a game: the child is told, and the trace shows t
   await expect(page.getByTestId('current-game')).toHaveCount(0);
   await page.screenshot({ path: info.outputPath('trace-app-interrupted.png') });
 
-  await page.getByTestId('nav-trace').click();
+  await openGrownUp(page, 'trace');
   const recovery = page.getByTestId('trace-round').first();
   await expect(recovery).toContainText('重新打开：结束中断的游戏');
   const requests = await openRound(recovery);

@@ -3,10 +3,14 @@
  * - a voice command ("大声点", "说慢一点"): applied to the speech settings, never a game turn;
  * - "再说一遍": the last sentence again;
  * - "停" / "不玩了": stop talking and end the running game;
+ * - words a young child should bring to a grown-up (a dangerous question, words of self-harm, the
+ *   family's address): a caring answer, and the words go to no model (the child-safety check);
  * - a clear in-game utterance (fast path): straight to the game as `send_message`;
  * - anything else: the main agent's model decides.
  * Pure: a function of the words and the state.
  */
+import type { SafetyCategory, SafetyVerdict } from '../safety/classify.ts';
+import { CARING } from '../safety/replies.ts';
 import { globalIntent, isClearInGame, normalize, voiceCommand, type VoiceCommand } from './intents.ts';
 import type { ArcadeGame } from './types.ts';
 
@@ -15,6 +19,7 @@ export type Route =
   | { kind: 'voice'; command: VoiceCommand }
   | { kind: 'repeat' }
   | { kind: 'stop' }
+  | { kind: 'care'; category: SafetyCategory; rule: string }
   | { kind: 'fast' }
   | { kind: 'model' };
 
@@ -25,6 +30,8 @@ export interface RouteContext {
   voiceCommands: boolean;
   /** Clear in-game words skip the model. */
   fastPath: boolean;
+  /** The child-safety check of the child's own words (src/core/safety/classify.ts), once loaded. */
+  checkChild?: (words: string) => SafetyVerdict;
 }
 
 export function route(words: string, ctx: RouteContext): Route {
@@ -33,6 +40,8 @@ export function route(words: string, ctx: RouteContext): Route {
   if (!normalize(words)) return { kind: 'ignore' };
   const intent = globalIntent(words, ctx.games);
   if (intent) return { kind: intent };
+  const safety = ctx.checkChild?.(words);
+  if (safety?.verdict === 'blocked' && CARING[safety.category]) return { kind: 'care', category: safety.category, rule: safety.rule };
   if (ctx.fastPath && isClearInGame(words, ctx.games, ctx.inGame)) return { kind: 'fast' };
   return { kind: 'model' };
 }

@@ -53,3 +53,8 @@ export function catalogueEntries(): Array<[string, ErrorEntry]> {
 export function childSentence(code: string | undefined): string | undefined {
   return code !== undefined ? catalogue[code]?.child : undefined;
 }
+
+/** Every child sentence registered so far (what the robot may say when something goes wrong). */
+export function allChildSentences(): string[] {
+  return [...new Set(Object.values(catalogue).map((e) => e.child))];
+}

@@ -8,6 +8,7 @@ import { build } from 'esbuild';
 import { splitStroke } from '../../../src/core/robot/pictures.ts';
 import { installSpeechFake } from '../fakes/speech-fake.ts';
 import { DEFAULT_SEED, expectSeedsPinned, pinSeeds } from './seeds.ts';
+import { setUpAsParent } from './parent.ts';
 
 /** Bundles an init-script fake (e.g. 'tests/e2e/fakes/serial-init.ts') into one script for addInitScript. */
 export async function bundleFake(entry: string): Promise<string> {
@@ -115,6 +116,6 @@ export async function openWithSerialFake(page: Page, fakeSerial: string, hello?:
   await page.goto('/?e2e#arcade');
   await page.waitForFunction(() => '__agentcade' in window);
   await expectSeedsPinned(page);
-  await page.evaluate(() => (window as any).__agentcade.controller.chooseProvider('scripted'));
+  await setUpAsParent(page);
   await expect(page.getByTestId('model-status')).toContainText('演示');
 }

@@ -5,6 +5,7 @@
  * parent's main view holds no developer word, and screenshots at the three sizes.
  */
 import { expect, type Locator, type Page, type TestInfo } from '@playwright/test';
+import { setUpAsParent } from './parent.ts';
 import { installSpeechFake } from '../fakes/speech-fake.ts';
 import { idle, say, spoken } from './child.ts';
 
@@ -96,6 +97,7 @@ export async function openStudio(page: Page, opts: { brain?: boolean } = {}): Pr
   await page.addInitScript(installSpeechFake, {});
   await page.goto('/?e2e#studio');
   await page.waitForFunction(() => '__agentcade' in window);
+  await setUpAsParent(page);
   if (opts.brain !== false) {
     await page.evaluate(() => (window as any).__agentcade.controller.chooseProvider('scripted'));
     await expect(page.getByTestId('model-status')).toContainText('演示');
