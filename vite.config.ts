@@ -6,7 +6,7 @@ import basicSsl from '@vitejs/plugin-basic-ssl';
 import { readdirSync, readFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { relative, resolve } from 'node:path';
-import type { Plugin } from 'vite';
+import type { Plugin, ProxyOptions } from 'vite';
 import { Skill } from './src/core/games/skill.ts';
 
 // `skills/<id>/SKILL.md?declaration`: the game's declaration, read at build time with the game
@@ -69,9 +69,11 @@ const pwa = VitePWA({
     globPatterns: ['**/*.{js,css,html,wasm,png,svg,ico,webmanifest,json,md,txt}'],
     // Harness pages are not part of the app (in a build with AGENTCADE_LAB=1: the pages under tests/lab/,
     // their entry chunks under assets/lab/).
-    globIgnores: [`${LAB_DIR}/**`, 'assets/lab/**', '**/*.map'],
+    // The CPU engine's .wasm (≈10 MB) is cached by the CPU engine itself (Cache API
+    // `agentcade-cpu-engine`) on the devices that use it, not precached on every device.
+    globIgnores: [`${LAB_DIR}/**`, 'assets/lab/**', '**/*.map', '**/wllama-*.wasm'],
     navigateFallback: 'index.html',
-    navigateFallbackDenylist: [/^\/tests\//, /^\/models\//],
+    navigateFallbackDenylist: [/^\/tests\//, /^\/models\//, /^\/brain\//],
     cleanupOutdatedCaches: true,
     // The first install takes the open page at once (so it is offline-ready without a reload);
     // updates still wait for the user's "现在更新" (registerType 'prompt': no skipWaiting).
@@ -97,6 +99,29 @@ const https = !httpsOn
     ? [{ name: 'agentcade:own-cert', config: () => ({ server: { https: ownCert }, preview: { https: ownCert } }) }]
     : [basicSsl({ name: 'agentcade', domains: [hostname(), `${hostname()}.local`], certDir: resolve(import.meta.dirname, '.cache/https-cert'), ttlDays: 825 })];
 
+// Cross-origin isolation (COOP + COEP), so the CPU engine may share memory between threads
+// (SharedArrayBuffer): served by the dev server and `vite preview` (`npm start`, the e2e server).
+// Other hosts must send the same two headers (README "Serving to a tablet"); without them the app
+// still works and the CPU engine runs on one thread. AGENTCADE_ISOLATION=0 turns them off.
+export const ISOLATION_HEADERS: Record<string, string> =
+  process.env.AGENTCADE_ISOLATION === '0' ? {} : { 'Cross-Origin-Opener-Policy': 'same-origin', 'Cross-Origin-Embedder-Policy': 'require-corp' };
+
+// The home computer's brain through the app's own address (AGENTCADE_BRAIN=http://localhost:11434 npm start):
+// `/brain/…` on this server goes to that program, so a tablet on the https page reaches it with no mixed
+// content and no CORS (src/core/llm/home-brain.ts tells the parent the address). The browser's Origin is
+// not passed on: Ollama refuses origins it does not know, and this request comes from this computer.
+export function brainForward(target = process.env.AGENTCADE_BRAIN): Record<string, ProxyOptions> | undefined {
+  if (!target) return undefined;
+  return {
+    '/brain/': {
+      target,
+      changeOrigin: true,
+      rewrite: (path) => path.replace(/^\/brain/, ''),
+      configure: (proxy) => proxy.on('proxyReq', (req) => req.removeHeader('origin')),
+    },
+  };
+}
+
 // One config for the app, the dev server and Vitest.
 export default defineConfig({
   // The e2e build (AGENTCADE_LAB=1) may expose the runtime to the tests; the app's build never does.
@@ -109,7 +134,8 @@ export default defineConfig({
     sourcemap: true,
     rollupOptions: { input: { main: resolve(import.meta.dirname, 'index.html'), ...labPages() } },
   },
-  server: { host: true },
+  server: { host: true, headers: ISOLATION_HEADERS, proxy: brainForward() },
+  preview: { headers: ISOLATION_HEADERS, proxy: brainForward() },
   test: {
     include: ['tests/unit/**/*.test.ts'],
     environment: 'node',

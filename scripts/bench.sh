@@ -3,7 +3,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh --browser
-for b in llm latency main-agent a2a bundle; do
+for b in llm latency main-agent a2a bundle cpu-engine; do
   echo "== bench/$b"
   npx tsx "bench/$b/run.ts"
 done

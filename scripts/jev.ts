@@ -7,19 +7,14 @@
  *   or {"error": "...", "line": n} for a bad line (invalid JSON, missing fields, unknown animal).
  * Blank lines are skipped. Exit code 0 once every line was processed.
  */
-import { createInterface } from 'node:readline';
 import { ANIMAL_VOCABULARY, findAnimal } from '../skills/draw-guess/animals.ts';
 import { judge } from '../src/core/jev/index.ts';
+import { parseObjectLine, runJsonLines } from './json-lines.ts';
 
 export function judgeLine(line: string, n: number): Record<string, unknown> {
-  let input: unknown;
-  try {
-    input = JSON.parse(line);
-  } catch {
-    return { error: `第 ${n} 行不是合法的 JSON`, line: n };
-  }
-  if (!input || typeof input !== 'object' || Array.isArray(input)) return { error: `第 ${n} 行应当是一个 JSON 对象`, line: n };
-  const { answer, text } = input as { answer?: unknown; text?: unknown };
+  const parsed = parseObjectLine(line, n);
+  if ('error' in parsed) return parsed.error;
+  const { answer, text } = parsed.input;
   if (typeof answer !== 'string' || answer.trim() === '') return { error: `第 ${n} 行缺少字符串字段 "answer"`, line: n };
   if (typeof text !== 'string') return { error: `第 ${n} 行缺少字符串字段 "text"`, line: n };
   const card = findAnimal(answer);
@@ -28,10 +23,4 @@ export function judgeLine(line: string, n: number): Record<string, unknown> {
   return { verdict: r.verdict, matched: r.matched ?? null, answer: card.name, text, mentioned: r.mentioned, reason: r.reason };
 }
 
-const rl = createInterface({ input: process.stdin, crlfDelay: Infinity });
-let n = 0;
-for await (const line of rl) {
-  n++;
-  if (line.trim() === '') continue;
-  process.stdout.write(JSON.stringify(judgeLine(line, n)) + '\n');
-}
+await runJsonLines(judgeLine);

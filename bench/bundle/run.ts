@@ -2,14 +2,15 @@
  * Bundle budget: builds the app (or reads a build) and prints
  *  - the JS the first screen needs (index.html's entry and its static imports), gzip;
  *  - each worker chunk (with its own static imports);
- *  - the WebLLM runtime chunk(s), found through the sourcemaps, and whether they stay out of
- *    the first screen's graph (they must load only when a local model is used);
+ *  - the WebLLM runtime chunk(s) and the CPU engine's (@wllama/wllama), found through the
+ *    sourcemaps, and whether they stay out of the first screen's graph (they must load only when
+ *    a local model is used); the CPU engine's .wasm must not be precached either;
  *  - what the service worker precaches.
  *
  *   npx tsx bench/bundle/run.ts                 # builds into .cache/dist-bundle
  *   npx tsx bench/bundle/run.ts --dist dist     # reads an existing build
  *   npx tsx bench/bundle/run.ts --json          # machine-readable
- * Exits 1 when WebLLM is in the first screen's graph.
+ * Exits 1 when WebLLM or the CPU engine is in the first screen's graph, or its .wasm is precached.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
@@ -99,6 +100,9 @@ function sourcesOf(f: string): string[] {
 }
 const webllmChunks = jsFiles.filter((f) => sourcesOf(f).some((s) => s.includes('@mlc-ai/web-llm')));
 const webllmInFirst = webllmChunks.filter((f) => firstScreen.has(f));
+const wllamaChunks = jsFiles.filter((f) => sourcesOf(f).some((s) => s.includes('@wllama/wllama')));
+const wllamaInFirst = wllamaChunks.filter((f) => firstScreen.has(f));
+const wllamaWasm = files.filter((f) => /wllama-[^/]*\.wasm$/.test(f));
 
 // Precache: the URLs listed in sw.js.
 const sw = files.includes('sw.js') ? read('sw.js').toString('utf8') : '';
@@ -122,6 +126,11 @@ const report = {
     return { file: w, bytes: raw(w), gzip: gz(w), withImportsBytes: sum(graph, raw), withImportsGzip: sum(graph, gz), imports: [...graph].filter((f) => f !== w).sort() };
   }),
   webllm: { chunks: webllmChunks.map((f) => ({ file: f, bytes: raw(f), gzip: gz(f) })), inFirstScreen: webllmInFirst },
+  cpuEngine: {
+    chunks: wllamaChunks.map((f) => ({ file: f, bytes: raw(f), gzip: gz(f) })),
+    inFirstScreen: wllamaInFirst,
+    wasm: wllamaWasm.map((f) => ({ file: f, bytes: raw(f), precached: precached.includes(f) })),
+  },
   precache: { entries: precached.length, bytes: sum(precached, raw), jsNotPrecached },
 };
 
@@ -144,7 +153,12 @@ if (asJson) {
   if (report.webllm.chunks.length === 0) console.log('  (not in this build)');
   for (const c of report.webllm.chunks) line(c.file, c.bytes, c.gzip);
   console.log(`  in the first screen's graph: ${webllmInFirst.length ? `YES — ${webllmInFirst.join(', ')}` : 'no'}`);
+  console.log(`\nCPU engine (@wllama/wllama):`);
+  if (report.cpuEngine.chunks.length === 0) console.log('  (not in this build)');
+  for (const c of report.cpuEngine.chunks) line(c.file, c.bytes, c.gzip);
+  for (const w of report.cpuEngine.wasm) console.log(`  ${w.file.padEnd(52)} ${kb(w.bytes).padStart(11)}  precached: ${w.precached ? 'YES' : 'no (cached by the engine on first use)'}`);
+  console.log(`  in the first screen's graph: ${wllamaInFirst.length ? `YES — ${wllamaInFirst.join(', ')}` : 'no'}`);
   console.log(`\nPrecache (sw.js): ${report.precache.entries} entries, ${kb(report.precache.bytes)}`);
   if (jsNotPrecached.length) console.log(`  JS NOT precached: ${jsNotPrecached.join(', ')}`);
 }
-if (webllmInFirst.length) process.exitCode = 1;
+if (webllmInFirst.length || wllamaInFirst.length || report.cpuEngine.wasm.some((w) => w.precached)) process.exitCode = 1;

@@ -17,10 +17,12 @@ const GAMES: ArcadeGame[] = [
   { declaration: { id: 'draw-guess', title: '你画我猜', description: '你画我猜', aliases: ['猜动物'], capabilities: [], engine: 'skill' }, available: true },
 ];
 
-function instantGames(): GameClient {
+/** Games that answer at once; `onStart` hears each game started. */
+export function instantGames(onStart?: (gameId: string) => void): GameClient {
   let n = 0;
   return {
-    request(_g: string, _c: string, input: GameInput): GameRequest {
+    request(gameId: string, _c: string, input: GameInput): GameRequest {
+      if (input.kind === 'start') onStart?.(gameId);
       const text = input.kind === 'start' ? '我想好了一个 1 到 100 的数字，猜猜看吧！' : input.kind === 'end' ? '好的，下次再玩！' : '大了一点，再猜！';
       const ev: ReplyEvent = { reply: gameReply(text, input.kind === 'end' ? 'ended' : 'active'), final: true };
       return {

@@ -7,6 +7,18 @@ import type { ScriptPolicy, Step } from '../../src/core/llm/types.ts';
 import { call, errorOf, lastOf, readTurn, reply, wantsHint, wantsSkip, wantsStop, type TurnView } from '../../src/core/games/demo-kit.ts';
 import { askLine, endLine, hintLine, summaryLine, UNCLEAR_LINE, wrongLine, type Resolution } from './truth.ts';
 
+/** Once drawn: ask about the picture — or, when the robot could not draw it, never "画好啦" but a hint, so the child can still guess. */
+function askAboutDrawing(v: TurnView): Step {
+  const drawn = lastOf(v, 'show_drawing')!;
+  const p = lastOf(v, 'show_progress')!.result as { question: number };
+  if ((drawn.result as { device_completed?: boolean }).device_completed === false) {
+    const h = lastOf(v, 'get_hint');
+    if (!h) return call('get_hint');
+    const hint = (h.result as { hint?: string | null }).hint;
+    return reply(`机器人今天画不出这幅画。第 ${p.question} 题，我说给你听：${hint ?? '它是一种小动物。'}你猜是什么动物？`);
+  }
+  return reply(askLine(p.question));
+}
 
 /**
  * Draw the (next) picture: say → show_progress → show_drawing → ask. The progress card goes first:
@@ -17,7 +29,7 @@ function drawAndAsk(v: TurnView, opening: string): Step {
   if (!said) return call('say', { text: opening });
   if (!lastOf(v, 'show_progress')) return call('show_progress');
   if (!lastOf(v, 'show_drawing')) return call('show_drawing');
-  return reply(askLine((lastOf(v, 'show_progress')!.result as { question: number }).question));
+  return askAboutDrawing(v);
 }
 
 /**
@@ -30,7 +42,7 @@ function afterQuestion(v: TurnView, r: Resolution, praise: string): Step {
   if (!lastOf(v, 'next_question')) return call('next_question');
   if (!lastOf(v, 'show_progress')) return call('show_progress');
   if (!lastOf(v, 'show_drawing')) return call('show_drawing');
-  return reply(askLine((lastOf(v, 'show_progress')!.result as { question: number }).question));
+  return askAboutDrawing(v);
 }
 
 export const policy: ScriptPolicy = (req) => {

@@ -19,6 +19,11 @@ const skill = Skill.load('/skills/draw-guess/SKILL.md', skillText);
 
 const NO_ARGS = { type: 'object', properties: {}, additionalProperties: false };
 
+/** A drawing the robot could not finish (its screen was cleared, the link is up): worth one more try. */
+const REDRAWABLE = 'robot_picture_incomplete';
+/** What the robot says before drawing it again (true: it did get stuck, and it is starting over). */
+export const STUCK_LINE = '画到一半卡住了，我重新画一次';
+
 /** Compares texts the way "the same words" is meant: ignoring spaces, punctuation and width. */
 export function sameWords(a: string, b: string): boolean {
   const words = squash(a);
@@ -129,9 +134,24 @@ export class DrawGuessAgent extends SkillAgent {
       description: '在机器人屏幕上画出这一题的图（要一会儿，先用 say 说一句）。',
       parameters: NO_ARGS,
       perform: async () => {
-        const result = await this.device.showDrawing(this.drawingNow());
+        let result = await this.device.showDrawing(this.drawingNow());
+        let redrawn = false;
+        if (!result.device_completed && result.error?.startsWith(REDRAWABLE)) {
+          // The robot got stuck half-way and its screen was cleared: say what the child sees, then draw it once more.
+          turn.say(STUCK_LINE);
+          this.record('game_tool', 'redraw', { question: g.number, first: result });
+          result = await this.device.showDrawing(this.drawingNow());
+          redrawn = true;
+        }
         if (result.device_completed) g.markShown();
-        return { device_completed: result.device_completed, question: g.number, ...(result.error ? { error: result.error } : {}) };
+        return {
+          device_completed: result.device_completed,
+          question: g.number,
+          ...(redrawn ? { redrawn: true } : {}),
+          ...(result.error ? { error: result.error } : {}),
+          // Never "画好啦" over a picture the child cannot see.
+          ...(result.device_completed ? {} : { drawing_visible: false, next: 'get_hint' }),
+        };
       },
     };
     const showProgress: GameTool = {

@@ -1,104 +1,19 @@
 /**
- * Runtime code of 问答卡牌's run skills (all `executor: code`). The answer stays here, in code:
- * `judge-answer` compares the child's words with the current card through the JEV judge and
- * reveals the answer only when the card is over; `keep-score` applies the accepted rules (the
- * manifest chains it after `judge-answer`, so one `run_worker` call judges and scores).
- * `present-card`, `give-hint` and `wrap-up` pick the next card / hint by the accepted rules and say
- * it with the parent-accepted prompt, hints and persona lines — their `运行.回复` is the reply the
- * child hears, so no model round is spent on rewording it (each model step costs seconds on a tablet).
+ * Runtime code of the package's `executor: code` skills, one file per shape of play: 问答／猜谜语
+ * (quiz.ts), 故事接龙 (story.ts), 我说你做 (actions.ts). The manager (a model) decides which skill
+ * the child's words call for; this code does what needs no judgement — judging against the card,
+ * scoring, keeping the story, saying the parent-accepted lines — so the answer stays out of every
+ * prompt and a child's turn costs two model steps.
  */
-import { judge as jevJudge, type JevTarget } from '../../src/core/jev/index.ts';
+import { judge as jevJudge } from '../../src/core/jev/index.ts';
 import type { CodeExecutor } from '../../src/studio/phase-runtime.ts';
+import { actionExecutors } from './actions.ts';
+import { quizExecutors } from './quiz.ts';
+import { storyExecutors } from './story.ts';
 
 /** What the play manager's own words may claim (the truth rules over the `运行.*` tags). */
 export { truth } from './truth.ts';
 
-interface Card { id: string; prompt?: string; answer: string; aliases?: string[]; hints?: string[]; difficulty?: number }
-interface Progress { 第几张?: number; 已用?: string[]; 本卡猜?: number; 本卡提示?: number }
-interface Rules { 轮数?: number; 答对得分?: number; 提示后答对得分?: number; 每张最多提示?: number; 每张最多猜?: number }
-interface Persona { 开场白?: string; 鼓励语?: string[]; 安慰语?: string[]; 结束语?: string }
-/** `卡`: the card judged, so a later skill knows whether the verdict is about the card still on the table. */
-interface Verdict { 结果: '对' | '错' | '不知道'; 答案?: string; 卡?: string }
-
-const GIVE_UP = /不知道|不会|猜不到|想不出|告诉我|放弃/;
-
-const first = (xs: unknown, fallback: string) => (Array.isArray(xs) && typeof xs[0] === 'string' && xs[0].trim() ? xs[0].trim() : fallback);
-
-/** What to say first about the card just judged, if it is over (right or revealed) and still current. */
-function verdictWords(v: Verdict | undefined, currentId: string | undefined, right: string): string {
-  if (!v || v.卡 === undefined || v.卡 !== currentId) return '';
-  if (v.结果 === '对') return right;
-  return v.答案 ? `答案是「${v.答案}」。` : '';
-}
-
 export function createCodeExecutors(judge: typeof jevJudge = jevJudge): Record<string, CodeExecutor> {
-  return {
-    'judge-answer': (r) => {
-      const deck = (r['设计.卡牌'] ?? []) as Card[];
-      const cur = r['运行.当前卡'] as { id?: string } | undefined;
-      const p = (r['运行.进度'] ?? {}) as Progress;
-      const rules = (r['设计.规则'] ?? {}) as Rules;
-      const text = String(r['运行.玩家输入'] ?? '');
-      const card = deck.find((c) => c.id === cur?.id);
-      if (!card) return { '运行.判定': { 结果: '不知道' }, '运行.进度': p };
-      const vocabulary: JevTarget[] = deck.map((c) => ({ name: c.answer, aliases: c.aliases ?? [] }));
-      const v = judge(text, { name: card.answer, aliases: card.aliases ?? [] }, vocabulary);
-      const tries = (p.本卡猜 ?? 0) + 1;
-      const result: Verdict['结果'] = v.verdict === 'correct' ? '对' : v.verdict === 'wrong' ? '错' : GIVE_UP.test(text) ? '不知道' : '错';
-      const hintsLeft = (p.本卡提示 ?? 0) < Math.min(rules.每张最多提示 ?? 2, card.hints?.length ?? 0);
-      const over = result !== '对' && (tries >= (rules.每张最多猜 ?? 3) || !hintsLeft);
-      const verdict: Verdict = over ? { 结果: result, 答案: card.answer, 卡: card.id } : { 结果: result, 卡: card.id };
-      return { '运行.判定': verdict, '运行.进度': { ...p, 本卡猜: tries } };
-    },
-    'keep-score': (r) => {
-      const v = (r['运行.判定'] ?? { 结果: '不知道' }) as Verdict;
-      const s = (r['运行.得分'] ?? { 得分: 0, 答对: 0 }) as { 得分: number; 答对: number };
-      const rules = (r['设计.规则'] ?? {}) as Rules;
-      const p = (r['运行.进度'] ?? {}) as Progress;
-      const right = v.结果 === '对';
-      const gained = right ? ((p.本卡提示 ?? 0) > 0 ? (rules.提示后答对得分 ?? 1) : (rules.答对得分 ?? 2)) : 0;
-      const played = p.已用?.length ?? 0;
-      const cardOver = right || v.答案 !== undefined;
-      return {
-        '运行.得分': { 得分: s.得分 + gained, 答对: s.答对 + (right ? 1 : 0), 已出: played, 轮数: rules.轮数 ?? 5, 结束: cardOver && played >= (rules.轮数 ?? 5) },
-      };
-    },
-    'present-card': (r) => {
-      const deck = (r['设计.卡牌'] ?? []) as Card[];
-      if (deck.length === 0) throw new Error('设计.卡牌 是空的');
-      const p = (r['运行.进度'] ?? {}) as Progress;
-      const role = (r['设计.角色'] ?? {}) as Persona;
-      const cur = r['运行.当前卡'] as { id?: string } | undefined;
-      const used = p.已用 ?? [];
-      // Easy cards first (stable: deck order among equals); when every card was used, start over.
-      const byDifficulty = deck.map((c, i) => ({ c, i })).sort((a, b) => (a.c.difficulty ?? 2) - (b.c.difficulty ?? 2) || a.i - b.i).map((x) => x.c);
-      const card = byDifficulty.find((c) => !used.includes(c.id)) ?? byDifficulty[0];
-      const n = used.length + 1;
-      const before = verdictWords(r['运行.判定'] as Verdict | undefined, cur?.id, '答对了！');
-      const opening = used.length === 0 && role.开场白?.trim() ? role.开场白.trim() : '';
-      return {
-        '运行.当前卡': { id: card.id },
-        '运行.进度': { 第几张: n, 已用: [...used, card.id], 本卡猜: 0, 本卡提示: 0 },
-        '运行.回复': `${before}${opening}第${n}题：${card.prompt ?? ''}`,
-      };
-    },
-    'give-hint': (r) => {
-      const deck = (r['设计.卡牌'] ?? []) as Card[];
-      const cur = r['运行.当前卡'] as { id?: string } | undefined;
-      const p = (r['运行.进度'] ?? {}) as Progress;
-      const role = (r['设计.角色'] ?? {}) as Persona;
-      const card = deck.find((c) => c.id === cur?.id);
-      const hints = card?.hints ?? [];
-      const k = p.本卡提示 ?? 0;
-      const hint = hints.length ? `提示：${hints[Math.min(k, hints.length - 1)]}。` : '再想一想。';
-      return { '运行.进度': { ...p, 本卡提示: k + 1 }, '运行.回复': `${first(role.安慰语, '没关系，')}${hint}再猜猜看！` };
-    },
-    'wrap-up': (r) => {
-      const s = (r['运行.得分'] ?? {}) as { 得分?: number; 答对?: number };
-      const role = (r['设计.角色'] ?? {}) as Persona;
-      const cur = r['运行.当前卡'] as { id?: string } | undefined;
-      const before = verdictWords(r['运行.判定'] as Verdict | undefined, cur?.id, first(role.鼓励语, '太棒了！'));
-      return { '运行.回复': `${before}你答对了 ${s.答对 ?? 0} 张，得了 ${s.得分 ?? 0} 分，真了不起！${role.结束语?.trim() || '下次再玩！'}` };
-    },
-  };
+  return { ...quizExecutors(judge), ...storyExecutors(), ...actionExecutors() };
 }

@@ -29,13 +29,13 @@ function findGame(words: string, games: readonly ParsedGameLine[]): ParsedGameLi
 }
 
 /** Plain chat the demo recognises even during a game (a real model decides this itself). */
-const CHAT = /(你好|您好|嗨|哈喽|你是谁|你叫什么|你的名字|几岁|多大|谢谢|谢啦|再见|拜拜)/;
+const CHAT = /(你好|您好|嗨|哈喽|你是谁|你叫什么|你的名字|真人|几岁|多大|谢谢|谢啦|再见|拜拜)/;
 
 function chat(words: string, games: readonly ParsedGameLine[]): string {
   const n = normalize(words);
   const titles = games.map((g) => g.title).join('、') || '游戏';
   if (/(你好|您好|嗨|哈喽|hello|hi|早上好|晚上好)/.test(n)) return `你好呀！我是${ROBOT_NAME}。我们可以一起玩${titles}，你想玩哪个？`;
-  if (/(你是谁|你叫什么|你的名字)/.test(n)) return `我是${ROBOT_NAME}，一个会陪你玩游戏的机器人。`;
+  if (/(你是谁|你叫什么|你的名字|真人|真的人|机器人吗)/.test(n)) return `我是${ROBOT_NAME}，一个用电脑大脑说话的机器人，不是真人哦，我会陪你玩游戏！`;
   if (/(几岁|多大)/.test(n)) return '我是机器人，没有生日，不过我很喜欢和你一起玩！';
   if (/(谢谢|谢啦)/.test(n)) return '不客气！';
   if (/(再见|拜拜)/.test(n)) return '再见啦，下次再一起玩！';
@@ -50,6 +50,13 @@ function lastWords(req: StepRequest): string {
 }
 
 export const mainDemoPolicy: ScriptPolicy = (req: StepRequest): Step => {
+  const step = decide(req);
+  // 「只玩游戏」: there is no free chat; the kind fixed sentence instead.
+  const legal = new Set(req.tools.map((t) => t.name));
+  return step.action === 'reply' && !legal.has('reply') && legal.has('games_only') ? { action: 'games_only', args: {} } : step;
+};
+
+function decide(req: StepRequest): Step {
   const system = req.messages[0]?.role === 'system' ? req.messages[0].content : '';
   const games = parseGameLines(system);
   const legal = new Set(req.tools.map((t) => t.name));
@@ -82,4 +89,4 @@ export const mainDemoPolicy: ScriptPolicy = (req: StepRequest): Step => {
   if (game && legal.has('start_game')) return { action: 'start_game', args: { game_id: game.id } };
   if (WANT_GAME.test(normalize(words)) && legal.has('list_games')) return { action: 'list_games', args: {} };
   return { action: 'reply', args: { text: chat(words, games) } };
-};
+}

@@ -71,3 +71,9 @@ export const SAY = {
 export function unavailableText(game: ArcadeGame): string {
   return `${game.declaration.title}现在还不能玩：${game.reason ?? describe('main_game_unavailable').child}`;
 }
+
+/** 「只玩游戏」: what the main agent says to anything that is not about a game. */
+export function gamesOnlyText(games: readonly ArcadeGame[]): string {
+  const titles = games.filter((g) => g.available).map((g) => g.declaration.title);
+  return titles.length ? `现在是玩游戏的时间哦。我们可以玩${titles.join('、')}，你想玩哪个？` : '现在是玩游戏的时间哦，可是还没有能玩的游戏，请大人帮忙看看。';
+}

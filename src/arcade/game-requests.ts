@@ -245,8 +245,10 @@ export class GameRequests {
         this.deps.record({ kind: 'reply', roundId, requestId: request.requestId, source: `game:${s.gameId}`, data: { text: ev.reply.text, session: ev.reply.session, final: ev.final } });
         const isFirst = replies++ === 0;
         if (ev.final && ev.reply.session === 'ended') this.clear(s);
-        const spoken = this.deps.voice.say(ev.reply.text, 'game_agent', { roundId, gameId: s.gameId, requestId: request.requestId }).then(() => {
-          this.deps.heard({ role: 'game_agent', text: ev.reply.text, gameId: s.gameId, at: this.deps.now() });
+        const spoken = this.deps.voice.say(ev.reply.text, 'game_agent', { roundId, gameId: s.gameId, requestId: request.requestId }).then((o) => {
+          // What the child heard (the safety check may have said something else, or nothing).
+          const said = o.said ?? ev.reply.text;
+          if (said) this.deps.heard({ role: 'game_agent', text: said, gameId: s.gameId, at: this.deps.now() });
           if (isFirst) firstSpoken();
         });
         speeches.push(spoken);

@@ -23,9 +23,12 @@ import { DEFAULT_TURN_BUDGET, MAIN_REPLY_MARGIN_MS, type TurnBudget } from '../c
 import { childSentence } from '../core/errors/catalogue.ts';
 import type { ChatModel } from '../core/llm/types.ts';
 import { LineRotation } from '../core/speech/line-rotation.ts';
+import { CARING } from '../core/safety/replies.ts';
 import { nullTrace, type TraceEvent, type TraceSink } from '../core/trace/types.ts';
+import '../llm/errors.ts'; // model_not_configured: what the child hears without a brain
 import { SAY, unavailableText } from './errors.ts';
 import { GameRequests } from './game-requests.ts';
+import { loadSafetyCheck } from './safety-screen.ts';
 import type { MainModelLoop, ModelLoopDeps } from './model-loop.ts';
 import { SpeakingPath } from './speaking-path.ts';
 import type { ThinkingCue } from './thinking-cue.ts';
@@ -70,7 +73,18 @@ export interface MainAgentDeps {
   onSessionCleared?: (gameId: string) => void;
   /** The instant cue shown the moment the child's words arrive (before any model call). */
   cue?: ThinkingCue;
+  /**
+   * Whether a brain is chosen and answers. Without one, a round that needs the model, or a tap on a
+   * game that runs on this device, is told 「我还没有选好用哪个大脑…」 and `needs-brain` is emitted.
+   */
+  brainReady?: () => boolean;
+  /** The parent's 「只玩游戏」: the main agent only lists, starts and ends games (read each round). */
+  gamesOnly?: () => boolean;
+  /** False while play time is over (the locked screen): words and taps start no round. */
+  playAllowed?: () => boolean;
 }
+
+const LOCKED: RoundResult = { roundId: '', route: 'locked', modelCalls: 0, action: 'locked' };
 
 /** History entries kept (the model sees the newest few; see HISTORY_WINDOW in the prompt). */
 export const HISTORY_KEPT = 64;
@@ -150,6 +164,7 @@ export class MainAgent {
       maxSteps: deps.maxSteps ?? 3,
       deadlineOf: (roundId) => this.watch.deadline(roundId) - MAIN_REPLY_MARGIN_MS,
       line,
+      gamesOnly: deps.gamesOnly,
       setTimer: (fn, ms) => setTimeout(fn, ms),
       clearTimer: (t) => clearTimeout(t as ReturnType<typeof setTimeout>),
     };
@@ -191,6 +206,7 @@ export class MainAgent {
 
   /** One user input (the exact words). Resolves when the round is over and the mic may listen again. */
   handle(words: string): Promise<RoundResult> {
+    if (!this.playAllowed()) return Promise.resolve(LOCKED);
     const now = route(words, this.routeContext());
     // A voice command applies at once (what is still being said gets louder at its next piece); its
     // confirmation is spoken in turn. It never reaches the model or the game.
@@ -207,6 +223,7 @@ export class MainAgent {
    * with `start` are what the tap means, "我要玩<title>" (there are no spoken words to keep).
    */
   startByTap(gameId: string): Promise<RoundResult> {
+    if (!this.playAllowed()) return Promise.resolve(LOCKED);
     return this.inTurn(async () => {
       const game = this.deps.catalog().find((g) => g.declaration.id === gameId);
       const words = `我要玩${game?.declaration.title ?? gameId}`;
@@ -214,6 +231,7 @@ export class MainAgent {
       try {
         if (!game) await this.sayMain(this.lines.child('main_no_decision'), roundId);
         else if (!game.available) await this.sayMain(unavailableText(game), roundId);
+        else if (game.declaration.engine !== 'remote' && !this.hasBrain()) await this.noBrain(roundId);
         else {
           this.record({ kind: 'main_tool', roundId, name: 'start_game', data: { args: { game_id: gameId }, tap: true } });
           await this.requests.start(game, words, roundId);
@@ -223,6 +241,41 @@ export class MainAgent {
         this.endRound();
       }
     });
+  }
+
+  /**
+   * Play time is over: the running game ends through its normal `end` (its end turn tells the
+   * answer), every reply is spoken, then a goodbye. Runs in turn after the rounds before it; the
+   * round is the app's own (`roundId`, opened by the caller).
+   */
+  timeUp(o: { roundId: string; words: string; goodbye: string }): Promise<void> {
+    return this.inTurn(async () => {
+      this.roundActive = true;
+      this.emitState();
+      try {
+        if (this.requests.session) await this.requests.end(o.words, o.roundId);
+        await this.requests.settled();
+        await this.sayMain(o.goodbye, o.roundId);
+      } finally {
+        this.endRound();
+      }
+    });
+  }
+
+  /** A short notice in turn (play time's warning); not what "再说一遍" repeats. */
+  announce(text: string, roundId?: string): Promise<void> {
+    return this.inTurn(async () => {
+      await this.requests.settled();
+      await this.voice.say(text, 'main', { roundId, aside: true });
+    });
+  }
+
+  private playAllowed(): boolean {
+    try {
+      return this.deps.playAllowed?.() ?? true;
+    } catch {
+      return true;
+    }
   }
 
   /** Tap anywhere: stop talking now (queued sentences are dropped; the game keeps its state). */
@@ -249,12 +302,19 @@ export class MainAgent {
   }
 
   private async round(words: string): Promise<RoundResult> {
-    // Routed again now: an earlier round may have started or ended a game meanwhile.
-    const r = route(words, this.routeContext());
+    // Routed again now: an earlier round may have started or ended a game meanwhile; and with the
+    // child-safety check of the child's words (loaded with the speaking path).
+    const checkLine = await loadSafetyCheck();
+    const r = route(words, { ...this.routeContext(), checkChild: (w) => checkLine(w, 'child') });
     if (r.kind === 'ignore') return { roundId: '', route: 'model', modelCalls: 0, action: 'ignored' };
-    const roundId = this.openRound(words);
+    // Words answered with care stay out of the history the model sees later.
+    const roundId = this.openRound(words, r.kind !== 'care');
     try {
       switch (r.kind) {
+        case 'care':
+          this.record({ kind: 'safety', roundId, name: 'child_words', data: { category: r.category, rule: r.rule, said: CARING[r.category] } });
+          await this.voice.say(CARING[r.category]!, 'main', { roundId });
+          return { roundId, route: 'care', modelCalls: 0, action: 'care' };
         case 'repeat': {
           const last = this.voice.lastSpoken;
           if (last) await this.voice.say(last.text, last.role, { roundId, gameId: last.gameId });
@@ -278,6 +338,10 @@ export class MainAgent {
           await this.requests.message(words, roundId);
           return { roundId, route: 'fast', modelCalls: 0, action: 'send_message' };
         default: {
+          if (!this.hasBrain()) {
+            await this.noBrain(roundId);
+            return { roundId, route: 'model', modelCalls: 0, action: 'reply' };
+          }
           const abort = new AbortController();
           this.modelAbort = abort;
           try {
@@ -318,7 +382,7 @@ export class MainAgent {
     }
   }
 
-  private openRound(words: string): string {
+  private openRound(words: string, remember = true): string {
     let roundId: string;
     if (this.deps.startRound) roundId = this.deps.startRound(words);
     else {
@@ -329,7 +393,7 @@ export class MainAgent {
     this.deps.cue?.begin(roundId);
     this.roundNow = roundId;
     this.watch.begin(roundId);
-    this.remember({ role: 'user', text: words, at: this.now() });
+    if (remember) this.remember({ role: 'user', text: words, at: this.now() });
     this.roundActive = true;
     this.emitState();
     return roundId;
@@ -340,6 +404,17 @@ export class MainAgent {
     this.roundNow = undefined;
     this.roundActive = false;
     this.emitState();
+  }
+
+  private hasBrain(): boolean {
+    return this.deps.brainReady?.() ?? true;
+  }
+
+  /** No brain: the child hears the catalogue's sentence; the app opens the way to choose one. */
+  private async noBrain(roundId: string): Promise<void> {
+    this.record({ kind: 'error', roundId, name: 'model_not_configured', data: { code: 'model_not_configured' } });
+    this.emit({ type: 'needs-brain', roundId });
+    await this.sayMain(this.lines.child('model_not_configured'), roundId);
   }
 
   private async sayMain(text: string, roundId: string): Promise<void> {

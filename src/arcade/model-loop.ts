@@ -2,7 +2,8 @@
  * The main agent's model loop (seed 000 §职责): the agent tool loop over its tool registry —
  * `list_games` (a loop tool: its result goes back to the model) and the boundary tools that end the
  * round: `start_game(game_id)`, `end_game`, `send_message` (always the child's original words,
- * never the model's paraphrase) and `reply` (plain chat). The prompt and tool specs are in
+ * never the model's paraphrase) and `reply` (plain chat; with the parent's 「只玩游戏」 `games_only`
+ * instead, a kind fixed sentence). The prompt and tool specs are in
  * src/core/arcade/prompt.ts.
  *
  * The round's deadline (the turn budget's T2) bounds the thinking: every step gets it, and when it
@@ -11,13 +12,13 @@
  * claims one (猜对了, 答案是…) is refused back to the model like malformed output (the truth check).
  */
 import { runToolLoop, ToolError, type AgentTool } from '../core/agent/tool-loop.ts';
-import { buildMessages, listGamesResult, mainTools } from '../core/arcade/prompt.ts';
-import type { ArcadeGame, HistoryEntry } from '../core/arcade/types.ts';
+import { buildMessages, listGamesResult, mainTools, type ChatMode } from '../core/arcade/prompt.ts';
+import type { ArcadeGame, HistoryEntry, SpokenOutcome } from '../core/arcade/types.ts';
 import { describe } from '../core/errors/catalogue.ts';
 import { checkSentence, noOutcomeRules, truthCorrection, verdictClaims, type TruthProblem } from '../core/games/truth.ts';
 import { ModelError, type ChatModel, type Step, type StepRequest } from '../core/llm/types.ts';
 import { SentenceStream } from '../core/speech/sentence-stream.ts';
-import { SAY, unavailableText } from './errors.ts';
+import { SAY, gamesOnlyText, unavailableText } from './errors.ts';
 import type { GameRequests } from './game-requests.ts';
 
 /** The main agent says nothing about a game's outcome: only the game does. */
@@ -31,7 +32,7 @@ export interface ModelLoopDeps {
   requests: GameRequests;
   sayMain(text: string, roundId: string): Promise<void>;
   /** One sentence of the main agent's reply, spoken while the rest is still being written (not yet in history). */
-  saySentence(text: string, roundId: string): Promise<unknown>;
+  saySentence(text: string, roundId: string): Promise<SpokenOutcome>;
   /** The main agent's whole reply, once said, into the history. */
   remember(text: string): void;
   record(e: { kind: 'main_tool' | 'model_step' | 'error'; roundId: string; name: string; data?: unknown; durationMs?: number }): void;
@@ -42,6 +43,8 @@ export interface ModelLoopDeps {
   deadlineOf(roundId: string): number;
   /** The child's sentence for a catalogue code, in turn among its variants (`fallback` when the code is not catalogued). */
   line(code: string, fallback: string): string;
+  /** The parent's 「只玩游戏」: no free chat (read each round). */
+  gamesOnly?: () => boolean;
   setTimer(fn: () => void, ms: number): unknown;
   clearTimer(handle: unknown): void;
 }
@@ -72,12 +75,13 @@ export class MainModelLoop {
       if (timer !== null) this.deps.clearTimer(timer);
       timer = null;
     };
-    const tools = (): AgentTool[] => this.registry(words, roundId, games, acting);
+    const mode = { gamesOnly: this.deps.gamesOnly?.() ?? false };
+    const tools = (): AgentTool[] => this.registry(words, roundId, games, mode, acting);
     try {
       const out = await runToolLoop({
         agent: 'main',
         model,
-        messages: buildMessages(games, history, requests.session, requests.busy, words),
+        messages: buildMessages(games, history, requests.session, requests.busy, words, [], mode),
         tools,
         maxSteps: this.deps.maxSteps,
         now: this.deps.now,
@@ -105,12 +109,14 @@ export class MainModelLoop {
   }
 
   /** The tools legal now: no game → list/start/reply; a game running → also end_game and send_message. */
-  private registry(words: string, roundId: string, games: readonly ArcadeGame[], acting: () => void): AgentTool[] {
+  private registry(words: string, roundId: string, games: readonly ArcadeGame[], mode: ChatMode, acting: () => void): AgentTool[] {
     const { requests, sayMain } = this.deps;
-    // The reply is spoken sentence by sentence as the model writes it, each sentence checked first.
-    const spoken: Array<Promise<unknown>> = [];
+    // The reply is spoken sentence by sentence as the model writes it, each sentence checked first;
+    // each resolves to what the child heard.
+    const spoken: Array<Promise<string>> = [];
+    const sayOne = (s: string) => spoken.push(this.deps.saySentence(s, roundId).then((o) => o?.said ?? s));
     const check = (sentence: string): TruthProblem | null => checkSentence(sentence, NO_OUTCOMES);
-    const replying = new SentenceStream((s) => spoken.push(this.deps.saySentence(s, roundId)), true, check);
+    const replying = new SentenceStream((s) => sayOne(s), true, check);
     const perform: Record<string, AgentTool['perform']> = {
       list_games: () => listGamesResult(games),
       start_game: async (args) => {
@@ -125,6 +131,7 @@ export class MainModelLoop {
         else if (requests.busy) await sayMain(SAY.wait, roundId);
         else await requests.message(words, roundId);
       },
+      games_only: () => sayMain(gamesOnlyText(games), roundId),
       reply: async (args) => {
         const text = typeof args.text === 'string' && args.text.trim() ? args.text : replying.sent.length ? '' : describe('main_no_decision').child;
         const problem = replying.problemIn(text);
@@ -133,12 +140,11 @@ export class MainModelLoop {
           throw new ToolError(truthCorrection(problem.problem));
         }
         const rest = replying.finish(text);
-        if (rest) spoken.push(this.deps.saySentence(rest, roundId));
-        await Promise.all(spoken);
-        this.deps.remember([...replying.sent, rest].join(''));
+        if (rest) sayOne(rest);
+        this.deps.remember((await Promise.all(spoken)).join(''));
       },
     };
-    return mainTools(games, requests.session !== null).map((spec) => ({
+    return mainTools(games, requests.session !== null, mode).map((spec) => ({
       ...spec,
       kind: spec.name === 'list_games' ? 'loop' : 'boundary',
       perform: (args) => {

@@ -2,11 +2,13 @@
  * The one speaking path: every line the robot says — the main agent's own words, a game's replies,
  * the robot's notices ("机器人断开了…"), the line after a reload, a voice preview in the settings —
  * goes through `say` here, and only here reaches the speaking queue (TTS and the subtitle). Each
- * line is checked (a line that cannot be spoken is dropped with a trace record), recorded in the
- * trace as spoken, and remembered for "再说一遍".
+ * line is checked (a line that cannot be spoken is dropped with a trace record), passes the
+ * child-safety check (./safety-screen.ts: a blocked sentence becomes one gentle redirect per reply,
+ * recorded for the parent), is recorded in the trace as spoken, and remembered for "再说一遍".
  */
 import type { Speaker, SpeakerRole, SpokenOutcome } from '../core/arcade/types.ts';
 import { nullTrace, type TraceEvent, type TraceSink } from '../core/trace/types.ts';
+import { SafetyScreen } from './safety-screen.ts';
 
 export interface SpeakOptions {
   roundId?: string;
@@ -40,6 +42,7 @@ export class SpeakingPath {
   private readonly listeners = new Set<(e: SpeakingEvent) => void>();
   private readonly trace: TraceSink;
   private readonly now: () => number;
+  private readonly safety = new SafetyScreen();
 
   constructor(private readonly deps: { speaker: Speaker; trace?: TraceSink; now?: () => number }) {
     this.trace = deps.trace ?? nullTrace;
@@ -63,11 +66,17 @@ export class SpeakingPath {
 
   /** Says one line; resolves once it has settled (spoken, interrupted or failed) — never hangs. */
   async say(text: string, role: SpeakerRole, opts: SpeakOptions = {}): Promise<SpokenOutcome> {
-    const line = String(text ?? '').trim();
-    if (!line) {
+    const asked = String(text ?? '').trim();
+    if (!asked) {
       this.record({ kind: 'error', roundId: opts.roundId, requestId: opts.requestId, name: 'unspeakable', data: { role, text } });
       return { completed: false, reason: 'empty' };
     }
+    // The child-safety check, before the subtitle and TTS.
+    const screened = await this.safety.screen(asked, role, opts);
+    if (screened.kind !== 'ok')
+      this.record({ kind: 'safety', roundId: opts.roundId, requestId: opts.requestId, name: screened.kind, data: { ...screened.finding, role, gameId: opts.gameId, original: asked, said: screened.kind === 'blocked' ? screened.say : '' } });
+    if (screened.kind === 'suppressed') return { completed: false, reason: 'blocked', said: '' };
+    const line = screened.kind === 'blocked' ? screened.say : asked;
     const started = this.now();
     this.speakingNow++;
     this.emit({ type: 'line', role, text: line, roundId: opts.roundId, aside: !!opts.aside });
@@ -89,7 +98,7 @@ export class SpeakingPath {
     this.record({ kind: 'speech', roundId: opts.roundId, requestId: opts.requestId, at: started, durationMs: this.now() - started, name: 'spoken', data: { role, text: line, ...outcome } });
     this.emit({ type: 'spoken', role, text: line, gameId: opts.gameId, completed: outcome.completed });
     this.emit({ type: 'speaking', count: this.speakingNow });
-    return outcome;
+    return screened.kind === 'blocked' ? { ...outcome, said: line } : outcome;
   }
 
   /** Stop talking now and drop everything queued (tap anywhere, "停"). */

@@ -39,6 +39,7 @@ import type { ChatMessage, ChatModel, JsonSchema } from '../core/llm/types.ts';
 import { NOTHING_MORE, SentenceStream } from '../core/speech/sentence-stream.ts';
 import { sentencesOf } from '../core/speech/split.ts';
 import { fitReplyText } from '../core/protocol/game-protocol.ts';
+import { HONEST_COMPANION } from '../core/safety/honesty.ts';
 import type { Random } from '../core/random.ts';
 import type { DevicePort, Expression, Gesture } from '../core/robot/types.ts';
 import { nullTrace, type TraceSink } from '../core/trace/types.ts';
@@ -94,6 +95,7 @@ export const COMMON_PROMPT = [
   '工具结果在 <tool_response> 里，出现 error 时按提示改正或向小朋友说明。',
   '做耗时的事（比如画画）之前，先用 say 说一句话。',
   '说话要温暖、简短（一两句），适合小朋友听，不用表情符号。回复的第一句要很短，先说结果，小朋友马上就能听到。',
+  HONEST_COMPANION,
 ].join('\n');
 
 const TEXT = (max: number): JsonSchema => ({

@@ -6,7 +6,9 @@ import type { ModelError } from '../core/llm/types.ts';
 const SHORT: Record<string, string> = {
   model_no_webgpu: '没有可用的显卡（WebGPU）',
   model_insecure_context: '页面不是 https，浏览器不提供 WebGPU',
-  model_out_of_memory: '显卡内存不足',
+  model_out_of_memory: '内存不足',
+  model_cpu_unsupported: '浏览器不能运行 CPU 引擎',
+  model_context_full: '对话太长',
   model_download_failed: '下载失败',
   model_offline_not_cached: '离线且模型未下载',
   model_storage_full: '存储空间不足',

@@ -9,6 +9,9 @@ import { isAbortError, toModelError } from './errors.ts';
 import { FifoQueue } from './request-queue.ts';
 import type { ChatMessage, JsonSchema } from '../core/llm/types.ts';
 
+/** The model worker's name that makes it run the CPU engine (workers/model.ts). */
+export const CPU_WORKER_NAME = 'model-cpu';
+
 export interface LoadRequest {
   modelId: string;
   /** Absolute (or page-relative) URL of the self-hosted model folder (HF layout). */
@@ -16,12 +19,17 @@ export interface LoadRequest {
   /** Absolute (or page-relative) URL of the model library (.wasm). */
   modelLibUrl?: string;
   contextWindow?: number;
+  /** CPU engine: threads to use (default: chosen from the cores when cross-origin isolated, else 1). */
+  threads?: number;
 }
 
 export interface LoadProgress {
   /** 0..1 */
   progress: number;
   text: string;
+  /** Bytes downloaded so far and in all, when the engine tells (the CPU engine does). */
+  loaded?: number;
+  total?: number;
 }
 
 export interface EngineCompletion {
@@ -35,7 +43,19 @@ export interface EngineCompletion {
 
 export type EngineResult<T> = { ok: true; value: T } | { ok: false; code: string; message: string };
 
+/** What a loaded engine tells about itself (the CPU engine: its threads and last speeds). */
+export interface EngineDetails {
+  threads?: number;
+  multiThread?: boolean;
+  /** Tokens per second of the last step: prompt (prefill) and generated (decode). */
+  promptPerSecond?: number;
+  decodePerSecond?: number;
+  promptTokens?: number;
+  decodeTokens?: number;
+}
+
 export interface EngineStatus {
+  details?: EngineDetails;
   loaded?: string;
   loading?: string;
   running?: string;
@@ -48,6 +68,7 @@ export interface EngineLike {
   chatCompletion(req: Record<string, unknown>): Promise<AsyncIterable<{ choices: Array<{ delta?: { content?: string | null } }> }>>;
   interruptGenerate(): void | Promise<void>;
   unload(): Promise<void>;
+  details?(): EngineDetails;
 }
 
 export interface EngineDeps {
@@ -196,7 +217,7 @@ export function createEngineService(deps: EngineDeps): ModelEngineService {
     },
 
     status() {
-      return { loaded, loading: loading?.modelId, running: queue.running, waiting: queue.waitingLabels };
+      return { loaded, loading: loading?.modelId, running: queue.running, waiting: queue.waitingLabels, details: loaded ? engine?.details?.() : undefined };
     },
 
     async grammar(schema) {
@@ -224,5 +245,22 @@ export function createEngineService(deps: EngineDeps): ModelEngineService {
         return fail(err, online());
       }
     },
+  };
+}
+
+/**
+ * Deps whose engine module is imported on first use, so one worker entry serves either engine
+ * and each engine's code stays in its own chunk.
+ */
+export function lazyEngineDeps(load: () => Promise<EngineDeps>, isQwen3: (id: string) => boolean): EngineDeps {
+  let deps: Promise<EngineDeps> | undefined;
+  const get = () => (deps ??= load());
+  return {
+    prepareEngine: async (current, req, onProgress) => (await get()).prepareEngine(current, req, onProgress),
+    grammar: async (schema) => (await get()).grammar(schema),
+    isQwen3,
+    isCached: async (req) => (await (await get()).isCached?.(req)) ?? false,
+    deleteCached: async (req) => (await get()).deleteCached?.(req),
+    online: () => (globalThis as { navigator?: { onLine?: boolean } }).navigator?.onLine ?? true,
   };
 }

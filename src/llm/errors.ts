@@ -15,6 +15,14 @@ export const modelErrors: ErrorTable = {
     child: '我的大脑今天没法启动，请大人帮我看看设置吧。',
     parent: '页面不是通过 https（或 localhost）打开的，浏览器因此不提供 WebGPU 和离线缓存。请用 https 地址打开本应用。',
   },
+  model_cpu_unsupported: {
+    child: '我的大脑今天没法在这台平板上启动，请大人帮我看看设置吧。',
+    parent: '这个浏览器的 WebAssembly 功能不够（需要 SIMD、异常处理和 64 位内存），无法用 CPU 引擎在本机运行模型。请把浏览器更新到最新版，或改用远程接口。',
+  },
+  model_context_full: {
+    child: '我今天记的事情太多了，我们重新开始一局吧。',
+    parent: '这一步的对话超过了本机模型的上下文长度。请开始新的一局；经常发生时可在设置里换用远程接口。',
+  },
   model_out_of_memory: {
     child: '我有点累了，脑袋转不动，请大人帮我重新启动一下。',
     parent: '显卡内存不足或显卡设备丢失（device lost）。请关闭其他页面后重试，或在设置里换成更小的模型（如 Qwen2.5-0.5B）。',
@@ -121,10 +129,14 @@ export function classifyModelErrorText(text: string, online = true): string {
     t.includes('devicelost') ||
     t.includes('out of memory') ||
     t.includes('outofmemory') ||
+    t.includes('cannot enlarge memory') ||
+    t.includes('aborted(oom)') ||
+    t.includes('failed to allocate') ||
     /\boom\b/.test(t)
   )
     return 'model_out_of_memory';
   if (t.includes('quota')) return 'model_storage_full';
+  if (t.includes('kv_cache_full') || t.includes('context is full') || t.includes('exceeds the available context')) return 'model_context_full';
   if (t.includes('invalid url') || t.includes('cannot find model record') || t.includes('modelnotfound'))
     return 'model_bad_config';
   if (t.includes('model not loaded') || t.includes('modelnotloaded')) return 'model_not_loaded';

@@ -1,61 +1,103 @@
 /**
- * What the settings screen drives: restores the saved choice at start, probes WebGPU, downloads
- * and loads the local model with progress, switches to the remote API or the demo script, and
- * puts the resulting ChatModel into the hub. Plain TypeScript with `subscribe`, so the Svelte
- * component only mirrors it.
+ * What the model settings screen (and a first-run screen) drives. Plain TypeScript with
+ * `subscribe`, so a Svelte component only mirrors `snapshot` and calls the methods below.
+ *
+ * - `init()` — at app start: reads the settings, checks the device (WebGPU, the CPU engine),
+ *   works out the automatic choice (`snapshot.choice`: engine + a plain-Chinese reason), and brings
+ *   the saved or automatic brain back. A model that is ready offline is loaded again without
+ *   asking; nothing is ever downloaded without a parent's press; the demo script only when chosen.
+ * - `chooseProvider('auto' | kind)` — the brain every agent uses; `auto` follows `snapshot.choice`.
+ * - Local WebLLM model: `chooseLocalModel`, `loadLocal`, `unloadLocal`, `deleteLocal` (`snapshot.local`).
+ * - CPU engine: `chooseCpuModel`, `loadCpu`, `unloadCpu`, `deleteCpu` (`snapshot.cpu`, with the
+ *   download's bytes and, once loaded, threads and speed in `snapshot.cpuDetails`).
+ * - Remote API: `saveRemote`, `testRemote` (lists the server's models and probes its
+ *   structured-output mode, kept with the settings; `snapshot.remoteTest`).
  */
 import type { StepTimeouts } from '../core/arcade/turn-budget.ts';
 import type { ChatModel } from '../core/llm/types.ts';
 import { describeModelError } from './describe.ts';
 import { modelError, toModelError } from './errors.ts';
-import type { LoadRequest } from './engine-service.ts';
+import type { EngineDetails, LoadProgress, LoadRequest } from './engine-service.ts';
 import type { ModelHub, ProviderKind } from './model-hub.ts';
 import { adaptToGpu, defaultChoiceFor } from '../core/llm/models.ts';
-import { endpointProblem } from './remote-endpoint.ts';
+import { cpuModel, DEFAULT_CPU_MODEL_ID } from '../core/llm/cpu-models.ts';
+import { chooseEngine, type EngineChoice } from '../core/llm/engine-choice.ts';
+import { endpointProblem } from '../core/llm/remote-endpoint.ts';
 import {
   defaultModelSettings,
   loadModelSettings,
+  probedKey,
   saveModelSettings,
   type ModelSettings,
+  type ProviderSetting,
   type RemoteSettings,
 } from './settings-store.ts';
-import { createWebLlmProvider, type WebLlmProvider } from './webllm-provider.ts';
+import type { LocalProvider } from './local-provider.ts';
+import { createWebLlmProvider } from './webllm-provider.ts';
+import { createCpuProvider } from './cpu-provider.ts';
 import { currentDeviceHints, probeErrorCode, probeWebGPU, type WebGpuProbe } from './webgpu-probe.ts';
+import { cpuProbeSummary, probeCpu, type CpuProbe } from './cpu-probe.ts';
+import type { OutputMode } from '../core/llm/output-modes.ts';
+import type { ConnectionReport } from './connection-test.ts';
 
 export type LocalState =
   | { kind: 'unknown' }
   | { kind: 'unavailable' }
   | { kind: 'not-downloaded' }
-  | { kind: 'downloading'; percent: number; text: string }
-  | { kind: 'cached' }
+  | { kind: 'downloading'; percent: number; text: string; loaded?: number; total?: number }
+  | { kind: 'cached'; bytes?: number }
   | { kind: 'ready' }
   | { kind: 'failed'; code: string; reason: string };
+
+export interface RemoteTest {
+  testing: boolean;
+  /** What the connection test found, in plain words (the server's models when it answered). */
+  report?: ConnectionReport;
+  mode?: OutputMode;
+  /** Why the output mode could not be found (the server answered the model list). */
+  modeError?: string;
+}
 
 export interface ControllerState {
   settings: ModelSettings;
   probe?: WebGpuProbe;
+  cpuProbe?: CpuProbe;
+  /** The automatic choice for this device and why (shown in settings and the first-run path). */
+  choice?: EngineChoice;
+  /** The brain in use or to use: the saved one, or the automatic choice under `auto`. */
+  provider: ProviderKind;
   local: LocalState;
-  /** The model id actually loaded / to load on this GPU (q4f32 twin without f16). */
+  cpu: LocalState;
+  /** The loaded CPU engine's threads and last speeds. */
+  cpuDetails?: EngineDetails;
+  /** The WebLLM model id actually loaded / to load on this GPU (q4f32 twin without f16). */
   effectiveModelId: string;
   /** Last problem with the remote API (checked before trying, or from the connection test). */
   remoteProblem?: string;
+  remoteTest?: RemoteTest;
   active?: ProviderKind;
   activeLabel: string;
+  /** The last time the remote API was reached or not (a step or the connection test); unset until then. */
+  remoteContact?: { ok: boolean; reason?: string; code?: string };
 }
 
 export interface ControllerDeps {
   hub: ModelHub;
-  webllm: () => WebLlmProvider;
+  webllm: () => LocalProvider;
+  cpu?: () => LocalProvider;
   /** The demo brain (loaded when first chosen). */
   demoModel: () => Promise<ChatModel>;
   probe?: () => Promise<WebGpuProbe>;
+  cpuProbe?: () => CpuProbe;
   load?: () => Promise<ModelSettings>;
   save?: (s: ModelSettings) => Promise<void>;
   /** Per-attempt limits of a remote step, sized to the turn budget (read at every attempt). */
   stepTimeouts?: () => StepTimeouts;
 }
 
-/** Chinese status line for the local model: 未下载 / 下载中 n% / 已可离线使用 / 失败：原因. */
+const MB = 1e6;
+
+/** Chinese status line for a local model: 未下载 / 下载中 n% / 已可离线使用 / 失败：原因. */
 export function localStateText(s: LocalState): string {
   switch (s.kind) {
     case 'unknown':
@@ -65,9 +107,9 @@ export function localStateText(s: LocalState): string {
     case 'not-downloaded':
       return '未下载';
     case 'downloading':
-      return `下载中 ${s.percent}%`;
+      return s.total ? `下载中 ${s.percent}%（${(s.loaded! / MB).toFixed(1)} / ${(s.total / MB).toFixed(1)} MB）` : `下载中 ${s.percent}%`;
     case 'cached':
-      return '已可离线使用（未加载）';
+      return s.bytes ? `已可离线使用（未加载，${(s.bytes / MB).toFixed(1)} MB）` : '已可离线使用（未加载）';
     case 'ready':
       return '已可离线使用';
     case 'failed':
@@ -75,18 +117,42 @@ export function localStateText(s: LocalState): string {
   }
 }
 
+function effective(settings: ModelSettings, choice: EngineChoice | undefined): ProviderKind {
+  if (settings.provider !== 'auto') return settings.provider;
+  return choice?.engine ?? 'webllm';
+}
+
 export class ModelController {
   private state: ControllerState;
   private readonly listeners = new Set<(s: ControllerState) => void>();
-  private provider: WebLlmProvider | undefined;
+  private provider: LocalProvider | undefined;
+  private started: Promise<void> | undefined;
+  private cpuProvider: LocalProvider | undefined;
 
   constructor(private readonly deps: ControllerDeps) {
+    const settings = defaultModelSettings();
     this.state = {
-      settings: defaultModelSettings(),
+      settings,
+      provider: 'webllm',
       local: { kind: 'unknown' },
-      effectiveModelId: defaultModelSettings().localModelId,
+      cpu: { kind: 'unknown' },
+      effectiveModelId: settings.localModelId,
       activeLabel: deps.hub.label,
     };
+    // Whether the home computer answered is known only from a step that reached it (or not).
+    deps.hub.onStep((r) => {
+      // A cancelled step or our own bug (no catalogue code) says nothing; invalid output came from a server that answered.
+      if (r.kind !== 'remote' || (r.error && !r.code)) return;
+      this.noteRemoteContact(!r.error || r.code === 'model_invalid_output', r.code);
+    });
+  }
+
+  /** A step or the connection test reached the remote API, or failed to (`code`: the error's catalogue code). */
+  noteRemoteContact(ok: boolean, code?: string): void {
+    const reason = ok ? undefined : describeModelError({ code: code ?? 'unknown', message: '' }).short;
+    const prev = this.state.remoteContact;
+    if (prev && prev.ok === ok && prev.reason === reason && prev.code === code) return;
+    this.set({ remoteContact: ok ? { ok } : { ok, reason, ...(code ? { code } : {}) } });
   }
 
   get snapshot(): ControllerState {
@@ -100,37 +166,75 @@ export class ModelController {
   }
 
   private set(patch: Partial<ControllerState>): void {
-    this.state = { ...this.state, ...patch, active: this.deps.hub.kind, activeLabel: this.deps.hub.label };
+    const next = { ...this.state, ...patch };
+    next.provider = effective(next.settings, next.choice);
+    this.state = { ...next, active: this.deps.hub.kind, activeLabel: this.deps.hub.label };
     for (const fn of this.listeners) fn(this.state);
   }
 
-  private webllm(): WebLlmProvider {
+  private webllm(): LocalProvider {
     this.provider ??= this.deps.webllm();
     return this.provider;
   }
 
-  private loadRequest(): LoadRequest {
-    const s = this.state.settings;
-    return {
-      modelId: this.state.effectiveModelId,
-      modelUrl: s.localModelUrl || undefined,
-      modelLibUrl: s.localModelLibUrl || undefined,
-    };
+  private cpuEngine(): LocalProvider {
+    this.cpuProvider ??= (this.deps.cpu ?? (() => createCpuProvider()))();
+    return this.cpuProvider;
   }
 
-  /** At app start: read settings, probe, and bring the saved provider back (never the demo silently). */
-  async init(): Promise<void> {
-    const [settings, probe] = await Promise.all([
-      (this.deps.load ?? loadModelSettings)(),
-      (this.deps.probe ?? probeWebGPU)(),
-    ]);
+  private loadRequest(): LoadRequest {
+    const s = this.state.settings;
+    return { modelId: this.state.effectiveModelId, modelUrl: s.localModelUrl || undefined, modelLibUrl: s.localModelLibUrl || undefined };
+  }
+
+  private cpuRequest(): LoadRequest {
+    const c = this.state.settings.cpu;
+    // A self-hosted file is named by its file name (the label says what is really loaded).
+    if (c.modelUrl) return { modelId: decodeURIComponent(c.modelUrl.split(/[?#]/)[0].split('/').pop() || c.modelUrl), modelUrl: c.modelUrl };
+    return { modelId: c.modelId };
+  }
+
+  private computeChoice(settings: ModelSettings, probe: WebGpuProbe, cpu: CpuProbe): EngineChoice {
+    const m = cpuModel(settings.cpu.modelId) ?? cpuModel(DEFAULT_CPU_MODEL_ID)!;
+    return chooseEngine({
+      gpuUsable: probe.usable,
+      cpuUsable: cpu.usable,
+      isolated: cpu.isolated,
+      cores: cpu.cores,
+      deviceMemoryGB: cpu.deviceMemoryGB,
+      remoteConfigured: !!(settings.remote.baseUrl && settings.remote.model),
+      cpuModelRamMB: m.ramMB,
+      cpuModelDownloadMB: m.downloadMB,
+    });
+  }
+
+  /** At app start: read settings, check the device, and bring the saved or automatic brain back. */
+  init(): Promise<void> {
+    this.started ??= this.start();
+    return this.started;
+  }
+
+  /**
+   * A choice made while the saved settings are still being read (a parent taps at once) waits for
+   * them, so reading them cannot undo it.
+   */
+  private async settled(): Promise<void> {
+    await this.started?.catch(() => undefined);
+  }
+
+  private async start(): Promise<void> {
+    const [settings, probe] = await Promise.all([(this.deps.load ?? loadModelSettings)(), (this.deps.probe ?? probeWebGPU)()]);
+    const cpuProbe = (this.deps.cpuProbe ?? probeCpu)();
     const first = settings.readyOffline.length === 0 && settings.localModelId === defaultModelSettings().localModelId;
     if (first && probe.usable) settings.localModelId = defaultChoiceFor(probe, currentDeviceHints());
-    this.set({ settings, probe, effectiveModelId: adaptToGpu(settings.localModelId, probe) });
-    await this.refreshLocal();
-    if (settings.provider === 'remote' && settings.remote.baseUrl) await this.activateRemote();
-    else if (settings.provider === 'scripted') await this.activateScripted();
-    else if (settings.provider === 'webllm' && this.state.local.kind === 'cached') void this.loadLocal();
+    const choice = this.computeChoice(settings, probe, cpuProbe);
+    this.set({ settings, probe, cpuProbe, choice, effectiveModelId: adaptToGpu(settings.localModelId, probe) });
+    await Promise.all([this.refreshLocal(), this.refreshCpu()]);
+    const provider = this.state.provider;
+    if (provider === 'remote' && settings.remote.baseUrl) await this.activateRemote();
+    else if (provider === 'scripted' && settings.provider === 'scripted') await this.activateScripted();
+    else if (provider === 'webllm' && this.state.local.kind === 'cached') void this.loadLocal();
+    else if (provider === 'cpu' && this.state.cpu.kind === 'cached') void this.loadCpu();
   }
 
   private async refreshLocal(): Promise<void> {
@@ -146,24 +250,49 @@ export class ModelController {
     this.set({ local: { kind: cached ? 'cached' : 'not-downloaded' } });
   }
 
+  private async refreshCpu(): Promise<void> {
+    if (!this.state.cpuProbe?.usable) return this.set({ cpu: { kind: 'unavailable' } });
+    let cached: boolean;
+    try {
+      cached = this.state.settings.readyOffline.includes(this.cpuId()) && (await this.cpuEngine().isCached(this.cpuRequest()));
+    } catch {
+      cached = false;
+    }
+    this.set({ cpu: { kind: cached ? 'cached' : 'not-downloaded' } });
+  }
+
+  /** The offline-ready key of the CPU model: its id, or its own address. */
+  private cpuId(): string {
+    const c = this.state.settings.cpu;
+    return c.modelUrl ? `cpu:${c.modelUrl}` : `cpu:${c.modelId}`;
+  }
+
   private async persist(settings: ModelSettings): Promise<void> {
     this.set({ settings });
     await (this.deps.save ?? saveModelSettings)(settings);
   }
 
-  async chooseProvider(provider: ProviderKind): Promise<void> {
+  /** The brain every agent uses from now on (`auto`: the automatic choice). */
+  async chooseProvider(provider: ProviderSetting): Promise<void> {
+    await this.settled();
     await this.persist({ ...this.state.settings, provider });
-    if (provider === 'scripted') await this.activateScripted();
-    else if (provider === 'remote') {
+    const kind = this.state.provider;
+    if (kind === 'scripted') {
+      if (provider === 'scripted') await this.activateScripted();
+      else this.deps.hub.clearModel();
+    } else if (kind === 'remote') {
       if (this.state.settings.remote.baseUrl) await this.activateRemote();
       else this.deps.hub.clearModel();
-    } else if (this.state.local.kind === 'ready' && this.provider) {
-      this.deps.hub.setModel('webllm', await localModel(this.provider));
+    } else if (kind === 'webllm' && this.state.local.kind === 'ready' && this.provider) {
+      this.deps.hub.setModel('webllm', await chatModelOf(this.provider));
+    } else if (kind === 'cpu' && this.state.cpu.kind === 'ready' && this.cpuProvider) {
+      this.deps.hub.setModel('cpu', await chatModelOf(this.cpuProvider));
     } else this.deps.hub.clearModel();
     this.set({});
   }
 
   async chooseLocalModel(modelId: string, urls: { modelUrl?: string; modelLibUrl?: string } = {}): Promise<void> {
+    await this.settled();
     const settings = {
       ...this.state.settings,
       localModelId: modelId,
@@ -175,8 +304,9 @@ export class ModelController {
     await this.refreshLocal();
   }
 
-  /** Downloads (first time) and loads the local model; on success it serves every agent. */
+  /** Downloads (first time) and loads the local WebLLM model; on success it serves every agent. */
   async loadLocal(): Promise<void> {
+    await this.settled();
     const probe = this.state.probe;
     if (!probe?.usable) {
       const e = modelError((probe && probeErrorCode(probe)) ?? 'model_no_webgpu');
@@ -186,12 +316,9 @@ export class ModelController {
     this.set({ local: { kind: 'downloading', percent: 0, text: '' } });
     try {
       const provider = this.webllm();
-      const id = await provider.load(this.loadRequest(), (p) => {
-        this.set({ local: { kind: 'downloading', percent: Math.floor(p.progress * 100), text: p.text } });
-      });
-      const readyOffline = [...new Set([...this.state.settings.readyOffline, id])];
-      await this.persist({ ...this.state.settings, readyOffline });
-      if (this.state.settings.provider === 'webllm') this.deps.hub.setModel('webllm', await localModel(provider));
+      const id = await provider.load(this.loadRequest(), (p) => this.set({ local: downloading(p) }));
+      await this.persist({ ...this.state.settings, readyOffline: [...new Set([...this.state.settings.readyOffline, id])] });
+      if (this.state.provider === 'webllm') this.deps.hub.setModel('webllm', await chatModelOf(provider));
       this.set({ local: { kind: 'ready' } });
     } catch (err) {
       if ((err as Error)?.name === 'AbortError') return this.refreshLocal();
@@ -201,27 +328,120 @@ export class ModelController {
   }
 
   async unloadLocal(): Promise<void> {
+    await this.settled();
     if (this.deps.hub.kind === 'webllm') this.deps.hub.clearModel();
     await this.provider?.unload().catch(() => {});
     await this.refreshLocal();
   }
 
   async deleteLocal(): Promise<void> {
+    await this.settled();
     if (this.deps.hub.kind === 'webllm') this.deps.hub.clearModel();
     await this.webllm()
       .deleteCached(this.loadRequest())
       .catch(() => {});
-    await this.persist({
-      ...this.state.settings,
-      readyOffline: this.state.settings.readyOffline.filter((x) => x !== this.state.effectiveModelId),
-    });
+    await this.persist({ ...this.state.settings, readyOffline: this.state.settings.readyOffline.filter((x) => x !== this.state.effectiveModelId) });
     await this.refreshLocal();
+  }
+
+  /** The CPU engine's model: a CPU_MODELS id, and optionally a self-hosted GGUF address. */
+  async chooseCpuModel(modelId: string, modelUrl?: string): Promise<void> {
+    await this.settled();
+    if (this.deps.hub.kind === 'cpu') this.deps.hub.clearModel();
+    await this.cpuProvider?.unload().catch(() => {});
+    await this.persist({ ...this.state.settings, cpu: { modelId, modelUrl: modelUrl ?? this.state.settings.cpu.modelUrl } });
+    await this.refreshCpu();
+  }
+
+  /** Downloads (first time) and loads the CPU engine's model; on success it serves every agent. */
+  async loadCpu(): Promise<void> {
+    await this.settled();
+    const probe = this.state.cpuProbe;
+    if (!probe?.usable) {
+      const e = modelError('model_cpu_unsupported', probe ? cpuProbeSummary(probe) : undefined);
+      this.set({ cpu: { kind: 'failed', code: e.code, reason: describeModelError(e).short } });
+      return;
+    }
+    this.set({ cpu: { kind: 'downloading', percent: 0, text: '' } });
+    try {
+      const provider = this.cpuEngine();
+      await provider.load(this.cpuRequest(), (p) => this.set({ cpu: downloading(p) }));
+      await this.persist({ ...this.state.settings, readyOffline: [...new Set([...this.state.settings.readyOffline, this.cpuId()])] });
+      if (this.state.provider === 'cpu') this.deps.hub.setModel('cpu', await chatModelOf(provider));
+      this.set({ cpu: { kind: 'ready' }, cpuDetails: await provider.details() });
+    } catch (err) {
+      if ((err as Error)?.name === 'AbortError') return this.refreshCpu();
+      const e = toModelError(err);
+      this.set({ cpu: { kind: 'failed', code: e.code, reason: describeModelError(e).short } });
+    }
+  }
+
+  /** Reads the CPU engine's threads and last speeds again (after a step). */
+  async refreshCpuDetails(): Promise<void> {
+    if (this.state.cpu.kind === 'ready' && this.cpuProvider) this.set({ cpuDetails: await this.cpuProvider.details() });
+  }
+
+  async unloadCpu(): Promise<void> {
+    await this.settled();
+    if (this.deps.hub.kind === 'cpu') this.deps.hub.clearModel();
+    await this.cpuProvider?.unload().catch(() => {});
+    this.set({ cpuDetails: undefined });
+    await this.refreshCpu();
+  }
+
+  async deleteCpu(): Promise<void> {
+    await this.settled();
+    if (this.deps.hub.kind === 'cpu') this.deps.hub.clearModel();
+    await this.cpuEngine()
+      .deleteCached(this.cpuRequest())
+      .catch(() => {});
+    const id = this.cpuId();
+    await this.persist({ ...this.state.settings, readyOffline: this.state.settings.readyOffline.filter((x) => x !== id) });
+    this.set({ cpuDetails: undefined });
+    await this.refreshCpu();
   }
 
   /** Saves the remote fields; explains (does not try) an endpoint the page cannot reach. */
   async saveRemote(remote: RemoteSettings): Promise<void> {
-    await this.persist({ ...this.state.settings, remote });
-    if (this.state.settings.provider === 'remote') await this.activateRemote();
+    await this.settled();
+    // A probed mode belongs to one server and model.
+    const keep = remote.probedFor === probedKey(remote);
+    const { mode, probedFor, ...rest } = remote;
+    await this.persist({ ...this.state.settings, remote: keep && mode ? { ...rest, mode, probedFor } : rest });
+    if (this.state.provider === 'remote') await this.activateRemote();
+    if (this.state.settings.provider === 'auto' && this.state.probe && this.state.cpuProbe)
+      this.set({ choice: this.computeChoice(this.state.settings, this.state.probe, this.state.cpuProbe) });
+  }
+
+  /**
+   * 测试连接: the connection test (the server's models, or what went wrong in plain words), then the
+   * server's structured-output mode (kept with the settings for this server and model).
+   */
+  async testRemote(remote: RemoteSettings): Promise<RemoteTest> {
+    this.set({ remoteTest: { testing: true } });
+    const { testConnection } = await import('./connection-test.ts');
+    const report = await testConnection(remote);
+    this.noteRemoteContact(report.ok, report.code);
+    const test: RemoteTest = { testing: false, report };
+    if (report.ok && remote.model.trim()) {
+      try {
+        const { probeOutputMode } = await import('./dialect-probe.ts');
+        test.mode = (await probeOutputMode(remote)).mode;
+        const saved = this.state.settings.remote;
+        if (probedKey(saved) === probedKey(remote)) await this.saveMode(test.mode);
+      } catch (err) {
+        const e = describeModelError(toModelError(err));
+        test.modeError = `${e.short}。${e.parent}`;
+      }
+    }
+    this.set({ remoteTest: test });
+    return test;
+  }
+
+  private async saveMode(mode: OutputMode): Promise<void> {
+    const remote = this.state.settings.remote;
+    await this.persist({ ...this.state.settings, remote: { ...remote, mode, probedFor: probedKey(remote) } });
+    if (this.deps.hub.kind === 'remote') await this.activateRemote();
   }
 
   private async activateRemote(): Promise<void> {
@@ -232,9 +452,11 @@ export class ModelController {
       this.set({ remoteProblem: describeModelError(modelError(problem.code, problem.detail)).parent });
       return;
     }
-    const { createRemoteModel } = await import('./remote-openai.ts');
-    this.deps.hub.setModel('remote', createRemoteModel(r, this.deps.stepTimeouts ? { timeouts: this.deps.stepTimeouts } : undefined));
-    this.set({ remoteProblem: undefined });
+    const { createAdaptiveRemoteModel } = await import('./remote-adaptive.ts');
+    const mode = r.probedFor === probedKey(r) ? r.mode : undefined;
+    const timeouts = this.deps.stepTimeouts;
+    this.deps.hub.setModel('remote', createAdaptiveRemoteModel({ ...r, mode }, { onModeChange: (m) => void this.saveMode(m), ...(timeouts ? { timeouts } : {}) }));
+    this.set({ remoteProblem: undefined, remoteContact: undefined });
   }
 
   private async activateScripted(): Promise<void> {
@@ -243,8 +465,12 @@ export class ModelController {
   }
 }
 
-/** The loaded local engine as a ChatModel (the step layer is loaded on first use). */
-async function localModel(provider: WebLlmProvider): Promise<ChatModel> {
+function downloading(p: LoadProgress): LocalState {
+  return { kind: 'downloading', percent: Math.floor(p.progress * 100), text: p.text, loaded: p.loaded, total: p.total };
+}
+
+/** A loaded local engine as a ChatModel (the step layer is loaded on first use). */
+async function chatModelOf(provider: LocalProvider): Promise<ChatModel> {
   const { createChatModel } = await import('./decide-step.ts');
   return createChatModel(provider);
 }
@@ -267,7 +493,9 @@ export async function tryStep(hub: ModelHub, text: string, signal?: AbortSignal)
       { role: 'user', content: text },
     ],
     tools: TRY_TOOLS,
-    maxTokens: 96,
+    // Above what the grammar allows (80 characters, up to 4 bytes each for a byte-level vocabulary,
+    // plus the JSON around them): a grammar-bound step always ends before the cap.
+    maxTokens: 400,
     signal,
   });
   return String(step.args.text ?? '');
@@ -275,5 +503,5 @@ export async function tryStep(hub: ModelHub, text: string, signal?: AbortSignal)
 
 /** The app's controller over the app's hub (the lead mounts ModelSettings with these). */
 export function createModelController(hub: ModelHub, demoModel: () => Promise<ChatModel>, opts: Pick<ControllerDeps, 'stepTimeouts'> = {}): ModelController {
-  return new ModelController({ hub, webllm: () => createWebLlmProvider(), demoModel, ...opts });
+  return new ModelController({ hub, webllm: () => createWebLlmProvider(), cpu: () => createCpuProvider(), demoModel, ...opts });
 }

@@ -9,23 +9,14 @@ import { exposeModel } from './model-port.ts';
 import { FifoQueue } from './request-queue.ts';
 import type { ChatModel, Step, StepRequest } from '../core/llm/types.ts';
 
-export type ProviderKind = 'webllm' | 'remote' | 'scripted';
+export type ProviderKind = 'webllm' | 'cpu' | 'remote' | 'scripted';
 
 export interface HubStatus {
   kind?: ProviderKind;
   label: string;
   running?: string;
   waiting: string[];
-  /**
-   * The brain's last real state: the code of the failure its last finished step ended with (a model
-   * that cannot be reached, or did not answer in time), until a step succeeds again. Unset when
-   * the last step succeeded (or none ran yet).
-   */
-  failing?: string;
 }
-
-/** Failures that say the brain itself is not answering (not a step the model got wrong, not a cancel). */
-const BRAIN_DOWN = new Set(['model_remote_network', 'model_remote_http', 'model_remote_auth', 'model_remote_timeout', 'model_remote_bad_stream', 'model_remote_mixed_content', 'model_remote_bad_url', 'model_too_slow', 'model_not_loaded', 'model_out_of_memory']);
 
 export interface StepRecord {
   agent: string;
@@ -33,6 +24,10 @@ export interface StepRecord {
   durationMs: number;
   step?: Step;
   error?: string;
+  /** The error's catalogue code, when it has one. */
+  code?: string;
+  /** The request's trace session (StepRequest.session). */
+  session?: string;
 }
 
 export class ModelHub {
@@ -40,7 +35,6 @@ export class ModelHub {
   private readonly queue = new FifoQueue();
   private readonly listeners = new Set<(s: HubStatus) => void>();
   private readonly stepListeners = new Set<(r: StepRecord) => void>();
-  private failing: string | undefined;
 
   get kind(): ProviderKind | undefined {
     return this.current?.kind;
@@ -53,20 +47,18 @@ export class ModelHub {
   /** Selects the provider every agent uses from the next step on. */
   setModel(kind: ProviderKind, model: ChatModel): void {
     this.current = { kind, model };
-    this.failing = undefined;
     this.emit();
   }
 
   /** No provider: steps fail with model_not_configured. Waiting steps are cancelled. */
   clearModel(): void {
     this.current = undefined;
-    this.failing = undefined;
     this.queue.clear();
     this.emit();
   }
 
   status(): HubStatus {
-    return { kind: this.current?.kind, label: this.label, running: this.queue.running, waiting: this.queue.waitingLabels, ...(this.failing ? { failing: this.failing } : {}) };
+    return { kind: this.current?.kind, label: this.label, running: this.queue.running, waiting: this.queue.waitingLabels };
   }
 
   subscribe(fn: (s: HubStatus) => void): () => void {
@@ -116,13 +108,11 @@ export class ModelHub {
     try {
       if (!current) throw modelError('model_not_configured');
       const step = await current.model.step(req);
-      this.failing = undefined;
-      this.record({ agent: req.agent, kind: current.kind, durationMs: Date.now() - started, step });
+      this.record({ agent: req.agent, kind: current.kind, durationMs: Date.now() - started, step, session: req.session });
       return step;
     } catch (err) {
       const code = (err as { code?: unknown })?.code;
-      if (current && this.current === current && typeof code === 'string' && BRAIN_DOWN.has(code)) this.failing = code;
-      this.record({ agent: req.agent, kind: current?.kind, durationMs: Date.now() - started, error: String((err as Error)?.message ?? err) });
+      this.record({ agent: req.agent, kind: current?.kind, durationMs: Date.now() - started, error: String((err as Error)?.message ?? err), session: req.session, ...(typeof code === 'string' ? { code } : {}) });
       throw err;
     }
   }

@@ -1,14 +1,16 @@
 /**
  * The remote provider: a small fetch client for an OpenAI-compatible `/v1/chat/completions`
- * (Ollama, llama.cpp server, vLLM, cloud APIs). Streams SSE, sends the step schema as
- * `response_format: json_schema` (the same contract as the local grammar), aborts on cancel,
- * times out, and turns HTTP and network failures into catalogue errors.
+ * (Ollama, llama.cpp server, LM Studio, vLLM, cloud APIs). Streams SSE (or Ollama's NDJSON), asks
+ * for the step schema in the server's structured-output dialect (`mode`, structured-output.ts;
+ * picked by dialect-probe.ts), aborts on cancel, times out, and turns HTTP and network failures
+ * into catalogue errors.
  */
 import { createChatModel, type ChatModelOptions, type StepProvider } from './decide-step.ts';
 import { abortError, modelError } from './errors.ts';
 import { readSseData } from '../core/llm/sse.ts';
 import type { ChatModel } from '../core/llm/types.ts';
-import { chatCompletionsUrl, endpointProblem } from './remote-endpoint.ts';
+import { chatCompletionsUrl, endpointProblem } from '../core/llm/remote-endpoint.ts';
+import { buildRequest, deltaFilter, DEFAULT_MODE, stepText, type OutputMode } from '../core/llm/structured-output.ts';
 import { DEFAULT_TURN_BUDGET, stepTimeouts } from '../core/arcade/turn-budget.ts';
 
 export { chatCompletionsUrl, endpointProblem };
@@ -22,6 +24,8 @@ export interface RemoteConfig {
   timeoutMs?: number;
   /** Adds `chat_template_kwargs.enable_thinking=false` and `reasoning_effort:"none"` (Qwen3 on llama.cpp/Ollama). */
   disableThinking?: boolean;
+  /** The structured-output dialect (default `json_schema_strict`). */
+  mode?: OutputMode;
 }
 
 export interface RemoteDeps {
@@ -50,6 +54,7 @@ export function createRemoteProvider(config: RemoteConfig, deps: RemoteDeps = {}
   const doFetch = deps.fetch ?? ((...a: Parameters<typeof fetch>) => fetch(...a));
   const pageUrl = deps.pageUrl ?? defaultPageUrl();
   const timeoutMs = config.timeoutMs ?? 60_000;
+  const mode = config.mode ?? DEFAULT_MODE;
   return {
     label: `远程接口：${config.model}`,
     async complete(req) {
@@ -66,34 +71,30 @@ export function createRemoteProvider(config: RemoteConfig, deps: RemoteDeps = {}
       req.signal?.addEventListener('abort', onAbort, { once: true });
       const stopped = () => (timedOut ? modelError('model_remote_timeout', `${timeoutMs / 1000} 秒`) : abortError());
       try {
-        const body: Record<string, unknown> = {
+        const call = buildRequest(mode, {
+          baseUrl: config.baseUrl,
           model: config.model,
           messages: req.messages,
-          stream: true,
+          schema: req.schema,
+          maxTokens: req.maxTokens,
           temperature: req.temperature,
-          top_p: 0.9,
-          max_tokens: req.maxTokens,
-          response_format: { type: 'json_schema', json_schema: { name: 'step', schema: req.schema, strict: true } },
-        };
-        if (config.disableThinking) {
-          body.chat_template_kwargs = { enable_thinking: false };
-          body.reasoning_effort = 'none';
-        }
+          disableThinking: config.disableThinking,
+        });
         let res: Response;
         try {
-          res = await doFetch(chatCompletionsUrl(config.baseUrl), {
+          res = await doFetch(call.url, {
             method: 'POST',
             headers: {
               'Content-Type': 'application/json',
-              Accept: 'text/event-stream',
+              Accept: call.stream === 'sse' ? 'text/event-stream' : 'application/x-ndjson',
               ...(config.apiKey ? { Authorization: `Bearer ${config.apiKey}` } : {}),
             },
-            body: JSON.stringify(body),
+            body: JSON.stringify(call.body),
             signal: ac.signal,
           });
         } catch (err) {
           if (ac.signal.aborted) throw stopped();
-          throw modelError('model_remote_network', `${chatCompletionsUrl(config.baseUrl)}：${String(err)}`);
+          throw modelError('model_remote_network', `${call.url}：${String(err)}`);
         }
         if (!res.ok) {
           const text = await res.text().catch(() => '');
@@ -104,10 +105,12 @@ export function createRemoteProvider(config: RemoteConfig, deps: RemoteDeps = {}
             /* not JSON: keep the text */
           }
           const code = res.status === 401 || res.status === 403 ? 'model_remote_auth' : 'model_remote_http';
-          throw modelError(code, `HTTP ${res.status}${detail ? `：${detail}` : ''}`);
+          throw Object.assign(modelError(code, `HTTP ${res.status}${detail ? `：${detail}` : ''}`), { status: res.status });
         }
         try {
-          return await readCompletion(res, req.onDelta);
+          const onDelta = deltaFilter(mode, req.onDelta);
+          const text = call.stream === 'ndjson' ? await readNdjson(res, onDelta) : await readCompletion(res, onDelta);
+          return stepText(mode, text);
         } catch (err) {
           if (ac.signal.aborted) throw stopped();
           throw err;
@@ -164,9 +167,54 @@ async function readCompletion(res: Response, onDelta?: (delta: string) => void):
   return text;
 }
 
-/** The remote model: stalls are noticed per attempt (first piece, silence, whole attempt; ./step-retry.ts) and transient failures asked again. */
+/** Ollama's native stream: one JSON object a line, `message.content` pieces, `done: true` at the end. */
+async function readNdjson(res: Response, onDelta?: (delta: string) => void): Promise<string> {
+  if (!res.body) throw modelError('model_remote_bad_stream', '回答没有内容');
+  const reader = res.body.getReader();
+  const decoder = new TextDecoder();
+  let buffer = '';
+  let text = '';
+  const line = (l: string): boolean => {
+    if (!l.trim()) return false;
+    let chunk: { message?: { content?: string }; done?: boolean; error?: unknown };
+    try {
+      chunk = JSON.parse(l);
+    } catch {
+      throw modelError('model_remote_bad_stream', `无法解析的数据：${l.slice(0, 80)}`);
+    }
+    const err = errorText(chunk);
+    if (err) throw modelError('model_remote_http', err);
+    const piece = chunk.message?.content;
+    if (typeof piece === 'string' && piece) {
+      text += piece;
+      onDelta?.(piece);
+    }
+    return chunk.done === true;
+  };
+  try {
+    for (;;) {
+      const { value, done } = await reader.read();
+      buffer += done ? decoder.decode() : decoder.decode(value, { stream: true });
+      const lines = buffer.split('\n');
+      buffer = done ? '' : (lines.pop() ?? '');
+      for (const l of lines) if (line(l)) return text;
+      if (done) return text;
+    }
+  } catch (err) {
+    if (err instanceof Error && (err.name === 'ModelError' || err.name === 'AbortError')) throw err;
+    throw modelError('model_remote_network', `读取回答时断开：${String(err)}`);
+  } finally {
+    reader.releaseLock();
+  }
+}
+
+/** A remote step's options: stalls noticed per attempt (first piece, silence, whole attempt; ./step-retry.ts), sized to the default turn budget unless `opts` say otherwise. */
+export function remoteStepOptions<T extends ChatModelOptions>(opts?: T): T {
+  return { timeouts: () => stepTimeouts(DEFAULT_TURN_BUDGET), ...opts } as T;
+}
+
 export function createRemoteModel(config: RemoteConfig, opts?: ChatModelOptions, deps?: RemoteDeps): ChatModel {
-  return createChatModel(createRemoteProvider(config, deps), { timeouts: () => stepTimeouts(DEFAULT_TURN_BUDGET), ...opts });
+  return createChatModel(createRemoteProvider(config, deps), remoteStepOptions(opts));
 }
 
 /** Settings' "测试连接": lists the server's models (GET …/v1/models); throws a ModelError. */

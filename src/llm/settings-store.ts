@@ -1,17 +1,21 @@
 /**
  * The model settings, persisted in IndexedDB (`agentcade-settings`, store `kv`, key `model`).
  * The record carries its own version; older or partial records are filled with defaults, and a
- * damaged one falls back to the defaults instead of failing the app.
+ * damaged one falls back to the defaults instead of failing the app. Version 2 added the CPU
+ * engine, the automatic choice (`provider: 'auto'`, the default of a new install; a version-1
+ * record keeps the provider it named), and the remote server's preset and probed output mode.
  */
 import { openDB, type IDBPDatabase } from 'idb';
 import { DEFAULT_MODEL_ID } from '../core/llm/models.ts';
+import { DEFAULT_CPU_MODEL_ID } from '../core/llm/cpu-models.ts';
 import type { ProviderKind } from './model-hub.ts';
+import { isOutputMode, type OutputMode } from '../core/llm/output-modes.ts';
 
 export const SETTINGS_DB = 'agentcade-settings';
 export const SETTINGS_DB_VERSION = 1;
 export const SETTINGS_STORE = 'kv';
 export const MODEL_SETTINGS_KEY = 'model';
-export const MODEL_SETTINGS_VERSION = 1;
+export const MODEL_SETTINGS_VERSION = 2;
 
 export interface RemoteSettings {
   baseUrl: string;
@@ -19,55 +23,83 @@ export interface RemoteSettings {
   apiKey: string;
   timeoutMs: number;
   disableThinking: boolean;
+  /** The preset the parent started from (remote-presets.ts). */
+  preset: string;
+  /** The structured-output mode the probe chose for `probedFor`. */
+  mode?: OutputMode;
+  /** `baseUrl|model` the mode was probed for (another server or model is probed again). */
+  probedFor?: string;
 }
+
+export interface CpuSettings {
+  /** A CPU_MODELS id. */
+  modelId: string;
+  /** A self-hosted GGUF address (optional; made absolute before loading). */
+  modelUrl: string;
+}
+
+/** `auto`: the engine chosen from what the device has (core/llm/engine-choice.ts). */
+export type ProviderSetting = ProviderKind | 'auto';
 
 export interface ModelSettings {
   version: number;
-  provider: ProviderKind;
+  provider: ProviderSetting;
   /** WebLLM model id chosen by the parent (the q4f32 twin is used automatically without f16). */
   localModelId: string;
   /** Self-hosted model folder / library URLs (optional; made absolute before loading). */
   localModelUrl: string;
   localModelLibUrl: string;
   remote: RemoteSettings;
-  /** Model ids that completed one full load here, so they work offline. */
+  cpu: CpuSettings;
+  /** Model ids (WebLLM and CPU engine) that completed one full load here, so they work offline. */
   readyOffline: string[];
+}
+
+export function probedKey(r: Pick<RemoteSettings, 'baseUrl' | 'model'>): string {
+  return `${r.baseUrl.trim()}|${r.model.trim()}`;
 }
 
 export function defaultModelSettings(): ModelSettings {
   return {
     version: MODEL_SETTINGS_VERSION,
-    provider: 'webllm',
+    provider: 'auto',
     localModelId: DEFAULT_MODEL_ID,
     localModelUrl: '',
     localModelLibUrl: '',
-    remote: { baseUrl: '', model: '', apiKey: '', timeoutMs: 60_000, disableThinking: false },
+    remote: { baseUrl: '', model: '', apiKey: '', timeoutMs: 60_000, disableThinking: false, preset: 'ollama' },
+    cpu: { modelId: DEFAULT_CPU_MODEL_ID, modelUrl: '' },
     readyOffline: [],
   };
 }
 
-const PROVIDERS: ProviderKind[] = ['webllm', 'remote', 'scripted'];
+const PROVIDERS: ProviderSetting[] = ['auto', 'webllm', 'cpu', 'remote', 'scripted'];
 
 /** Any stored value → valid settings (unknown fields dropped, missing ones defaulted). */
 export function migrateModelSettings(stored: unknown): ModelSettings {
   const d = defaultModelSettings();
   if (typeof stored !== 'object' || stored === null) return d;
-  const s = stored as Omit<Partial<ModelSettings>, 'remote'> & { remote?: Partial<RemoteSettings> };
+  const s = stored as Omit<Partial<ModelSettings>, 'remote' | 'cpu'> & { remote?: Partial<RemoteSettings>; cpu?: Partial<CpuSettings> };
   const str = (v: unknown, fallback: string) => (typeof v === 'string' ? v : fallback);
   const r: Partial<RemoteSettings> = s.remote ?? {};
+  const c: Partial<CpuSettings> = s.cpu ?? {};
+  const baseUrl = str(r.baseUrl, '');
   return {
     version: MODEL_SETTINGS_VERSION,
-    provider: PROVIDERS.includes(s.provider as ProviderKind) ? (s.provider as ProviderKind) : d.provider,
+    provider: PROVIDERS.includes(s.provider as ProviderSetting) ? (s.provider as ProviderSetting) : d.provider,
     localModelId: str(s.localModelId, d.localModelId) || d.localModelId,
     localModelUrl: str(s.localModelUrl, ''),
     localModelLibUrl: str(s.localModelLibUrl, ''),
     remote: {
-      baseUrl: str(r.baseUrl, ''),
+      baseUrl,
       model: str(r.model, ''),
       apiKey: str(r.apiKey, ''),
       timeoutMs: typeof r.timeoutMs === 'number' && r.timeoutMs > 0 ? r.timeoutMs : d.remote.timeoutMs,
       disableThinking: r.disableThinking === true,
+      // A version-1 record with an address typed by hand: its preset is "other".
+      preset: str(r.preset, baseUrl ? 'custom' : d.remote.preset) || d.remote.preset,
+      ...(isOutputMode(r.mode) && typeof r.probedFor === 'string' ? { mode: r.mode, probedFor: r.probedFor } : {}),
     },
+    cpu: { modelId: str(c.modelId, d.cpu.modelId) || d.cpu.modelId, modelUrl: str(c.modelUrl, '') },
     readyOffline: Array.isArray(s.readyOffline) ? s.readyOffline.filter((x): x is string => typeof x === 'string') : [],
   };
 }

@@ -6,7 +6,7 @@ import type { Clock } from './clock.ts';
 import { RobotLink } from './link.ts';
 import { createOnScreenEngine } from './on-screen.ts';
 import { RobotOutput } from './output-module.ts';
-import { browserSerialSource, type SerialSource } from './serial-port.ts';
+import { browserSerialSource, type SerialPortLike, type SerialSource } from './serial-port.ts';
 import type { FirmwareSim } from './sim/firmware.ts';
 import type { SpeechProgress } from './speech-progress.ts';
 import type { TraceSink } from '../core/trace/types.ts';
@@ -22,10 +22,22 @@ export interface RobotSetup {
   connectByTap(): Promise<boolean>;
   /** Whether a "连接机器人" button makes sense here. */
   canConnect: boolean;
+  /**
+   * For the conformance kit: shows the port chooser (call it synchronously from a tap), then takes
+   * the robot from the app — the link lets go of its port and the on-screen robot plays
+   * meanwhile. `giveBack()` lets the link find the robot again. Null when nothing was picked or
+   * this browser cannot reach USB.
+   */
+  borrowPort(): Promise<BorrowedPort | null>;
   dispose(): Promise<void>;
 }
 
-interface RobotSetupOptions {
+export interface BorrowedPort {
+  port: SerialPortLike;
+  giveBack(): Promise<void>;
+}
+
+export interface RobotSetupOptions {
   speech: SpeechProgress;
   /** Where USB ports come from; default: the browser's (Web Serial, else WebUSB polyfill, else none). */
   source?: SerialSource | null;
@@ -49,6 +61,19 @@ export function createRobotOutput(opts: RobotSetupOptions): RobotSetup {
     screenSim: screen.sim,
     canConnect: !!link,
     connectByTap: () => (link ? link.connectByTap() : Promise.resolve(false)),
+    async borrowPort() {
+      if (!link || !source) return null;
+      // The chooser first, while the tap's user activation is fresh; then the link lets go.
+      const picking = source.requestPort(opts.filters);
+      let port: SerialPortLike;
+      try {
+        port = await picking;
+      } catch {
+        return null;
+      }
+      await link.close();
+      return { port, giveBack: () => link.start() };
+    },
     async dispose() {
       output.dispose();
       await link?.close();

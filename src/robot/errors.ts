@@ -38,6 +38,14 @@ const robotErrors = {
     child: '机器人没做完这个动作。',
     parent: 'The robot reported the command as failed (done with ok=false); the detail has the device error code.',
   },
+  robot_picture_incomplete: {
+    child: '画到一半卡住了，我重新画一次。',
+    parent: 'The robot did not confirm every piece of a drawing, after the protocol\'s retries, while the USB link stayed up. The half picture was cleared from its screen (a blank canvas) so it never shows a half drawing.',
+  },
+  robot_card_not_shown: {
+    child: '屏幕上的字没显示出来，我念给你听。',
+    parent: 'The robot did not confirm a text or progress card, sent twice, while the USB link stayed up.',
+  },
   robot_not_connected: {
     child: '机器人还没连上。',
     parent: 'No robot link is open.',

@@ -8,24 +8,22 @@
 import type { Clock } from './clock.ts';
 import type { RobotErrorCode } from './errors.ts';
 import { encodeFrame, encodeJsonFrame, FrameDecoder, FrameType, jsonPayload, type Frame } from '../core/robot/frame.ts';
-import { isHello, PROTOCOL_VERSION, type Command, type Hello, type TIMING } from '../core/robot/messages.ts';
+import type { LinkStats } from '../core/robot/link-health.ts';
+import { isHello, LIMITS, PROTOCOL_VERSION, type Command, type Hello, type TIMING } from '../core/robot/messages.ts';
 import { RequestTracker, type CommandHandle } from './requests.ts';
 import type { SerialPortLike } from './serial-port.ts';
 
 export type LinkTiming = Record<keyof typeof TIMING, number>;
 
-export interface LinkStats {
-  crcErrors: number;
-  junk: number;
-  frames: number;
-  connects: number;
-}
+export type { LinkStats } from '../core/robot/link-health.ts';
 
 interface SessionOptions {
   clock: Clock;
   timing: LinkTiming;
   baudRate: number;
-  /** Counted into by every session of a link (line problems, frames). */
+  /** The request window (docs/robot-protocol.md §3); default LIMITS.hostWindow. */
+  window?: number;
+  /** Counted into by every session of a link (line problems, frames, resends, timeouts, losses). */
   stats: LinkStats;
   /** A device event other than hello (fault, log, state). */
   onEvent(body: Record<string, unknown>): void;
@@ -61,7 +59,12 @@ export class LinkSession {
     private readonly opts: SessionOptions,
   ) {
     const t = opts.timing;
-    this.tracker = new RequestTracker(opts.clock, (b) => this.writeRaw(b), { ackTimeout: t.ackTimeout, ackRetries: t.ackRetries, doneMargin: t.doneMargin });
+    this.tracker = new RequestTracker(
+      opts.clock,
+      (b) => this.writeRaw(b),
+      { ackTimeout: t.ackTimeout, ackTimeoutMax: t.ackTimeoutMax, ackRetries: t.ackRetries, doneMargin: t.doneMargin, window: opts.window ?? LIMITS.hostWindow },
+      opts.stats,
+    );
     // Line problems count into the link's stats (the decoder classifies them).
     this.decoder = new FrameDecoder((p) => {
       if (p === 'crc') opts.stats.crcErrors++;
@@ -204,6 +207,7 @@ export class LinkSession {
       if (this.helloWaiter) return this.helloWaiter.resolve(body);
       if (this.ready && this.hello && body.boot !== this.hello.boot) {
         // The robot restarted under us: whatever it was doing is gone.
+        this.opts.stats.reboots++;
         this.tracker.failAll('robot_rebooted', 'the robot sent a new hello (new boot id)');
         this.hello = body;
         this.opts.onRebooted(body);
@@ -247,6 +251,8 @@ export class LinkSession {
   private lose(code: RobotErrorCode): void {
     if (this.closed) return;
     const wasReady = this.ready;
+    if (wasReady && code === 'robot_link_stale') this.opts.stats.stale++;
+    else if (wasReady) this.opts.stats.unplugs++;
     this.opts.clock.clearTimeout(this.heartbeat);
     this.tracker.failAll(code);
     this.helloWaiter?.resolve(null);

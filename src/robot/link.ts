@@ -11,13 +11,14 @@ import { capabilitiesFromHello } from '../core/robot/capabilities.ts';
 import { systemClock, type Clock } from './clock.ts';
 import { Emitter } from './emitter.ts';
 import type { RobotErrorCode } from './errors.ts';
-import { LinkSession, type LinkStats, type LinkTiming } from './link-session.ts';
+import { emptyLinkStats, type LinkStats } from '../core/robot/link-health.ts';
+import { LinkSession, type LinkTiming } from './link-session.ts';
 import { TIMING, type Command, type Hello } from '../core/robot/messages.ts';
 import { PortDiscovery } from './port-discovery.ts';
 import { robotError, type CommandHandle } from './requests.ts';
 import type { SerialPortLike, SerialSource } from './serial-port.ts';
 
-export type { LinkStats } from './link-session.ts';
+export type { LinkStats } from '../core/robot/link-health.ts';
 
 export type LinkState =
   /** No robot: never connected, or given up. */
@@ -47,13 +48,18 @@ export interface LinkOptions {
   /** USB filters for the chooser (none: list every serial port). */
   filters?: SerialPortFilter[];
   timing?: Partial<LinkTiming>;
+  /** The request window (docs/robot-protocol.md §3); default LIMITS.hostWindow. */
+  window?: number;
 }
 
 export class RobotLink extends Emitter<LinkEvents> {
   state: LinkState = 'none';
   hello: Hello | null = null;
   capabilities: Capabilities = new Set();
-  readonly stats: LinkStats = { crcErrors: 0, junk: 0, frames: 0, connects: 0 };
+  /** Link health since this link was created (the app session): shown in 设置 and the trace. */
+  readonly stats: LinkStats;
+  /** When the counters started (clock ms). */
+  readonly statsSince: number;
 
   private readonly clock: Clock;
   private readonly t: LinkTiming;
@@ -66,6 +72,8 @@ export class RobotLink extends Emitter<LinkEvents> {
     super();
     this.clock = opts.clock ?? systemClock;
     this.t = { ...TIMING, ...opts.timing };
+    this.stats = emptyLinkStats(this.t.ackTimeout);
+    this.statsSince = this.clock.now();
     this.discovery = new PortDiscovery({
       source: opts.source,
       clock: this.clock,
@@ -143,6 +151,7 @@ export class RobotLink extends Emitter<LinkEvents> {
         clock: this.clock,
         timing: this.t,
         baudRate: this.opts.baudRate ?? 115200,
+        window: this.opts.window,
         stats: this.stats,
         onEvent: (body) => this.emit('event', body),
         onRebooted: (hello) => this.rebooted(session, hello),
@@ -163,17 +172,18 @@ export class RobotLink extends Emitter<LinkEvents> {
         return false;
       }
       session.start();
-      this.becomeReady(r.hello);
+      this.becomeReady(r.hello, wasLost);
       return true;
     } finally {
       this.attaching = false;
     }
   }
 
-  private becomeReady(hello: Hello): void {
+  private becomeReady(hello: Hello, again: boolean): void {
     this.hello = hello;
     this.capabilities = capabilitiesFromHello(hello);
     this.stats.connects++;
+    if (again) this.stats.reconnects++;
     this.discovery.cancelRetry();
     this.setState('ready');
     this.emit('ready', { hello, rebooted: false });
@@ -184,6 +194,7 @@ export class RobotLink extends Emitter<LinkEvents> {
     if (session !== this.session) return;
     this.hello = hello;
     this.capabilities = capabilitiesFromHello(hello);
+    this.stats.reconnects++;
     this.emit('ready', { hello, rebooted: true });
   }
 

@@ -8,17 +8,28 @@
  *   then the game's current picture (or the idle screen) comes back.
  * - idle(): resolves at once; the idle screen comes after the last sentence has been spoken
  *   (or after `idleGraceMs` if nothing is said at all). A new picture cancels a pending idle.
- * - showDrawing / showProgress / showText: resolve `{device_completed: true}` when the robot
- *   that is in charge reports done; `{device_completed: false, error}` when it failed.
+ * - showDrawing / showProgress / showText: resolve `{device_completed: true}` when the picture is
+ *   complete on the robot the child is looking at:
+ *   - the USB robot reports done (commands run within the protocol's rules: command-run.ts);
+ *   - the USB robot went away mid-way: the on-screen robot's copy, which is drawn in parallel,
+ *     has finished (`shown_on: 'screen'`), so the game's next line never comes before it;
+ *   - the USB robot is still there but did not confirm every piece: a card is sent once more
+ *     (it is one idempotent command); a half drawing is cleared (a blank canvas, never half a
+ *     picture) and the result is `{device_completed: false, error: 'robot_picture_incomplete: …'}`,
+ *     so the game says so and may draw it again.
+ * - Commands are fitted to each robot's hello: strokes split at its `maxPoints` and `maxFrame`,
+ *   an expression it lacks shown as `neutral`, a gesture it lacks left out.
  */
 import { ALL_CAPABILITIES, type Capabilities } from '../core/robot/capabilities.ts';
 import { systemClock, type Clock } from './clock.ts';
+import { runCommands, type RunResult } from './command-run.ts';
 import { Emitter } from './emitter.ts';
 import { describe } from '../core/errors/catalogue.ts';
 import { ROBOT_NOTICES } from './errors.ts';
 import type { LinkState, RobotLink } from './link.ts';
+import { statsDelta, type LinkStats } from '../core/robot/link-health.ts';
 import { cmd, type Command } from '../core/robot/messages.ts';
-import { pictureCommands, type Picture } from '../core/robot/pictures.ts';
+import { pictureCommands, pictureLimits, type Picture } from '../core/robot/pictures.ts';
 import type { SpeechProgress } from './speech-progress.ts';
 import type { DevicePort, DeviceResult, Drawing, Expression, Gesture, Progress, TextCard } from '../core/robot/types.ts';
 import { nullTrace, type TraceSink } from '../core/trace/types.ts';
@@ -52,20 +63,32 @@ interface RobotOutputOptions {
   idleGraceMs?: number;
 }
 
-async function run(link: RobotLink, commands: Command[]): Promise<DeviceResult> {
-  const dones: Promise<void>[] = [];
-  try {
-    for (const c of commands) {
-      const h = link.send(c);
-      dones.push(h.done);
-      await h.acked; // flow control: one unacknowledged command at a time
-    }
-    await Promise.all(dones);
-    return { device_completed: true };
-  } catch (e) {
-    const code = (e as { code?: string }).code ?? 'unknown';
-    return { device_completed: false, error: `${code}: ${describe(code).child}` };
+/** Codes that mean the USB robot is gone (not just one command): the on-screen robot is in charge now. */
+const ROBOT_GONE = new Set(['robot_unplugged', 'robot_link_stale', 'robot_not_connected']);
+
+const errorText = (code: string) => `${code}: ${describe(code).child}`;
+
+function failedResult(r: RunResult): DeviceResult {
+  const f = r.failed!;
+  return { device_completed: false, error: errorText(f.code), detail: `${f.method} (${f.index + 1}): ${f.detail}` };
+}
+
+/** Commands as this robot can take them (see `fitCommand`). */
+function fitCommands(link: RobotLink, commands: Command[]): Command[] {
+  return commands.map((c) => fitCommand(link, c)).filter((c): c is Command => c !== null);
+}
+
+/** A command as this robot can take it: an expression it lacks → neutral (or none), a gesture it lacks → none. */
+function fitCommand(link: RobotLink, c: Command): Command | null {
+  const hello = link.hello;
+  if (!hello) return c;
+  if (c.method === 'face.set') {
+    const { expr } = c.params as { expr: string };
+    if (hello.expressions.includes(expr)) return c;
+    return hello.expressions.includes('neutral') ? cmd('face.set', { expr: 'neutral' }) : null;
   }
+  if (c.method === 'head.gesture') return hello.gestures.includes((c.params as { name: string }).name) ? c : null;
+  return c;
 }
 
 export class RobotOutput extends Emitter<RobotOutputEvents> implements DevicePort {
@@ -107,6 +130,12 @@ export class RobotOutput extends Emitter<RobotOutputEvents> implements DevicePor
       this.offs.push(
         robot.on('ready', () => this.robotReady()),
         robot.on('state', (s) => this.robotState(s)),
+        // Link health in the trace's technical detail: every connect, loss and failed attempt, with the counters so far.
+        robot.on('ready', ({ rebooted }) => this.record('link', { event: rebooted ? 'rebooted' : 'ready', fw: robot.hello?.fw, serial: robot.hello?.serial, stats: { ...robot.stats } })),
+        robot.on('lost', ({ code }) => this.record('link', { event: 'lost', code, stats: { ...robot.stats } })),
+        robot.on('error', ({ code, detail }) => this.record('link', { event: 'error', code, detail, stats: { ...robot.stats } })),
+        // The robot's own `fault` and `log` events (docs/robot-protocol.md §8), for whoever reads the trace.
+        robot.on('event', (body) => this.record('robot_event', body)),
       );
       if (robot.ready) this.active = 'robot';
     }
@@ -171,27 +200,83 @@ export class RobotOutput extends Emitter<RobotOutputEvents> implements DevicePor
     this.cancelIdle();
     this.picture = picture;
     const t0 = this.clock.now();
+    const before = this.linkStats();
     // One picture at a time, in call order: strokes of two drawings never interleave.
-    const result = this.pictureChain.then(() => this.broadcast(pictureCommands(picture, true)));
+    const result = this.pictureChain.then(() => this.drawPicture(picture));
     this.pictureChain = result;
     return result.then((r) => {
-      this.record(name, r, this.clock.now() - t0);
+      const after = this.linkStats();
+      this.record(name, { ...r, ...(before && after ? { link: statsDelta(before, after) } : {}) }, this.clock.now() - t0);
       return r;
     });
   }
 
-  /** Sends to the on-screen robot always and to the USB robot when ready; the result is the active one's. */
-  private broadcast(commands: Command[]): Promise<DeviceResult> {
-    const screen = this.toScreen(commands);
-    const robot = this.opts.robot;
-    if (this.active === 'robot' && robot?.ready) return run(robot, commands);
-    return screen;
+  /** The picture on both robots; the result is about the one the child is looking at when it is over. */
+  private async drawPicture(picture: Picture): Promise<DeviceResult> {
+    const screen = this.toScreen(pictureCommands(picture, true));
+    const robot = this.robotInCharge();
+    if (!robot) return this.screenResult(await screen);
+    const commands = pictureCommands(picture, true, pictureLimits(robot.hello));
+    let r = await this.run(robot, commands);
+    if (r.ok) return { device_completed: true };
+    if (this.gone(robot, r)) return { ...this.screenResult(await screen), shown_on: 'screen' };
+    if (picture.kind !== 'drawing') {
+      // A card is one idempotent command: showing it twice is harmless.
+      r = await this.run(robot, commands);
+      if (r.ok) return { device_completed: true };
+      if (this.gone(robot, r)) return { ...this.screenResult(await screen), shown_on: 'screen' };
+      return { ...failedResult(r), error: errorText('robot_card_not_shown') };
+    }
+    const failed = failedResult(r);
+    const code = r.failed!.code;
+    // Never leave half a picture: a blank canvas until the game draws it again. Not after a reboot
+    // (the reconnect resync redraws the whole picture), not after `stopped` (the host itself asked
+    // for sys.stop / sys.idle), not when the game has moved on to another picture.
+    let cleared = false;
+    if (code !== 'robot_rebooted' && r.failed!.device !== 'stopped' && this.picture === picture) {
+      cleared = (await this.run(robot, [cmd('draw.begin', { id: (commands[0].params as { id: string }).id, animate: false })])).ok;
+    }
+    return { device_completed: false, error: errorText('robot_picture_incomplete'), detail: `${failed.detail}${cleared ? '; the half picture was cleared' : ''}` };
   }
 
-  private toScreen(commands: Command[]): Promise<DeviceResult> {
+  /** Sends to the on-screen robot always and to the USB robot when ready; the result is the active one's. */
+  private async broadcast(commands: Command[]): Promise<DeviceResult> {
+    const screen = this.toScreen(commands);
+    const robot = this.robotInCharge();
+    if (!robot) return this.screenResult(await screen);
+    const r = await this.run(robot, fitCommands(robot, commands));
+    if (r.ok) return { device_completed: true };
+    if (this.gone(robot, r)) return { ...this.screenResult(await screen), shown_on: 'screen' };
+    return failedResult(r);
+  }
+
+  private robotInCharge(): RobotLink | null {
+    const robot = this.opts.robot;
+    return this.active === 'robot' && robot?.ready ? robot : null;
+  }
+
+  /** The USB robot is gone (unplugged, silent, closed), not just one command. */
+  private gone(robot: RobotLink, r: RunResult): boolean {
+    return !robot.ready || ROBOT_GONE.has(r.failed?.code ?? '');
+  }
+
+  private run(link: RobotLink, commands: Command[]): Promise<RunResult> {
+    return runCommands(link, commands, { clock: this.clock });
+  }
+
+  private toScreen(commands: Command[]): Promise<RunResult> {
     const gate = this.screenGate;
-    const go = () => run(this.opts.screen, commands);
+    const go = () => this.run(this.opts.screen, commands);
     return gate ? gate.then(go, go) : go();
+  }
+
+  private screenResult(r: RunResult): DeviceResult {
+    return r.ok ? { device_completed: true } : failedResult(r);
+  }
+
+  private linkStats(): LinkStats | null {
+    const robot = this.opts.robot;
+    return robot ? { ...robot.stats } : null;
   }
 
   // ---- speech-timed changes -----------------------------------------------------------------
@@ -237,9 +322,9 @@ export class RobotOutput extends Emitter<RobotOutputEvents> implements DevicePor
   private robotReady(): void {
     const robot = this.opts.robot!;
     // Resync with idempotent setters: content without animation, then the held face.
-    const commands = [...pictureCommands(this.picture, false)];
+    const commands = [...pictureCommands(this.picture, false, pictureLimits(robot.hello))];
     if (this.held) commands.push(cmd('face.set', { expr: this.held }));
-    void run(robot, commands);
+    void this.run(robot, fitCommands(robot, commands));
     if (this.active !== 'robot') {
       this.active = 'robot';
       this.emit('active', 'robot');

@@ -70,9 +70,16 @@ const FATAL: Record<string, MicStatus> = {
 const QUICK_SESSION_MS = 1000;
 const MAX_DELAY_MS = 4000;
 
+/**
+ * Where listening happens, for the status line: on this device (works offline), on the browser's
+ * service (needs the network: Chrome's recognition sends the audio to a server unless an on-device
+ * language pack is installed), or nowhere (no recognition in this browser).
+ */
+export type ListeningPlace = 'on-device' | 'network' | 'none';
+
 export class Recognizer {
   status: MicStatus;
-  mode: AsrMode = 'service';
+  private modeNow: AsrMode = 'service';
   source: MicSource = 'default';
   private wanted = false;
   private running: RecognitionLike | null = null;
@@ -82,6 +89,7 @@ export class Recognizer {
   private restartTimer: unknown = null;
   private readonly finals = new Set<(text: string) => void>();
   private readonly statuses = new Set<(s: MicStatus) => void>();
+  private readonly places = new Set<(p: ListeningPlace) => void>();
   private readonly timers: Timers;
   private readonly now: () => number;
   private readonly lang: string;
@@ -96,6 +104,28 @@ export class Recognizer {
 
   get supported(): boolean {
     return this.deps.ctor !== null;
+  }
+
+  /** On-device recognition when the browser has the language pack installed, else the browser's service. */
+  get mode(): AsrMode {
+    return this.modeNow;
+  }
+
+  private set mode(m: AsrMode) {
+    if (this.modeNow === m) return;
+    this.modeNow = m;
+    for (const fn of this.places) fn(this.place);
+  }
+
+  get place(): ListeningPlace {
+    return !this.supported ? 'none' : this.modeNow === 'on-device' ? 'on-device' : 'network';
+  }
+
+  /** Called now and whenever the place changes (the availability check finished, a fallback, an install). */
+  onPlace(fn: (p: ListeningPlace) => void): () => void {
+    this.places.add(fn);
+    fn(this.place);
+    return () => this.places.delete(fn);
   }
 
   /** Chooses on-device recognition when the browser has the language pack installed. */

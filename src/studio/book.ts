@@ -21,20 +21,21 @@ interface BookSchema extends DBSchema {
   meta: { key: string; value: { key: string; value: unknown } };
 }
 
-function waitingLabel(s: SessionSnapshot): string {
+/** The status line of a design in 我的游戏, in the parent's words. */
+export function waitingLabel(s: SessionSnapshot): string {
   const st = s.state;
-  if (st.stage === 'play' || st.stage === 'done') return '设计完成，可以玩了';
+  if (st.stage === 'play' || st.stage === 'done') return '做好了，在游戏厅里';
   const w = st.waiting;
-  if (st.phase === 'error') return '出错了，等你点继续';
-  if (!w) return st.phase === 'idle' ? '等你描述想做的游戏' : '总管正在工作';
+  if (st.phase === 'error') return '有一步没做成，打开后点「接着想」';
+  if (!w) return st.phase === 'idle' ? '等你说想做什么游戏' : '设计室正在想';
   switch (w.kind) {
-    case 'review_drafts': return `等你验收：${w.tags.join('、')}`;
+    case 'review_drafts': return '有新想好的内容，等你看一看';
     case 'agent_question': return `等你回答：${w.question}`;
     case 'worker_question': return `等你回答：${w.question}`;
-    case 'burst_cap': return '总管停下来等你补充';
-    case 'worker_failed': return '有一步没完成，等你点继续';
-    case 'interrupted': return '上次被打断，等你点继续';
-    case 'player_input': return '设计完成，可以玩了';
+    case 'burst_cap': return '设计室停下来了，等你再说说';
+    case 'worker_failed': return '有一步没做成，打开后点「接着想」';
+    case 'interrupted': return '上次被打断了，打开后点「接着想」';
+    case 'player_input': return '做好了，在游戏厅里';
   }
 }
 
@@ -76,7 +77,7 @@ export class Book implements SessionStore {
 
   // ── projects ──
   async createProject(pkg: SkillPackage, id: string, at: number): Promise<ProjectRecord> {
-    const p: ProjectRecord = { id, gameId: '', packageId: pkg.id, title: `新的${pkg.title}`, aliases: [], capabilities: pkg.capabilities, stage: 'design', status: '等你描述想做的游戏', createdAt: at, updatedAt: at };
+    const p: ProjectRecord = { id, gameId: '', packageId: pkg.id, title: '新游戏', aliases: [], capabilities: pkg.capabilities, stage: 'design', status: '等你说想做什么游戏', createdAt: at, updatedAt: at };
     await this.db.put('projects', p);
     await this.setLastOpen(id);
     return p;
@@ -124,7 +125,7 @@ export class Book implements SessionStore {
     const tx = this.db.transaction(['projects', 'cardAssets'], 'readwrite');
     const p = await tx.objectStore('projects').get(projectId);
     if (p)
-      await tx.objectStore('projects').put({ ...p, gameId: g.declaration.id, title: g.declaration.title, aliases: g.declaration.aliases, capabilities: g.declaration.capabilities, declaration: g.declaration, design: g.design, stage: 'play', status: '设计完成，可以玩了' });
+      await tx.objectStore('projects').put({ ...p, gameId: g.declaration.id, title: g.declaration.title, aliases: g.declaration.aliases, capabilities: g.declaration.capabilities, declaration: g.declaration, design: g.design, stage: 'play', status: '做好了，在游戏厅里' });
     for (const key of await tx.objectStore('cardAssets').index('byProject').getAllKeys(projectId)) await tx.objectStore('cardAssets').delete(key);
     for (const c of g.cards) await tx.objectStore('cardAssets').put(c);
     await tx.done;

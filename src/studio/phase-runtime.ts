@@ -9,11 +9,15 @@ import './errors.ts';
 import type { GameDeclaration } from '../core/protocol/declaration.ts';
 import * as bb from '../core/studio/blackboard.ts';
 import { cardsFromDesign, declarationFor, gameIdFor, type ThemeFact } from '../core/studio/cards.ts';
+import { draftProblems } from '../core/studio/draft-check.ts';
+import { freeName, nameTaken } from '../core/studio/names.ts';
+import { summarize, withIds } from '../core/studio/tag-schema.ts';
 import { skillById, type SkillDef, type SkillPackage } from '../core/studio/package-loader.ts';
 import { allowedTools, initialPhaseState, isLoopTool, transition, whoActs, type Effect, type PhaseEvent, type PhaseState, type WaitingReason } from '../core/studio/phase-machine.ts';
 import { missingInstantiateSkills, RUN_SKILL_LIST } from '../core/studio/planner.ts';
 import { managerSystemPrompt, managerToolSpecs, MANAGER_AGENT, parseManagerStep, runLoopTool } from '../core/studio/manager-tools.ts';
 import { errorOf, toolResultMessage } from '../core/agent/messages.ts';
+import { endSentence } from '../core/text/punctuation.ts';
 import { runToolLoop, ToolError, type AgentTool } from '../core/agent/tool-loop.ts';
 import { NOTHING_MORE, SentenceStream } from '../core/speech/sentence-stream.ts';
 import { checkSentence, TRUTH_RETRIES, truthCorrection, type TruthProblem, type TruthRules } from '../core/games/truth.ts';
@@ -53,6 +57,8 @@ export interface SessionDeps {
    * decide is refused back to the manager, and after TRUTH_RETRIES the rules' own line is said.
    */
   truth?: () => TruthRules | null;
+  /** Names (titles, aliases) of the games already in the arcade, this design's own excluded. */
+  takenNames?: () => readonly string[];
 }
 
 export interface SessionView {
@@ -67,6 +73,19 @@ export interface SessionView {
 }
 
 export type ActResult = { ok: true } | { ok: false; message: string };
+
+/** A failed step as the parent reads it: the why in brackets (what the worker was told) stays under 技术细节. */
+function plainFailure(message: string): string {
+  return message.replace(/（[^（）]*）$/, '').trim();
+}
+
+/** What the parent reads when a step of the design failed (one sentence, one full stop). */
+export function stepFailedText(stepTitle: string, message: string): string {
+  return `「${stepTitle}」这一步没做成：${endSentence(plainFailure(message))}点「接着想」再试一次。`;
+}
+
+/** What the Studio says first (the parent has never heard of skills or agents). */
+export const START_WORDS = '说说你想给孩子做个什么样的游戏吧。比如：「给5岁的孩子做个恐龙问答」「猜谜语，玩3轮」「我想和孩子讲故事」「我说你做」。';
 
 export class StudioSession {
   private snap: SessionSnapshot;
@@ -103,7 +122,7 @@ export class StudioSession {
       board: bb.emptyBoard(Object.keys(deps.pkg.tags)),
       manager: [{ role: 'system', content: managerSystemPrompt(deps.pkg, 'design') }],
       pendingWorker: null,
-      transcript: [{ who: 'system', text: `开始设计「${deps.pkg.title}」。说说你想给孩子做个什么样的游戏吧。`, at }],
+      transcript: [{ who: 'agent', text: START_WORDS, at }],
       seq: 0,
       savedAt: at,
     });
@@ -137,7 +156,7 @@ export class StudioSession {
       packageId: deps.pkg.id,
       state,
       board,
-      manager: [{ role: 'system', content: managerSystemPrompt(deps.pkg, 'play') }],
+      manager: [{ role: 'system', content: managerSystemPrompt(deps.pkg, 'play', Array.isArray(design[RUN_SKILL_LIST]) ? (design[RUN_SKILL_LIST] as string[]) : []) }],
       pendingWorker: null,
       transcript: [],
       seq: 0,
@@ -165,13 +184,58 @@ export class StudioSession {
     return this.drive({ type: 'user_input', text });
   }
   accept(tag: string): Promise<ActResult> {
+    const problems = this.problems({ [tag]: this.snap.board.tags[tag]?.value }, 'user');
+    if (problems.length) return Promise.resolve({ ok: false, message: problems.join('；') });
     return this.drive({ type: 'user_accept', tag });
   }
   reject(tag: string, reason: string): Promise<ActResult> {
     return this.drive({ type: 'user_reject', tag, reason });
   }
   edit(tag: string, value: unknown): Promise<ActResult> {
-    return this.drive({ type: 'user_edit', tag, value });
+    const [v] = Object.values(this.identified({ [tag]: value }));
+    const problems = this.problems({ [tag]: v }, 'user');
+    if (problems.length) return Promise.resolve({ ok: false, message: problems.join('；') });
+    return this.drive({ type: 'user_edit', tag, value: v });
+  }
+
+  /** Design values with every row's id filled in (cards written by hand have none). */
+  private identified(values: Record<string, unknown>): Record<string, unknown> {
+    return Object.fromEntries(Object.entries(values).map(([t, v]) => [t, withIds(this.deps.pkg.tagDefs[t]?.schema, v)]));
+  }
+
+  /** Takes every draft under review as it is (one tap on 采用). */
+  async acceptDraft(): Promise<ActResult> {
+    const w = this.snap.state.waiting;
+    if (w?.kind !== 'review_drafts') return { ok: false, message: '现在没有等你看的草稿' };
+    for (const tag of [...w.tags]) {
+      const r = await this.accept(tag);
+      if (!r.ok) return r;
+    }
+    return { ok: true };
+  }
+
+  /** The parent's words about the drafts under review (改一改 / 重做): each is redone with them as the reason. */
+  revise(text: string): Promise<ActResult> {
+    return this.drive({ type: 'user_revise', text });
+  }
+
+  /** The parent writes design facts themselves (a hand-written deck), checked like any draft. */
+  author(written: Record<string, unknown>): Promise<ActResult> {
+    const values = this.identified(written);
+    const problems = this.problems(values, 'user');
+    if (problems.length) return Promise.resolve({ ok: false, message: problems.join('；') });
+    const writer = this.deps.pkg.skills.find((s) => s.stage === 'instantiate' && Object.keys(values).some((t) => s.writes.includes(t)))?.id;
+    return this.drive({ type: 'user_author', values, ...(writer ? { writer } : {}) });
+  }
+
+  /** A design written by hand is finished by the parent: it goes to the arcade. */
+  declareByHand(): Promise<ActResult> {
+    return this.drive({ type: 'user_declare' });
+  }
+
+  /** What a value would be refused for, as the runtime checks it (the form shows these before sending). */
+  problems(values: Record<string, unknown>, by: 'worker' | 'user'): string[] {
+    return draftProblems(this.deps.pkg, values, { board: this.snap.board, taken: this.deps.takenNames?.() ?? [], by });
   }
   continue(): Promise<ActResult> {
     return this.drive({ type: 'user_continue' });
@@ -254,17 +318,26 @@ export class StudioSession {
     const at = this.now();
     let board = this.snap.board;
     const notes: Array<() => void> = [];
+    const title = (tag: string) => this.deps.pkg.tagDefs[tag]?.title ?? tag;
+    const plain = (tag: string) => !this.deps.pkg.tagDefs[tag]?.technical;
+    // The parent's own words (revise) are already in the conversation: the rejections add no line.
+    const worded = event.type === 'user_revise';
     try {
       for (const e of t.effects) {
         if (e.type === 'accept_tag') {
           board = bb.accept(board, e.tag, 'user', at);
-          notes.push(() => this.userDecision(`采用 ${e.tag}`, { decision: 'accept', tag: e.tag }));
+          notes.push(() => this.userDecision(plain(e.tag) ? `好，就用这个${title(e.tag)}。` : null, `采用 ${e.tag}`, { decision: 'accept', tag: e.tag }));
         } else if (e.type === 'reject_tag') {
           board = bb.reject(board, e.tag, e.reason, 'user', at);
-          notes.push(() => this.userDecision(`驳回 ${e.tag}，理由：${e.reason}`, { decision: 'reject', tag: e.tag, reason: e.reason }));
+          notes.push(() => this.userDecision(worded || !plain(e.tag) ? null : `${title(e.tag)}重做：${e.reason}`, `驳回 ${e.tag}，理由：${e.reason}`, { decision: 'reject', tag: e.tag, reason: e.reason }));
         } else if (e.type === 'edit_tag') {
           board = bb.editAndAccept(board, e.tag, e.value, 'user', at);
-          notes.push(() => this.userDecision(`修改并采用 ${e.tag}`, { decision: 'edit', tag: e.tag, value: e.value }));
+          notes.push(() => this.userDecision(plain(e.tag) ? `改了一下${title(e.tag)}。` : null, `修改并采用 ${e.tag}`, { decision: 'edit', tag: e.tag, value: e.value }));
+        } else if (e.type === 'author_tags') {
+          for (const [tag, value] of Object.entries(e.values)) board = bb.recordUserFact(board, tag, value, at);
+          const tags = Object.keys(e.values);
+          const shown = tags.filter(plain).map(title);
+          notes.push(() => this.userDecision(shown.length ? `自己写好了${shown.join('、')}。` : null, `家长自己写了：${tags.join('、')}（已采用）`, { decision: 'author', tags }));
         } else if (e.type === 'record_user_words') {
           const prev = bb.acceptedValue<string[]>(board, USER_WORDS_TAG) ?? [];
           board = bb.recordUserFact(board, USER_WORDS_TAG, [...prev, e.text], at);
@@ -283,7 +356,7 @@ export class StudioSession {
         }
       }
     } catch (err) {
-      if (err instanceof bb.BoardError) return { ok: false, message: err.message };
+      if (err instanceof bb.BoardError) return { ok: false, message: err.code === 'not_draft' ? '这一项已经定好了，不能再改' : err.message };
       throw err;
     }
     this.snap.state = t.state;
@@ -297,7 +370,12 @@ export class StudioSession {
           work.push(e);
           break;
         case 'wait':
-          this.announceWait(e.reason);
+          // A review announces itself once, when the drafts arrive (not after each tag taken).
+          if (e.reason.kind !== 'review_drafts' || event.type === 'worker_submitted') this.announceWait(e.reason);
+          break;
+        case 'drop_worker':
+          if (this.snap.pendingWorker?.workerId === e.workerId) this.snap.pendingWorker = null;
+          this.addUserMessage(toolResultMessage('run_worker', `${e.skill} 没有交草稿：家长自己写好了，见黑板`).content);
           break;
         case 'declare_ready':
           this.declare();
@@ -315,6 +393,7 @@ export class StudioSession {
         case 'accept_tag':
         case 'reject_tag':
         case 'edit_tag':
+        case 'author_tags':
         case 'refused':
           break;
       }
@@ -336,10 +415,28 @@ export class StudioSession {
     else this.snap.manager = [...m, { role: 'user', content }];
   }
 
-  private userDecision(text: string, data: Record<string, unknown>): void {
-    this.say({ who: 'user', text });
-    this.addUserMessage(`[验收] ${text}`);
+  /** A decision of the parent: a plain line in the conversation (none for plumbing), the exact one for the manager. */
+  private userDecision(shown: string | null, forManager: string, data: Record<string, unknown>): void {
+    if (shown) this.say({ who: 'user', text: shown });
+    this.addUserMessage(`[验收] ${forManager}`);
     this.log('user_decision', data);
+  }
+
+  private skillTitle(id: string): string {
+    return skillById(this.deps.pkg, id)?.title ?? id;
+  }
+
+  /** The drafts of a review in the parent's words: 「玩法：…，一共 3 轮」. */
+  draftSummary(tags: readonly string[]): string {
+    return tags
+      .map((t) => {
+        const def = this.deps.pkg.tagDefs[t];
+        if (!def || def.technical) return '';
+        const sum = summarize(def, this.snap.board.tags[t]?.value);
+        return sum.text || def.title;
+      })
+      .filter(Boolean)
+      .join('；');
   }
 
   /** Keep the machine's `ready` fact in step with the board (it gates declare_instance_ready). */
@@ -349,15 +446,16 @@ export class StudioSession {
     if (ready !== this.snap.state.ready) this.snap.state = transition(this.snap.state, { type: 'facts_changed', ready }).state;
   }
 
+  /** What the parent is asked, as a line of the conversation (in plain words). */
   private announceWait(reason: WaitingReason): void {
-    const title = (id: string) => skillById(this.deps.pkg, id)?.title ?? id;
     if (reason.kind === 'agent_question') this.say({ who: 'agent', text: reason.question });
     else if (reason.kind === 'worker_question') this.say({ who: 'worker', skill: reason.skill, text: reason.question });
-    else if (reason.kind === 'review_drafts' && reason.tags.length && !this.snap.transcript.at(-1)?.text.includes(reason.workerId))
-      this.say({ who: 'worker', skill: reason.skill, text: `「${title(reason.skill)}」交了草稿：${reason.tags.join('、')}。请看一看，采用或驳回。` });
-    else if (reason.kind === 'burst_cap') this.say({ who: 'system', text: `总管连续想了 ${reason.rounds} 步还没有结果，先停下来等你：可以补充说明，或点「继续」。` });
-    else if (reason.kind === 'worker_failed') this.say({ who: 'system', text: `「${title(reason.skill)}」没有完成：${reason.message}。可以点「继续」再试。` });
-    else if (reason.kind === 'interrupted') this.say({ who: 'system', text: '上次在总管工作时被打断了，点「继续」接着做。' });
+    else if (reason.kind === 'review_drafts' && reason.tags.length) {
+      const summary = this.draftSummary(reason.tags);
+      this.say({ who: 'worker', skill: reason.skill, text: `${endSentence(`${this.skillTitle(reason.skill)}想好了${summary ? `：${summary}` : ''}`)}行的话点「采用」，也可以直接说想怎么改。` });
+    } else if (reason.kind === 'burst_cap') this.say({ who: 'system', text: `我想了 ${reason.rounds} 步还没想好，先停下来。你可以再说说要求，或者点「接着想」。` });
+    else if (reason.kind === 'worker_failed') this.say({ who: 'system', text: stepFailedText(this.skillTitle(reason.skill), reason.message) });
+    else if (reason.kind === 'interrupted') this.say({ who: 'system', text: '上次还没想完就被打断了，点「接着想」继续。' });
   }
 
   /**
@@ -412,10 +510,7 @@ export class StudioSession {
               if (parsed.kind !== 'boundary') throw new ToolError(`「${spec.name}」不是边界工具`);
               const r = this.dispatch(parsed.event, work);
               if (!r.ok) throw new ToolError(r.message);
-              if (parsed.event.type === 'agent_run_worker' && s.stage === 'design') {
-                const title = skillById(this.deps.pkg, parsed.event.skill)?.title ?? parsed.event.skill;
-                this.say({ who: 'agent', text: `请「${title}」来做这一步。` });
-              }
+              if (parsed.event.type === 'agent_run_worker' && s.stage === 'design') this.say({ who: 'agent', text: `我来想想${this.skillTitle(parsed.event.skill)}……` });
               return { ok: true };
             },
           };
@@ -455,7 +550,9 @@ export class StudioSession {
     const code = err instanceof ModelError ? err.code : 'studio_runtime';
     const message = err instanceof Error ? err.message : String(err);
     this.log('model_error', { code, message });
-    this.say({ who: 'system', text: `出错了：${message}。可以点「继续」再试。` });
+    // A model error's message is the catalogue's plain Chinese; anything else is a bug's text.
+    const plain = err instanceof ModelError ? message : '设计室出了点问题';
+    this.say({ who: 'system', text: `${endSentence(plain)}弄好以后点「接着想」再试一次。` });
     this.dispatch({ type: 'failure', code, message }, []);
   }
 
@@ -470,7 +567,12 @@ export class StudioSession {
         let messages: ChatMessage[];
         if (answer !== null && this.snap.pendingWorker?.workerId === workerId) messages = [...this.snap.pendingWorker.messages, toolResultMessage('ask_user', { answer })];
         else messages = assembleWorkerContext(pkg, skill, this.snap.board).messages;
-        outcome = await runWorkerLoop({ model: this.deps.model, skill, messages, now: this.now });
+        const design = this.snap.state.stage === 'design';
+        const contract = {
+          schemas: Object.fromEntries(skill.writes.map((t) => [t, pkg.tagDefs[t]?.schema])),
+          ...(design ? { check: (values: Record<string, unknown>) => this.problems(values, 'worker') } : {}),
+        };
+        outcome = await runWorkerLoop({ model: this.deps.model, skill, messages, now: this.now, contract });
       }
     } catch (err) {
       this.fail(err);
@@ -491,7 +593,7 @@ export class StudioSession {
       (this.snap.board = bb.submit(this.snap.board, { workerId, skill: s.id, burst: this.snap.state.burstNo, at: this.now(), declaredWrites: s.writes, values }));
     if (this.snap.state.stage !== 'play') {
       try {
-        submit(skill, outcome.values);
+        submit(skill, this.identified(outcome.values));
       } catch (err) {
         this.dispatch({ type: 'worker_failed', workerId, message: (err as Error).message }, work);
         return;
@@ -553,12 +655,30 @@ export class StudioSession {
     const pkg = this.deps.pkg;
     const design: Record<string, unknown> = {};
     for (const e of Object.values(this.snap.board.tags)) if (e.status === 'accepted' && e.name.startsWith('设计.')) design[e.name] = e.value;
-    const theme = (design['设计.主题'] ?? {}) as ThemeFact;
-    const declaration = declarationFor({ gameId: gameIdFor(theme.标题 ?? theme.主题 ?? pkg.title, this.snap.projectId), theme, description: `${pkg.title}：${theme.主题 ?? ''}`, capabilities: pkg.capabilities });
+    const taken = this.deps.takenNames?.() ?? [];
+    const accepted = (design['设计.主题'] ?? {}) as ThemeFact;
+    const wanted = (accepted.标题 ?? `${accepted.主题 ?? ''}问答`).trim() || pkg.title;
+    // Checked when the name was accepted; another design may have taken it since.
+    const title = freeName(wanted, taken);
+    const theme: ThemeFact = { ...accepted, 标题: title, 别名: (accepted.别名 ?? []).filter((a) => !nameTaken(a, taken)) };
+    const paradigm = (design['设计.交互范式'] as { 范式?: string } | undefined)?.范式;
+    const declaration = declarationFor({ gameId: gameIdFor(title, this.snap.projectId), theme, description: `${paradigm ?? pkg.title}：${theme.主题 ?? ''}`, capabilities: pkg.capabilities });
     const cards = cardsFromDesign(this.snap.projectId, design['设计.卡牌']);
-    this.declared = { declaration, cards, design };
+    this.declared = { declaration, cards, design: { ...design, '设计.主题': { ...accepted, ...theme } } };
     this.log('declared', { gameId: declaration.id, title: declaration.title, cards: cards.length });
-    this.say({ who: 'agent', text: `设计完成！「${declaration.title}」已经保存，可以去游戏厅玩了。` });
+    if (title !== wanted) this.say({ who: 'system', text: `「${wanted}」这个名字刚刚被别的游戏用了，改叫「${title}」。` });
+    this.say({ who: 'agent', text: `做好了！「${declaration.title}」已经放进游戏厅，孩子说「我们玩${declaration.title}吧」就能开始。` });
+  }
+
+  /**
+   * What a code skill would write now, without writing it (the play runtime's own goodbye uses the
+   * game's wrap-up code, so it speaks in the same words). Undefined when it has no code or fails.
+   */
+  preview(skillId: string): Record<string, unknown> | undefined {
+    const skill = skillById(this.deps.pkg, skillId);
+    if (!skill || skill.executor !== 'code') return undefined;
+    const out = this.runCodeWorker(skill);
+    return out.kind === 'submitted' ? out.values : undefined;
   }
 
   private async persist(): Promise<void> {
@@ -587,7 +707,7 @@ export class StudioSession {
       await this.persist();
     } catch (err) {
       const why = err instanceof Error ? err.message : String(err);
-      this.say({ who: 'system', text: `保存失败：${why}。在下次保存成功之前，请不要刷新或关闭页面。` });
+      this.say({ who: 'system', text: `保存失败：${endSentence(why)}在下次保存成功之前，请不要刷新或关闭页面。` });
     }
   }
 }

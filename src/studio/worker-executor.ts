@@ -4,10 +4,12 @@
  * boundary tools: `submit` (exactly the skill's declared output tags) and, at design time,
  * `ask_user`. A step that breaks the contract is refused and retried, up to WORKER_MAX_ROUNDS.
  */
+import { errorOf, readToolResult } from '../core/agent/messages.ts';
 import { runToolLoop, ToolError, type AgentTool } from '../core/agent/tool-loop.ts';
 import type { ChatMessage, ChatModel } from '../core/llm/types.ts';
 import { workerAgent } from '../core/studio/manager-tools.ts';
 import type { SkillDef } from '../core/studio/package-loader.ts';
+import { toJsonSchema, type FieldSchema } from '../core/studio/tag-schema.ts';
 
 export type WorkerOutcome =
   | { kind: 'submitted'; values: Record<string, unknown>; messages: ChatMessage[]; rounds: number }
@@ -16,15 +18,26 @@ export type WorkerOutcome =
 
 const WORKER_MAX_ROUNDS = 4;
 
+export interface WorkerContract {
+  /** The declared shape of each output tag (the manifest's schemas), for the submit tool's parameters. */
+  schemas?: Record<string, FieldSchema | undefined>;
+  /** The runtime's checks on the values (draft-check.ts): a problem refuses the submit and the worker retries. */
+  check?: (values: Record<string, unknown>) => string[];
+}
+
 /** The worker's tools: submit (checked against the declared outputs) and, at design time, ask_user. */
-function workerTools(skill: SkillDef): AgentTool[] {
+export function workerTools(skill: SkillDef, contract: WorkerContract = {}): AgentTool[] {
+  const shape = (t: string) => {
+    const s = contract.schemas?.[t];
+    return s ? toJsonSchema(s) : {};
+  };
   const submit: AgentTool = {
     name: 'submit',
     description: `提交产出：${skill.writes.join('、')}`,
     kind: 'boundary',
     parameters: {
       type: 'object',
-      properties: { values: { type: 'object', properties: Object.fromEntries(skill.writes.map((t) => [t, {}])), required: skill.writes, additionalProperties: false } },
+      properties: { values: { type: 'object', properties: Object.fromEntries(skill.writes.map((t) => [t, shape(t)])), required: skill.writes, additionalProperties: false } },
       required: ['values'],
       additionalProperties: false,
     },
@@ -35,6 +48,8 @@ function workerTools(skill: SkillDef): AgentTool[] {
       if (extra.length) throw new ToolError(`不能写没有声明的标签：${extra.join('、')}；只能写：${skill.writes.join('、')}`);
       const missing = skill.writes.filter((t) => (values as Record<string, unknown>)[t] === undefined);
       if (missing.length) throw new ToolError(`缺少标签：${missing.join('、')}`);
+      const problems = contract.check?.(values as Record<string, unknown>) ?? [];
+      if (problems.length) throw new ToolError(problems.join('；'));
       return { values: values as Record<string, unknown> };
     },
   };
@@ -54,11 +69,22 @@ function workerTools(skill: SkillDef): AgentTool[] {
   return [submit, askUser];
 }
 
-export async function runWorkerLoop(opts: { model: ChatModel; skill: SkillDef; messages: ChatMessage[]; signal?: AbortSignal; maxRounds?: number; now?: () => number }): Promise<WorkerOutcome> {
+export async function runWorkerLoop(opts: {
+  model: ChatModel;
+  skill: SkillDef;
+  messages: ChatMessage[];
+  signal?: AbortSignal;
+  maxRounds?: number;
+  now?: () => number;
+  contract?: WorkerContract;
+}): Promise<WorkerOutcome> {
   const max = opts.maxRounds ?? WORKER_MAX_ROUNDS;
-  const tools = workerTools(opts.skill);
+  const tools = workerTools(opts.skill, opts.contract);
   const out = await runToolLoop({ agent: workerAgent(opts.skill.id), model: opts.model, messages: opts.messages, tools: () => tools, maxSteps: max, now: opts.now ?? Date.now, signal: opts.signal });
-  if (out.kind === 'exhausted') return { kind: 'failed', message: `worker 连续 ${max} 次没有给出合格的提交`, messages: out.messages, rounds: max };
+  if (out.kind === 'exhausted') {
+    const last = errorOf(readToolResult(out.messages.at(-1)!)?.result);
+    return { kind: 'failed', message: `连续 ${max} 次都没有想出合格的结果${last ? `（${last}）` : ''}`, messages: out.messages, rounds: max };
+  }
   if (out.step.action === 'ask_user') {
     const r = out.result as { question: string; options?: string[] };
     return { kind: 'asked', question: r.question, ...(r.options ? { options: r.options } : {}), messages: out.messages, rounds: out.steps };

@@ -11,6 +11,7 @@
  * - Data is sanitized (plain JSON, API keys removed) before it is kept; writes are batched and
  *   applied in call order.
  */
+import { designOf } from '../core/trace/designs.ts';
 import { sanitizeTraceData } from '../core/trace/redact.ts';
 import type { TraceEvent, TraceSink } from '../core/trace/types.ts';
 
@@ -92,7 +93,8 @@ export class TraceRecorder implements TraceSink {
     if (!roundId && event.requestId) roundId = this.requests.get(event.requestId);
     // Main-side events (and the request being sent) belong to the current round; game-side
     // records with an unknown request id wait for its registration.
-    if (!roundId && (!event.requestId || event.kind === 'a2a_request')) roundId = this.current;
+    // A design session's records stay with their design (src/core/trace/designs.ts).
+    if (!roundId && (!event.requestId || event.kind === 'a2a_request') && !designOf(event)) roundId = this.current;
     if (event.kind === 'a2a_request' && event.requestId && roundId && !this.requests.has(event.requestId)) {
       this.remember(event.requestId, roundId);
     }

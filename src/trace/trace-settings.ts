@@ -10,13 +10,16 @@ interface TraceSettings {
   completedTasksToKeep: number;
   /** Trace size bound in MB; the oldest rounds are pruned past it. */
   traceMaxMB: number;
+  /** Rounds older than this many days are deleted by themselves. */
+  keepDays: number;
 }
 
-export const DEFAULT_TRACE_SETTINGS: Readonly<TraceSettings> = Object.freeze({ completedTasksToKeep: 64, traceMaxMB: 16 });
+export const DEFAULT_TRACE_SETTINGS: Readonly<TraceSettings> = Object.freeze({ completedTasksToKeep: 64, traceMaxMB: 16, keepDays: 14 });
 
 export const TRACE_SETTINGS_LIMITS = {
   completedTasksToKeep: { min: 1, max: 1000 },
   traceMaxMB: { min: 1, max: 512 },
+  keepDays: { min: 1, max: 365 },
 } as const;
 
 const KEY = 'agentcade.settings.trace';
@@ -33,6 +36,7 @@ export function normalizeTraceSettings(v: unknown): TraceSettings {
   return {
     completedTasksToKeep: clampInt(o.completedTasksToKeep, TRACE_SETTINGS_LIMITS.completedTasksToKeep, DEFAULT_TRACE_SETTINGS.completedTasksToKeep),
     traceMaxMB: clampInt(o.traceMaxMB, TRACE_SETTINGS_LIMITS.traceMaxMB, DEFAULT_TRACE_SETTINGS.traceMaxMB),
+    keepDays: clampInt(o.keepDays, TRACE_SETTINGS_LIMITS.keepDays, DEFAULT_TRACE_SETTINGS.keepDays),
   };
 }
 
@@ -91,4 +95,9 @@ export function completedTasksToKeep(): number {
 /** For the trace store's size bound. */
 export function traceMaxBytes(): number {
   return current.traceMaxMB * 1024 * 1024;
+}
+
+/** Rounds that started before this time are deleted (the age bound). */
+export function traceKeepSince(now: number): number {
+  return now - current.keepDays * 24 * 3600_000;
 }

@@ -118,19 +118,16 @@ export class TraceStore {
     const keep = sizes.filter((r) => !victims.includes(r.id));
     const oldestKept = Math.min(...keep.map((r) => r.startedAt));
     const tx = this.db.transaction(['rounds', 'events', 'requests'], 'readwrite');
-    for (const id of victims) {
-      await tx.objectStore('rounds').delete(id);
-      for (const key of await tx.objectStore('events').index('roundId').getAllKeys(id)) await tx.objectStore('events').delete(key);
-      for (const key of await tx.objectStore('requests').index('roundId').getAllKeys(id)) await tx.objectStore('requests').delete(key);
-    }
-    if (Number.isFinite(oldestKept)) {
-      // Records never filed under a round do not outlive the rounds around them.
-      let cursor = await tx.objectStore('events').openCursor();
-      while (cursor) {
-        if (!cursor.value.roundId && cursor.value.at < oldestKept) await cursor.delete();
-        cursor = await cursor.continue();
-      }
-    }
+    await deleteRounds(tx, victims, oldestKept);
+    await tx.done;
+    return victims;
+  }
+
+  /** Deletes every round that started before `since` (the age bound); returns their ids. */
+  async deleteOlderThan(since: number): Promise<string[]> {
+    const victims = (await this.db.getAllKeysFromIndex('rounds', 'startedAt', IDBKeyRange.upperBound(since, true))) as string[];
+    const tx = this.db.transaction(['rounds', 'events', 'requests'], 'readwrite');
+    await deleteRounds(tx, victims, since);
     await tx.done;
     return victims;
   }
@@ -142,5 +139,21 @@ export class TraceStore {
 
   close(): void {
     this.db.close();
+  }
+}
+
+/** Deletes rounds with their events and request registrations, and unfiled records older than `unfiledBefore`. */
+async function deleteRounds(tx: WriteTx, ids: readonly string[], unfiledBefore: number): Promise<void> {
+  for (const id of ids) {
+    await tx.objectStore('rounds').delete(id);
+    for (const key of await tx.objectStore('events').index('roundId').getAllKeys(id)) await tx.objectStore('events').delete(key);
+    for (const key of await tx.objectStore('requests').index('roundId').getAllKeys(id)) await tx.objectStore('requests').delete(key);
+  }
+  if (!Number.isFinite(unfiledBefore)) return;
+  // Records never filed under a round do not outlive the rounds around them.
+  let cursor = await tx.objectStore('events').openCursor();
+  while (cursor) {
+    if (!cursor.value.roundId && cursor.value.at < unfiledBefore) await cursor.delete();
+    cursor = await cursor.continue();
   }
 }

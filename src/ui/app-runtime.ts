@@ -39,7 +39,11 @@ import { TraceRecorder } from '../trace/recorder.ts';
 import { createSessionGuard, type SessionGuard } from '../trace/session-guard.ts';
 import { createStudioShelf } from '../studio/play/arcade-shelf.ts';
 import { exposeTrace } from '../trace/trace-port.ts';
-import { completedTasksToKeep, traceMaxBytes } from '../trace/trace-settings.ts';
+import { completedTasksToKeep, traceKeepSince, traceMaxBytes } from '../trace/trace-settings.ts';
+import { browserLocalTime, ParentalControls } from '../parental/parental-controls.ts';
+import { openParentalStore } from '../parental/parental-store.ts';
+import { PlayTimer } from '../parental/play-timer.ts';
+import { randomValues } from '../parental/secret.ts';
 import { TraceStore } from '../trace/trace-store.ts';
 import { followLocalModel } from '../trace/offline-ready.ts';
 
@@ -61,6 +65,8 @@ export interface AppRuntime {
   remoteGames: RemoteGames;
   agent: MainAgent;
   guard: SessionGuard;
+  /** The grown-up's controls: PIN gate, play time, 「只玩游戏」. */
+  parental: ParentalControls;
   /** Installed games with availability on the robot in charge now. */
   catalog(): ArcadeGame[];
   /** A source of more games (the Studio's playable designs); the arcade lists them like built-ins. */
@@ -83,14 +89,24 @@ export function createAppRuntime(): AppRuntime {
   void controller.init().catch((e) => console.error('model settings', e));
   followLocalModel(controller); // "ready offline" and persistent storage
 
+  // ---- the grown-up's controls -------------------------------------------------------------
+  const parental = new ParentalControls({ store: openParentalStore(), now: () => Date.now(), mono: () => performance.now(), local: browserLocalTime, random: randomValues });
+  const parentalRead = parental.load().catch((e: unknown) => console.error('parental controls', e));
+  // An unlock ends after a few idle minutes.
+  setInterval(() => parental.checkIdle(), 5000);
+
   // ---- trace -------------------------------------------------------------------------------
   const traceStore = TraceStore.open({ maxBytes: traceMaxBytes });
+  // Rounds older than the parent's setting go by themselves (at start and every hour).
+  const forgetOld = () => void traceStore.then((s) => s.deleteOlderThan(traceKeepSince(Date.now()))).catch((e: unknown) => console.warn('old trace not deleted', e));
+  forgetOld();
+  setInterval(forgetOld, 3600_000);
   const recorder = new TraceRecorder(traceStore, { onError: (e) => console.warn('trace write failed', e) });
   // The main agent and the built-in game agents record their own steps (with round and request id);
   // the hub records the others (Studio agents, the settings try-out), timed from when they started.
   hub.onStep((r) => {
     if (r.agent === 'main' || r.agent.startsWith('game:')) return;
-    recorder.record({ kind: 'model_step', at: Date.now() - r.durationMs, source: r.agent, name: r.step?.action ?? 'error', durationMs: r.durationMs, data: { step: r.step, error: r.error, provider: r.kind } });
+    recorder.record({ kind: 'model_step', at: Date.now() - r.durationMs, source: r.agent, name: r.step?.action ?? 'error', durationMs: r.durationMs, contextId: r.session, data: { step: r.step, error: r.error, provider: r.kind } });
   });
 
   // ---- speech ------------------------------------------------------------------------------
@@ -193,6 +209,7 @@ export function createAppRuntime(): AppRuntime {
   const guard = createSessionGuard();
   const agent = new MainAgent({
     model: () => hub.model(),
+    brainReady: () => hub.kind !== undefined,
     games,
     catalog,
     speaker: speech,
@@ -219,6 +236,8 @@ export function createAppRuntime(): AppRuntime {
         return r.changed;
       },
     },
+    gamesOnly: () => parental.gamesOnly,
+    playAllowed: () => parental.playAllowed,
   });
   // The robot's own notices ("机器人断开了…") go through the one speaking path too.
   robot.output.on('notice', (text) => void agent.voice.say(text, 'main'));
@@ -233,6 +252,23 @@ export function createAppRuntime(): AppRuntime {
     onInput: (text) => agent.handle(text),
     lastSpoken: () => lastSpoken,
   });
+
+  // Play time: counted while a game or a chat goes on; warned once; a gentle end at the limit.
+  const playTimer = new PlayTimer({
+    controls: parental,
+    agent,
+    mono: () => performance.now(),
+    visible: () => document.visibilityState === 'visible',
+    setInterval: (fn, ms) => setInterval(fn, ms),
+    clearInterval: (h) => clearInterval(h as ReturnType<typeof setInterval>),
+    setTimeout: (fn, ms) => setTimeout(fn, ms),
+    openRound: (text) => recorder.startRound(text, { source: 'app' }),
+    stopListening: () => {
+      loop.setEnabled(false);
+      recognizer.stop();
+    },
+  });
+  void parentalRead.then(() => playTimer.start());
 
   // A session interrupted by a reload or crash is ended cleanly, and the child is told (once the added
   // remote games are read back, so an `end` to one of them finds its server).
@@ -274,6 +310,7 @@ export function createAppRuntime(): AppRuntime {
     remoteGames,
     agent,
     guard,
+    parental,
     catalog,
     addGames(source) {
       sources.push(source);

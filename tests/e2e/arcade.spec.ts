@@ -4,6 +4,7 @@ import { installWorkerWatch } from './fakes/worker-watch.ts';
 import { startOpenAITestServer, type OpenAITestServer } from '../support/openai-test-server.ts';
 import { chooseHandsFree, idle, micTimeline, openApp, say, sayHandsFree, spoken, type, useSlowDemoBrain, waitSpoken, watchGameRequests } from './support/child.ts';
 import { DEFAULT_SEED, guessNumberSecrets } from './support/seeds.ts';
+import { openGrownUp } from './support/parent.ts';
 
 // Every seed is pinned (openApp): 猜数字 thinks of this number (63), so every answer is known; the
 // guesses below (50, then halving: 75, 62) are all wrong for it, so no game ends by chance.
@@ -126,7 +127,7 @@ test('screens: settings and trace', async ({ page }, info) => {
   await open(page);
   await type(page, '我们玩猜数字吧');
   await waitSpoken(page, /我想好了/);
-  await page.getByTestId('nav-settings').click();
+  await openGrownUp(page, 'settings');
   await expect(page.getByTestId('voice-settings')).toBeVisible();
   await page.screenshot({ path: info.outputPath('settings.png'), fullPage: true });
   await page.getByTestId('nav-trace').click();

@@ -14,7 +14,7 @@ test('the server goes away: the child is told to ask a grown-up, and the status 
   try {
     await openApp(page);
     await useSlowDemoBrain(page, server, 0);
-    await expect(page.getByTestId('model-status')).toHaveText('大脑：远程接口：demo-brain');
+    await expect(page.getByTestId('model-status')).toHaveText('大脑：家里的电脑（要联网）');
     await type(page, '你好');
     await waitSpoken(page, /你好呀/);
     await server.close();
@@ -22,24 +22,26 @@ test('the server goes away: the child is told to ask a grown-up, and the status 
     await type(page, '你是谁');
     const lines = childLines('model_remote_network').map((l) => l.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
     await waitSpoken(page, new RegExp(lines.join('|')), before);
-    await expect(page.getByTestId('model-status')).toHaveText('大脑：连不上（远程接口：demo-brain）');
+    await expect(page.getByTestId('model-status')).toHaveText('大脑：家里的电脑（连不上）');
     await expect(page.getByTestId('model-status')).toHaveClass(/bad/);
   } finally {
     await server.close().catch(() => undefined);
   }
 });
 
-test('测试连接 lists the models and a tap picks one as the model name', async ({ page }) => {
+test('测试连接 lists the models and the model name is picked from them', async ({ page }) => {
   const server = await startOpenAITestServer();
   try {
     await page.goto('/tests/lab/settings.html');
     await page.getByRole('radio', { name: /远程接口/ }).check();
     await page.getByLabel('接口地址').fill(server.baseUrl);
     await page.getByRole('button', { name: '测试连接' }).click();
-    await expect(page.getByTestId('remote-connection')).toContainText('连接成功，服务器上的模型：test-model');
-    await expect(page.getByLabel('模型名称')).toHaveValue('');
-    await page.getByTestId('remote-models').getByRole('button', { name: '用 test-model' }).click();
-    await expect(page.getByLabel('模型名称')).toHaveValue('test-model');
+    await expect(page.getByTestId('remote-connection')).toContainText('电脑上的模型：test-model');
+    // Nothing typed yet: the list offers the server's models, none picked for the parent.
+    const list = page.getByTestId('remote-model-list');
+    await expect(list).toHaveValue('');
+    await list.selectOption('test-model');
+    await expect(list).toHaveValue('test-model');
     await page.getByRole('button', { name: '保存并使用' }).click();
     await expect(page.getByTestId('active-model')).toHaveText('正在使用：远程接口：test-model');
   } finally {

@@ -1,5 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { startOpenAITestServer, type OpenAITestServer } from '../support/openai-test-server.ts';
+import { toolsOf } from '../support/demo-brain-server.ts';
 
 // The model settings screen (tests/lab/settings.html mounts src/ui/settings/ModelSettings.svelte over
 // the app's model hub). This Chromium has no usable GPU, like the CI machines.
@@ -12,25 +13,36 @@ test.afterAll(async () => {
   await server.close();
 });
 
-test('without WebGPU the settings screen says so and offers the remote API', async ({ page }) => {
+test('without WebGPU the settings screen says so and offers the CPU engine or the remote API', async ({ page }) => {
   await page.goto('/tests/lab/settings.html');
+  // The automatic choice on this machine (no GPU, a browser that runs the CPU engine).
+  await expect(page.getByTestId('engine-choice')).toContainText('这台设备适合：本机 CPU 引擎');
+  await expect(page.getByTestId('engine-choice')).toContainText('没有可用的显卡');
+  await expect(page.getByTestId('engine-choice')).toContainText('比显卡慢');
+  await expect(page.getByRole('radio', { name: /自动选择/ })).toBeChecked();
+  await expect(page.getByTestId('cpu-state')).toHaveText('状态：未下载');
+  await page.getByRole('radio', { name: /本机模型（显卡/ }).check();
   const alert = page.getByTestId('no-webgpu');
   await expect(alert).toBeVisible();
-  await expect(alert).toContainText('不能在本机运行模型');
+  await expect(alert).toContainText('不能在本机用显卡运行模型');
   await expect(page.getByTestId('webgpu-probe')).toContainText('无法在本机运行模型');
   await expect(page.getByTestId('local-state')).toHaveText('状态：本机不能运行模型');
-  await expect(page.getByRole('button', { name: '下载并加载' })).toBeDisabled();
-  await alert.getByRole('button', { name: '改用远程接口' }).click();
+  await expect(page.getByRole('button', { name: '下载并加载', exact: true })).toBeDisabled();
+  await expect(alert.getByRole('button', { name: '改用 CPU 引擎' })).toBeVisible();
+  await expect(alert.getByRole('button', { name: '先用演示脚本玩' })).toBeVisible();
+  await alert.getByRole('button', { name: '用家里的电脑当大脑' }).click();
   await expect(page.getByLabel('接口地址')).toBeVisible();
   await expect(page.getByRole('radio', { name: /远程接口/ })).toBeChecked();
 });
 
 test('an agent step round-trips through the remote API (test server), in the page and from a worker', async ({ page }) => {
   let n = 0;
-  server.respond(() => ({
-    content: JSON.stringify({ action: 'reply', args: { text: `你好呀，我是测试服务器（第${++n}次）` } }),
-    chunkBytes: 5,
-  }));
+  // 测试连接 probes the output mode with its own small step (a greeting); steps answer with a reply.
+  server.respond((body) =>
+    toolsOf(body).some((t) => t.name === 'greet')
+      ? { content: '{"action":"greet","args":{"text":"你好"}}' }
+      : { content: JSON.stringify({ action: 'reply', args: { text: `你好呀，我是测试服务器（第${++n}次）` } }), chunkBytes: 5 },
+  );
   await page.goto('/tests/lab/settings.html');
   await page.getByRole('radio', { name: /远程接口/ }).check();
   await page.getByLabel('接口地址').fill(server.baseUrl);
@@ -40,7 +52,8 @@ test('an agent step round-trips through the remote API (test server), in the pag
   await expect(page.getByTestId('active-model')).toHaveText('正在使用：远程接口：test-model');
 
   await page.getByRole('button', { name: '测试连接' }).click();
-  await expect(page.getByTestId('remote-connection')).toContainText('连接成功，服务器上的模型：test-model');
+  await expect(page.getByTestId('remote-connection')).toContainText('连上了！电脑上的模型：test-model');
+  await expect(page.getByTestId('remote-mode')).toContainText('结构化输出方式：JSON Schema（严格）');
 
   await page.getByLabel('对“大脑”说一句').fill('你是谁？');
   await page.getByRole('button', { name: '试一步', exact: true }).click();
@@ -68,6 +81,7 @@ test('a failing remote API is reported clearly, not silently', async ({ page }) 
   await page.getByLabel('接口地址').fill(server.baseUrl);
   await page.getByLabel('模型名称').fill('test-model');
   await page.getByRole('button', { name: '保存并使用' }).click();
+  await expect(page.getByTestId('active-model')).toHaveText('正在使用：远程接口：test-model');
   await page.getByRole('button', { name: '试一步', exact: true }).click();
   await expect(page.getByTestId('try-error')).toContainText('远程接口返回错误');
   await expect(page.getByTestId('try-error')).toContainText('HTTP 500');

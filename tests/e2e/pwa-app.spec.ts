@@ -5,8 +5,9 @@
  */
 import { expect, test, type Page } from '@playwright/test';
 import { installSpeechFake } from './fakes/speech-fake.ts';
-import { spoken } from './support/child.ts';
-import { DEFAULT_SEED, expectSeedsPinned, guessNumberSecrets, halvingGuesses, pinSeeds } from './support/seeds.ts';
+import { firstVisitWithDemo, spoken } from './support/child.ts';
+import { enterPin, setUpAsParent } from './support/parent.ts';
+import { DEFAULT_SEED, expectSeedsPinned, guessNumberSecrets, halvingGuesses } from './support/seeds.ts';
 
 // Every seed is pinned: 猜数字 thinks of SECRET (also after the offline reload: the fake starts again).
 const [SECRET] = guessNumberSecrets(DEFAULT_SEED);
@@ -29,14 +30,8 @@ async function exchange(page: Page, words: string, pattern: RegExp): Promise<str
 }
 
 test('after one online visit, a game of 猜数字 is played with the network off', async ({ page, context }, info) => {
-  await page.addInitScript(installSpeechFake, {});
-  await pinSeeds(page, [DEFAULT_SEED]);
   // First visit, online: the service worker installs and takes control; the demo model is chosen.
-  await page.goto('/?e2e#arcade');
-  await page.waitForFunction(() => !!navigator.serviceWorker?.controller, null, { timeout: 60_000 });
-  await page.waitForFunction(() => '__agentcade' in window);
-  await page.evaluate(() => (window as any).__agentcade.controller.chooseProvider('scripted'));
-  await expect(page.getByTestId('model-status')).toContainText('演示');
+  await firstVisitWithDemo(page);
 
   const fromNetwork: string[] = [];
   await context.setOffline(true);
@@ -74,28 +69,37 @@ test('after one online visit, a game of 猜数字 is played with the network off
   }
 });
 
-test('settings: storage used and free, "ready offline", and no promise with the remote API', async ({ page }, info) => {
+test('设置: storage used and free, and whether the games work offline — honest for the brain chosen', async ({ page }, info) => {
+  await page.addInitScript(installSpeechFake, {});
   await page.goto('/?e2e#settings');
   await page.waitForFunction(() => !!navigator.serviceWorker?.controller, null, { timeout: 60_000 });
   await page.waitForFunction(() => '__agentcade' in window);
+  await setUpAsParent(page);
   await page.evaluate(() => (window as any).__agentcade.controller.chooseProvider('scripted'));
-  const storage = page.getByRole('region', { name: '存储与离线' });
+  const storage = page.getByTestId('storage-info');
   // The precached app shell counts (the line follows the service worker's install, no tap needed).
   await expect(storage.getByTestId('storage-used')).toContainText(/^\d+(\.\d)? [KMG]B$/);
   await expect(storage.getByTestId('storage-free')).toContainText(/\d( |\.\d )?[KMG]?B$/);
-  // The shell is cached but no local model was ever loaded completely: not ready yet.
-  await expect(storage.getByTestId('offline-ready')).toContainText('请先完整加载一次模型');
-  await storage.scrollIntoViewIfNeeded();
-  await page.screenshot({ path: info.outputPath('settings-storage.png'), fullPage: true });
+  // The demo brain with the app cached plays offline; this browser's recognition needs the network.
+  const verdict = page.getByTestId('status-card').getByTestId('offline-ready');
+  await expect(verdict).toHaveText('断网也能玩，但听不懂说话（要打字）');
+  await expect(page.getByTestId('part-app')).toHaveText('应用已经存在这台设备上，断网也能打开。');
+  await page.screenshot({ path: info.outputPath('settings-status.png'), fullPage: true });
 
-  // Switching to the remote API on this screen: the offline line says nothing can be promised.
+  // Switching to the remote API on this screen: not ready until it has an address…
   await page.getByRole('radio', { name: /远程接口/ }).check();
-  await expect(storage.getByTestId('offline-ready')).toContainText('断网后无法游戏');
-  await storage.scrollIntoViewIfNeeded();
+  await expect(verdict).toHaveText('大脑还没准备好');
+  await expect(page.getByTestId('part-brain')).toHaveText('家里的电脑还没准备好（还没填家里电脑的地址）。');
+  // …and with one, nothing works offline, and it says so.
+  await page.getByLabel('接口地址').fill('http://127.0.0.1:9/v1');
+  await page.getByLabel('模型名称').fill('qwen2.5:1.5b');
+  await page.getByRole('button', { name: '保存并使用' }).click();
+  await expect(verdict).toHaveText('断网后不能玩：大脑要联网');
   await page.screenshot({ path: info.outputPath('settings-remote.png'), fullPage: true });
-  // …and after a reload, with the remote API still chosen.
+  // …and after a reload, with the remote API still chosen (the grown-up area asks for the PIN again).
   await page.reload();
-  await expect(page.getByRole('region', { name: '存储与离线' }).getByTestId('offline-ready')).toContainText('断网后无法游戏');
+  await enterPin(page);
+  await expect(page.getByTestId('status-card').getByTestId('offline-ready')).toContainText('断网后不能玩');
   await page.getByRole('radio', { name: /演示/ }).check();
-  await expect(page.getByRole('region', { name: '存储与离线' }).getByTestId('offline-ready')).not.toContainText('断网后无法游戏');
+  await expect(page.getByTestId('status-card').getByTestId('offline-ready')).toHaveText('断网也能玩，但听不懂说话（要打字）');
 });

@@ -9,6 +9,7 @@ import { ANIMALS, seeded } from '../../examples/remote-game/game.ts';
 import { animalSoundsLogic, startRemoteGameServer, type GameLogic, type RunningServer } from '../../examples/remote-game/server.ts';
 import { serveCards, type CardServer } from '../support/a2a/card-server.ts';
 import { idle, openApp, say, spoken, waitSpoken } from './support/child.ts';
+import { openGrownUp } from './support/parent.ts';
 
 const VIEWPORTS = [
   { name: 'phone', width: 390, height: 844 },
@@ -40,7 +41,7 @@ function slowOn(first?: string): GameLogic {
 }
 
 async function addGame(page: Page, address: string): Promise<void> {
-  await page.getByTestId('nav-settings').click();
+  await openGrownUp(page, 'settings');
   await page.getByTestId('remote-address').fill(address);
   await page.getByTestId('remote-add').click();
 }

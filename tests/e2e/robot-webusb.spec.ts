@@ -63,7 +63,9 @@ test('Android path: tap to connect over WebUSB, draw, nod, unplug, re-plug witho
   const onScreen = page.getByTestId('on-screen-robot');
   await expect(page.getByTestId('robot-notice')).toHaveText('机器人断开了，我先在屏幕上陪你玩');
   await expect(onScreen).toHaveAttribute('data-active', 'screen');
-  await expect(page.getByTestId('result')).toContainText('robot_unplugged');
+  // The result is the on-screen robot's: the drawing is finished where the child now looks.
+  await expect(page.getByTestId('result')).toHaveText('{"device_completed":true,"shown_on":"screen"}');
+  await expect(onScreen).toHaveAttribute('data-strokes', '10');
 
   await page.evaluate(() => (globalThis as unknown as { __robotSim: { plug(): void } }).__robotSim.plug());
   await expect(page.getByTestId('robot-status')).toHaveText('机器人已连接');

@@ -1,5 +1,5 @@
 /**
- * Issue 9 end to end, in Chromium with the demo model: a parent designs 恐龙问答 in the Studio tab,
+ * A Studio game end to end, in Chromium with the demo model: a parent designs 恐龙问答 in the Studio tab,
  * the game appears in the arcade, the child starts it by voice (stubbed ASR), plays it to the end
  * (a wrong answer, then right ones), and the parent sees the play record in the Studio.
  */
@@ -7,19 +7,13 @@ import { expect, test, type Page } from '@playwright/test';
 import { DEMO_THEMES } from '../../src/studio/demo-decks.ts';
 import { installSpeechFake } from './fakes/speech-fake.ts';
 import { say as speak, spoken } from './support/child.ts';
+import { Parent } from './support/studio.ts';
+import { openGrownUp, setUpAsParent } from './support/parent.ts';
 
 /** The child speaks once the previous round is over. */
 const say = (page: Page, words: string) => speak(page, words, { waitIdle: true });
 
 const DINO = DEMO_THEMES['恐龙'].rows;
-const tag = (page: Page, name: string) => page.getByTestId(`tag-${name}`);
-
-async function accept(page: Page, name: string) {
-  await expect(tag(page, name)).toHaveAttribute('data-status', 'draft', { timeout: 20_000 });
-  await tag(page, name).getByTestId('accept').click();
-  await expect(tag(page, name)).toHaveAttribute('data-status', 'accepted');
-}
-
 /** Everything spoken after the first `after` sentences, once it matches `pattern` (pieces joined back). */
 async function heard(page: Page, pattern: RegExp, after: number): Promise<string> {
   let text = '';
@@ -39,16 +33,17 @@ test('design 恐龙问答 in the Studio, play it in the arcade by voice to the e
   await page.addInitScript(installSpeechFake, {});
   await page.goto('/?e2e#studio');
   await page.waitForFunction(() => '__agentcade' in window);
+  await setUpAsParent(page);
   await page.evaluate(() => (window as any).__agentcade.controller.chooseProvider('scripted'));
   await expect(page.getByTestId('model-status')).toContainText('演示');
 
   // ── the parent designs the game ──
   await expect(page.locator('body[data-studio-ready="1"]')).toHaveCount(1);
-  await page.getByTestId('package-quiz-cards').click();
-  await page.getByTestId('chat-input').fill('给5岁的孩子做一个恐龙问答');
-  await page.getByTestId('send').click();
-  for (const t of ['设计.交互范式', '设计.run_skill清单', '设计.主题', '设计.卡牌', '设计.规则', '设计.角色']) await accept(page, t);
-  await expect(page.getByTestId('waiting')).toContainText('设计完成');
+  await page.getByTestId('new-talk').click();
+  const parent = new Parent(page);
+  await parent.typesToStudio('给5岁的孩子做一个恐龙问答');
+  await parent.acceptsAll();
+  await expect(page.getByTestId('waiting')).toContainText('做好了');
   await expect(page.getByTestId('playbooks')).toContainText('还没有人玩过');
 
   // ── the arcade lists it like a built-in game ──
@@ -85,13 +80,13 @@ test('design 恐龙问答 in the Studio, play it in the arcade by voice to the e
     expect(said).toMatch(/^答对了！第\d题/);
     answer = answerOf(said);
   }
-  expect(said).toMatch(/你答对了 5 张，得了 9 分/);
+  expect(said).toMatch(/你答对了 5 张，一张不落，得了 9 分/);
   await expect(robot).toHaveAttribute('data-gestures', /nod/);
   await expect(page.getByTestId('current-game')).toHaveCount(0);
   await page.screenshot({ path: info.outputPath('studio-play-2-finished.png') });
 
   // ── the parent sees the play record in the Studio ──
-  await page.getByTestId('nav-studio').click();
+  await openGrownUp(page, 'studio');
   const records = page.getByTestId('playbook');
   await expect(records).toHaveCount(1);
   await expect(records.first().getByTestId('playbook-score')).toHaveText('9 分');

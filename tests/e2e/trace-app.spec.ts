@@ -6,6 +6,7 @@
  */
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { idle, openApp, spoken, type, waitSpoken } from './support/child.ts';
+import { openGrownUp } from './support/parent.ts';
 import { DEFAULT_SEED, guessNumberSecrets } from './support/seeds.ts';
 
 // Every seed is pinned (openApp): the number 猜数字 thinks of, never 50 (the guess below).
@@ -60,7 +61,7 @@ test('a round of 猜数字 in the app: the tree in 记录, the number hidden unt
   // The robot output module's own executions are there too.
   expect(events.some((e) => e.kind === 'device' && e.source === 'robot' && e.name === 'react')).toBe(true);
 
-  await page.getByTestId('nav-trace').click();
+  await openGrownUp(page, 'trace');
   const rounds = page.getByTestId('trace-round');
   await expect(rounds).toHaveCount(2);
   const first = rounds.last(); // newest first
@@ -104,7 +105,7 @@ test('a round of 猜数字 in the app: the tree in 记录, the number hidden unt
   await idle(page);
 
   const showsSecret = async () => {
-    await page.getByTestId('nav-trace').click();
+    await openGrownUp(page, 'trace');
     await expect(rounds).toHaveCount(3);
     await expect(rounds.first()).toContainText('不玩了');
     const req = (await openRound(rounds.last())).first();
@@ -141,7 +142,7 @@ test('a reload in the middle of a game: the child is told, and the trace shows t
   await expect(page.getByTestId('current-game')).toHaveCount(0);
   await page.screenshot({ path: info.outputPath('trace-app-interrupted.png') });
 
-  await page.getByTestId('nav-trace').click();
+  await openGrownUp(page, 'trace');
   const recovery = page.getByTestId('trace-round').first();
   await expect(recovery).toContainText('重新打开：结束中断的游戏');
   const requests = await openRound(recovery);
@@ -155,7 +156,7 @@ test('a reload in the middle of a game: the child is told, and the trace shows t
   await expand(replies);
   await expect(replies.locator('li.kind-reply')).toContainText('（结束）');
   await expect(recovery.locator('li.kind-main > ul > li.kind-main_tool')).toContainText('end_interrupted_game');
-  await expand(recovery.locator('> ul > li.kind-group').filter({ has: page.locator('> .row .label', { hasText: '播报' }) }));
+  await expand(recovery.locator('.tree > li.kind-group').filter({ has: page.locator('> .row .label', { hasText: '播报' }) }));
   await expect(recovery.locator('li.kind-speech')).toContainText(INTERRUPTED);
 
   // The `end` carried empty text to the same session the game was started in.
@@ -170,4 +171,50 @@ test('a reload in the middle of a game: the child is told, and the trace shows t
   await page.waitForFunction(() => '__agentcade' in window);
   await page.waitForTimeout(1000);
   expect((await spoken(page)).join('')).not.toContain(INTERRUPTED);
+});
+
+test('记录 for a parent: a round of 猜数字 reads as 孩子说 / 机器人说 / what the game did, with nothing opened; design steps under their design', async ({ page }, info) => {
+  await open(page);
+  await type(page, '我们玩猜数字吧');
+  await waitSpoken(page, /我想好了一个 1 到 100 的数字/);
+  await idle(page);
+  const n = (await spoken(page)).length;
+  await type(page, '我猜50');
+  await waitSpoken(page, /50 (大|小)了/, n);
+  await idle(page);
+  const heard = (await spoken(page)).slice(n).join('');
+
+  // A design in the Studio: its brain's steps are recorded meanwhile.
+  await page.getByTestId('nav-studio').click();
+  await expect(page.locator('body[data-studio-ready="1"]')).toHaveCount(1);
+  await page.getByTestId('new-talk').click();
+  await expect(page.getByTestId('studio')).toHaveAttribute('data-busy', '0');
+  await page.getByTestId('chat-input').fill('猜谜语，玩 3 轮');
+  await page.getByTestId('send').click();
+  await expect(page.getByTestId('draft-review')).toBeVisible();
+
+  await page.getByTestId('nav-trace').click();
+  const rounds = page.getByTestId('trace-round');
+  await expect(rounds).toHaveCount(2);
+  const guess = rounds.first();
+  await expect(guess.getByTestId('round-said')).toHaveText('孩子说「我猜50」');
+  await expect(guess.getByTestId('round-robot')).toHaveText(`机器人说「${heard}」`);
+  await expect(guess.getByTestId('round-happened')).toHaveText(`猜了 50，${SECRET > 50 ? '偏小' : '偏大'}，还剩 6 次`);
+  await expect(guess.getByTestId('round-duration')).toHaveText(/^用时 \d+(\.\d)? (毫秒|秒)$/);
+  const start = rounds.last();
+  await expect(start.getByTestId('round-happened')).toHaveText('开了一局：想好了 1 到 100 之间的一个数，有 7 次机会');
+  // Nothing technical shows until 技术细节 is opened, and no answer before it is revealed.
+  for (const r of [guess, start]) {
+    const text = await r.innerText();
+    for (const term of ['A2A', 'submit_guess', 'tries_left', 'too_small', 'too_big', '{', 'game:', String(SECRET)]) expect(text, `「${term}」 in 「${text}」`).not.toContain(term);
+    await expect(r.locator('li.node')).toHaveCount(0);
+  }
+  // The Studio's steps: under their design, not in the child's round, no unfiled records.
+  const design = page.getByTestId('trace-design');
+  await expect(design).toHaveCount(1);
+  await expect(design).toContainText(/设计「新游戏」：大脑想了 \d+ 步/);
+  await expect(page.getByText(/没有归入任何一轮/)).toHaveCount(0);
+  await page.screenshot({ path: info.outputPath('trace-for-parents.png'), fullPage: true });
+  // 技术细节 still holds the developer's tree.
+  await expect((await openRound(guess)).first()).toContainText('guess-number（message）：「我猜50」');
 });

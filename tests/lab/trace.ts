@@ -10,7 +10,6 @@ import UpdateLab from './UpdateLab.svelte';
 import { TraceRecorder } from '../../src/trace/recorder.ts';
 import { TraceStore } from '../../src/trace/trace-store.ts';
 import { traceMaxBytes } from '../../src/trace/trace-settings.ts';
-import { markModelLoaded } from '../../src/trace/offline-ready.ts';
 
 const store = await TraceStore.open({ maxBytes: traceMaxBytes });
 const recorder = new TraceRecorder(store, { onError: (e) => console.error('trace write failed', e) });
@@ -38,5 +37,5 @@ if (new URLSearchParams(location.search).has('sw')) mount(UpdateLab, { target: d
 mount(StorageInfo, { target: document.getElementById('storage')! });
 mount(TraceScreen, { target: document.getElementById('app')!, props: { store, recorder } });
 
-Object.assign(window, { labTrace: { store, recorder, seedRound, markModelLoaded } });
+Object.assign(window, { labTrace: { store, recorder, seedRound } });
 document.body.dataset.ready = '1';

@@ -36,7 +36,12 @@ export function agentOf(messages: ChatMessage[], tools: ToolSpec[]): string {
 
 /** The demo brain's step for one chat-completion request body, as the JSON text a model would write. */
 export async function demoStep(body: { messages: ChatMessage[] }): Promise<string> {
-  const tools = toolsOf(body as never);
+  return demoStepWith(body.messages, toolsOf(body as never));
+}
+
+/** The demo brain's step for messages and the actions legal now, however the request told them. */
+export async function demoStepWith(messages: ChatMessage[], tools: ToolSpec[]): Promise<string> {
+  const body = { messages };
   const agent = agentOf(body.messages, tools);
   const policy = agent === 'main' ? mainDemoPolicy : (GAMES.find((g) => g.agent === agent)?.policy ?? studioDemoPolicies[agent]);
   if (!policy) throw new Error(`the demo brain has no policy for agent "${agent}"`);

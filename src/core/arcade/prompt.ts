@@ -5,14 +5,19 @@
  * [fixed rules + game list] · [history] · [state line + the user's words].
  */
 import type { ChatMessage, ToolSpec } from '../llm/types.ts';
+import { HONEST_COMPANION } from '../safety/honesty.ts';
 import type { ArcadeGame, HistoryEntry, Session } from './types.ts';
 
 export const ROBOT_NAME = '小方';
 /** History entries sent to the model (the newest ones). */
 export const HISTORY_WINDOW = 8;
 
-const RULES = `你是${ROBOT_NAME}，陪小朋友说话和玩语音游戏的机器人。用简短、温暖、适合孩子的中文回答，一两句话，不说自己是真人。
+const RULES = `你是${ROBOT_NAME}，陪小朋友说话和玩语音游戏的机器人。用简短、温暖、适合孩子的中文回答，一两句话。
+${HONEST_COMPANION}
 想玩游戏就用 start_game；问有什么游戏用 list_games；正在玩时，和游戏有关的话用 send_message 原样交给游戏；想结束就用 end_game；普通聊天用 reply。`;
+
+/** With the parent's 「只玩游戏」 on: no free chat, the `reply` tool becomes `games_only`. */
+const GAMES_ONLY_RULES = `现在家长打开了「只玩游戏」：不闲聊。想玩游戏就用 start_game；问有什么游戏用 list_games；正在玩时，和游戏有关的话用 send_message 原样交给游戏；想结束就用 end_game；别的话都用 games_only，告诉小朋友现在只玩游戏。`;
 
 /** One line per game: `- <id>：<title>（又叫：a、b）`. The demo policy reads the same format back. */
 export function gameLine(g: ArcadeGame): string {
@@ -37,8 +42,13 @@ export function parseGameLines(system: string): ParsedGameLine[] {
   return out;
 }
 
-export function systemPrompt(games: readonly ArcadeGame[]): string {
-  return `${RULES}\n游戏：\n${games.map(gameLine).join('\n')}`;
+/** How the main agent may talk: free chat, or (the parent's 「只玩游戏」) games only. */
+export interface ChatMode {
+  gamesOnly?: boolean;
+}
+
+export function systemPrompt(games: readonly ArcadeGame[], mode: ChatMode = {}): string {
+  return `${RULES}${mode.gamesOnly ? `\n${GAMES_ONLY_RULES}` : ''}\n游戏：\n${games.map(gameLine).join('\n')}`;
 }
 
 /** The line in front of the user's words that tells the model the state (last, so the prefix stays stable). */
@@ -56,8 +66,9 @@ export function buildMessages(
   busy: boolean,
   words: string,
   scratch: readonly ChatMessage[] = [],
+  mode: ChatMode = {},
 ): ChatMessage[] {
-  const msgs: ChatMessage[] = [{ role: 'system', content: systemPrompt(games) }];
+  const msgs: ChatMessage[] = [{ role: 'system', content: systemPrompt(games, mode) }];
   for (const h of history.slice(-HISTORY_WINDOW)) {
     if (h.role === 'user') msgs.push({ role: 'user', content: h.text });
     else if (h.role === 'main') msgs.push({ role: 'assistant', content: h.text });
@@ -68,8 +79,11 @@ export function buildMessages(
   return msgs;
 }
 
-/** Tools legal right now: no game → list/start/reply; a game running → also end_game and send_message. */
-export function mainTools(games: readonly ArcadeGame[], inGame: boolean): ToolSpec[] {
+/**
+ * Tools legal right now: no game → list/start/reply; a game running → also end_game and send_message.
+ * With 「只玩游戏」 there is no `reply`: `games_only` says kindly that now is for games only.
+ */
+export function mainTools(games: readonly ArcadeGame[], inGame: boolean, mode: ChatMode = {}): ToolSpec[] {
   const ids = games.map((g) => g.declaration.id);
   const tools: ToolSpec[] = [
     { name: 'list_games', description: '列出可以玩的游戏', parameters: { type: 'object', properties: {}, required: [] } },
@@ -94,6 +108,10 @@ export function mainTools(games: readonly ArcadeGame[], inGame: boolean): ToolSp
         parameters: { type: 'object', properties: { text: { type: 'string', maxLength: 200 } }, required: [] },
       },
     );
+  }
+  if (mode.gamesOnly) {
+    tools.push({ name: 'games_only', description: '告诉孩子现在只玩游戏（不聊天），并说可以玩哪些游戏', parameters: { type: 'object', properties: {}, required: [] } });
+    return tools;
   }
   tools.push({
     name: 'reply',

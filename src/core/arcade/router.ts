@@ -4,10 +4,14 @@
  * - "再说一遍": the last sentence again;
  * - "停" / "不玩了": stop talking and end the running game (`game`: the words speak of a game —
  *   "不玩了" with no game running is told so, "停" just stops);
+ * - words a young child should bring to a grown-up (a dangerous question, words of self-harm, the
+ *   family's address): a caring answer, and the words go to no model (the child-safety check);
  * - a clear in-game utterance (fast path): straight to the game as `send_message`;
  * - anything else: the main agent's model decides.
  * Pure: a function of the words and the state.
  */
+import type { SafetyCategory, SafetyVerdict } from '../safety/classify.ts';
+import { CARING } from '../safety/replies.ts';
 import { globalIntent, isClearInGame, normalize, speaksOfEndingGame, voiceCommand, type VoiceCommand } from './intents.ts';
 import type { ArcadeGame } from './types.ts';
 
@@ -16,6 +20,7 @@ export type Route =
   | { kind: 'voice'; command: VoiceCommand }
   | { kind: 'repeat' }
   | { kind: 'stop'; game: boolean }
+  | { kind: 'care'; category: SafetyCategory; rule: string }
   | { kind: 'fast' }
   | { kind: 'model' };
 
@@ -26,6 +31,8 @@ export interface RouteContext {
   voiceCommands: boolean;
   /** Clear in-game words skip the model. */
   fastPath: boolean;
+  /** The child-safety check of the child's own words (src/core/safety/classify.ts), once loaded. */
+  checkChild?: (words: string) => SafetyVerdict;
 }
 
 export function route(words: string, ctx: RouteContext): Route {
@@ -35,6 +42,8 @@ export function route(words: string, ctx: RouteContext): Route {
   const intent = globalIntent(words, ctx.games);
   if (intent === 'stop') return { kind: 'stop', game: speaksOfEndingGame(words) };
   if (intent) return { kind: intent };
+  const safety = ctx.checkChild?.(words);
+  if (safety?.verdict === 'blocked' && CARING[safety.category]) return { kind: 'care', category: safety.category, rule: safety.rule };
   if (ctx.fastPath && isClearInGame(words, ctx.games, ctx.inGame)) return { kind: 'fast' };
   return { kind: 'model' };
 }

@@ -21,8 +21,10 @@ export type SpeakerRole = 'main' | 'game_agent';
 export interface SpokenOutcome {
   /** true when the whole text was spoken (false: interrupted by a tap, or the voice failed). */
   completed: boolean;
-  /** Why not completed: 'stopped' (tap to stop), 'no-voice', 'failed', 'watchdog'. */
+  /** Why not completed: 'stopped' (tap to stop), 'no-voice', 'failed', 'watchdog', 'blocked' (the safety check dropped it). */
   reason?: string;
+  /** What was actually said when the safety check changed the line: the gentle redirect, or '' (nothing). */
+  said?: string;
 }
 
 /**
@@ -63,13 +65,15 @@ export interface AgentSnapshot {
 export type AgentEvent =
   | { type: 'heard'; text: string; roundId: string }
   | { type: 'spoken'; role: SpeakerRole; text: string; gameId?: string; completed: boolean }
-  | { type: 'state'; snapshot: AgentSnapshot };
+  | { type: 'state'; snapshot: AgentSnapshot }
+  /** A round needed a brain and none is chosen: a grown-up should choose one (the child was told). */
+  | { type: 'needs-brain'; roundId: string };
 
 /** How a round (one user input) was handled; returned when the round is over (mic may listen again). */
 export interface RoundResult {
   roundId: string;
-  /** 'repeat' | 'stop' | 'wait' | 'fast' | 'tap' | 'voice' (no main-agent model call) | 'model'. */
-  route: 'repeat' | 'stop' | 'wait' | 'fast' | 'model' | 'tap' | 'voice';
+  /** 'repeat' | 'stop' | 'wait' | 'fast' | 'tap' | 'voice' | 'care' | 'locked' (no main-agent model call) | 'model'. */
+  route: 'repeat' | 'stop' | 'wait' | 'fast' | 'model' | 'tap' | 'voice' | 'care' | 'locked';
   /** Main-agent model calls made in this round. */
   modelCalls: number;
   /** The tool the round ended with: 'reply' | 'start_game' | 'send_message' | 'end_game' | 'error' | ... */

@@ -55,7 +55,17 @@ export function childLines(code: string | undefined): string[] {
   return e ? [e.child, ...(e.also ?? [])] : [];
 }
 
+/** Every registered entry (the areas' errors.ts files must have been imported), for audits. */
+export function catalogueEntries(): Array<[string, ErrorEntry]> {
+  return Object.entries(catalogue);
+}
+
 /** The child's sentence of a catalogued code, or undefined when the code is not in the catalogue. */
 export function childSentence(code: string | undefined): string | undefined {
   return code !== undefined ? catalogue[code]?.child : undefined;
+}
+
+/** Every child sentence registered so far (what the robot may say when something goes wrong). */
+export function allChildSentences(): string[] {
+  return [...new Set(Object.values(catalogue).map((e) => e.child))];
 }

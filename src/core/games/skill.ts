@@ -14,16 +14,8 @@
  */
 import { parse as parseYaml } from 'yaml';
 import { CAPABILITIES, type Capability, type GameDeclaration } from '../protocol/declaration.ts';
+import { ALLOWED_FIELDS, DESCRIPTION_MAX, isSkillName } from './agent-skills.ts';
 
-/** The Agent Skills frontmatter rules, shared by game skills and studio worker skills. */
-export const ALLOWED_FIELDS: ReadonlySet<string> = new Set(['name', 'description', 'license', 'compatibility', 'metadata', 'allowed-tools']);
-const NAME_RE = /^[a-z0-9]+(-[a-z0-9]+)*$/;
-export const DESCRIPTION_MAX = 1024;
-
-/** 1–64 characters of a-z, 0-9 and single hyphens, not starting or ending with one. */
-export function isSkillName(name: string): boolean {
-  return name.length <= 64 && NAME_RE.test(name);
-}
 const FRONTMATTER_RE = /^---[ \t]*\r?\n([\s\S]*?)\r?\n---[ \t]*(?:\r?\n|$)([\s\S]*)$/;
 
 export class SkillLoadError extends Error {

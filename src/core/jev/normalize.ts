@@ -35,10 +35,19 @@ export function squash(text: string): string {
 }
 
 export function normalize(text: string): string {
+  return normalizeWith(text, false);
+}
+
+/** The same for a written line: hesitation sounds stay (its "er" may be pinyin, not a hesitation). */
+export function normalizeWritten(text: string): string {
+  return normalizeWith(text, true);
+}
+
+function normalizeWith(text: string, keepFillers: boolean): string {
   let s = text.normalize('NFKC').toLowerCase();
   s = toSimplified(s);
   s = s.replace(/(?<=[a-z])['’](?=[a-z])/g, '\uE000').replace(/(?<=[a-z])-(?=[a-z])/g, '\uE001'); // protect don't / it's / t-rex
-  s = s.replace(FILLER_HAN, ' ').replace(FILLER_LATIN, ' ');
+  if (!keepFillers) s = s.replace(FILLER_HAN, ' ').replace(FILLER_LATIN, ' ');
   s = s.replace(PUNCT, BOUNDARY).replace(/\uE000/g, "'").replace(/\uE001/g, '-');
   s = s.replace(/[\r\n\t]+/g, BOUNDARY);
   // Spaces between two Han characters are ASR artefacts; elsewhere they separate words.

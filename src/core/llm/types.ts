@@ -51,6 +51,8 @@ export interface StepRequest {
    * invalid output starts a new attempt). Lets an agent speak a reply before the step is complete.
    */
   onStream?: (delta: string, attempt: number) => void;
+  /** The session the step belongs to in the trace (a design session: src/core/trace/designs.ts). */
+  session?: string;
 }
 
 export interface ChatModel {

@@ -20,7 +20,7 @@
  * - Everything a card says that reaches the main agent's prompt or a screen is bounded and has no line
  *   breaks or brackets the game list uses (a title cannot smuggle in a second game line).
  */
-import { isSkillName } from '../games/skill.ts';
+import { isSkillName } from '../games/agent-skills.ts';
 import { PROTOCOL } from './game-protocol.ts';
 import { CAPABILITIES, type Capability } from './declaration.ts';
 
@@ -248,7 +248,7 @@ export function checkGameCard(card: unknown, ctx: CardContext): Checked<RemoteGa
   // Title, description, aliases.
   const title = typeof skill.name === 'string' ? skill.name.trim() : '';
   if (!title || chars(title) > TITLE_MAX || FORBIDDEN_IN_NAMES.test(title))
-    return refuse(at('name'), `游戏的名字要有 1 到 ${TITLE_MAX} 个字，不能有换行和括号。`, `skill name ${JSON.stringify(skill.name)} must be 1..${TITLE_MAX} characters without line breaks, brackets or 、`);
+    return refuse(at('name'), `游戏的名字要有 1 到 ${TITLE_MAX} 个字，不能有换行和括号。`, `skill name ${JSON.stringify(skill.name)} must be 1..${TITLE_MAX} characters without line breaks, brackets or 「、」`);
   const rawDescription = skill.description === undefined ? '' : skill.description;
   if (typeof rawDescription !== 'string' || chars(rawDescription) > DESCRIPTION_MAX || /[\r\n]/.test(rawDescription.trim()))
     return refuse(at('description'), `游戏的介绍最多 ${DESCRIPTION_MAX} 个字，而且只能写一段。`, `skill description must be a single-line string of at most ${DESCRIPTION_MAX} characters`);
@@ -259,7 +259,7 @@ export function checkGameCard(card: unknown, ctx: CardContext): Checked<RemoteGa
   for (const e of examples) {
     const a = e.trim();
     if (!a || chars(a) > ALIAS_MAX || FORBIDDEN_IN_NAMES.test(a))
-      return refuse(at('examples'), `游戏的别名「${a}」不行：每个别名要有 1 到 ${ALIAS_MAX} 个字，不能有换行、括号和顿号。`, `alias ${JSON.stringify(e)} must be 1..${ALIAS_MAX} characters without line breaks, brackets or 、`);
+      return refuse(at('examples'), `游戏的别名「${a}」不行：每个别名要有 1 到 ${ALIAS_MAX} 个字，不能有换行、括号和顿号。`, `alias ${JSON.stringify(e)} must be 1..${ALIAS_MAX} characters without line breaks, brackets or 「、」`);
     if (a !== title && !aliases.includes(a)) aliases.push(a);
   }
 

@@ -21,7 +21,7 @@ export function capabilitiesFromHello(hello: Hello): Capabilities {
   return caps;
 }
 
-const CAPABILITY_NAMES: Record<Capability, string> = {
+export const CAPABILITY_NAMES: Record<Capability, string> = {
   face: '做表情',
   head: '点头摇头',
   draw: '画画',

@@ -37,7 +37,7 @@ export interface Frame {
 /** Header (4) + CRC (2). */
 const FRAME_OVERHEAD = 6;
 /** Largest decoded frame a receiver must accept; larger input is discarded as noise. */
-const MAX_DECODED_FRAME = 4096;
+export const MAX_DECODED_FRAME = 4096;
 
 export function encodeFrame(type: FrameType, seq: number, payload: Uint8Array = new Uint8Array(0)): Uint8Array {
   const raw = new Uint8Array(payload.length + FRAME_OVERHEAD);
@@ -74,7 +74,7 @@ export function jsonPayload(frame: Frame): Record<string, unknown> | undefined {
   }
 }
 
-type DecodeProblem = 'cobs' | 'crc' | 'short' | 'version' | 'type' | 'overflow';
+export type DecodeProblem = 'cobs' | 'crc' | 'short' | 'version' | 'type' | 'overflow';
 
 /** Decodes one delimited COBS block. */
 export function decodeBlock(block: Uint8Array): Frame | DecodeProblem {
@@ -106,7 +106,8 @@ export class FrameDecoder {
   private len = 0;
   private overflow = false;
 
-  constructor(private readonly onProblem?: (p: DecodeProblem) => void) {}
+  /** `onProblem` gets the rejected block's bytes (without the delimiter; an oversize block is cut at the limit). */
+  constructor(private readonly onProblem?: (p: DecodeProblem, block: Uint8Array) => void) {}
 
   push(bytes: Uint8Array): Frame[] {
     const frames: Frame[] = [];
@@ -150,6 +151,6 @@ export class FrameDecoder {
   private problem(p: DecodeProblem): void {
     if (p === 'crc') this.stats.crcErrors++;
     else this.stats.junk++;
-    this.onProblem?.(p);
+    this.onProblem?.(p, this.buf.slice(0, this.len));
   }
 }

@@ -71,19 +71,33 @@ export interface DeviceError {
   msg?: string;
 }
 
-/** Limits and timings (ms). Changing one is a protocol change: keep docs/robot-protocol.md §6 in step. */
+/** Limits and timings (ms). Changing one is a protocol change: keep docs/robot-protocol.md §9 in step. */
 export const LIMITS = {
   maxPointsPerStroke: 100,
   maxTextBytes: 200,
+  /** `draw.end` and `screen.progress` labels (UTF-8 bytes). */
+  maxLabelBytes: 60,
+  /** `draw.begin` ids (UTF-8 bytes). */
+  maxIdBytes: 32,
   screenSize: 240,
   defaultMaxFrame: 1024,
+  /** The fewest distinct requests a device remembers for duplicate suppression. */
   deviceDedupe: 16,
+  /**
+   * The host's request window: counting from the oldest request still waiting for its Ack, at
+   * most this many requests have been sent. Half the device's memory, so a retransmission is
+   * always recognised (docs/robot-protocol.md §3).
+   */
+  hostWindow: 8,
+  /** The fewest queued commands a lane accepts before NAKing `busy` (the device may take more). */
   headQueue: 4,
   screenQueue: 64,
 } as const;
 
 export const TIMING = {
   ackTimeout: 300,
+  /** The longest the host lets its ack timeout grow after seeing late Acks. */
+  ackTimeoutMax: 2000,
   ackRetries: 2,
   doneMargin: 2000,
   helloRetry: 500,
@@ -93,6 +107,9 @@ export const TIMING = {
   deviceWatchdog: 5000,
   blobStall: 1000,
   reconnectRetry: 2000,
+  /** First wait before a command refused with `busy` is sent again (doubling each time). */
+  busyRetry: 100,
+  busyRetries: 5,
 } as const;
 
 export function isHello(v: Record<string, unknown>): v is Hello & Record<string, unknown> {

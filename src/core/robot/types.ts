@@ -29,8 +29,14 @@ export interface TextCard {
 }
 
 export interface DeviceResult {
+  /** The picture is complete on the robot the child is looking at. */
   device_completed: boolean;
+  /** Why not: "<code>: <a sentence the child may be told>" (robot_picture_incomplete: the half picture was cleared). */
   error?: string;
+  /** For the trace: which command failed and how. */
+  detail?: string;
+  /** Set when the USB robot went away mid-way and the on-screen robot is the one that finished it. */
+  shown_on?: 'screen';
 }
 
 export interface DevicePort {

@@ -21,12 +21,14 @@ export function cardsFromDesign(projectId: string, deck: unknown): CardAsset[] {
     const prompt = String(c.prompt ?? '').trim();
     if (!answer || !prompt) return;
     const d = Number(c.difficulty);
+    const drawing = typeof c.drawing === 'string' && c.drawing.trim() ? c.drawing.trim() : undefined;
     out.push({
       projectId,
       cardId: typeof c.id === 'string' && c.id ? c.id : `c${i + 1}`,
-      kind: c.kind === 'picture' ? 'picture' : 'question',
+      kind: drawing || c.kind === 'picture' ? 'picture' : 'question',
       prompt,
       ...(typeof c.picture === 'string' && c.picture ? { picture: c.picture } : {}),
+      ...(drawing ? { drawing } : {}),
       answer,
       aliases: strList(c.aliases),
       hints: strList(c.hints),

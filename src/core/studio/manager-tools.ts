@@ -6,6 +6,7 @@
  * phase-machine event. The agent never passes input tags and never writes the board.
  */
 import type { Step, ToolSpec } from '../llm/types.ts';
+import { HONEST_COMPANION } from '../safety/honesty.ts';
 import type { Blackboard, TagEntry } from './blackboard.ts';
 import type { SkillPackage } from './package-loader.ts';
 import { isLoopTool, type PhaseEvent, type PhaseState } from './phase-machine.ts';
@@ -48,16 +49,18 @@ export function managerToolSpecs(pkg: SkillPackage, state: PhaseState, allowed: 
   return allowed.filter((n) => specs[n]).map((n) => specs[n]);
 }
 
-export function managerSystemPrompt(pkg: SkillPackage, stage: 'design' | 'play'): string {
+/** The manager's fixed prompt; in play, `runSkills` (the game's list) narrows the skills it describes. */
+export function managerSystemPrompt(pkg: SkillPackage, stage: 'design' | 'play', runSkills: readonly string[] = []): string {
   const skills = pkg.skills
-    .filter((s) => (stage === 'design' ? s.stage === 'instantiate' : s.stage === 'run'))
+    .filter((s) => (stage === 'design' ? s.stage === 'instantiate' : s.stage === 'run' && (runSkills.length === 0 || runSkills.includes(s.id))))
     .map((s) => `- ${s.id}（${s.title}）：${s.description}`)
     .join('\n');
   const role =
     stage === 'design'
       ? '你是游戏设计工作室的总管。你和家长一起设计一个新游戏：决定下一步运行哪个 skill 的 worker；worker 产出草稿，家长采用后才成为事实。先看 missing_skills；缺什么就 run_worker；家长驳回的草稿要重新运行那个 skill；全部采用后 declare_instance_ready。'
       : '你是这局游戏的主持总管。孩子每说一句话，你决定调用哪个 run skill（run_worker）；运行时执行它、更新「运行.*」标签。写「运行.回复」的 skill 跑完，运行时就把这句话说给孩子听，这一轮结束；其他 skill 的结果交回给你，再决定下一步。只有不需要 skill 的时候才自己 reply。';
-  return `${role}\n\n# 技能包：${pkg.title}\n${pkg.description}\n\n# 约束\n${pkg.constraints.map((c) => `- ${c}`).join('\n')}\n\n# skill\n${skills}\n\n每一步只调用一个工具。`;
+  const child = stage === 'play' ? `\n\n# 对孩子\n${HONEST_COMPANION}` : '';
+  return `${role}${child}\n\n# 技能包：${pkg.title}\n${pkg.description}\n\n# 约束\n${pkg.constraints.map((c) => `- ${c}`).join('\n')}\n\n# skill\n${skills}\n\n每一步只调用一个工具。`;
 }
 
 function brief(value: unknown, max = 80): string {

@@ -6,9 +6,10 @@
  * `loadPackage` is pure (file texts in, package or every error out); `discoverPackages` finds the
  * folders (src/studio/bundled-packages.ts), so adding a package folder needs no edit anywhere else.
  */
-import { ALLOWED_FIELDS, DESCRIPTION_MAX, isSkillName } from '../games/skill.ts';
+import { ALLOWED_FIELDS, DESCRIPTION_MAX, isSkillName } from '../games/agent-skills.ts';
 import { CAPABILITIES, type Capability } from '../protocol/declaration.ts';
 import { splitFrontmatter } from './frontmatter.ts';
+import { parseFieldSchema, type TagDef } from './tag-schema.ts';
 
 type SkillStage = 'instantiate' | 'run';
 /** How a read tag appears in a worker's dynamic context: whole, shortened, or with fields hidden. */
@@ -37,6 +38,14 @@ export interface SkillDef {
   metadata: Record<string, string>;
 }
 
+/** A shape of play the interaction-paradigm skill may choose, with the run skills it plays with. */
+export interface Paradigm {
+  name: string;
+  /** One line for the parent: how a round goes. */
+  description: string;
+  runSkills: string[];
+}
+
 export interface SkillPackage {
   id: string;
   title: string;
@@ -48,6 +57,10 @@ export interface SkillPackage {
   acceptance: { design: 'user'; play: 'runtime' };
   /** Declared tag vocabulary: name → meaning. */
   tags: Record<string, string>;
+  /** Each declared tag with its parent-facing title and, optionally, its value's schema and summary. */
+  tagDefs: Record<string, TagDef>;
+  /** The shapes of play (empty: the package has one, named by its run skill list alone). */
+  paradigms: Paradigm[];
   skills: SkillDef[];
   manifestBody: string;
 }
@@ -82,11 +95,14 @@ export function loadPackage(folder: string, files: PackageFiles): LoadResult {
   const constraints = strings(m.constraints ?? []);
   if (!constraints) err(`${folder}/orchestrator.md: constraints 必须是字符串列表`);
   const tags: Record<string, string> = {};
+  const tagDefs: Record<string, TagDef> = {};
   if (m.tags && typeof m.tags === 'object' && !Array.isArray(m.tags)) {
-    for (const [name, meaning] of Object.entries(m.tags as Record<string, unknown>)) {
+    for (const [name, raw] of Object.entries(m.tags as Record<string, unknown>)) {
       if (!name.startsWith(DESIGN_PREFIX) && !name.startsWith(PLAY_PREFIX))
         err(`${folder}/orchestrator.md: 标签「${name}」必须以「${DESIGN_PREFIX}」或「${PLAY_PREFIX}」开头`);
-      tags[name] = String(meaning ?? '');
+      const def = tagDefOf(name, raw, `${folder}/orchestrator.md tags「${name}」`, err);
+      tags[name] = def.meaning;
+      tagDefs[name] = def;
     }
   } else err(`${folder}/orchestrator.md: 缺少 tags（标签表）`);
   if (!tags['设计.run_skill清单'] && head.data) err(`${folder}/orchestrator.md: 标签表里必须有「设计.run_skill清单」`);
@@ -164,6 +180,21 @@ export function loadPackage(folder: string, files: PackageFiles): LoadResult {
       const t = skills.find((x) => x.id === next);
       if (!t || t.stage !== 'run' || t.executor !== 'code' || t.id === s.id) err(`${folder}/orchestrator.md: skill「${s.id}」的 then「${next}」必须是另一个 executor: code 的 run skill`);
     }
+  const paradigms: Paradigm[] = [];
+  if (m.paradigms !== undefined) {
+    if (!Array.isArray(m.paradigms)) err(`${folder}/orchestrator.md: paradigms 必须是列表`);
+    else
+      for (const [i, raw] of (m.paradigms as unknown[]).entries()) {
+        const p = (raw ?? {}) as Record<string, unknown>;
+        const where = `${folder}/orchestrator.md paradigms[${i}]`;
+        const runSkills = strings(p.runSkills) ?? [];
+        if (typeof p.name !== 'string' || !p.name) err(`${where}: 缺少 name`);
+        else if (paradigms.some((x) => x.name === p.name)) err(`${where}: 玩法「${p.name}」重复`);
+        if (runSkills.length === 0) err(`${where}: runSkills 必须列出 run skill`);
+        for (const r of runSkills) if (!skills.some((s) => s.id === r && s.stage === 'run')) err(`${where}: runSkills 里的「${r}」不是这个包的 run skill`);
+        paradigms.push({ name: String(p.name ?? ''), description: typeof p.description === 'string' ? p.description : '', runSkills });
+      }
+  }
   if (!skills.some((s) => s.stage === 'instantiate' && s.writes.includes('设计.run_skill清单')) && head.data)
     err(`${folder}/orchestrator.md: 必须有一个 instantiate skill 写「设计.run_skill清单」（交互范式）`);
   if (errors.length) return { ok: false, packageId: folder, errors };
@@ -179,10 +210,32 @@ export function loadPackage(folder: string, files: PackageFiles): LoadResult {
       constraints: constraints ?? [],
       acceptance: { design: 'user', play: 'runtime' },
       tags,
+      tagDefs,
+      paradigms,
       skills,
       manifestBody: head.body,
     },
   };
+}
+
+/**
+ * A tag entry of the manifest: either its meaning alone, or `{meaning, title?, schema?, summary?,
+ * list?: {path?, item}, technical?}`.
+ */
+function tagDefOf(name: string, raw: unknown, where: string, err: (m: string) => void): TagDef {
+  const short = name.replace(/^设计\.|^运行\./, '');
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return { name, meaning: String(raw ?? ''), title: short, technical: false };
+  const r = raw as Record<string, unknown>;
+  const def: TagDef = { name, meaning: typeof r.meaning === 'string' ? r.meaning : '', title: typeof r.title === 'string' && r.title ? r.title : short, technical: r.technical === true };
+  if (!def.meaning) err(`${where}: 缺少 meaning`);
+  if (r.schema !== undefined) def.schema = parseFieldSchema(r.schema, `${where} schema`, err);
+  if (typeof r.summary === 'string') def.summary = r.summary;
+  if (r.list !== undefined) {
+    const l = r.list as Record<string, unknown>;
+    if (typeof l?.item !== 'string') err(`${where}: list 需要 item 模板`);
+    else def.list = { path: typeof l.path === 'string' ? l.path : '', item: l.item };
+  }
+  return def;
 }
 
 /** Groups globbed files (`/skills/<pkg>/…`) by package folder and loads each package. */

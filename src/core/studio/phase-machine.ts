@@ -6,8 +6,9 @@
  * (draft → accepted only by the user) and (4) the precise `waitingReason`.
  *
  * phase: idle | running | waiting_user | done | error;  stage: design → play → done.
- * A user hard event (input, accept/reject/edit that completes a review, continue, a player's input)
- * sets phase running and resets the burst counter; every model round counts against the cap N,
+ * A user hard event (input, accept/reject/edit/revise that completes a review, a value the parent
+ * wrote in answer to a worker's question, continue, a player's input) sets phase running and resets
+ * the burst counter; every model round counts against the cap N,
  * and reaching N ends in waiting_user with reason `burst_cap` — not an exception.
  */
 type Stage = 'design' | 'play' | 'done';
@@ -47,6 +48,16 @@ export type PhaseEvent =
   | { type: 'user_reject'; tag: string; reason: string }
   | { type: 'user_edit'; tag: string; value: unknown }
   | { type: 'user_continue' }
+  /** The parent's words about the drafts under review: each is redone with the words as the reason. */
+  | { type: 'user_revise'; text: string }
+  /**
+   * The parent writes design facts themselves (a hand-written deck): accepted at once, authored by
+   * the parent. `writer` is the instantiate skill that produces these tags; if that skill's worker
+   * asked the parent (e.g. "你来写几张吧"), the values answer it and the manager goes on.
+   */
+  | { type: 'user_author'; values: Record<string, unknown>; writer?: string }
+  /** The parent finishes a design they wrote by hand (no manager): once every needed fact is there. */
+  | { type: 'user_declare' }
   | { type: 'player_input'; text: string }
   | { type: 'player_end' }
   // the manager's tool calls (one per model round)
@@ -80,6 +91,9 @@ export type Effect =
   | { type: 'accept_tag'; tag: string }
   | { type: 'reject_tag'; tag: string; reason: string }
   | { type: 'edit_tag'; tag: string; value: unknown }
+  | { type: 'author_tags'; values: Record<string, unknown> }
+  /** The worker waiting for the parent's answer is answered otherwise: it is dropped. */
+  | { type: 'drop_worker'; workerId: string; skill: string }
   | { type: 'wait'; reason: WaitingReason }
   | { type: 'declare_ready' }
   | { type: 'send_reply'; text: string; session: 'active' | 'ended' }
@@ -125,10 +139,14 @@ export function allowedTools(s: PhaseState): string[] {
 }
 
 /** What the user may do now (for the screen). */
-export function userActions(s: PhaseState): Array<'input' | 'accept' | 'reject' | 'edit' | 'continue' | 'play'> {
+export type UserAction = 'input' | 'accept' | 'reject' | 'edit' | 'revise' | 'author' | 'declare' | 'continue' | 'play';
+
+export function userActions(s: PhaseState): UserAction[] {
   if (whoActs(s) !== 'user') return [];
   if (s.stage === 'play') return s.phase === 'error' || s.waiting?.kind === 'player_input' || s.phase === 'idle' ? ['play'] : [];
-  const acts: Array<'input' | 'accept' | 'reject' | 'edit' | 'continue'> = ['input', 'accept', 'reject', 'edit'];
+  const acts: UserAction[] = ['input', 'accept', 'reject', 'edit', 'author'];
+  if (s.waiting?.kind === 'review_drafts') acts.push('revise');
+  if (s.ready) acts.push('declare');
   if (s.phase === 'error' || s.waiting?.kind === 'burst_cap' || s.waiting?.kind === 'interrupted' || s.waiting?.kind === 'worker_failed') acts.push('continue');
   return acts;
 }
@@ -161,8 +179,8 @@ export function transition(s: PhaseState, e: PhaseEvent): Transition {
   const who = whoActs(s);
   switch (e.type) {
     case 'user_input': {
-      if (s.stage !== 'design') return refuse(s, e, '设计已经完成，现在不能再对总管说话');
-      if (!userMayAct(s)) return refuse(s, e, '总管正在工作，请稍等');
+      if (s.stage !== 'design') return refuse(s, e, '设计已经完成了');
+      if (!userMayAct(s)) return refuse(s, e, '设计室正在想，请稍等');
       if (!e.text.trim()) return refuse(s, e, '请先输入内容');
       const w = s.waiting;
       if (w?.kind === 'worker_question') {
@@ -175,8 +193,8 @@ export function transition(s: PhaseState, e: PhaseEvent): Transition {
     case 'user_reject':
     case 'user_edit': {
       if (s.stage !== 'design') return refuse(s, e, '只有设计阶段的草稿需要验收');
-      if (!userMayAct(s)) return refuse(s, e, '总管正在工作，请稍等');
-      if (e.type === 'user_reject' && !e.reason.trim()) return refuse(s, e, '驳回时请写一句理由');
+      if (!userMayAct(s)) return refuse(s, e, '设计室正在想，请稍等');
+      if (e.type === 'user_reject' && !e.reason.trim()) return refuse(s, e, '说一句哪里不满意');
       const op: Effect =
         e.type === 'user_accept' ? { type: 'accept_tag', tag: e.tag } : e.type === 'user_reject' ? { type: 'reject_tag', tag: e.tag, reason: e.reason } : { type: 'edit_tag', tag: e.tag, value: e.value };
       const w = s.waiting;
@@ -188,9 +206,35 @@ export function transition(s: PhaseState, e: PhaseEvent): Transition {
       }
       return { state: s, effects: [op, { type: 'persist' }] };
     }
+    case 'user_revise': {
+      if (s.stage !== 'design') return refuse(s, e, '只有设计阶段的草稿可以修改');
+      if (!userMayAct(s)) return refuse(s, e, '设计室正在想，请稍等');
+      const w = s.waiting;
+      if (w?.kind !== 'review_drafts') return refuse(s, e, '现在没有等你看的草稿');
+      if (!e.text.trim()) return refuse(s, e, '说说想怎么改');
+      return startBurst(s, [{ type: 'record_user_words', text: e.text }, ...w.tags.map((tag): Effect => ({ type: 'reject_tag', tag, reason: e.text }))]);
+    }
+    case 'user_author': {
+      if (s.stage !== 'design') return refuse(s, e, '设计已经完成，不能再改了');
+      if (!userMayAct(s)) return refuse(s, e, '设计室正在想，请稍等');
+      const tags = Object.keys(e.values);
+      if (tags.length === 0) return refuse(s, e, '没有要写的内容');
+      const w = s.waiting;
+      if (w?.kind === 'review_drafts' && w.tags.some((t) => tags.includes(t))) return refuse(s, e, '这一项有草稿在等你看：采用它，或者点「改一改」');
+      const op: Effect = { type: 'author_tags', values: e.values };
+      // The worker asked the parent to write these themselves: that answers it, the manager goes on.
+      if (w?.kind === 'worker_question' && e.writer === w.skill) return startBurst(s, [op, { type: 'drop_worker', workerId: w.workerId, skill: w.skill }]);
+      return { state: s, effects: [op, { type: 'persist' }] };
+    }
+    case 'user_declare': {
+      if (s.stage !== 'design') return refuse(s, e, '这个游戏已经做好了');
+      if (!userMayAct(s)) return refuse(s, e, '设计室正在想，请稍等');
+      if (!s.ready) return refuse(s, e, '还有内容没写好，写完才能放进游戏厅');
+      return { state: { ...s, stage: 'play', phase: 'idle', waiting: null, worker: null }, effects: [{ type: 'declare_ready' }, { type: 'persist' }] };
+    }
     case 'user_continue': {
       if (s.stage === 'done') return refuse(s, e, '已经结束了');
-      if (!userMayAct(s)) return refuse(s, e, '总管正在工作，请稍等');
+      if (!userMayAct(s)) return refuse(s, e, '设计室正在想，请稍等');
       const k = s.waiting?.kind;
       if (s.phase !== 'error' && k !== 'burst_cap' && k !== 'interrupted' && k !== 'worker_failed') return refuse(s, e, '现在在等你回答或验收，不能直接继续');
       return startBurst(s, []);

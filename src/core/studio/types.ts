@@ -44,8 +44,10 @@ export interface CardAsset {
   cardId: string;
   kind: 'question' | 'picture';
   prompt: string;
-  /** What the robot draws / shows for a picture card (never names the answer). */
+  /** A picture card's description, shown as text (designs made before cards had drawings). */
   picture?: string;
+  /** A picture card's drawing: the id of one of the robot's drawings, drawn while the card is asked. */
+  drawing?: string;
   answer: string;
   aliases: string[];
   hints: string[];
@@ -85,6 +87,9 @@ export interface PlayBook {
   turns: PlayTurn[];
   score: number;
   correct: number;
+  /** Cards (问答, 猜谜语) or actions (我说你做) played; 0 in 故事接龙. */
   cardsPlayed: number;
   durationMs: number;
+  /** The shape of play (设计.交互范式.范式), so the record reads right: 张 of cards, 个 of actions, rounds of a story. */
+  shape?: string;
 }

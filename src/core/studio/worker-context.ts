@@ -10,6 +10,7 @@ import type { ChatMessage } from '../llm/types.ts';
 import type { Blackboard } from './blackboard.ts';
 import type { ContextRule, SkillDef, SkillPackage } from './package-loader.ts';
 import { hideFields } from './manager-tools.ts';
+import { HONEST_COMPANION } from '../safety/honesty.ts';
 
 interface WorkerContext {
   upper: string;
@@ -21,6 +22,8 @@ function fixedUpperHalf(pkg: SkillPackage, skill: SkillDef): string {
   return [
     `你是「${pkg.title}」技能包里 skill「${skill.id}」（${skill.title}）的 worker。`,
     `# 约束\n${pkg.constraints.map((c) => `- ${c}`).join('\n')}`,
+    // What the robot will say to a child (a run skill's reply, the host's persona lines).
+    ...(skill.stage === 'run' || skill.writes.includes('设计.角色') ? [`# 对孩子\n${HONEST_COMPANION}`] : []),
     `# SKILL.md\n${skill.skillMd}`,
     `# 交付\n用 submit 一次提交这些标签：${skill.writes.join('、')}。` + (skill.stage === 'instantiate' ? '信息不够、必须由家长决定时，用 ask_user 问一句。' : ''),
   ].join('\n\n');

@@ -7,6 +7,7 @@
  * record arrives); otherwise the round running at the event's time. A game-side record whose
  * request id no round registered (yet) is an orphan.
  */
+import { designOf, type DesignSession } from './designs.ts';
 import { hasSecret, hideSecretFields, revealChecker, type Placed } from './redact.ts';
 import type { TraceEvent } from './types.ts';
 
@@ -29,6 +30,8 @@ export interface TraceRound {
 
 export interface GroupedTrace {
   rounds: TraceRound[];
+  /** The Studio's design sessions (records with a `design:` contextId), oldest first. */
+  designs: DesignSession<StoredTraceEvent>[];
   orphans: StoredTraceEvent[];
 }
 
@@ -70,7 +73,17 @@ export function groupRounds(events: Iterable<StoredTraceEvent>, requests?: Reado
   const timeline = [...rounds.values()].sort((a, b) => a.startedAt - b.startedAt);
   const orphans: StoredTraceEvent[] = [];
 
+  const designs = new Map<string, DesignSession<StoredTraceEvent>>();
   for (const e of all) {
+    const design = !e.roundId && !e.requestId ? designOf(e) : undefined;
+    if (design) {
+      const d = designs.get(design) ?? { id: design, startedAt: e.at, endedAt: e.at, events: [] };
+      d.events.push(e);
+      d.startedAt = Math.min(d.startedAt, e.at);
+      d.endedAt = Math.max(d.endedAt, eventEnd(e));
+      designs.set(design, d);
+      continue;
+    }
     const id = e.roundId ?? (e.requestId ? reqs.get(e.requestId) : undefined);
     let round = id ? rounds.get(id) : undefined;
     if (!round && !id && !e.requestId) round = roundAt(timeline, e.at);
@@ -84,7 +97,8 @@ export function groupRounds(events: Iterable<StoredTraceEvent>, requests?: Reado
     r.events.sort(byTime);
     for (const e of r.events) r.endedAt = Math.max(r.endedAt, eventEnd(e));
   }
-  return { rounds: timeline, orphans: orphans.sort(byTime) };
+  for (const d of designs.values()) d.events.sort(byTime);
+  return { rounds: timeline, designs: [...designs.values()].sort((a, b) => a.startedAt - b.startedAt), orphans: orphans.sort(byTime) };
 }
 
 /** The latest round started at or before `at`. */

@@ -4,6 +4,8 @@
  */
 import { eventEnd, type ViewEvent, type ViewRound } from './rounds.ts';
 import type { TraceKind } from './types.ts';
+import { CATEGORY_LABEL } from '../safety/replies.ts';
+import type { SafetyCategory } from '../safety/rules.ts';
 
 type NodeKind = TraceKind | 'round' | 'main' | 'group';
 
@@ -23,6 +25,7 @@ const REQUEST_SECTIONS: { title: string; kinds: TraceKind[] }[] = [
   { title: '回复', kinds: ['reply'] },
   { title: '播报', kinds: ['speech'] },
   { title: '设备', kinds: ['device'] },
+  { title: '安全', kinds: ['safety'] },
   { title: '错误', kinds: ['error', 'user_input', 'main_tool', 'a2a_request'] },
 ];
 
@@ -31,6 +34,7 @@ const ROUND_SECTIONS: { title: string; kinds: TraceKind[] }[] = [
   { title: '播报', kinds: ['speech'] },
   { title: '设备', kinds: ['device'] },
   { title: '游戏工具', kinds: ['game_tool'] },
+  { title: '安全', kinds: ['safety'] },
   { title: '错误', kinds: ['error'] },
 ];
 
@@ -78,6 +82,10 @@ function eventLabel(e: ViewEvent): string {
       return `播报：「${short(t ?? '')}」`;
     case 'device':
       return `设备 ${e.name ?? ''}`.trim();
+    case 'safety': {
+      const label = CATEGORY_LABEL[d.category as SafetyCategory] ?? String(d.category ?? '');
+      return e.name === 'child_words' ? `安全：孩子的话（${label}），已温和回答，没有交给模型` : `安全：拦下一句（${label}）${typeof d.said === 'string' && d.said ? `，改说「${short(d.said)}」` : ''}`;
+    }
     case 'error':
       return `错误 ${e.name ?? ''}`.trim();
   }

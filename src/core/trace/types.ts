@@ -11,6 +11,8 @@ export type TraceKind =
   | 'model_step'
   | 'speech'
   | 'device'
+  /** The child-safety check: a blocked line (the original under data) or a child's words answered with care. */
+  | 'safety'
   | 'error';
 
 export interface TraceEvent {

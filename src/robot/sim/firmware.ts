@@ -24,6 +24,18 @@ interface SimFaults {
   noDone: boolean;
   /** Hung firmware: reads nothing, answers nothing (not even pings). */
   mute: boolean;
+  /**
+   * Lose the Ack of the next N requests of a method, e.g. `{'head.gesture': 1}`: the command runs,
+   * the host does not hear the Ack; the Ack re-sent for its retransmission gets through.
+   */
+  loseAck: Record<string, number>;
+  /** Lose the Done of the next N requests of a method (the Done re-sent for a retransmission gets through). */
+  loseDone: Record<string, number>;
+  /**
+   * Lose every reply (Ack, Done, re-sent ones too) of the N-th next request of a method, e.g.
+   * `{'draw.stroke': 5}`: the robot runs it, the host hears nothing about it.
+   */
+  loseReplies: Record<string, number>;
 }
 
 export interface SimOptions {
@@ -77,7 +89,11 @@ function initialState(): RobotState {
 
 export class FirmwareSim {
   state: RobotState = initialState();
-  readonly faults: SimFaults = { corruptOut: 0, corruptIn: 0, ackDelay: 0, noDone: false, mute: false };
+  readonly faults: SimFaults = { corruptOut: 0, corruptIn: 0, ackDelay: 0, noDone: false, mute: false, loseAck: {}, loseDone: {}, loseReplies: {} };
+  /** Requests whose first Ack / Done is lost (`faults.loseAck`, `loseDone`), and those whose every reply is (`faults.loseReplies`). */
+  private readonly ackLost = new Set<number>();
+  private readonly doneLost = new Set<number>();
+  private readonly silenced = new Set<number>();
   private readonly clock: Clock;
   private readonly random: () => number;
   private wire: ((bytes: Uint8Array) => void) | null = null;
@@ -166,9 +182,13 @@ export class FirmwareSim {
     this.head = { queue: [], busy: null, busyEnds: 0, timer: undefined, limit: LIMITS.headQueue };
     this.recent = [];
     this.recentSeqs = [];
+    this.ackLost.clear();
+    this.doneLost.clear();
+    this.silenced.clear();
     this.decoder = new FrameDecoder(() => this.bad());
     this.drawing.id = null;
     this.blob = null;
+    this.evtSeq = 0;
   }
 
   // ---- input ----------------------------------------------------------------------------------
@@ -206,18 +226,20 @@ export class FirmwareSim {
   }
 
   private onRequest(frame: Frame): void {
-    const key = Array.from(frame.payload, (b) => b.toString(16)).join('');
+    const key = Array.from(frame.payload, (b) => b.toString(16).padStart(2, '0')).join('');
+    const body = jsonPayload(frame);
     const prev = this.recentFor(frame.seq);
-    if (prev && prev.key === key) {
-      // A retransmission (the host missed our ack): answer again, never run twice.
-      if (prev.ack) this.send(prev.ack);
-      if (prev.done) this.send(prev.done);
+    // sys.hello is always answered (it is idempotent); any other repeat is a retransmission.
+    if (prev && prev.key === key && body?.method !== 'sys.hello') {
+      // The host missed our ack: answer again, never run twice, and do not remember it again.
+      if (prev.ack) this.out(frame.seq, prev.ack);
+      if (prev.done) this.out(frame.seq, prev.done);
       return;
     }
     const recent: Recent = { key };
     this.remember(frame.seq, recent);
-    const body = jsonPayload(frame);
     if (!body || typeof body.method !== 'string') return this.nak(frame.seq, recent, 'bad_json', 'payload is not {method, params}');
+    this.injectLoss(frame.seq, body.method);
     const params = (body.params && typeof body.params === 'object' ? body.params : {}) as Params;
     const run = () => {
       this.set({ commands: this.state.commands + 1 });
@@ -226,6 +248,22 @@ export class FirmwareSim {
     // A slow robot: the command sits unread for a while (retransmissions meanwhile are duplicates).
     if (this.faults.ackDelay > 0) this.after(this.faults.ackDelay, run);
     else run();
+  }
+
+  private injectLoss(seq: number, method: string): void {
+    const { loseAck, loseDone, loseReplies } = this.faults;
+    if ((loseAck[method] ?? 0) > 0) {
+      loseAck[method]--;
+      this.ackLost.add(seq);
+    }
+    if ((loseDone[method] ?? 0) > 0) {
+      loseDone[method]--;
+      this.doneLost.add(seq);
+    }
+    if ((loseReplies[method] ?? 0) > 0 && --loseReplies[method] === 0) {
+      delete loseReplies[method];
+      this.silenced.add(seq);
+    }
   }
 
   private recentSeqs: number[] = [];
@@ -259,6 +297,7 @@ export class FirmwareSim {
     helloBody: () => this.helloBody(),
     set: (patch) => this.set(patch),
     stopAll: () => this.stopAll(),
+    laneWait: (lane) => this.waitOf(lane === 'head' ? this.head : this.screen),
     sendHello: () => this.sendHello(),
     drawing: this.drawing,
     receiveImage: (req, w, h, len) => {
@@ -300,10 +339,8 @@ export class FirmwareSim {
     if (b.got < b.len) return this.armBlobStall(req);
     this.blob = null;
     const content: ScreenContent = { kind: 'image', w: b.w, h: b.h, bits: b.data };
-    this.after(MOTION.image, () => {
-      this.set({ content });
-      req.done({ ok: true });
-    });
+    // All bytes are here: the image takes its turn in the screen lane (already acked, never refused).
+    this.enqueue(this.screen, b.seq, recent, MOTION.image, () => this.set({ content }), () => {}, false);
   }
 
   /** Ends a screen.image with `blob_incomplete` when no in-order Blob comes for a while. */
@@ -316,12 +353,18 @@ export class FirmwareSim {
     });
   }
 
-  private enqueue(ch: Channel, seq: number, recent: Recent, ms: number, start: () => void, finish: () => void): void {
-    if (ch.queue.length >= ch.limit) return this.nak(seq, recent, 'busy', 'queue full');
-    const wait = (ch.busy ? Math.max(0, ch.busyEnds - this.clock.now()) : 0) + ch.queue.reduce((a, j) => a + j.ms, 0);
+  /** Queues a job on a lane and acks it with the time until it will be done (`ack` false: acked already). */
+  private enqueue(ch: Channel, seq: number, recent: Recent, ms: number, start: () => void, finish: () => void, ack = true): void {
+    if (ack && ch.queue.length >= ch.limit) return this.nak(seq, recent, 'busy', 'queue full');
+    const wait = this.waitOf(ch);
     ch.queue.push({ seq, ms, start, finish: () => { finish(); this.done(seq, recent, { ok: true }); } });
-    this.ack(seq, recent, wait + ms);
+    if (ack) this.ack(seq, recent, wait + ms);
     this.pump(ch);
+  }
+
+  /** How long until a lane has finished everything it holds (ms). */
+  private waitOf(ch: Channel): number {
+    return (ch.busy ? Math.max(0, ch.busyEnds - this.clock.now()) : 0) + ch.queue.reduce((a, j) => a + j.ms, 0);
   }
 
   private pump(ch: Channel): void {
@@ -376,13 +419,15 @@ export class FirmwareSim {
   private ack(seq: number, recent: Recent, ms: number): void {
     const bytes = encodeJsonFrame(FrameType.Ack, seq, { ms: Math.round(ms) });
     recent.ack = bytes;
-    this.send(bytes);
+    if (this.ackLost.delete(seq)) return;
+    this.out(seq, bytes);
   }
 
   private nak(seq: number, recent: Recent, code: DeviceErrorCode, msg: string): void {
     const bytes = encodeJsonFrame(FrameType.Ack, seq, { error: { code, msg } });
     recent.ack = bytes;
-    this.send(bytes);
+    if (this.ackLost.delete(seq)) return;
+    this.out(seq, bytes);
   }
 
   private done(seq: number, recent: Recent, reply: Reply): void {
@@ -390,11 +435,18 @@ export class FirmwareSim {
     const body = reply.ok ? { ok: true } : { ok: false, error: { code: reply.code, msg: reply.msg } };
     const bytes = encodeJsonFrame(FrameType.Done, seq, body);
     recent.done = bytes;
-    this.send(bytes);
+    if (this.doneLost.delete(seq)) return;
+    this.out(seq, bytes);
+  }
+
+  /** An Ack or Done for request `seq` (unless fault injection loses every reply to it). */
+  private out(seq: number, bytes: Uint8Array): void {
+    if (!this.silenced.has(seq)) this.send(bytes);
   }
 
   private sendHello(): void {
-    this.evtSeq = (this.evtSeq + 1) & 0xffff;
+    // Event counter: 1 for the first event after boot, then +1, wrapping from 65535 to 1.
+    this.evtSeq = this.evtSeq >= 0xffff ? 1 : this.evtSeq + 1;
     // A lone delimiter first: ends any boot text in the host's buffer so the hello is not glued to it.
     this.wire?.(new Uint8Array([0]));
     this.send(encodeJsonFrame(FrameType.Event, this.evtSeq, this.helloBody()));

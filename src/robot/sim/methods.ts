@@ -21,6 +21,8 @@ export interface SimControls {
   set(patch: Partial<RobotState>): void;
   /** Stops motion and drops both lanes' work (each dropped command reports done `stopped`). */
   stopAll(): void;
+  /** How long until a lane has finished everything it holds (ms). */
+  laneWait(lane: Lane): number;
   sendHello(): void;
   /** The drawing the latest draw.begin announced (strokes are checked against it on arrival). */
   readonly drawing: { id: string | null; animate: boolean };
@@ -42,9 +44,15 @@ export interface Request {
   forgetOthers(): void;
 }
 
-type MethodHandler = (fw: SimControls, p: Params, req: Request) => void;
+/** What the robot uses when `draw.begin` leaves them out (docs/robot-protocol.md §7). */
+export const DRAW_DEFAULTS = { color: '#222222', width: 6 } as const;
+
+export type MethodHandler = (fw: SimControls, p: Params, req: Request) => void;
 
 const isInt = (v: unknown, lo: number, hi: number): v is number => typeof v === 'number' && Number.isInteger(v) && v >= lo && v <= hi;
+const bytesOf = (s: string) => new TextEncoder().encode(s).length;
+/** An optional label: absent, or a string of at most 60 UTF-8 bytes. */
+const isLabel = (v: unknown) => v === undefined || (typeof v === 'string' && bytesOf(v) <= LIMITS.maxLabelBytes);
 const optionalText = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
 const MAX_XY = LIMITS.screenSize - 1;
 const isPoint = (q: unknown): q is Point => Array.isArray(q) && q.length === 2 && isInt(q[0], 0, MAX_XY) && isInt(q[1], 0, MAX_XY);
@@ -71,8 +79,9 @@ const METHOD_HANDLERS: Record<Method, MethodHandler> = {
   },
 
   'face.set': (fw, p, req) => {
+    if (typeof p.expr !== 'string') return req.nak('bad_params', 'expr must be a string');
     const expr = p.expr as Expression;
-    if (!fw.helloBody().expressions.includes(expr)) return req.nak('unsupported', `no expression ${String(expr)}`);
+    if (!fw.helloBody().expressions.includes(expr)) return req.nak('unsupported', `no expression ${expr}`);
     fw.set({ face: expr });
     req.finishAfter(MOTION.faceSet);
   },
@@ -84,8 +93,9 @@ const METHOD_HANDLERS: Record<Method, MethodHandler> = {
 
   'head.gesture': (fw, p, req) => {
     const name = p.name;
-    if (name !== 'nod' && name !== 'shake') return req.nak('bad_params', 'name must be nod or shake');
-    if (!fw.helloBody().gestures.includes(name)) return req.nak('unsupported', `no ${name}`);
+    if (typeof name !== 'string') return req.nak('bad_params', 'name must be a string');
+    // A name this robot does not list (or does not know at all) is a gesture it lacks.
+    if ((name !== 'nod' && name !== 'shake') || !fw.helloBody().gestures.includes(name)) return req.nak('unsupported', `no gesture ${name}`);
     const d = MOTION[name];
     const times = p.times === undefined ? d.times : p.times;
     const period = p.period === undefined ? d.period : p.period;
@@ -102,10 +112,13 @@ const METHOD_HANDLERS: Record<Method, MethodHandler> = {
   'head.home': (_fw, _p, req) => req.queue('head', MOTION.headHome),
 
   'draw.begin': (fw, p, req) => {
-    if (typeof p.id !== 'string' || !p.id) return req.nak('bad_params', 'id required');
+    if (typeof p.id !== 'string' || !p.id || bytesOf(p.id) > LIMITS.maxIdBytes) return req.nak('bad_params', `id: 1–${LIMITS.maxIdBytes} UTF-8 bytes`);
+    if (p.color !== undefined && !(typeof p.color === 'string' && /^#[0-9a-fA-F]{6}$/.test(p.color))) return req.nak('bad_params', 'color must be #rrggbb');
+    if (p.width !== undefined && !isInt(p.width, 1, 20)) return req.nak('bad_params', 'width: an integer 1–20');
+    if (p.animate !== undefined && typeof p.animate !== 'boolean') return req.nak('bad_params', 'animate must be true or false');
     const id = p.id;
-    const color = typeof p.color === 'string' && /^#[0-9a-fA-F]{6}$/.test(p.color) ? p.color : '#222222';
-    const width = isInt(p.width, 1, 20) ? p.width : 6;
+    const color = typeof p.color === 'string' ? p.color : DRAW_DEFAULTS.color;
+    const width = typeof p.width === 'number' ? p.width : DRAW_DEFAULTS.width;
     fw.drawing.id = id;
     fw.drawing.animate = p.animate !== false;
     req.queue('screen', MOTION.drawBegin, () => fw.set({ content: { kind: 'drawing', id, color, width, strokes: [], drawn: 0, drawing: null, complete: false } }));
@@ -114,8 +127,8 @@ const METHOD_HANDLERS: Record<Method, MethodHandler> = {
   'draw.stroke': (fw, p, req) => {
     if (p.id !== fw.drawing.id) return req.nak('bad_params', 'stroke for a drawing that was not begun');
     const pts = p.pts;
-    if (!Array.isArray(pts) || pts.length < 1 || pts.length > LIMITS.maxPointsPerStroke || !pts.every(isPoint))
-      return req.nak('bad_params', `pts: 1–${LIMITS.maxPointsPerStroke} points [x,y] in 0–${MAX_XY}`);
+    const max = Math.min(LIMITS.maxPointsPerStroke, fw.helloBody().draw?.maxPoints ?? LIMITS.maxPointsPerStroke);
+    if (!Array.isArray(pts) || pts.length < 1 || pts.length > max || !pts.every(isPoint)) return req.nak('bad_params', `pts: 1–${max} points [x,y] in 0–${MAX_XY}`);
     const stroke: Point[] = pts;
     // Hidden under a face, or asked not to animate: the stroke appears at once.
     const ms = strokeMs(stroke.length, fw.drawing.animate && !fw.state().face);
@@ -135,6 +148,7 @@ const METHOD_HANDLERS: Record<Method, MethodHandler> = {
 
   'draw.end': (fw, p, req) => {
     if (p.id !== fw.drawing.id) return req.nak('bad_params', 'end for a drawing that was not begun');
+    if (!isLabel(p.label)) return req.nak('bad_params', `label: a string of at most ${LIMITS.maxLabelBytes} UTF-8 bytes`);
     const label = optionalText(p.label);
     req.queue('screen', MOTION.drawEnd, undefined, () => {
       const c = fw.state().content;
@@ -144,11 +158,12 @@ const METHOD_HANDLERS: Record<Method, MethodHandler> = {
 
   'screen.progress': (fw, p, req) => {
     if (!isInt(p.current, 0, 999) || !isInt(p.total, 1, 999)) return req.nak('bad_params', 'current 0–999, total 1–999');
+    if (!isLabel(p.label)) return req.nak('bad_params', `label: a string of at most ${LIMITS.maxLabelBytes} UTF-8 bytes`);
     showCard(fw, req, { kind: 'progress', current: p.current, total: p.total, label: optionalText(p.label) });
   },
 
   'screen.text': (fw, p, req) => {
-    if (typeof p.text !== 'string' || new TextEncoder().encode(p.text).length > LIMITS.maxTextBytes)
+    if (typeof p.text !== 'string' || bytesOf(p.text) > LIMITS.maxTextBytes)
       return req.nak('bad_params', `text: at most ${LIMITS.maxTextBytes} UTF-8 bytes`);
     showCard(fw, req, { kind: 'text', text: p.text });
   },
@@ -158,7 +173,8 @@ const METHOD_HANDLERS: Record<Method, MethodHandler> = {
     if (fmt !== 'mono1') return req.nak('unsupported', 'fmt must be mono1');
     if (!isInt(w, 1, LIMITS.screenSize) || !isInt(h, 1, LIMITS.screenSize) || len !== Math.ceil((w * h) / 8))
       return req.nak('bad_params', 'w,h 1–240 and len = ceil(w*h/8)');
-    req.ack(TIMING.blobStall + MOTION.image);
+    // At worst every Blob arrives just before the stall timer fires; then the image waits its turn.
+    req.ack(fw.laneWait('screen') + TIMING.blobStall + MOTION.image);
     fw.receiveImage(req, w, h, len);
   },
 };

@@ -1,5 +1,5 @@
 /**
- * A `SerialPortLike` whose far end is a `FirmwareSim`, over real ReadableStream/WritableStream
+ * A `SerialPortLike` whose far end is a `FirmwareSim` (or any `WireDevice`), over real ReadableStream/WritableStream
  * byte streams. It behaves like Chrome's SerialPort where the link can tell: `close()` refuses
  * while a stream is locked, an unplug errors the reader with a NetworkError, nulls the streams
  * and fires `disconnect`. `log` records the close sequence for tests.
@@ -7,13 +7,20 @@
 import type { SerialPortLike } from '../serial-port.ts';
 import type { FirmwareSim } from './firmware.ts';
 
-const SIM_USB_INFO: SerialPortInfo = { usbVendorId: 0x303a, usbProductId: 0x1001 };
+/** A device on the far end of the cable: powered by the port, bytes in, bytes out. */
+export interface WireDevice {
+  powerOn(wire: (bytes: Uint8Array) => void): void;
+  powerOff(): void;
+  onBytes(bytes: Uint8Array): void;
+}
+
+export const SIM_USB_INFO: SerialPortInfo = { usbVendorId: 0x303a, usbProductId: 0x1001 };
 
 function networkError(): Error {
   return new DOMException('The device has been lost.', 'NetworkError');
 }
 
-export class SimPort extends EventTarget implements SerialPortLike {
+export class SimPort<D extends WireDevice = FirmwareSim> extends EventTarget implements SerialPortLike {
   readable: ReadableStream<Uint8Array> | null = null;
   writable: WritableStream<Uint8Array> | null = null;
   plugged = true;
@@ -24,7 +31,7 @@ export class SimPort extends EventTarget implements SerialPortLike {
   private tx: WritableStreamDefaultController | null = null;
 
   constructor(
-    readonly sim: FirmwareSim,
+    readonly sim: D,
     private readonly info: SerialPortInfo = SIM_USB_INFO,
   ) {
     super();

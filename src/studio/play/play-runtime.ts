@@ -70,6 +70,7 @@ export class PlayRuntime {
       correct: 0,
       cardsPlayed: 0,
       durationMs: 0,
+      ...(typeof (game.design['设计.交互范式'] as { 范式?: unknown } | undefined)?.范式 === 'string' ? { shape: (game.design['设计.交互范式'] as { 范式: string }).范式 } : {}),
     };
   }
 
@@ -89,6 +90,17 @@ export class PlayRuntime {
 
   get score(): ScoreNow {
     return scoreOf(this.session.view.board);
+  }
+
+  /**
+   * What the game itself says when it did not end by itself (the child left, a failed last turn):
+   * its ending code skill (e.g. 问答's wrap-up), run on the board as it is now, without writing.
+   */
+  get farewell(): string | undefined {
+    const list = this.game.design['设计.run_skill清单'];
+    const ender = this.game.pkg.skills.find((s) => s.stage === 'run' && s.ends && s.executor === 'code' && (!Array.isArray(list) || list.includes(s.id)));
+    const said = ender ? this.session.preview(ender.id)?.['运行.回复'] : undefined;
+    return typeof said === 'string' && said.trim() ? said.trim() : undefined;
   }
 
   /** The design's closing words (设计.角色.结束语), if any. */

@@ -19,11 +19,11 @@ import { describe } from '../../core/errors/catalogue.ts';
 import { EngineFailure, type EngineFactory, type EngineReply, type EngineTurn, type GameEngine } from '../../core/games/engine.ts';
 import type { ChatModel } from '../../core/llm/types.ts';
 import type { Random } from '../../core/random.ts';
-import { deviceEffects, type DeviceEffect, type TurnChanges } from '../../core/studio/device-effects.ts';
+import { cardReadAloud, deviceEffects, type DeviceEffect, type TurnChanges } from '../../core/studio/device-effects.ts';
 import { squash } from '../../core/jev/normalize.ts';
 import type { CardAsset } from '../../core/studio/types.ts';
 import type { PlayBook } from '../../core/studio/types.ts';
-import type { DevicePort } from '../../core/robot/types.ts';
+import type { DevicePort, DeviceResult } from '../../core/robot/types.ts';
 import { nullTrace, type TraceEvent, type TraceSink } from '../../core/trace/types.ts';
 import type { PlayableGame } from '../play-stage.ts';
 import './errors.ts';
@@ -117,10 +117,9 @@ export class StudioEngine implements GameEngine {
     await this.save();
   }
 
+  /** The runtime's own goodbye: the game's own closing words (its wrap-up code on the board now). */
   private goodbye(): string {
-    const s = this.runtime.score;
-    const tally = s.played > 0 ? `你答对了 ${s.correct} 张，得了 ${s.score} 分。` : '';
-    return `好的，这局就玩到这里。${tally}${this.runtime.closingWords ?? '下次再来玩吧！'}`;
+    return this.runtime.farewell ?? `好的，这局就玩到这里。${this.runtime.closingWords ?? '下次再来玩吧！'}`;
   }
 
   /**
@@ -150,10 +149,18 @@ export class StudioEngine implements GameEngine {
   private async device(t: EngineTurn, e: DeviceEffect): Promise<void> {
     const t0 = this.now();
     try {
+      let result: DeviceResult | undefined;
       if (e.op === 'react') await this.deps.device.react(e.expression, e.gesture);
-      else if (e.op === 'showText') await this.deps.device.showText(e.card);
-      else await this.deps.device.showProgress(e.progress);
-      this.record(t, 'device', e.op, e, this.now() - t0);
+      else if (e.op === 'showProgress') result = await this.deps.device.showProgress(e.progress);
+      else {
+        // A picture card is drawn (the drawings are large: loaded on the first picture card); else its text is shown.
+        const drawing = e.op === 'showDrawing' ? (await import('../robot-drawings.ts')).robotDrawing(e.drawingId) : undefined;
+        const card = e.op === 'showDrawing' ? e.fallback : e.card;
+        result = drawing ? await this.deps.device.showDrawing(drawing) : await this.deps.device.showText(card);
+        // Not on the robot: the child hears the card instead of being told to look at the screen.
+        if (!result.device_completed) t.say(cardReadAloud(card));
+      }
+      this.record(t, 'device', e.op, result ? { ...e, result } : e, this.now() - t0);
     } catch (err) {
       this.record(t, 'error', e.op, { error: String(err) });
     }

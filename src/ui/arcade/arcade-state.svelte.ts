@@ -13,6 +13,8 @@ import type { AppRuntime } from '../app-runtime.ts';
 interface SubtitleLine {
   id: number;
   who: 'child' | 'robot' | 'game';
+  /** Who is speaking, as the line is labelled: a game's line keeps its game's name after the game ends. */
+  name: string;
   text: string;
 }
 
@@ -28,8 +30,6 @@ export class ArcadeState {
   games: ArcadeGame[] = $state([]);
   modelLabel: string = $state('');
   modelReady: boolean = $state(false);
-  /** The brain's last step failed because it could not be reached or did not answer (a catalogue code), until one succeeds. */
-  modelFailing: string | undefined = $state(undefined);
   robotStatus: string = $state('');
   robotActive: 'robot' | 'screen' = $state('screen');
   /** The USB link's state ('none' also when this browser has no link at all). */
@@ -37,12 +37,17 @@ export class ArcadeState {
   /** Why the last connect attempt failed, for the child (cleared when a robot is ready). */
   robotError: string = $state('');
   private nextId = 1;
+  /** The game whose replies are being spoken (its session may already be over when its last line starts). */
+  private gameTitle = '';
   private readonly offs: Array<() => void> = [];
 
   constructor(readonly rt: AppRuntime) {
     this.offs.push(
       rt.agent.subscribe((e) => {
-        if (e.type === 'state') this.snapshot = e.snapshot;
+        if (e.type === 'state') {
+          this.snapshot = e.snapshot;
+          if (e.snapshot.session) this.gameTitle = e.snapshot.session.title;
+        }
         else if (e.type === 'heard') this.push('child', e.text);
       }),
       rt.speech.subscribe((e) => {
@@ -57,7 +62,6 @@ export class ArcadeState {
       rt.hub.subscribe((s) => {
         this.modelLabel = s.label;
         this.modelReady = s.kind !== undefined;
-        this.modelFailing = s.failing;
       }),
       rt.robot.output.on('status', (s) => {
         this.robotStatus = s;
@@ -89,11 +93,12 @@ export class ArcadeState {
    */
   private push(who: SubtitleLine['who'], text: string): void {
     const last = this.lines.at(-1);
-    if (last && who !== 'child' && last.who === who) {
+    if (last && who !== 'child' && last.who === who && (who !== 'game' || last.name === this.gameTitle)) {
       this.lines = [...this.lines.slice(0, -1), { ...last, text: last.text + text }];
       return;
     }
-    this.lines = [...this.lines.slice(-(MAX_LINES - 1)), { id: this.nextId++, who, text }];
+    const name = who === 'child' ? '你' : who === 'game' ? this.gameTitle || '游戏' : '小方';
+    this.lines = [...this.lines.slice(-(MAX_LINES - 1)), { id: this.nextId++, who, name, text }];
   }
 
   dispose(): void {

@@ -3,9 +3,15 @@
  * `navigator.serial` with one simulated robot (src/robot/sim) on the far side of real byte
  * streams. The grant survives reloads (localStorage), like Chrome's permission for a device
  * with a serial number. `window.__robotSim` lets the test look at the robot and pull its cable.
+ *
+ * Knobs an earlier init script may set: `globalThis.__robotSimOptions` (e.g. a hello without
+ * `draw`), and `globalThis.__robotFirmware` to put the independent device fake
+ * (tests/support/robot/other-firmware.ts) behind the port instead: `'other'`, or a broken one,
+ * `'broken-crc'`, `'broken-no-done'`, `'broken-duplicates'`.
  */
 import { FirmwareSim, type SimOptions } from '../../../src/robot/sim/firmware.ts';
-import { SimPort } from '../../../src/robot/sim/sim-port.ts';
+import { SimPort, type WireDevice } from '../../../src/robot/sim/sim-port.ts';
+import { OtherFirmware, type OtherFirmwareBugs } from '../../support/robot/other-firmware.ts';
 import { steppingRandom } from '../../support/robot/random.ts';
 import { SimSerial } from '../../support/robot/sim-serial.ts';
 
@@ -20,9 +26,12 @@ function granted(): boolean {
 }
 
 // Knob: an earlier init script may set `globalThis.__robotSimOptions` (e.g. a hello without `draw`).
-const options = (globalThis as unknown as { __robotSimOptions?: Partial<SimOptions> }).__robotSimOptions ?? {};
+const knobs = globalThis as unknown as { __robotSimOptions?: Partial<SimOptions>; __robotFirmware?: string };
+const options = knobs.__robotSimOptions ?? {};
 const sim = new FirmwareSim({ serial: 'E2E00001', random: steppingRandom(), ...options });
-const port = new SimPort(sim);
+const BUGS: Record<string, OtherFirmwareBugs> = { other: {}, 'broken-crc': { crc: true }, 'broken-no-done': { noDone: true }, 'broken-duplicates': { forgetsDuplicates: true } };
+const other = knobs.__robotFirmware ? new OtherFirmware({ serial: 'E2EOTHER', bugs: BUGS[knobs.__robotFirmware] ?? {} }) : null;
+const port = new SimPort<WireDevice>(other ?? sim);
 const serial = new SimSerial(port, {
   granted: granted(),
   onGrant: () => {

@@ -22,6 +22,12 @@ export interface SpeechFakeOptions {
   msPerChar?: number;
   /** Recognition fails with not-allowed. */
   micDenied?: boolean;
+  /**
+   * Where recognition runs, as `SpeechRecognition.available({processLocally: true})` reports it:
+   * 'network' (default: no on-device language pack, like Chrome without one — the browser's
+   * service needs the network), 'on-device' (the pack is installed), 'none' (no SpeechRecognition).
+   */
+  recognition?: 'network' | 'on-device' | 'none';
 }
 
 export function installSpeechFake(opts: SpeechFakeOptions = {}): void {
@@ -131,8 +137,8 @@ export function installSpeechFake(opts: SpeechFakeOptions = {}): void {
 
   // ---- SpeechRecognition -----------------------------------------------------------------
   class FakeRecognition extends EventTarget {
-    static async available() {
-      return 'unavailable';
+    static async available(o: { processLocally?: boolean }) {
+      return o?.processLocally && opts.recognition === 'on-device' ? 'available' : 'unavailable';
     }
     lang = '';
     continuous = false;
@@ -181,8 +187,13 @@ export function installSpeechFake(opts: SpeechFakeOptions = {}): void {
       this.onresult?.(Object.assign(new Event('result'), { resultIndex: 0, results }));
     }
   }
-  w.SpeechRecognition = FakeRecognition;
-  w.webkitSpeechRecognition = FakeRecognition;
+  if (opts.recognition !== 'none') {
+    w.SpeechRecognition = FakeRecognition;
+    w.webkitSpeechRecognition = FakeRecognition;
+  } else {
+    delete w.SpeechRecognition;
+    delete w.webkitSpeechRecognition;
+  }
 
   w.__speech = {
     get spoken() {

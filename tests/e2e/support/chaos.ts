@@ -125,7 +125,7 @@ export async function chooseChaosBrain(page: Page, server: ChaosServer): Promise
     await c.saveRemote({ baseUrl, model: 'chaos', apiKey: '', timeoutMs: 60_000, disableThinking: false });
     await c.chooseProvider('remote');
   }, server.baseUrl);
-  await expect(page.getByTestId('model-status')).toContainText('远程');
+  await expect(page.getByTestId('model-status')).toContainText('家里的电脑');
 }
 
 /** The page's JS heap after a GC, and how much of it the test's own records take (the speech fake's and this run's arrays). */

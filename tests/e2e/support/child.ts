@@ -8,20 +8,36 @@ import { installSpeechFake, type SpeechFakeOptions } from '../fakes/speech-fake.
 import { demoStep } from '../../support/demo-brain-server.ts';
 import type { OpenAITestServer } from '../../support/openai-test-server.ts';
 import { DEFAULT_SEED, expectSeedsPinned, pinSeeds } from './seeds.ts';
+import { openGrownUp, setUpAsParent, type SetupOptions } from './parent.ts';
 
 /**
- * Opens the app with the speech fakes and picks the demo model explicitly, as a parent would.
- * Every seed the app draws is `seed` (DEFAULT_SEED unless given; tests/e2e/support/seeds.ts says
- * what it picks), so every game's secret is known in advance.
+ * Opens the app with the speech fakes, does the first run as a parent would (a PIN, no bedtime
+ * window: the specs run at any hour, and the demo script on 选大脑). Every seed the app draws
+ * is `seed` (DEFAULT_SEED unless given; tests/e2e/support/seeds.ts says what it picks), so every
+ * game's secret is known in advance. With `hash` a grown-up screen, it is open afterwards.
  */
-export async function openApp(page: Page, opts: { hash?: string; speech?: SpeechFakeOptions; seed?: number } = {}): Promise<void> {
+export async function openApp(page: Page, opts: { hash?: string; speech?: SpeechFakeOptions; seed?: number; setup?: SetupOptions } = {}): Promise<void> {
   await page.addInitScript(installSpeechFake, opts.speech ?? {});
   await pinSeeds(page, [opts.seed ?? DEFAULT_SEED]);
   await page.goto(`/?e2e#${opts.hash ?? 'arcade'}`);
   await page.waitForFunction(() => '__agentcade' in window);
   await expectSeedsPinned(page);
-  await page.evaluate(() => (window as any).__agentcade.controller.chooseProvider('scripted'));
+  await setUpAsParent(page, opts.setup);
   await expect(page.getByTestId('model-status')).toContainText('演示');
+}
+
+/**
+ * A first visit online: the speech fakes, pinned seeds, the service worker installed and in control,
+ * the demo brain chosen (so the next visit can be offline).
+ */
+export async function firstVisitWithDemo(page: Page, speech: SpeechFakeOptions = {}): Promise<void> {
+  await page.addInitScript(installSpeechFake, speech);
+  await pinSeeds(page, [DEFAULT_SEED]);
+  await page.goto('/?e2e#arcade');
+  await page.waitForFunction(() => !!navigator.serviceWorker?.controller, null, { timeout: 60_000 });
+  await page.waitForFunction(() => '__agentcade' in window);
+  await setUpAsParent(page);
+  await expect(page.getByTestId('model-status')).toHaveText('大脑：演示脚本');
 }
 
 /** The mic button is back to idle: the round is over. */
@@ -53,7 +69,7 @@ export async function waitSpoken(page: Page, pattern: RegExp, after = 0): Promis
 
 /** A parent switches the mic to hands-free in 设置 and comes back to the arcade. */
 export async function chooseHandsFree(page: Page): Promise<void> {
-  await page.getByTestId('nav-settings').click();
+  await openGrownUp(page, 'settings');
   await page.getByLabel('一直听（机器人说话时自动暂停）').check();
   await page.getByTestId('nav-arcade').click();
 }
@@ -124,5 +140,5 @@ export async function useSlowDemoBrain(page: Page, server: OpenAITestServer, del
     await c.saveRemote({ baseUrl, model: 'demo-brain', apiKey: '', timeoutMs: 30_000, disableThinking: false });
     await c.chooseProvider('remote');
   }, server.baseUrl);
-  await expect(page.getByTestId('model-status')).toContainText('远程');
+  await expect(page.getByTestId('model-status')).toContainText('家里的电脑');
 }

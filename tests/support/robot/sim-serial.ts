@@ -3,7 +3,7 @@
  * it, `getPorts` returns it once granted and while plugged, `connect` fires on re-plug.
  * Used by unit tests and by the e2e init script (tests/e2e/fakes/serial-init.ts).
  */
-import { SimPort } from '../../../src/robot/sim/sim-port.ts';
+import type { SimPort, WireDevice } from '../../../src/robot/sim/sim-port.ts';
 
 export interface SimSerialOptions {
   /** Already granted (a reload after an earlier tap). */
@@ -18,7 +18,7 @@ export class SimSerial extends EventTarget {
   requests = 0;
 
   constructor(
-    readonly port: SimPort,
+    readonly port: SimPort<WireDevice>,
     private readonly opts: SimSerialOptions = {},
   ) {
     super();
@@ -31,7 +31,7 @@ export class SimSerial extends EventTarget {
     });
   }
 
-  async requestPort(_options?: SerialPortRequestOptions): Promise<SimPort> {
+  async requestPort(_options?: SerialPortRequestOptions): Promise<SimPort<WireDevice>> {
     this.requests++;
     if (!this.port.plugged) throw new DOMException('No port selected by the user.', 'NotFoundError');
     if (!this.granted) {
@@ -41,7 +41,7 @@ export class SimSerial extends EventTarget {
     return this.port;
   }
 
-  async getPorts(): Promise<SimPort[]> {
+  async getPorts(): Promise<Array<SimPort<WireDevice>>> {
     return this.granted && this.port.plugged ? [this.port] : [];
   }
 }

@@ -112,13 +112,13 @@ describe('问答卡牌 truth rules (from its 运行.* tags)', () => {
 
   it('claims only what judge-answer and keep-score decided; the card on the table stays unnamed', () => {
     const score = { score: 2, correct: 1, played: 2 };
-    const judgedRight = quizTruth({ results: [], state: { changes: { verdict: { result: '对' }, judgedCard: cards[0], score }, cards, used: ['c1', 'c2'], current: cards[1] }, heard: '霸王龙' });
+    const judgedRight = quizTruth({ results: [], state: { changes: { verdict: { result: '对' }, judgedCard: cards[0], score, unit: 'cards' }, cards, used: ['c1', 'c2'], current: cards[1] }, heard: '霸王龙' });
     expect(ok(judgedRight, '答对了！')).toBe(true);
     expect(ok(judgedRight, '你得了 2 分。')).toBe(true);
     expect(ok(judgedRight, '你得了 3 分。')).toBe(false);
     expect(ok(judgedRight, '霸王龙最厉害。')).toBe(true);
     expect(ok(judgedRight, '下一张是三角龙。')).toBe(false);
-    const judgedWrong = quizTruth({ results: [], state: { changes: { verdict: { result: '错' }, judgedCard: cards[1], score }, cards, used: ['c1', 'c2'], current: cards[1] }, heard: '是翼龙' });
+    const judgedWrong = quizTruth({ results: [], state: { changes: { verdict: { result: '错' }, judgedCard: cards[1], score, unit: 'cards' }, cards, used: ['c1', 'c2'], current: cards[1] }, heard: '是翼龙' });
     expect(ok(judgedWrong, '答对了！')).toBe(false);
     expect(ok(judgedWrong, '不对哦。')).toBe(true);
     expect(judgedWrong.fallback()).toBe('不对哦，再想一想。你现在得了 2 分。');

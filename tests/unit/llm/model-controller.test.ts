@@ -5,6 +5,9 @@ import { defaultModelSettings, type ModelSettings } from '../../../src/llm/setti
 import type { WebLlmProvider } from '../../../src/llm/webllm-provider.ts';
 import type { WebGpuProbe } from '../../../src/llm/webgpu-probe.ts';
 import type { LoadProgress } from '../../../src/llm/engine-service.ts';
+import type { CpuProbe } from '../../../src/llm/cpu-probe.ts';
+import { chooseEngine, cpuThreadCount } from '../../../src/core/llm/engine-choice.ts';
+import { startDialectServer } from '../../support/dialect-servers.ts';
 
 const gpu: WebGpuProbe = { usable: true, f16: true, adapter: 'test', maxStorageBufferBindingSize: 1 << 30 };
 
@@ -32,18 +35,23 @@ function fakeWebLlm(opts: { cached?: boolean; fail?: string } = {}) {
     isCached: async () => opts.cached ?? false,
     deleteCached: async () => void calls.push('delete'),
     status: async () => ({ waiting: [] }),
+    details: async () => undefined,
     prepareGrammar: async () => '',
     dispose() {},
   };
   return { provider, calls, progress: (p: number) => progress?.({ progress: p, text: `Fetching param cache[${p}]` }), finish: (id: string) => finish(id), failLoad: (e: unknown) => failLoad(e) };
 }
 
-function controller(f: ReturnType<typeof fakeWebLlm>, stored: Partial<ModelSettings> = {}, probe = gpu) {
+const noCpu: CpuProbe = { usable: false, reason: 'no-wasm-memory64', isolated: false, cores: 4 };
+
+function controller(f: ReturnType<typeof fakeWebLlm>, stored: Partial<ModelSettings> = {}, probe = gpu, cpu?: { fake: ReturnType<typeof fakeWebLlm>; probe: CpuProbe }) {
   const hub = new ModelHub();
   const saved: ModelSettings[] = [];
   const c = new ModelController({
     hub,
     webllm: () => f.provider,
+    cpu: () => (cpu ?? { fake: fakeWebLlm() }).fake.provider,
+    cpuProbe: () => cpu?.probe ?? noCpu,
     demoModel: async () => (await import('../../../src/ui/demo-brain.ts')).createDemoModel(),
     probe: async () => probe,
     load: async () => ({ ...defaultModelSettings(), ...stored }),
@@ -55,6 +63,27 @@ function controller(f: ReturnType<typeof fakeWebLlm>, stored: Partial<ModelSetti
 const tick = () => new Promise((r) => setTimeout(r, 0));
 
 describe('ModelController (settings screen logic)', () => {
+  it('a brain chosen while the saved settings are still being read stays chosen (reading them does not undo it)', async () => {
+    const hub = new ModelHub();
+    let release!: () => void;
+    const reading = new Promise<void>((r) => (release = r));
+    const c = new ModelController({
+      hub,
+      webllm: () => fakeWebLlm().provider,
+      cpuProbe: () => noCpu,
+      demoModel: async () => (await import('../../../src/ui/demo-brain.ts')).createDemoModel(),
+      probe: async () => gpu,
+      load: async () => (await reading, defaultModelSettings()),
+      save: async () => undefined,
+    });
+    const started = c.init();
+    const chosen = c.chooseProvider('scripted');
+    release();
+    await Promise.all([started, chosen]);
+    expect(c.snapshot.settings.provider).toBe('scripted');
+    expect(hub.kind).toBe('scripted');
+  });
+
   it('download: 未下载 → 下载中 n% → 已可离线使用, then every agent uses the local model', async () => {
     const f = fakeWebLlm();
     const { c, hub, saved } = controller(f);
@@ -80,7 +109,7 @@ describe('ModelController (settings screen logic)', () => {
     await tick();
     f.failLoad('Error: Device was lost. This can happen due to insufficient memory (OOM).');
     await loading;
-    expect(localStateText(c.snapshot.local)).toBe('失败：显卡内存不足');
+    expect(localStateText(c.snapshot.local)).toBe('失败：内存不足');
     expect(hub.kind).toBeUndefined();
   });
 
@@ -112,12 +141,105 @@ describe('ModelController (settings screen logic)', () => {
 
   it('the saved remote provider is restored at start, and the demo script only when chosen', async () => {
     const f = fakeWebLlm();
-    const remote = { baseUrl: 'http://127.0.0.1:1/v1', model: 'm', apiKey: '', timeoutMs: 1000, disableThinking: false };
+    const remote = { baseUrl: 'http://127.0.0.1:1/v1', model: 'm', apiKey: '', timeoutMs: 1000, disableThinking: false, preset: 'custom' };
     const { c, hub } = controller(f, { provider: 'remote', remote });
     await c.init();
     expect(hub.kind).toBe('remote');
     expect(hub.label).toBe('远程接口：m');
     await c.chooseProvider('scripted');
     expect(hub.label).toBe('演示脚本（无模型）');
+  });
+});
+
+const noGpu: WebGpuProbe = { usable: false, reason: 'no-adapter', f16: false };
+const tablet: CpuProbe = { usable: true, isolated: true, cores: 8, deviceMemoryGB: 4 };
+
+describe('automatic engine choice', () => {
+  const facts = { gpuUsable: false, cpuUsable: true, isolated: true, cores: 8, deviceMemoryGB: 4, remoteConfigured: false, cpuModelRamMB: 900, cpuModelDownloadMB: 491 };
+  it('WebGPU → WebLLM; else the CPU engine if memory allows; else remote; else the demo — each explained', () => {
+    expect(chooseEngine({ ...facts, gpuUsable: true })).toMatchObject({ engine: 'webllm', slower: false });
+    const cpu = chooseEngine(facts);
+    expect(cpu).toMatchObject({ engine: 'cpu', slower: true });
+    expect(cpu.why).toContain('没有可用的显卡');
+    expect(cpu.why).toContain('比显卡慢');
+    expect(cpu.why).toContain('4 个线程');
+    expect(chooseEngine({ ...facts, isolated: false }).why).toContain('只能用 1 个线程');
+    expect(chooseEngine({ ...facts, deviceMemoryGB: 1, remoteConfigured: true })).toMatchObject({ engine: 'remote' });
+    const none = chooseEngine({ ...facts, cpuUsable: false });
+    expect(none.engine).toBe('scripted');
+    expect(none.why).toContain('远程接口');
+    // A browser that does not tell its memory (Safari, Firefox) may still try the CPU engine.
+    expect(chooseEngine({ ...facts, deviceMemoryGB: undefined }).engine).toBe('cpu');
+  });
+
+  it('threads: one unless cross-origin isolated (the single-thread fallback), else half the cores, at most 4', () => {
+    expect(cpuThreadCount(false, 8)).toBe(1);
+    expect(cpuThreadCount(true, 8)).toBe(4);
+    expect(cpuThreadCount(true, 16)).toBe(4);
+    expect(cpuThreadCount(true, 2)).toBe(1);
+    expect(cpuThreadCount(true, 2, 2)).toBe(2);
+    expect(cpuThreadCount(false, 8, 4)).toBe(1);
+  });
+
+  it('a tablet without WebGPU: the CPU engine is chosen, downloaded only on request, then serves every agent', async () => {
+    const f = fakeWebLlm();
+    const cpu = fakeWebLlm();
+    const { c, hub, saved } = controller(f, {}, noGpu, { fake: cpu, probe: tablet });
+    await c.init();
+    expect(c.snapshot.choice?.engine).toBe('cpu');
+    expect(c.snapshot.provider).toBe('cpu');
+    expect(localStateText(c.snapshot.cpu)).toBe('未下载');
+    expect(cpu.calls).toEqual([]);
+    const loading = c.loadCpu();
+    await tick();
+    cpu.progress(0.5);
+    expect(localStateText(c.snapshot.cpu)).toBe('下载中 50%');
+    cpu.finish('qwen2.5-0.5b-instruct-q4_k_m');
+    await loading;
+    expect(cpu.calls).toEqual(['load qwen2.5-0.5b-instruct-q4_k_m']);
+    expect(localStateText(c.snapshot.cpu)).toBe('已可离线使用');
+    expect(saved.at(-1)!.readyOffline).toEqual(['cpu:qwen2.5-0.5b-instruct-q4_k_m']);
+    expect(hub.kind).toBe('cpu');
+    expect(await tryStep(hub, '你好')).toBe('本机模型在此');
+    expect(f.calls).toEqual([]);
+  });
+
+  it('at start, a CPU model that is ready offline is loaded again without asking', async () => {
+    const cpu = fakeWebLlm({ cached: true });
+    const { c } = controller(fakeWebLlm(), { readyOffline: ['cpu:qwen2.5-0.5b-instruct-q4_k_m'] }, noGpu, { fake: cpu, probe: tablet });
+    await c.init();
+    await tick();
+    expect(c.snapshot.cpu.kind).not.toBe('not-downloaded');
+    expect(cpu.calls).toEqual(['load qwen2.5-0.5b-instruct-q4_k_m']);
+  });
+
+  it('neither GPU nor CPU engine: the demo is only recommended, never switched on silently', async () => {
+    const { c, hub } = controller(fakeWebLlm(), {}, noGpu);
+    await c.init();
+    expect(c.snapshot.choice?.engine).toBe('scripted');
+    expect(hub.kind).toBeUndefined();
+    await c.chooseProvider('scripted');
+    expect(hub.kind).toBe('scripted');
+  });
+});
+
+describe('测试连接 finds the server\'s output mode and keeps it with the settings', () => {
+  it('an older llama.cpp server: GBNF is found, saved, and used by the next steps', async () => {
+    const server = await startDialectServer('llamacpp-old');
+    try {
+      const remote = { baseUrl: server.baseUrl, model: 'test-model', apiKey: '', timeoutMs: 5000, disableThinking: false, preset: 'llamacpp' };
+      const { c, hub, saved } = controller(fakeWebLlm(), { provider: 'remote', remote });
+      await c.init();
+      const test = await c.testRemote(remote);
+      expect(test).toMatchObject({ testing: false, report: { ok: true, models: ['test-model', 'test-model-large'] }, mode: 'gbnf' });
+      expect(saved.at(-1)!.remote).toMatchObject({ mode: 'gbnf', probedFor: `${server.baseUrl}|test-model` });
+      await tryStep(hub, '你好');
+      expect(server.requests.at(-1)!.body.grammar).toContain('root ::=');
+      // Another model on the same server is probed again.
+      await c.saveRemote({ ...c.snapshot.settings.remote, model: 'test-model-large' });
+      expect(c.snapshot.settings.remote.mode).toBeUndefined();
+    } finally {
+      await server.close();
+    }
   });
 });

@@ -17,13 +17,45 @@ import { describe as describeCode } from '../../../src/core/errors/catalogue.ts'
 
 describe('settings store', () => {
   it('persists the provider and model choices', async () => {
-    expect((await loadModelSettings()).provider).toBe('webllm');
+    // A new install follows the automatic choice.
+    expect((await loadModelSettings()).provider).toBe('auto');
     const s = defaultModelSettings();
     s.provider = 'remote';
     s.localModelId = 'Qwen2.5-0.5B-Instruct-q4f16_1-MLC';
-    s.remote = { baseUrl: 'http://localhost:11434', model: 'qwen2.5:1.5b', apiKey: '', timeoutMs: 30_000, disableThinking: true };
+    s.remote = {
+      baseUrl: 'http://localhost:11434',
+      model: 'qwen2.5:1.5b',
+      apiKey: '',
+      timeoutMs: 30_000,
+      disableThinking: true,
+      preset: 'ollama',
+      mode: 'ollama_format',
+      probedFor: 'http://localhost:11434|qwen2.5:1.5b',
+    };
+    s.cpu = { modelId: 'qwen2.5-1.5b-instruct-q4_k_m', modelUrl: 'https://robot.local/models/q.gguf' };
     await saveModelSettings(s);
     expect(await loadModelSettings()).toEqual(s);
+  });
+
+  it('a version-1 record keeps its provider and fields, and gains the CPU engine and remote preset', () => {
+    const v1 = {
+      version: 1,
+      provider: 'remote',
+      localModelId: 'Qwen2.5-0.5B-Instruct-q4f16_1-MLC',
+      localModelUrl: '',
+      localModelLibUrl: '',
+      remote: { baseUrl: 'https://robot.local:8443/v1', model: 'qwen2.5:1.5b', apiKey: 'k', timeoutMs: 30_000, disableThinking: false },
+      readyOffline: ['Qwen2.5-0.5B-Instruct-q4f16_1-MLC'],
+    };
+    expect(migrateModelSettings(v1)).toEqual({
+      ...v1,
+      version: 2,
+      remote: { ...v1.remote, preset: 'custom' },
+      cpu: defaultModelSettings().cpu,
+    });
+    // A mode without the server it was probed for is dropped, and an unknown mode too.
+    expect(migrateModelSettings({ ...v1, remote: { ...v1.remote, mode: 'gbnf' } }).remote.mode).toBeUndefined();
+    expect(migrateModelSettings({ ...v1, remote: { ...v1.remote, mode: 'telepathy', probedFor: 'x' } }).remote.mode).toBeUndefined();
   });
 
   it('fills an old or damaged record with defaults instead of failing', async () => {

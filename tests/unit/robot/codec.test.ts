@@ -111,17 +111,3 @@ describe('FrameDecoder', () => {
     expect([...f.payload]).toEqual([...payload]);
   });
 });
-
-describe('docs/robot-protocol.md §10 examples', () => {
-  const hex = (b: Uint8Array) => Array.from(b, (x) => x.toString(16).padStart(2, '0')).join(' ');
-  it('are exactly what the codec puts on the wire', () => {
-    expect(hex(encodeFrame(FrameType.Ping, 1))).toBe('04 01 05 01 03 b5 2a 00');
-    expect(hex(encodeFrame(FrameType.Pong, 1))).toBe('04 01 06 01 03 e5 73 00');
-    expect(hex(encodeJsonFrame(FrameType.Ack, 7, { ms: 150 }))).toBe('04 01 02 07 0d 7b 22 6d 73 22 3a 31 35 30 7d 88 b8 00');
-    expect(hex(encodeJsonFrame(FrameType.Done, 7, { ok: true }))).toBe('04 01 03 07 0e 7b 22 6f 6b 22 3a 74 72 75 65 7d 88 ee 00');
-    expect(hex(encodeFrame(FrameType.Blob, 10, new Uint8Array([0, 0, 0, 0, 0x00, 0xff, 0x00, 0xff])))).toBe(
-      '04 01 07 0a 01 01 01 01 01 02 ff 04 ff 63 eb 00',
-    );
-    expect(hex(encodeJsonFrame(FrameType.Request, 256, { method: 'sys.hello', params: {} })).startsWith('03 01 01 26 01 7b')).toBe(true);
-  });
-});

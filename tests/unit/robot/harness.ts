@@ -6,6 +6,11 @@ import { FirmwareSim, type SimOptions } from '../../../src/robot/sim/firmware.ts
 import { SimPort } from '../../../src/robot/sim/sim-port.ts';
 import { steppingRandom } from '../../support/robot/random.ts';
 import { SimSerial } from '../../support/robot/sim-serial.ts';
+import { TimedSpeech } from '../../support/robot/timed-speech.ts';
+import { createOnScreenEngine } from '../../../src/robot/on-screen.ts';
+import { RobotOutput } from '../../../src/robot/output-module.ts';
+import type { Drawing } from '../../../src/core/robot/types.ts';
+import type { TraceEvent } from '../../../src/core/trace/types.ts';
 
 export function robotRig(opts: { sim?: Partial<SimOptions>; granted?: boolean; link?: Partial<LinkOptions> } = {}) {
   const sim = new FirmwareSim({ random: steppingRandom(), ...opts.sim });
@@ -39,4 +44,28 @@ export function outcome<T>(p: Promise<T>): { value?: T; error?: { code?: string;
     (e: { code?: string; message: string }) => Object.assign(o, { error: { code: e.code, message: e.message }, settled: true }),
   );
   return o;
+}
+
+/** A connected USB robot, the on-screen robot and the output module over both, with a pretend speaker. */
+export async function outputRig(opts: Parameters<typeof robotRig>[0] = {}) {
+  const rig = await connected(opts);
+  const screen = createOnScreenEngine({ random: steppingRandom() });
+  const speech = new TimedSpeech(undefined, 200);
+  const trace: TraceEvent[] = [];
+  const output = new RobotOutput({ speech, screen: screen.link, robot: rig.link, trace: { record: (e) => trace.push(e) } });
+  const notices: string[] = [];
+  output.on('notice', (n) => notices.push(n));
+  await tick(400);
+  return { ...rig, screen, speech, output, notices, trace };
+}
+
+/** The drawing on a simulated robot's screen, or null when it shows something else. */
+export function drawingOn(sim: FirmwareSim) {
+  const c = sim.state.content;
+  return c.kind === 'drawing' ? c : null;
+}
+
+/** A drawing of `n` short strokes (a "full drawing stream": many requests in a row). */
+export function manyStrokes(id: string, n: number): Drawing {
+  return { id, strokes: Array.from({ length: n }, (_, i) => [[10 + i, 20], [30 + i, 60], [50 + i, 20]] as Array<[number, number]>) };
 }

@@ -156,6 +156,46 @@ describe('RobotLink: commands', () => {
   });
 });
 
+describe('RobotLink: the request window', () => {
+  it('while the oldest request waits for its ack, at most 8 requests are out; the rest wait, unsent, and go once it is answered', async () => {
+    const { link, sim } = await connected();
+    sim.faults.loseAck['head.gesture'] = 1;
+    const before = sim.state.commands;
+    const nod = outcome(link.send(cmd('head.gesture', { name: 'nod' })).done);
+    const faces = Array.from({ length: 20 }, (_, i) => outcome(link.send(cmd('face.set', { expr: i % 2 ? 'happy' : 'sorry' })).done));
+    await tick(10);
+    expect(sim.state.commands - before).toBe(8); // the nod and 7 more
+    expect(link.stats.windowWaits).toBeGreaterThan(0);
+    await tick(300); // the nod is sent again and its ack (re-sent) comes back: the window moves on
+    expect(sim.state.commands - before).toBe(21);
+    await tick(1500);
+    expect(nod.settled && !nod.error).toBe(true);
+    expect(faces.every((f) => f.settled && !f.error)).toBe(true);
+    expect(sim.state.gestures).toEqual(['nod']);
+    expect(link.stats).toMatchObject({ resends: 1, ackTimeouts: 0, requests: 21 });
+  });
+
+  it('counts link health: CRC failures, resends, timeouts, late replies, reconnects', async () => {
+    const { link, sim, port } = await connected();
+    sim.faults.corruptOut = 1;
+    outcome(link.send(cmd('head.gesture', { name: 'nod' })).done); // its Ack is corrupted: resent at 300 ms
+    await tick(1000);
+    expect(link.stats.crcErrors).toBe(1);
+    expect(link.stats.resends).toBe(1);
+    sim.faults.ackDelay = 1000;
+    const slow = outcome(link.send(cmd('face.clear', {})).done);
+    await tick(1500);
+    expect(slow.error?.code).toBe('robot_ack_timeout');
+    expect(link.stats).toMatchObject({ ackTimeouts: 1, lateReplies: 1, slowestAckMs: 1000, ackTimeoutMs: 1500 });
+    sim.faults.ackDelay = 0;
+    port.unplug();
+    await tick(10);
+    port.plug();
+    await tick(2000);
+    expect(link.stats).toMatchObject({ connects: 2, reconnects: 1, unplugs: 1 });
+  });
+});
+
 describe('RobotLink: losing the robot', () => {
   it('unplug mid-command fails that command with robot_unplugged at once, then reconnects on re-plug', async () => {
     const { link, port, events } = await connected();

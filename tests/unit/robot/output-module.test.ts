@@ -151,19 +151,22 @@ describe('output module: USB robot and the on-screen robot', () => {
     expect(screen.sim.state.content.kind === 'drawing' && screen.sim.state.content.drawn).toBe(3);
   });
 
-  it('unplug mid-drawing: the tool gets device_completed=false with a clear error, the on-screen robot takes over with a notice, and re-plug resyncs the robot', async () => {
+  it('unplug mid-drawing: the on-screen robot takes over with a notice, the tool result waits for its copy, and re-plug resyncs the robot', async () => {
     const { sim, port, screen, output, notices } = await withRobot();
     const shown = outcome(output.showDrawing(cat));
     await tick(100);
     port.unplug();
     await tick(10);
-    expect(shown.value?.device_completed).toBe(false);
-    expect(shown.value?.error).toContain('robot_unplugged');
     expect(notices).toEqual(['机器人断开了，我先在屏幕上陪你玩']);
     expect(output.active).toBe('screen');
     expect(output.status()).toContain('断开');
+    // "Drawn" is what the child sees: the on-screen copy is still being drawn, so no result yet.
+    const onScreen = () => (screen.sim.state.content.kind === 'drawing' ? screen.sim.state.content : null);
+    expect(onScreen()!.drawn).toBeLessThan(3);
+    expect(shown.settled).toBe(false);
     await tick(800);
-    expect(screen.sim.state.content.kind === 'drawing' && screen.sim.state.content.drawn).toBe(3);
+    expect(onScreen()!.drawn).toBe(3);
+    expect(shown.value).toEqual({ device_completed: true, shown_on: 'screen' });
 
     // While unplugged, the game goes on, on the screen.
     const r = outcome(output.react('happy', 'nod'));
@@ -191,11 +194,12 @@ describe('output module: USB robot and the on-screen robot', () => {
     expect(rig.sim.state.content.kind === 'drawing' && rig.sim.state.content.drawn).toBe(1); // mid-drawing
     rig.port.unplug();
     await tick(10);
-    expect(shown.value?.error).toContain('robot_unplugged');
     expect(output.active).toBe('screen');
+    expect(shown.settled).toBe(false); // the on-screen robot has not drawn it yet
     await tick(1500);
     const c = screen.sim.state.content;
     expect(c.kind === 'drawing' && [c.strokes, c.drawn]).toEqual([cat.strokes, 3]);
+    expect(shown.value).toEqual({ device_completed: true, shown_on: 'screen' });
   });
 });
 

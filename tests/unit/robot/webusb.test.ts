@@ -15,6 +15,8 @@ import { fixedRandom, steppingRandom } from '../../support/robot/random.ts';
 import { TimedSpeech } from '../../support/robot/timed-speech.ts';
 import { SimUsb, type SimUsbOptions } from '../../support/robot/usb-sim.ts';
 import { outcome, tick } from './harness.ts';
+import type { ConformanceReport } from '../../../src/core/robot/conformance/report.ts';
+import { runKitOnPort } from '../../../src/robot/conformance/port-wire.ts';
 
 beforeEach(() => {
   vi.useFakeTimers();
@@ -246,5 +248,17 @@ describe('WebUSB + web-serial-polyfill: losing the robot', () => {
     expect(raw.device.maxPendingIn).toBeGreaterThan(40);
     await reader.cancel();
     await reading;
+  });
+});
+
+describe('WebUSB + web-serial-polyfill: the conformance kit', () => {
+  it('runs the whole suite through the polyfill on a CDC-ACM robot and passes', async () => {
+    const { source } = usbRig();
+    const port = await source.requestPort();
+    let report: ConformanceReport | undefined;
+    void runKitOnPort(port).then((r) => (report = r));
+    for (let i = 0; i < 4000 && !report; i++) await tick(25);
+    expect(report!.results.filter((r) => r.status !== 'pass').map((r) => r.id)).toEqual([]);
+    expect(report!.device).toMatchObject({ serial: 'SIM00001' });
   });
 });

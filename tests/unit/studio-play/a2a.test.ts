@@ -37,7 +37,7 @@ describe.each(CLIENT_KINDS)('a studio game over A2A (%s)', (kind) => {
       expect(finals).toHaveLength(1);
       expect(last.filter((s) => s.reply?.session === 'ended' && s.state !== 'COMPLETED')).toEqual([]);
     }
-    expect(replies(last)).toEqual([expect.stringMatching(/^COMPLETED:ended:太棒了！你答对了 5 张，得了 10 分/)]);
+    expect(replies(last)).toEqual([expect.stringMatching(/^COMPLETED:ended:太棒了！你答对了 5 张，一张不落，得了 10 分，真了不起！/)]);
 
     // The session is gone: the protocol's "session ended" reply, still a COMPLETED task (not FAILED).
     expect(replies(await collect(a2aSend(client, 'g1', 'message', '再来')))).toEqual([expect.stringMatching(new RegExp(`^COMPLETED:ended:${linesOf('game_session_ended').source.slice(1)}`))]);
@@ -66,7 +66,7 @@ describe.each(CLIENT_KINDS)('a studio game over A2A (%s)', (kind) => {
     const end = await collect(a2aSend(client, 'g3', 'end', '不玩了'));
     release();
     expect((await inflight).at(-1)).toMatchObject({ state: 'CANCELED' });
-    expect(replies(end)).toEqual([expect.stringMatching(/^COMPLETED:ended:.*下次再来玩/)]);
+    expect(replies(end)).toEqual(['COMPLETED:ended:好的，今天就玩到这里，下次接着玩！这张卡的答案是「霸王龙」。']);
     expect(h.handler.liveSessions).toEqual([]);
   });
 
@@ -119,7 +119,7 @@ describe('the worker factory (what workers/game-agent.ts runs for a studio-* id)
     const ctx = connectEngineContext({ gameId, engine: 'studio', seed: 3, ports: p });
     const { card, handler } = await serveEngine(ctx, (c) => studioHost(c, () => Book.open(bookName)));
     expect(card.name).toBe('恐龙问答');
-    expect(card.description).toBe('恐龙问答：大人在设计室做的新游戏（问答卡牌：恐龙）。');
+    expect(card.description).toBe('恐龙问答：大人在设计室做的新游戏（问答：恐龙）。');
     expect(card.capabilities?.streaming).toBe(true);
     expect(card.skills[0]).toMatchObject({ id: gameId, tags: ['desktop-game/5', 'capability:face', 'capability:head', 'capability:screen'], examples: ['恐龙问答', '恐龙游戏', '猜恐龙', '恐龙卡牌'] });
 

@@ -19,7 +19,10 @@ export { FakeDevice, RecordingTrace };
 
 let dbSeq = 0;
 
-/** Designs 恐龙问答 with the demo policies (parent accepts every draft) and loads it as a playable game. */
+/**
+ * Designs a game with the demo policies from the parent's words (恐龙问答 by default; the parent
+ * takes every draft as it is) and loads it as a playable game.
+ */
 export async function designedGame(words = '给孩子做一个恐龙问答'): Promise<{ book: Book; bookName: string; game: PlayableGame }> {
   const bookName = `studio-play-${++dbSeq}`;
   const book = await Book.open(bookName);
@@ -27,9 +30,9 @@ export async function designedGame(words = '给孩子做一个恐龙问答'): Pr
   await book.createProject(pkg, 'p1', 1);
   const s = StudioSession.create({ pkg, model: demoModel().model, store: book, now: clock() }, 'p1');
   await s.input(words);
-  for (const t of ['设计.交互范式', '设计.run_skill清单', '设计.主题', '设计.卡牌', '设计.规则', '设计.角色']) {
-    const r = await s.accept(t);
-    if (!r.ok) throw new Error(`accept ${t}: ${r.message}`);
+  for (let i = 0; i < 10 && s.view.waiting?.kind === 'review_drafts'; i++) {
+    const r = await s.acceptDraft();
+    if (!r.ok) throw new Error(`accept: ${r.message}`);
   }
   const game = await loadPlayableGame(book, 'p1');
   if (!game) throw new Error('the design did not reach play');

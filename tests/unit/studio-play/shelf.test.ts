@@ -13,7 +13,7 @@ describe('StudioShelf', () => {
     await book.createProject(quizPackage(), 'p2', 5); // still being designed: not a game yet
     const shelf = new StudioShelf(() => Book.open(bookName)).listen();
     await shelf.refresh();
-    expect(shelf.list()).toEqual([{ ...game.declaration, engine: 'studio', description: '恐龙问答：大人在设计室做的新游戏（问答卡牌：恐龙）。' }]);
+    expect(shelf.list()).toEqual([{ ...game.declaration, engine: 'studio', description: '恐龙问答：大人在设计室做的新游戏（问答：恐龙）。' }]);
     expect(shelf.list()[0]).toMatchObject({ id: expect.stringMatching(/^studio-/), title: '恐龙问答', aliases: ['恐龙问答', '恐龙游戏', '猜恐龙', '恐龙卡牌'] });
 
     let changed = 0;

@@ -45,7 +45,7 @@ describe('a studio game played through its GameHandler', () => {
     let last = right.reply;
     for (let i = 0; i < 10 && last.session === 'active'; i++) last = (await send(h.handler, 'message', rt.currentCard!.answer)).reply;
     expect(last.session).toBe('ended');
-    expect(last.text).toMatch(/你答对了 5 张，得了 9 分/);
+    expect(last.text).toMatch(/你答对了 5 张，一张不落，得了 9 分，真了不起！/);
     expect(h.device.calls.at(-2)).toEqual({ op: 'showProgress', progress: { current: 5, total: 5, label: '答对 5 张 · 9 分' } });
     expect(h.device.calls.at(-1)).toEqual({ op: 'idle' });
     expect(h.handler.liveSessions).toEqual([]);
@@ -201,7 +201,7 @@ describe('the protocol error table holds for a studio game', () => {
     expect((await send(h.handler, 'message', '霸王龙')).reply).toMatchObject({ text: fallbacks.gone, session: 'ended' });
   });
 
-  it('row 2 (end): the model fails at end → a goodbye with the score, and the session is over', async () => {
+  it('row 2 (end): the model fails at end → the game\'s own honest goodbye (its wrap-up code), and the session is over', async () => {
     const { game } = await designedGame();
     const model = new ControlledModel();
     const h = harness(game, model);
@@ -209,25 +209,25 @@ describe('the protocol error table holds for a studio game', () => {
     await send(h.handler, 'message', h.handler.runtimeOf('ctx-1')!.currentCard!.answer);
     model.failNext.add('studio:manager');
     const r = await send(h.handler, 'end', '不玩了');
-    expect(r.reply).toEqual({ protocol: 'desktop-game/5', text: '好的，这局就玩到这里。你答对了 1 张，得了 2 分。今天的恐龙问答就到这里，下次再来玩！这张卡的答案是「三角龙」。', session: 'ended' });
+    expect(r.reply).toEqual({ protocol: 'desktop-game/5', text: '今天答对了 1 张，下次接着玩！这张卡的答案是「三角龙」。', session: 'ended' });
     expect(h.handler.liveSessions).toEqual([]);
     expect(h.device.calls.at(-1)).toEqual({ op: 'idle' });
     expect(h.books()[0]).toMatchObject({ score: 2, correct: 1, cardsPlayed: 2 });
     expect(h.books()[0].turns.at(-1)).toMatchObject({ input: '不玩了', replies: [r.reply.text] });
   });
 
-  it('end with words: the burst wraps the game up in the persona\'s words; an empty end (app exit) needs no model', async () => {
+  it('end with words ("不玩了"): the burst wraps the game up honestly — no praise for nothing; an empty end (app exit) needs no model', async () => {
     const { game } = await designedGame();
     const model = new ControlledModel();
     const h = harness(game, model);
     await send(h.handler, 'start', '开始');
     const r = await send(h.handler, 'end', '不玩了');
-    expect(r.reply).toEqual({ protocol: 'desktop-game/5', text: '你答对了 0 张，得了 0 分，真了不起！今天的恐龙问答就到这里，下次再来玩！这张卡的答案是「霸王龙」。', session: 'ended' });
+    expect(r.reply).toEqual({ protocol: 'desktop-game/5', text: '好的，今天就玩到这里，下次接着玩！这张卡的答案是「霸王龙」。', session: 'ended' });
 
     await send(h.handler, 'start', '开始', 'ctx-2');
     const calls = model.requests.length;
     const quiet = await send(h.handler, 'end', '', 'ctx-2');
-    expect(quiet.reply).toMatchObject({ session: 'ended', text: expect.stringContaining('好的，这局就玩到这里') });
+    expect(quiet.reply).toMatchObject({ session: 'ended', text: '好的，今天就玩到这里，下次接着玩！这张卡的答案是「霸王龙」。' });
     expect(model.requests.length).toBe(calls);
   });
 
@@ -287,7 +287,7 @@ describe('cancellation and end mid-turn', () => {
     await expect(inflight).rejects.toMatchObject({ name: 'AbortError' });
     expect(ended.reply.session).toBe('ended');
     // The cancelled answer never counted.
-    expect(ended.reply.text).toContain('你答对了 0 张');
+    expect(ended.reply.text).toBe('好的，今天就玩到这里，下次接着玩！这张卡的答案是「霸王龙」。');
     release();
     expect(h.handler.liveSessions).toEqual([]);
     expect(h.device.reacts()).toEqual([]);
@@ -331,7 +331,7 @@ describe('cancellation and end mid-turn', () => {
 describe('memory and trace of a long game', () => {
   it('the manager keeps the last 16 rounds of the game; the board keeps the whole state', async () => {
     const { game } = await designedGame();
-    const long = { ...game, design: { ...game.design, '设计.规则': { 轮数: 7, 答对得分: 2, 提示后答对得分: 1, 每张最多提示: 2, 每张最多猜: 3 } } };
+    const long = { ...game, design: { ...game.design, '设计.交互范式': { ...(game.design['设计.交互范式'] as object), 轮数: 7 } } };
     const model = new ControlledModel();
     const h = harness(long, model);
     await send(h.handler, 'start', '开始');

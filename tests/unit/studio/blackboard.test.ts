@@ -88,7 +88,7 @@ describe('a redo over an accepted design fact (only the user decides facts)', ()
     const pkg = quizPackage();
     const give = (b: bb.Blackboard, tag: string, value: unknown) => bb.accept(bb.submit(b, { workerId: 'w', skill: 's', burst: 1, at: 1, declaredWrites: [tag], values: { [tag]: value } }), tag, 'user', 2);
     let b = give(bb.emptyBoard(Object.keys(pkg.tags)), '设计.run_skill清单', ['wrap-up']);
-    for (const t of ['设计.交互范式', '设计.主题', '设计.卡牌', '设计.规则', '设计.角色']) b = give(b, t, t);
+    for (const t of ['设计.交互范式', '设计.主题', '设计.卡牌', '设计.角色']) b = give(b, t, t);
     expect(missingInstantiateSkills(pkg, b).ready).toBe(true);
     const pending = bb.submit(b, { workerId: 'w9', skill: 'persona', burst: 3, at: 3, declaredWrites: ['设计.角色'], values: { '设计.角色': '新角色' } });
     expect(missingInstantiateSkills(pkg, pending)).toMatchObject({ ready: false, awaitingReview: ['设计.角色'] });

@@ -29,16 +29,16 @@ describe('the Book', () => {
     const resumed = StudioSession.restore({ pkg, model, store: book2, now: clock() }, snap);
     expect(resumed.view.waiting).toEqual(s.view.waiting);
     expect(resumed.view.transcript).toEqual(s.view.transcript);
-    expect((await book2.listProjects())[0]).toMatchObject({ id: 'p1', stage: 'design', status: '等你回答：想做什么主题的问答呢？' });
+    expect((await book2.listProjects())[0]).toMatchObject({ id: 'p1', stage: 'design', status: '等你回答：想做什么主题的问答呢？随便说一个就行。' });
     // Answering resumes the same worker with its own conversation (no new context assembly).
     await resumed.input('恐龙');
     expect(requests[0].messages.at(-1)!.content).toBe('<tool_response>{"name":"ask_user","result":{"answer":"恐龙"}}</tool_response>');
     expect(resumed.view.board.tags['设计.主题'].value).toMatchObject({ 主题: '恐龙' });
-    for (const t of ['设计.主题', '设计.卡牌', '设计.规则', '设计.角色']) await resumed.accept(t);
+    for (const t of ['设计.主题', '设计.卡牌', '设计.角色']) await resumed.accept(t);
     expect(resumed.view.state.stage).toBe('play');
 
     const p = (await book2.getProject('p1'))!;
-    expect(p).toMatchObject({ stage: 'play', title: '恐龙问答', status: '设计完成，可以玩了', declaration: { title: '恐龙问答', engine: 'studio' } });
+    expect(p).toMatchObject({ stage: 'play', title: '恐龙问答', status: '做好了，在游戏厅里', declaration: { title: '恐龙问答', engine: 'studio' } });
     expect(p.gameId).toBe(p.declaration!.id);
     expect(p.design!['设计.卡牌']).toBeDefined();
     expect((await book2.playableProjects()).map((x) => x.id)).toEqual(['p1']);
@@ -50,7 +50,7 @@ describe('the Book', () => {
     const trace = await book2.designTrace('p1');
     const kinds = new Set(trace.map((t) => t.kind));
     for (const k of ['user_input', 'burst', 'tool_call', 'worker_run', 'user_decision', 'declared']) expect(kinds.has(k as never)).toBe(true);
-    expect(trace.filter((t) => t.kind === 'user_decision').map((t) => t.data.tag)).toEqual(['设计.交互范式', '设计.run_skill清单', '设计.主题', '设计.卡牌', '设计.规则', '设计.角色']);
+    expect(trace.filter((t) => t.kind === 'user_decision').map((t) => t.data.tag)).toEqual(['设计.交互范式', '设计.run_skill清单', '设计.主题', '设计.卡牌', '设计.角色']);
     book2.close();
   });
 
@@ -110,7 +110,7 @@ describe('a Book that fails to save', () => {
     expect(r).toEqual({ ok: true });
     expect(s.view.busy).toBe(false);
     expect(s.view.waiting).toMatchObject({ kind: 'review_drafts', skill: 'interaction-paradigm' });
-    expect(s.view.transcript.at(-1)).toMatchObject({ who: 'system', text: expect.stringMatching(/^保存失败：The quota has been exceeded\..*不要刷新或关闭页面/) });
+    expect(s.view.transcript.at(-1)).toMatchObject({ who: 'system', text: expect.stringMatching(/^保存失败：The quota has been exceeded。在下次保存成功之前.*不要刷新或关闭页面/) });
     expect(await book.loadSnapshot('p1')).toBeFalsy();
 
     broken = false;

@@ -29,17 +29,25 @@ const errorsOf = (files: PackageFiles) => {
 };
 
 describe('skill package loader', () => {
-  it('loads the shipped 问答卡牌 package from skills/ with no registration', () => {
+  it('loads the shipped package from skills/ with no registration: four shapes of play, each with its own run skills', () => {
     const r = discoverPackages().find((p) => (p.ok ? p.pkg.id : p.packageId) === 'quiz-cards');
     expect(r?.ok).toBe(true);
     if (!r?.ok) return;
-    expect(r.pkg.title).toBe('问答卡牌');
-    expect(r.pkg.skills.filter((s) => s.stage === 'instantiate').map((s) => s.id)).toEqual(['interaction-paradigm', 'theme', 'card-deck', 'rules', 'persona']);
-    // Every run skill is code: the manager decides which one, the runtime runs it (steps per answer).
-    expect(r.pkg.skills.filter((s) => s.executor === 'code').map((s) => s.id)).toEqual(['present-card', 'judge-answer', 'give-hint', 'keep-score', 'wrap-up']);
+    expect(r.pkg.title).toBe('亲子小游戏');
+    expect(r.pkg.skills.filter((s) => s.stage === 'instantiate').map((s) => s.id)).toEqual(['interaction-paradigm', 'theme', 'card-deck', 'story-setup', 'action-list', 'persona']);
+    expect(r.pkg.paradigms.map((p) => p.name)).toEqual(['问答', '猜谜语', '故事接龙', '我说你做']);
+    expect(r.pkg.paradigms.find((p) => p.name === '故事接龙')!.runSkills).toEqual(['story-open', 'story-continue', 'story-say', 'story-end', 'story-finish']);
+    // 问答's run skills are code: the manager decides which one, the runtime runs it (steps per answer).
+    expect(r.pkg.skills.filter((s) => s.executor === 'code' && r.pkg.paradigms[0].runSkills.includes(s.id)).map((s) => s.id)).toEqual(['present-card', 'judge-answer', 'give-hint', 'keep-score', 'wrap-up']);
+    // 故事接龙's sentences are a model's; code keeps the story and says it.
+    expect(r.pkg.skills.filter((s) => s.executor === 'model' && s.stage === 'run').map((s) => s.id)).toEqual(['story-continue', 'story-end']);
     expect(r.pkg.skills.find((s) => s.id === 'judge-answer')!.then).toEqual(['keep-score']);
-    expect(r.pkg.skills.filter((s) => s.ends).map((s) => s.id)).toEqual(['wrap-up']);
+    expect(r.pkg.skills.filter((s) => s.ends).map((s) => s.id)).toEqual(['wrap-up', 'story-finish', 'action-end']);
     expect(r.pkg.skills.find((s) => s.id === 'present-card')!.context['设计.卡牌']).toEqual({ hide: ['answer', 'aliases'] });
+    // The parent-facing declarations: titles, schemas, summaries; plumbing marked technical.
+    expect(r.pkg.tagDefs['设计.交互范式']).toMatchObject({ title: '玩法', technical: false, schema: { type: 'object', properties: { 轮数: { type: 'integer', stated: 'rounds' } } } });
+    expect(r.pkg.tagDefs['设计.卡牌'].schema).toMatchObject({ type: 'array', minItems: 3, maxItems: 20, items: { properties: { drawing: { widget: 'drawing' } } } });
+    expect(Object.values(r.pkg.tagDefs).filter((d) => d.technical).map((d) => d.name)).toEqual(['设计.家长要求', '设计.run_skill清单']);
   });
   it('accepts a valid package, with a fenced yaml manifest too', () => {
     expect(errorsOf(good)).toEqual([]);
@@ -59,6 +67,10 @@ describe('skill package loader', () => {
     ['then naming a model skill', { 'orchestrator.md': good['orchestrator.md'].replace('writes: [运行.回复] }', 'writes: [运行.回复], then: [theme] }') }, 'then「theme」必须是另一个 executor: code 的 run skill'],
     ['ends on an instantiate skill', { 'orchestrator.md': good['orchestrator.md'].replace('writes: [设计.主题] }', 'writes: [设计.主题], ends: true }') }, '只有 run skill 可以有 then / ends'],
     ['broken YAML', { 'orchestrator.md': '---\nskills: [\n---\n' }, 'YAML 解析失败'],
+    ['a tag schema with an unknown type', { 'orchestrator.md': good['orchestrator.md'].replace('设计.主题: 主题', '设计.主题: { meaning: 主题, schema: { type: thing } }') }, 'schema 的 type 必须是'],
+    ['a tag schema with an unknown key', { 'orchestrator.md': good['orchestrator.md'].replace('设计.主题: 主题', '设计.主题: { meaning: 主题, schema: { type: string, colour: red } }') }, '不认识的字段「colour」'],
+    ['enum labels that do not match', { 'orchestrator.md': good['orchestrator.md'].replace('设计.主题: 主题', '设计.主题: { meaning: 主题, schema: { type: string, enum: [a, b], labels: [甲] } }') }, 'labels 必须和 enum 一一对应'],
+    ['a paradigm naming an unknown run skill', { 'orchestrator.md': good['orchestrator.md'].replace('skills:\n', 'paradigms:\n  - { name: 说说, runSkills: [say, dance] }\nskills:\n') }, 'runSkills 里的「dance」不是这个包的 run skill'],
     ['no run_skill清单 producer', { 'orchestrator.md': good['orchestrator.md'].replace('writes: [设计.run_skill清单]', 'writes: [设计.主题]') }, '必须有一个 instantiate skill 写「设计.run_skill清单」'],
   ])('reports %s clearly', (_n, patch, message) => {
     const files = { ...good, ...patch } as Record<string, string | undefined>;

@@ -15,7 +15,7 @@ describe('play stage of a designed game (what the arcade serves)', () => {
     const s = StudioSession.create({ pkg, model: demoModel().model, store: book, now: clock() }, 'p1');
     expect(await loadPlayableGame(book, 'p1')).toBeNull();
     await s.input('给孩子做一个恐龙问答');
-    for (const t of ['设计.交互范式', '设计.run_skill清单', '设计.主题', '设计.卡牌', '设计.规则', '设计.角色']) await s.accept(t);
+    for (const t of ['设计.交互范式', '设计.run_skill清单', '设计.主题', '设计.卡牌', '设计.角色']) await s.accept(t);
     const game = (await loadPlayableGame(book, 'p1'))!;
     expect(game.declaration.title).toBe('恐龙问答');
     expect(game.cards.length).toBe(7);

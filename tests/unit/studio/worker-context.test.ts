@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import * as bb from '../../../src/core/studio/blackboard.ts';
 import { assembleWorkerContext } from '../../../src/core/studio/worker-context.ts';
-import { runWorkerLoop } from '../../../src/studio/worker-executor.ts';
+import { runWorkerLoop, workerTools } from '../../../src/studio/worker-executor.ts';
 import type { ChatModel, Step } from '../../../src/core/llm/types.ts';
 import { quizPackage } from './helpers.ts';
 
@@ -43,9 +43,9 @@ describe('context assembly', () => {
     const present = assembleWorkerContext(pkg, skill('present-card'), b);
     expect(present.lower).toContain('头上三只角');
     expect(present.lower).not.toContain('三角龙');
-    const rules = assembleWorkerContext(pkg, skill('rules'), b);
-    expect(rules.lower).toContain('共 1 项');
-    expect(rules.lower).not.toContain('"hints"');
+    const brief = assembleWorkerContext(pkg, { ...skill('persona'), reads: ['设计.卡牌'], context: { '设计.卡牌': 'brief' } }, b);
+    expect(brief.lower).toContain('共 1 项');
+    expect(brief.lower).not.toContain('"hints"');
   });
   it('a rejected draft’s reason reaches the worker that redoes it', () => {
     const b = bb.reject(put(bb.emptyBoard(Object.keys(pkg.tags)), '设计.卡牌', deck, false), '设计.卡牌', '太难了', 'user', 3);
@@ -66,6 +66,23 @@ describe('the worker’s own tool loop', () => {
     });
     expect(out).toMatchObject({ kind: 'submitted', rounds: 2, values: { '设计.主题': { 主题: '恐龙' } } });
     expect(out.messages.some((m) => m.content.includes('"error"') && m.content.includes('不能有 设计.卡牌'))).toBe(true);
+  });
+  it('the submit tool carries the tags\' schemas, and the runtime\'s checks refuse a draft (the worker retries)', async () => {
+    const tools = workerTools(skill('theme'), { schemas: { '设计.主题': pkg.tagDefs['设计.主题'].schema } });
+    const values = (tools[0].parameters as { properties: { values: { properties: Record<string, { type?: string; required?: string[] }> } } }).properties.values.properties;
+    expect(values['设计.主题']).toMatchObject({ type: 'object', required: ['主题', '标题', '年龄'] });
+    expect(JSON.stringify(values)).not.toContain('gameName'); // the parent-facing extras stay out of the tool schema
+    const out = await runWorkerLoop({
+      model: scripted([
+        { action: 'submit', args: { values: { '设计.主题': { 主题: '恐龙', 标题: '猜数字', 年龄: '5岁' } } } },
+        { action: 'submit', args: { values: { '设计.主题': { 主题: '恐龙', 标题: '恐龙问答', 年龄: '5岁' } } } },
+      ]),
+      skill: skill('theme'),
+      messages: [],
+      contract: { check: (v) => ((v['设计.主题'] as { 标题?: string }).标题 === '猜数字' ? ['名字已经有了'] : []) },
+    });
+    expect(out).toMatchObject({ kind: 'submitted', rounds: 2 });
+    expect(out.messages.some((m) => m.content.includes('名字已经有了'))).toBe(true);
   });
   it('gives up after the round limit without throwing', async () => {
     const out = await runWorkerLoop({ model: scripted([{ action: 'finish', args: {} }]), skill: skill('theme'), messages: [], maxRounds: 3 });

@@ -5,7 +5,8 @@ import { formatBytes, storageStatus, ensurePersistentStorage } from '../../../sr
 describe('trace settings', () => {
   it('keeps the last 64 completed A2A tasks by default and clamps bad values', () => {
     expect(DEFAULT_TRACE_SETTINGS.completedTasksToKeep).toBe(64);
-    expect(normalizeTraceSettings({ completedTasksToKeep: '10', traceMaxMB: -3 })).toEqual({ completedTasksToKeep: 10, traceMaxMB: 1 });
+    expect(normalizeTraceSettings({ completedTasksToKeep: '10', traceMaxMB: -3, keepDays: 9999 })).toEqual({ completedTasksToKeep: 10, traceMaxMB: 1, keepDays: 365 });
+    expect(DEFAULT_TRACE_SETTINGS.keepDays).toBe(14);
     expect(normalizeTraceSettings('junk')).toEqual(DEFAULT_TRACE_SETTINGS);
   });
 

@@ -98,6 +98,27 @@ describe('TraceRecorder + TraceStore', () => {
     store.close();
   });
 
+  it('deletes rounds older than the days the parent chose, with their records', async () => {
+    const store = await TraceStore.open({ name: freshName() });
+    const c = clock();
+    const rec = new TraceRecorder(store, { now: c.now, newId: ids() });
+    const DAY = 24 * 3600_000;
+    for (const text of ['一', '二', '三']) {
+      rec.startRound(text);
+      rec.record({ kind: 'a2a_request', at: c.now(), source: 'main', requestId: `r${text}` });
+      rec.record({ kind: 'speech', at: c.now() + 1, source: 'main', name: 'spoken', data: { text } });
+      c.advance(DAY);
+    }
+    await rec.flush();
+    const since = c.now() - 2 * DAY; // keep the last two days: round 一 is older
+    expect(await store.deleteOlderThan(since)).toHaveLength(1);
+    const { rounds, orphans } = await store.load();
+    expect(rounds.map((r) => r.text)).toEqual(['二', '三']);
+    expect(orphans).toEqual([]);
+    expect(await store.deleteOlderThan(since)).toEqual([]);
+    store.close();
+  });
+
   it('clears everything', async () => {
     const store = await TraceStore.open({ name: freshName() });
     const rec = new TraceRecorder(store);
@@ -105,7 +126,7 @@ describe('TraceRecorder + TraceStore', () => {
     await rec.flush();
     expect((await store.load()).rounds).toHaveLength(1);
     await store.clear();
-    expect(await store.load()).toEqual({ rounds: [], orphans: [] });
+    expect(await store.load()).toEqual({ rounds: [], designs: [], orphans: [] });
     store.close();
   });
 });

@@ -1,0 +1,168 @@
+/**
+ * `npx tsx bench/cpu-engine/run.ts [--runs 5] [--port 4183] [--no-build]`
+ *
+ * 1. Measured on THIS machine: prefill and decode tokens/s of the CPU engine (@wllama/wllama, the
+ *    real model worker, in Debian's Chromium) on the tiny random-weight llama model the tests write
+ *    (tests/support/tiny-gguf.ts; ≈100 K parameters, byte-level vocabulary), one thread vs two
+ *    threads side by side in one run, with llama.cpp's own timings. This says how the engine path
+ *    and threading behave here; it says nothing about a real model's speed on a tablet.
+ * 2. Estimated, not measured: the time per in-game turn on the CPU engine with Qwen2.5-0.5B
+ *    (and 1.5B) Q4_K_M, from published native llama.cpp rates (github.com/emigazp/companion-
+ *    alzheimer issue #7: 0.5B prompt 16.6 / generation 10.4 tok/s, 1.5B 5.44 / 3.55 tok/s), replayed
+ *    over the real agents' recorded turns (bench/latency: the same sessions and timeTurn) with
+ *    llama.cpp's prompt cache (the longest common token prefix with the previous prompt is reused).
+ *    WebAssembly runs llama.cpp slower than native; the rows "×⅓ wasm" divide the rates by 3 (an
+ *    estimate: research/webllm.md §8, wllama#4), the plain rows keep them.
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { chromium } from 'playwright-core';
+import { startFileServer } from '../../tests/support/file-server.ts';
+import { tinyGguf } from '../../tests/support/tiny-gguf.ts';
+import { qwenTokenizer } from '../llm/run.ts';
+import { recordSessions } from '../latency/run.ts';
+import { percentile, renderChatML, SimulatedEngine, timeTurn, type StepCost, type Tokenizer } from '../latency/simulate.ts';
+import type { DeviceProfile } from '../latency/profiles.ts';
+import type { StepRequest } from '../../src/core/llm/types.ts';
+
+const args = process.argv.slice(2);
+const arg = (name: string, fallback: string) => (args.includes(`--${name}`) ? args[args.indexOf(`--${name}`) + 1] : fallback);
+const RUNS = Number(arg('runs', '5'));
+const PORT = Number(arg('port', '4183'));
+const DIST = arg('dist', '.cache/dist-bench-cpu');
+const root = resolve(import.meta.dirname, '../..');
+
+// ---- 1. this machine ----
+
+async function measure() {
+  if (!args.includes('--no-build') || !existsSync(resolve(root, DIST, 'tests/lab/cpu-engine.html'))) {
+    console.log(`building into ${DIST} …`);
+    const b = spawnSync('npx', ['vite', 'build', '--logLevel', 'error', '--outDir', DIST], { cwd: root, stdio: 'inherit', env: { ...process.env, AGENTCADE_LAB: '1' } });
+    if (b.status !== 0) process.exit(b.status ?? 1);
+  }
+  const server = spawn('npx', ['vite', 'preview', '--outDir', DIST, '--port', String(PORT), '--strictPort'], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'], detached: true });
+  const stop = () => {
+    try {
+      process.kill(-server.pid!, 'SIGTERM');
+    } catch {
+      /* already gone */
+    }
+  };
+  process.on('exit', stop);
+  const files = await startFileServer({ '/tiny.gguf': tinyGguf({ seed: 3 }) });
+  const url = `http://localhost:${PORT}/tests/lab/cpu-engine.html`;
+  for (let i = 0; i < 300; i++) {
+    try {
+      if ((await fetch(url)).ok) break;
+    } catch {
+      /* not yet */
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-first-run', '--disable-background-networking'] });
+  try {
+    // A realistic prompt length: a game's system prompt and a few rounds (≈1 700 characters).
+    const system = `你是陪小朋友玩“猜数字”的机器人。${'每一步只做一个动作：调用一个工具，或者用 reply 说出这一轮最后要说的话。说话要短、温暖、鼓励，用孩子听得懂的词。'.repeat(12)}`;
+    const tools = [{ name: 'reply', description: '', parameters: { type: 'object', properties: { text: { type: 'string', minLength: 60, maxLength: 60 } }, required: ['text'] } }];
+    const out: Record<string, { prefill: number[]; decode: number[]; promptTokens: number; decodeTokens: number; threads: number; multi: boolean }> = {};
+    for (const threads of [1, 2]) {
+      const page = await browser.newPage();
+      await page.goto(url);
+      await page.waitForFunction(() => document.getElementById('state')?.textContent === 'ready');
+      const loaded = (await page.evaluate(([u, t]) => (globalThis as unknown as { __cpuLab: { load(u: string, t: number): Promise<unknown> } }).__cpuLab.load(u, t), [files.url('/tiny.gguf'), threads] as const)) as { details: { threads: number; multiThread: boolean } };
+      const row = { prefill: [] as number[], decode: [] as number[], promptTokens: 0, decodeTokens: 0, threads: loaded.details.threads, multi: loaded.details.multiThread };
+      for (let r = 0; r < RUNS + 1; r++) {
+        // A new first message each run: the whole prompt is prefilled (no prompt cache).
+        const messages = [
+          { role: 'system', content: `${r}${system}` },
+          { role: 'user', content: '我猜五十' },
+        ];
+        const res = (await page.evaluate(([m, t]) => (globalThis as unknown as { __cpuLab: { step(m: unknown, t: unknown, max: number, temp: number): Promise<unknown> } }).__cpuLab.step(m, t, 400, 1), [messages, tools] as const)) as {
+          error?: string;
+          details: { promptPerSecond: number; decodePerSecond: number; promptTokens: number; decodeTokens: number };
+        };
+        if (res.error) throw new Error(res.error);
+        if (r === 0) continue; // warm-up
+        row.prefill.push(res.details.promptPerSecond);
+        row.decode.push(res.details.decodePerSecond);
+        row.promptTokens = res.details.promptTokens;
+        row.decodeTokens = res.details.decodeTokens;
+      }
+      out[String(threads)] = row;
+      await page.close();
+    }
+    return { out, browser: browser.version() };
+  } finally {
+    await browser.close();
+    await files.close();
+    stop();
+  }
+}
+
+// ---- 2. projection ----
+
+/** llama.cpp's prompt cache: the longest common token prefix with the previous prompt is not prefilled again. */
+class PrefixCacheEngine extends SimulatedEngine {
+  private previous: number[] = [];
+  constructor(private readonly t: Tokenizer) {
+    super(t);
+  }
+  override step(req: StepRequest, output: string): StepCost {
+    const prompt = this.t.encode(renderChatML(req.messages));
+    let common = 0;
+    while (common < prompt.length && common < this.previous.length && prompt[common] === this.previous[common]) common++;
+    this.previous = [...prompt, ...this.t.encode(output)];
+    return { promptTokens: prompt.length, prefillTokens: prompt.length - common, outputTokens: this.t.encode(output).length + 1, inPlace: common > 0 };
+  }
+}
+
+const SOURCE = 'github.com/emigazp/companion-alzheimer issue #7 (llama.cpp, Q4_K_M)';
+const WASM = 3;
+const CPU_PROFILES: DeviceProfile[] = [
+  { id: '0.5b', label: 'Qwen2.5-0.5B · 公开的原生 llama.cpp 速度', prefillTps: 16.6, decodeTps: 10.4, source: SOURCE },
+  { id: '0.5b-wasm', label: 'Qwen2.5-0.5B · ×⅓ wasm（估计）', prefillTps: 16.6 / WASM, decodeTps: 10.4 / WASM, source: `${SOURCE}; wasm ÷${WASM} estimate` },
+  { id: '1.5b', label: 'Qwen2.5-1.5B · 公开的原生 llama.cpp 速度', prefillTps: 5.44, decodeTps: 3.55, source: SOURCE },
+  { id: '1.5b-wasm', label: 'Qwen2.5-1.5B · ×⅓ wasm（估计）', prefillTps: 5.44 / WASM, decodeTps: 3.55 / WASM, source: `${SOURCE}; wasm ÷${WASM} estimate` },
+];
+
+async function project() {
+  const tok = await qwenTokenizer();
+  const sessions = await recordSessions();
+  return {
+    tokenizer: tok.name,
+    rows: CPU_PROFILES.map((p) => {
+      const first: number[] = [];
+      const full: number[] = [];
+      let prefill = 0;
+      let turns = 0;
+      for (const s of sessions) {
+        const engine = new PrefixCacheEngine(tok);
+        for (const t of s.turns) {
+          const timing = timeTurn(engine, t, p, { streaming: true, cue: true }, tok);
+          if (!t.inGame) continue;
+          turns++;
+          first.push(timing.firstSentenceS);
+          full.push(timing.fullReplyS);
+          prefill += timing.prefillTokens;
+        }
+      }
+      return { profile: p, turns, firstP50: percentile(first, 50), firstP95: percentile(first, 95), fullP50: percentile(full, 50), prefillPerTurn: prefill / Math.max(1, turns) };
+    }),
+  };
+}
+
+const med = (xs: number[]) => percentile(xs, 50);
+const m = await measure();
+console.log(`\n# 1. 本机实测（这台机器：2 核，与其他任务共用；${m.browser}）— 测试用的随机权重小模型，不是真模型`);
+console.log('threads | multi-thread | prompt tokens | prefill tok/s (median) | decode tokens | decode tok/s (median)');
+for (const [, r] of Object.entries(m.out)) console.log(`${r.threads} | ${r.multi ? 'yes' : 'no'} | ${r.promptTokens} | ${med(r.prefill).toFixed(0)} | ${r.decodeTokens} | ${med(r.decode).toFixed(0)}`);
+const one = m.out['1'];
+const two = m.out['2'];
+console.log(`2 threads vs 1, this machine, tiny model: prefill ×${(med(two.prefill) / med(one.prefill)).toFixed(2)}, decode ×${(med(two.decode) / med(one.decode)).toFixed(2)}`);
+
+const p = await project();
+console.log(`\n# 2. 估计（不是实测）：CPU 引擎每个局内回合的等待时间，${p.rows[0].turns} 个回合（猜数字、你画我猜、恐龙问答的真实请求；词元：${p.tokenizer}；llama.cpp 提示缓存）`);
+console.log('profile | first sentence p50 | p95 | whole reply p50 | prefilled tokens/turn | source');
+for (const r of p.rows) console.log(`${r.profile.label}（${r.profile.prefillTps.toFixed(1)} / ${r.profile.decodeTps.toFixed(1)} tok/s） | ${r.firstP50.toFixed(1)} s | ${r.firstP95.toFixed(1)} s | ${r.fullP50.toFixed(1)} s | ${r.prefillPerTurn.toFixed(0)} | ${r.profile.source}`);
+process.exit(0);

@@ -1,0 +1,91 @@
+/**
+ * The child-safety check: one line in, a verdict out — pure, offline, the same everywhere (the
+ * speaking path before every spoken line, the main agent's router before any model call, and
+ * `npm run safety`). Chinese first: each rule (./rules.ts) is tried on every view of the line
+ * (./views.ts: the normalised text, sound-alike spellings put back, separators squashed, pinyin).
+ */
+import { compilePattern, type CompiledPattern } from './patterns.ts';
+import { CATEGORIES, HOMOPHONES, LISTS, RULES, type SafetyCategory, type SafetyRule } from './rules.ts';
+import { viewsOf, type View, type ViewName } from './views.ts';
+
+export type { SafetyCategory } from './rules.ts';
+export { CATEGORIES } from './rules.ts';
+
+/** Whose words: a line the robot is about to say, or what the child said. */
+export type Speaker = 'robot' | 'child';
+
+export type SafetyVerdict =
+  | { verdict: 'ok' }
+  | {
+      verdict: 'blocked';
+      category: SafetyCategory;
+      /** The rule that matched (for the parent's 技术细节 and for tuning). */
+      rule: string;
+      /** Which form of the line it was found in. */
+      view: ViewName;
+    };
+
+interface Compiled {
+  rule: SafetyRule;
+  /** Global copies, to look at every match. */
+  pattern: CompiledPattern;
+  unless?: CompiledPattern;
+  with: CompiledPattern[];
+  rank: number;
+}
+
+let compiled: Compiled[] | null = null;
+
+const global = (p: CompiledPattern): CompiledPattern => ({ han: new RegExp(p.han.source, 'gu'), py: new RegExp(p.py.source, 'gu') });
+
+function rules(): Compiled[] {
+  compiled ??= RULES.map((rule) => ({
+    rule,
+    pattern: global(rule.latin ? { han: new RegExp(rule.pattern, 'u'), py: /(?!)/ } : compilePattern(rule.pattern, LISTS)),
+    unless: rule.unless ? compilePattern(rule.unless, LISTS) : undefined,
+    with: (rule.with ?? []).map((w) => compilePattern(w, LISTS)),
+    rank: CATEGORIES.indexOf(rule.category),
+  })).sort((a, b) => a.rank - b.rank);
+  return compiled;
+}
+
+/** The clause of `value` around index `at` (clauses are separated by `|`). */
+function clauseAt(value: string, at: number): string {
+  const start = value.lastIndexOf('|', at) + 1;
+  const end = value.indexOf('|', at);
+  return value.slice(start, end < 0 ? value.length : end);
+}
+
+/** A match in the pinyin view must touch a romanised word (the characters are checked as characters). */
+function counts(view: View, m: RegExpMatchArray): boolean {
+  if (!view.romanised) return true;
+  const start = m.index ?? 0;
+  const end = start + m[0].length;
+  return view.romanised.some(([a, b]) => a < end && b > start);
+}
+
+function matches(c: Compiled, view: View): boolean {
+  if (c.rule.latin && view.name !== 'text') return false;
+  const pick = (p: CompiledPattern) => (view.kind === 'han' ? p.han : p.py);
+  // Every match counts on its own: the clause around it must have the other words and not the protective ones.
+  for (const m of view.value.matchAll(pick(c.pattern))) {
+    if (!counts(view, m)) continue;
+    const clause = c.rule.scope === 'line' ? view.value : clauseAt(view.value, m.index);
+    if (c.with.some((w) => !pick(w).test(clause))) continue;
+    if (c.unless && pick(c.unless).test(clause)) continue;
+    return true;
+  }
+  return false;
+}
+
+/** Checks one line (or a few joined sentences) said by `who`. */
+export function checkLine(text: string, who: Speaker = 'robot'): SafetyVerdict {
+  const views = viewsOf(text, HOMOPHONES);
+  if (!views[0].value) return { verdict: 'ok' };
+  for (const c of rules()) {
+    if (c.rule.who && c.rule.who !== who) continue;
+    const view = views.find((v) => matches(c, v));
+    if (view) return { verdict: 'blocked', category: c.rule.category, rule: c.rule.id, view: view.name };
+  }
+  return { verdict: 'ok' };
+}

@@ -1,0 +1,66 @@
+/**
+ * Ready-made settings for the servers families actually run: the base path each one serves its
+ * OpenAI-compatible API on, and what a parent has to know to reach it from a tablet. Small and
+ * synchronous (the settings screen reads it).
+ */
+export interface RemotePreset {
+  id: string;
+  label: string;
+  /** The base URL to start from (the parent replaces localhost with the computer's address). */
+  baseUrl: string;
+  placeholderModel: string;
+  note: string;
+  /** The service needs an API key. */
+  needsKey: boolean;
+}
+
+const LAN =
+  '平板上的“localhost”是平板自己：请换成运行它的电脑在局域网里的地址。本页面是 https，浏览器不允许它访问 http:// 的局域网地址，请给服务配上 https（例如用 Caddy 反向代理）。';
+
+export const REMOTE_PRESETS: RemotePreset[] = [
+  {
+    id: 'ollama',
+    label: 'Ollama',
+    baseUrl: 'http://localhost:11434/v1',
+    placeholderModel: 'qwen2.5:1.5b',
+    note: `在电脑上运行 Ollama，先运行 ollama pull qwen2.5:1.5b。允许本页面访问：启动前设置 OLLAMA_ORIGINS=* 和 OLLAMA_HOST=0.0.0.0。${LAN}`,
+    needsKey: false,
+  },
+  {
+    id: 'llamacpp',
+    label: 'llama.cpp 服务器（llama-server）',
+    baseUrl: 'http://localhost:8080/v1',
+    placeholderModel: 'qwen2.5-1.5b-instruct',
+    note: `启动：llama-server -m qwen2.5-1.5b-instruct-q4_k_m.gguf --host 0.0.0.0 --port 8080。支持 JSON Schema 和 GBNF 语法约束。${LAN}`,
+    needsKey: false,
+  },
+  {
+    id: 'lmstudio',
+    label: 'LM Studio',
+    baseUrl: 'http://localhost:1234/v1',
+    placeholderModel: 'qwen2.5-1.5b-instruct',
+    note: `在 LM Studio 的“开发者”页启动服务器，打开“在局域网中提供服务”和 CORS。${LAN}`,
+    needsKey: false,
+  },
+  {
+    id: 'vllm',
+    label: 'vLLM',
+    baseUrl: 'http://localhost:8000/v1',
+    placeholderModel: 'Qwen/Qwen2.5-1.5B-Instruct',
+    note: `需要带显卡的电脑，启动：vllm serve Qwen/Qwen2.5-1.5B-Instruct --port 8000，模型名称与启动时相同。${LAN}`,
+    needsKey: false,
+  },
+  {
+    id: 'cloud',
+    label: 'OpenAI 兼容的云服务',
+    baseUrl: 'https://',
+    placeholderModel: 'gpt-4o-mini',
+    note: '填写服务商给的地址（通常以 /v1 结尾）和 API 密钥。需要联网，按用量付费，孩子说的话会发给服务商。',
+    needsKey: true,
+  },
+  { id: 'custom', label: '其他（自己填写）', baseUrl: '', placeholderModel: '', note: '任何 OpenAI 兼容的 /v1/chat/completions 接口。', needsKey: false },
+];
+
+export function remotePreset(id: string): RemotePreset {
+  return REMOTE_PRESETS.find((p) => p.id === id) ?? REMOTE_PRESETS[REMOTE_PRESETS.length - 1];
+}

@@ -1,0 +1,271 @@
+/**
+ * The grown-up's controls, as the app sees them: whether a PIN is set (the first run sets one), the
+ * gate (verify, wrong-PIN waits, recovery with the written-down code, an unlock that ends when the
+ * grown-up leaves or after a few idle minutes), the settings (play time, 「只玩游戏」) and today's
+ * play time. The rules are pure (src/core/safety/grown-up.ts, play-time.ts); this keeps them in
+ * IndexedDB (./parental-store.ts) and tells the screens.
+ */
+import { afterWrong, FREE_TRIES, NO_ATTEMPTS, normalizeRecoveryCode, pinProblem, recoveryCode, unlockExpired, waitMs, type Attempts } from '../core/safety/grown-up.ts';
+import { advance, grantMore, newPlayState, normalizeSettings, playStatus, resyncClock, unlimitedToday, type LocalTime, type PlayEvent, type PlayState, type PlayStatus } from '../core/safety/play-time.ts';
+import type { ParentalSettings, ParentalStore, StoredPin } from './parental-store.ts';
+import { hashSecret, secretMatches } from './secret.ts';
+
+export interface ParentalView {
+  /** Storage has been read. */
+  ready: boolean;
+  hasPin: boolean;
+  /** The grown-up area is open (the PIN was given, and the grown-up is still there). */
+  unlocked: boolean;
+  settings: ParentalSettings;
+  play: PlayStatus;
+  usedMs: number;
+  /** The gentle end is under way (the robot is saying goodbye): the locked screen comes after it. */
+  closing: boolean;
+  /** How far the app's clock is ahead of the device clock (ms): the device clock was turned back. */
+  clockAheadMs: number;
+}
+
+export interface ParentalDeps {
+  store: ParentalStore;
+  /** The device clock (epoch ms). */
+  now: () => number;
+  /** A monotonic clock (ms): real time passing, whatever the device clock says. */
+  mono: () => number;
+  local: LocalTime;
+  /** n random unsigned integers (the browser's crypto source). */
+  random: (n: number) => number[];
+}
+
+export type VerifyResult = { ok: true } | { ok: false; waitMs: number; triesLeft: number };
+
+export const DEFAULT_PARENTAL_SETTINGS: ParentalSettings = { play: normalizeSettings(undefined), gamesOnly: false };
+
+/** The device's own calendar (its time zone). */
+export function browserLocalTime(clock: number): { day: string; minute: number } {
+  const d = new Date(clock);
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return { day: `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`, minute: d.getHours() * 60 + d.getMinutes() };
+}
+
+export class ParentalControls {
+  private pin: StoredPin | undefined;
+  private attempts: Attempts = NO_ATTEMPTS;
+  private settings: ParentalSettings = DEFAULT_PARENTAL_SETTINGS;
+  private playState: PlayState;
+  private unlocked = false;
+  private lastTouch = 0;
+  private closing = false;
+  private ready = false;
+  private readonly listeners = new Set<(v: ParentalView) => void>();
+  private saving: Promise<void> = Promise.resolve();
+
+  constructor(private readonly deps: ParentalDeps) {
+    this.playState = newPlayState(deps.now(), deps.local);
+  }
+
+  async load(): Promise<void> {
+    const [pin, attempts, settings, play] = await Promise.all([this.deps.store.get('pin'), this.deps.store.get('attempts'), this.deps.store.get('settings'), this.deps.store.get('play')]);
+    this.pin = pin;
+    this.attempts = attempts ?? NO_ATTEMPTS;
+    this.settings = settings ? { play: normalizeSettings(settings.play), gamesOnly: !!settings.gamesOnly } : DEFAULT_PARENTAL_SETTINGS;
+    // The app's clock goes on from where it was (never back); the time the app was closed is unknown.
+    if (play) this.playState = advance(play, this.settings.play, { deviceNow: this.deps.now(), elapsedMs: 0, active: false }, this.deps.local).state;
+    this.ready = true;
+    this.emit();
+  }
+
+  get view(): ParentalView {
+    return {
+      ready: this.ready,
+      hasPin: !!this.pin,
+      unlocked: this.unlocked,
+      settings: this.settings,
+      play: playStatus(this.playState, this.settings.play, this.deps.local),
+      usedMs: this.playState.usedMs,
+      closing: this.closing,
+      clockAheadMs: Math.max(0, this.playState.clock - this.deps.now()),
+    };
+  }
+
+  subscribe(fn: (v: ParentalView) => void): () => void {
+    this.listeners.add(fn);
+    fn(this.view);
+    return () => this.listeners.delete(fn);
+  }
+
+  /** The child may play now (the gentle end and the locked screen stop new words). */
+  get playAllowed(): boolean {
+    return this.ready && !!this.pin && !this.closing && this.view.play.kind === 'open';
+  }
+
+  get gamesOnly(): boolean {
+    return this.settings.gamesOnly;
+  }
+
+  // ---- the PIN ---------------------------------------------------------------------------
+
+  /** The first run: the PIN and a recovery code to write down (returned once, kept only hashed). */
+  async setFirstPin(pin: string): Promise<{ code: string } | { problem: string }> {
+    if (this.pin) return { problem: '已经设置过密码了。' };
+    return this.storePin(pin);
+  }
+
+  /** A new PIN while unlocked (settings). */
+  async changePin(pin: string): Promise<{ code: string } | { problem: string }> {
+    if (!this.unlocked) return { problem: '请先输入家长密码。' };
+    return this.storePin(pin);
+  }
+
+  private async storePin(pin: string): Promise<{ code: string } | { problem: string }> {
+    const problem = pinProblem(pin);
+    if (problem) return { problem };
+    const code = recoveryCode(this.deps.random(12));
+    this.pin = { pin: await hashSecret(pin), recovery: await hashSecret(code), setAt: this.deps.now() };
+    this.attempts = NO_ATTEMPTS;
+    await this.persist(async (s) => {
+      await s.put('pin', this.pin!);
+      await s.put('attempts', this.attempts);
+    });
+    this.unlocked = true;
+    this.touch();
+    this.emit();
+    return { code };
+  }
+
+  /** How long before the next PIN try (0: now). */
+  get waitMs(): number {
+    return waitMs(this.attempts, this.deps.now());
+  }
+
+  async verify(pin: string): Promise<VerifyResult> {
+    if (!this.pin) return { ok: false, waitMs: 0, triesLeft: 0 };
+    const wait = waitMs(this.attempts, this.deps.now());
+    if (wait > 0) return { ok: false, waitMs: wait, triesLeft: 0 };
+    if (await secretMatches(pin, this.pin.pin)) {
+      this.attempts = NO_ATTEMPTS;
+      await this.persist((s) => s.put('attempts', this.attempts));
+      this.unlock();
+      return { ok: true };
+    }
+    this.attempts = afterWrong(this.attempts, this.deps.now());
+    await this.persist((s) => s.put('attempts', this.attempts));
+    return { ok: false, waitMs: waitMs(this.attempts, this.deps.now()), triesLeft: Math.max(0, FREE_TRIES - this.attempts.fails) };
+  }
+
+  /** Forgot the PIN: the written-down recovery code and a new PIN; a new code is returned. */
+  async recover(code: string, newPin: string): Promise<{ code: string } | { problem: string }> {
+    if (!this.pin) return { problem: '还没有设置密码。' };
+    const wait = waitMs(this.attempts, this.deps.now());
+    if (wait > 0) return { problem: `请 ${Math.ceil(wait / 60_000)} 分钟后再试。` };
+    const problem = pinProblem(newPin);
+    if (problem) return { problem };
+    if (!(await secretMatches(normalizeRecoveryCode(code), this.pin.recovery))) {
+      this.attempts = afterWrong(this.attempts, this.deps.now());
+      await this.persist((s) => s.put('attempts', this.attempts));
+      return { problem: '恢复码不对。请看第一次设置时抄下的那张纸。' };
+    }
+    return this.storePin(newPin);
+  }
+
+  // ---- the unlock ------------------------------------------------------------------------
+
+  private unlock(): void {
+    this.unlocked = true;
+    this.touch();
+    this.emit();
+  }
+
+  /** The grown-up left the area. */
+  lock(): void {
+    if (!this.unlocked) return;
+    this.unlocked = false;
+    this.emit();
+  }
+
+  /** The grown-up touched something in the area. */
+  touch(): void {
+    this.lastTouch = this.deps.mono();
+  }
+
+  /** Called now and then: an unlock idle for a few minutes ends. */
+  checkIdle(): void {
+    if (this.unlocked && unlockExpired(this.lastTouch, this.deps.mono())) this.lock();
+  }
+
+  // ---- settings --------------------------------------------------------------------------
+
+  async updateSettings(patch: { play?: Partial<ParentalSettings['play']>; gamesOnly?: boolean }): Promise<void> {
+    if (!this.unlocked) return;
+    this.touch();
+    const play = normalizeSettings({ ...this.settings.play, ...patch.play, bedtime: { ...this.settings.play.bedtime, ...patch.play?.bedtime } });
+    this.settings = { play, gamesOnly: patch.gamesOnly ?? this.settings.gamesOnly };
+    await this.persist((s) => s.put('settings', this.settings));
+    this.emit();
+  }
+
+  // ---- play time -------------------------------------------------------------------------
+
+  /** `elapsedMs` of real time passed; the child was playing or not. Returns what to do. */
+  step(elapsedMs: number, active: boolean): PlayEvent[] {
+    if (!this.ready) return [];
+    const r = advance(this.playState, this.settings.play, { deviceNow: this.deps.now(), elapsedMs, active }, this.deps.local);
+    const changed = r.state.usedMs !== this.playState.usedMs || r.state.day !== this.playState.day || r.state.warnedFor !== this.playState.warnedFor || r.events.length > 0;
+    this.playState = r.state;
+    // Saved when something a reload must keep changed (the clock is saved with it).
+    if (changed || elapsedMs > 0) void this.persist((s) => s.put('play', this.playState));
+    if (changed) this.emit();
+    return r.events;
+  }
+
+  /** A parent's "再玩 15 分钟" (needs the PIN first). */
+  async grantMore(): Promise<void> {
+    if (!this.unlocked) return;
+    this.playState = grantMore(this.playState, this.settings.play, this.deps.local);
+    await this.persist((s) => s.put('play', this.playState));
+    this.emit();
+  }
+
+  /** A parent's "今天不限时间" (needs the PIN first). */
+  async unlimitedToday(): Promise<void> {
+    if (!this.unlocked) return;
+    this.playState = unlimitedToday(this.playState);
+    await this.persist((s) => s.put('play', this.playState));
+    this.emit();
+  }
+
+  /** A parent says the device clock is right (it was turned back on purpose, or fixed): the app follows it. */
+  async useDeviceClock(): Promise<void> {
+    if (!this.unlocked) return;
+    this.playState = resyncClock(this.playState, this.deps.now(), this.deps.local);
+    await this.persist((s) => s.put('play', this.playState));
+    this.emit();
+  }
+
+  /** The gentle end started / finished (the locked screen shows after the goodbye). */
+  setClosing(on: boolean): void {
+    this.closing = on;
+    this.emit();
+  }
+
+  /** Resolves when everything asked so far is written. */
+  flush(): Promise<void> {
+    return this.saving;
+  }
+
+  private persist(write: (s: ParentalStore) => Promise<void>): Promise<void> {
+    const run = this.saving.then(() => write(this.deps.store)).catch((e: unknown) => console.warn('parental settings not saved', e));
+    this.saving = run;
+    return run;
+  }
+
+  private emit(): void {
+    const v = this.view;
+    for (const fn of this.listeners) {
+      try {
+        fn(v);
+      } catch {
+        // A broken listener does not break the controls.
+      }
+    }
+  }
+}

@@ -1,0 +1,94 @@
+import { expect, test, type Page } from '@playwright/test';
+import { startFileServer, type FileServer } from '../support/file-server.ts';
+import { startDialectServer, type DialectServer } from '../support/dialect-servers.ts';
+import { tinyGguf } from '../support/tiny-gguf.ts';
+
+// 设置 for a tablet without WebGPU (this Chromium): the CPU engine chosen automatically, downloaded
+// with progress and size, used by the try-out, kept for offline; and a remote server set up from
+// a preset, whose structured-output mode 测试连接 finds and the settings keep.
+
+const MODEL = '/models/tiny-random.gguf';
+const gguf = tinyGguf({ seed: 11 });
+let files: FileServer;
+let llamacpp: DialectServer;
+test.beforeAll(async () => {
+  files = await startFileServer({ [MODEL]: gguf });
+  llamacpp = await startDialectServer('llamacpp-old');
+});
+test.afterAll(async () => {
+  await files.close();
+  await llamacpp.close();
+});
+
+const VIEWPORTS = [
+  { name: 'phone', width: 390, height: 844 },
+  { name: 'portrait', width: 820, height: 1180 },
+  { name: 'landscape', width: 1180, height: 820 },
+];
+
+async function shots(page: Page, name: string, outputPath: (n: string) => string) {
+  for (const v of VIEWPORTS) {
+    await page.setViewportSize({ width: v.width, height: v.height });
+    await page.screenshot({ path: outputPath(`${name}-${v.name}.png`), fullPage: true });
+  }
+  await page.setViewportSize({ width: 1180, height: 820 });
+}
+
+test('the CPU engine from 设置: chosen automatically, downloaded with its size, answers, loads again by itself', async ({ page }, info) => {
+  test.setTimeout(120_000);
+  await page.goto('/tests/lab/settings.html');
+  await expect(page.getByTestId('engine-choice')).toContainText('这台设备适合：本机 CPU 引擎');
+  const panel = page.getByTestId('cpu-panel');
+  await expect(panel.getByTestId('cpu-probe')).toContainText('可以用 CPU 运行模型');
+  await expect(panel).toContainText('比显卡慢很多');
+  await expect(panel.getByRole('combobox', { name: '模型' })).toContainText('Qwen2.5-0.5B（Q4_K_M，推荐）（下载约 491 MB');
+  await shots(page, 'cpu-not-downloaded', (n) => info.outputPath(n));
+
+  // A self-hosted GGUF (here: the tiny test model).
+  await panel.getByText('自建 GGUF 模型地址（可选）').click();
+  await panel.getByLabel('GGUF 文件地址').fill(files.url(MODEL));
+  await panel.getByRole('button', { name: '保存 GGUF 地址' }).click();
+  await panel.getByRole('button', { name: '下载并加载 CPU 模型' }).click();
+  await expect(panel.getByTestId('cpu-state')).toHaveText('状态：已可离线使用');
+  // Named for what is really loaded: the self-hosted file.
+  await expect(page.getByTestId('active-model')).toHaveText('正在使用：tiny-random.gguf（本机 CPU）');
+  await expect(panel.getByTestId('cpu-details')).toContainText(/多线程|单线程/);
+
+  await page.getByLabel('对“大脑”说一句').fill('你是谁？');
+  await page.getByRole('button', { name: '试一步', exact: true }).click();
+  await expect(page.getByTestId('try-result')).toContainText('回答：');
+  await expect(panel.getByTestId('cpu-details')).toContainText('生成');
+  await shots(page, 'cpu-ready', (n) => info.outputPath(n));
+
+  // Next start: the model on this device is loaded again without a press, and no download happens.
+  const downloads = files.requests.filter((r) => r.method === 'GET').length;
+  await page.reload();
+  await expect(page.getByTestId('cpu-state')).toHaveText('状态：已可离线使用');
+  await expect(page.getByTestId('active-model')).toContainText('（本机 CPU）');
+  expect(files.requests.filter((r) => r.method === 'GET').length).toBe(downloads);
+});
+
+test('a remote server from a preset: 测试连接 lists its models and finds its output mode, kept after a reload', async ({ page }, info) => {
+  await page.goto('/tests/lab/settings.html');
+  await page.getByRole('radio', { name: /远程接口/ }).check();
+  await page.getByLabel('服务器类型').selectOption({ label: 'llama.cpp 服务器（llama-server）' });
+  await expect(page.getByLabel('接口地址')).toHaveValue('http://localhost:8080/v1');
+  await expect(page.getByTestId('remote-preset-note')).toContainText('llama-server');
+  await expect(page.getByTestId('remote-mode')).toContainText('尚未检测');
+  await page.getByLabel('接口地址').fill(llamacpp.baseUrl);
+  await page.getByLabel('模型名称').fill('test-model');
+  await page.getByRole('button', { name: '测试连接' }).click();
+  await expect(page.getByTestId('remote-connection')).toContainText('连上了！电脑上的模型：test-model、test-model-large');
+  await expect(page.getByTestId('remote-mode')).toContainText('结构化输出方式：llama.cpp 语法（GBNF）');
+  // The model is now picked from the server's list.
+  await expect(page.getByTestId('remote-model-list')).toHaveValue('test-model');
+  await page.getByRole('button', { name: '保存并使用' }).click();
+  await expect(page.getByTestId('active-model')).toHaveText('正在使用：远程接口：test-model');
+  await page.getByRole('button', { name: '试一步', exact: true }).click();
+  await expect(page.getByTestId('try-result')).toHaveText('回答：你好呀！');
+  expect(llamacpp.requests.at(-1)!.body.grammar).toMatch(/^root ::= /);
+  await shots(page, 'remote-mode', (n) => info.outputPath(n));
+
+  await page.reload();
+  await expect(page.getByTestId('remote-mode')).toContainText('llama.cpp 语法（GBNF）');
+});

@@ -1,0 +1,196 @@
+/**
+ * A family's first run on a fresh profile, in Chromium (no WebGPU, like most Android tablets): the
+ * header's brain button opens the way to a working brain. With the memory for it, the CPU engine is
+ * recommended and says it is slower; its model downloads (here from a local address: a tiny GGUF
+ * the test writes) and then works offline. On a tablet with too little memory (1 GB, faked at the
+ * browser API) the home computer is recommended; the demo script is one real button away;
+ * the home computer's guide gives the exact address, 测试连接 explains a failure and then finds the
+ * local test server (the demo brain behind an OpenAI-compatible API), and a game plays on it. A game
+ * tapped before any brain exists says the right line and opens the way for a grown-up. With WebGPU
+ * present (faked at the browser API), the local model is offered first, with its size and "works
+ * offline after this". Every tap to a working brain is counted.
+ */
+import { expect, test, type Page } from '@playwright/test';
+import { installSpeechFake } from './fakes/speech-fake.ts';
+import { installWebGpuFake } from './fakes/webgpu-fake.ts';
+import { idle, spoken, waitSpoken } from './support/child.ts';
+import { DEFAULT_SEED, expectSeedsPinned, pinSeeds } from './support/seeds.ts';
+import { demoStep } from '../support/demo-brain-server.ts';
+import { startFileServer, type FileServer } from '../support/file-server.ts';
+import { tinyGguf } from '../support/tiny-gguf.ts';
+import { startOpenAITestServer, type OpenAITestServer } from '../support/openai-test-server.ts';
+
+const NO_BRAIN = '我还没有选好用哪个大脑，请大人在设置里选一下。';
+
+const GGUF = '/models/tiny-random.gguf';
+let server: OpenAITestServer;
+let files: FileServer;
+test.beforeAll(async () => {
+  server = await startOpenAITestServer();
+  server.respond(async (body) => ({ content: await demoStep(body) }));
+  files = await startFileServer({ [GGUF]: tinyGguf({ seed: 7 }) });
+});
+test.afterAll(async () => {
+  await server.close();
+  await files.close();
+});
+
+/** A fresh profile: the speech fakes and pinned seeds, no brain chosen (`memoryGB`: what the browser reports). */
+async function fresh(page: Page, opts: { gpu?: boolean; memoryGB?: number } = {}): Promise<void> {
+  await page.addInitScript(installSpeechFake, {});
+  if (opts.gpu) await page.addInitScript(installWebGpuFake);
+  if (opts.memoryGB !== undefined)
+    await page.addInitScript((gb) => Object.defineProperty(Navigator.prototype, 'deviceMemory', { configurable: true, get: () => gb }), opts.memoryGB);
+  await pinSeeds(page, [DEFAULT_SEED]);
+  await page.goto('/?e2e#arcade');
+  await page.waitForFunction(() => '__agentcade' in window);
+  await expectSeedsPinned(page);
+  await expect(page.getByTestId('model-status')).toHaveText('还没有大脑 · 点这里选');
+}
+
+/** Taps, counted for the closing note. */
+class Taps {
+  n = 0;
+  constructor(private readonly page: Page) {}
+  async tap(testId: string): Promise<void> {
+    this.n++;
+    await this.page.getByTestId(testId).click();
+  }
+}
+
+/** Taps the 猜数字 card and waits for its first words. */
+async function playGuessNumber(page: Page, taps: Taps): Promise<void> {
+  const n = (await spoken(page)).length;
+  taps.n++;
+  await page.locator('[data-testid=game-card][data-game=guess-number]').click();
+  await waitSpoken(page, /我想好了一个 1 到 100 的数字，你有 7 次机会/, n);
+  await expect(page.getByTestId('current-game')).toContainText('猜数字');
+}
+
+test('no WebGPU, enough memory: the CPU brain is recommended and says it is slower; its model downloads and then works offline', async ({ page }, info) => {
+  test.setTimeout(120_000);
+  await fresh(page);
+  const taps = new Taps(page);
+  await taps.tap('model-status');
+  const setup = page.getByTestId('brain-setup');
+  await expect(setup.getByTestId('brain-device')).toContainText('这台设备没有可用的显卡，但可以把一个小一点的大脑下载到本机');
+  await expect(setup.getByTestId('brain-choice')).toHaveCount(3);
+  await expect(setup.getByTestId('brain-choice').nth(0)).toContainText('下载本机 CPU 慢速大脑推荐');
+  await expect(setup.getByTestId('brain-choice').nth(0)).toContainText('每轮回答估计要等 10 到 40 秒');
+  await expect(setup.getByTestId('brain-choice').nth(1)).toContainText('用家里的电脑当大脑');
+  await expect(setup.getByTestId('brain-choice').nth(2)).toContainText('先用演示脚本玩');
+  await page.screenshot({ path: info.outputPath('first-run-cpu.png'), fullPage: true });
+  // The model's address is a local one here (no download leaves this machine); a family gets the default.
+  await page.evaluate(([url]) => (window as any).__agentcade.controller.chooseCpuModel('qwen2.5-0.5b-instruct-q4_k_m', url), [files.url(GGUF)]);
+  await taps.tap('download-cpu');
+  await expect(page.getByTestId('brain-ready')).toContainText('好了！现在的大脑：本机 CPU 大脑 Qwen2.5-0.5B。断网也能用。', { timeout: 90_000 });
+  await expect(page.getByTestId('model-status')).toContainText('本机 CPU 大脑');
+  info.annotations.push({ type: 'measured', description: `CPU brain: ${taps.n} taps to a working brain` });
+});
+
+test('no WebGPU, 1 GB of memory: the brain button → the demo script (a real button) → a game plays', async ({ page }, info) => {
+  await fresh(page, { memoryGB: 1 });
+  const taps = new Taps(page);
+  await taps.tap('model-status');
+  const setup = page.getByTestId('brain-setup');
+  await expect(setup.getByTestId('brain-device')).toHaveText('这台设备不能在本机运行大脑（浏览器里没有可用的显卡）。可以用家里的电脑当大脑，或者先用演示脚本玩。');
+  // Without a GPU there is no local model to offer: the home computer (recommended), then the demo.
+  await expect(setup.getByTestId('brain-choice')).toHaveCount(2);
+  await expect(setup.getByTestId('brain-choice').nth(0)).toContainText('用家里的电脑当大脑推荐');
+  await expect(setup.getByTestId('brain-choice').nth(1)).toContainText('先用演示脚本玩');
+  await page.screenshot({ path: info.outputPath('first-run-path.png'), fullPage: true });
+  await taps.tap('choose-demo');
+  await expect(page.getByTestId('brain-ready')).toContainText('好了！现在的大脑：演示脚本。断网也能用。');
+  await taps.tap('brain-done');
+  await expect(page.getByTestId('model-status')).toHaveText('大脑：演示脚本');
+  const toBrain = taps.n;
+  await playGuessNumber(page, taps);
+  await idle(page);
+  await page.screenshot({ path: info.outputPath('first-run-demo-playing.png') });
+  info.annotations.push({ type: 'measured', description: `demo: ${toBrain} taps to a working brain, ${taps.n} to the first words of a game` });
+  console.log(`[measured] first run, demo: ${toBrain} taps to a working brain, ${taps.n} to the first words of a game`);
+});
+
+test('no WebGPU, 1 GB of memory: the home computer — the guide, the exact address, 测试连接 explains a failure, then finds the server, and a game plays', async ({ page }, info) => {
+  await fresh(page, { memoryGB: 1 });
+  const taps = new Taps(page);
+  await taps.tap('model-status');
+  await taps.tap('open-remote-guide');
+  const guide = page.getByTestId('remote-guide');
+  // The page is on localhost here: the program on this computer, at its own port (Ollama first).
+  await expect(guide.getByTestId('suggested-address')).toHaveText('http://localhost:11434/v1');
+  await expect(guide.getByTestId('guide-steps')).toContainText('ollama pull qwen2.5:1.5b');
+  await taps.tap('program-lm-studio');
+  await expect(guide.getByTestId('suggested-address')).toHaveText('http://localhost:1234/v1');
+  await expect(guide.getByTestId('guide-steps')).toContainText('Enable CORS');
+  await expect(guide.getByTestId('guide-address')).toHaveValue('http://localhost:1234/v1');
+
+  // Nobody listens at LM Studio's port on this machine: the failure, explained, with what to try.
+  await taps.tap('guide-test');
+  const report = guide.getByTestId('guide-report');
+  await expect(report).toHaveAttribute('data-ok', 'false');
+  await expect(report).toContainText('连不上 localhost:1234。');
+  await expect(report).toContainText('平板和电脑连着同一个 Wi-Fi。');
+  await expect(report).toContainText('LM Studio 要打开「Serve on Local Network」和「Enable CORS」');
+  await page.screenshot({ path: info.outputPath('first-run-guide-failed.png'), fullPage: true });
+
+  // The home computer's real address (the test server): found, with its model filled in.
+  await guide.getByTestId('guide-address').fill(server.baseUrl);
+  await taps.tap('guide-test');
+  await expect(report).toHaveAttribute('data-ok', 'true');
+  await expect(report).toHaveText('连上了！电脑上的模型：test-model');
+  await expect(guide.getByTestId('guide-model')).toHaveValue('test-model');
+  await taps.tap('guide-use');
+  await expect(page.getByTestId('brain-ready')).toContainText('好了！现在的大脑：家里的电脑。要联网才能用。');
+  await page.screenshot({ path: info.outputPath('first-run-guide-ok.png'), fullPage: true });
+  await taps.tap('brain-done');
+  await expect(page.getByTestId('model-status')).toHaveText('大脑：家里的电脑（要联网）');
+  const toBrain = taps.n;
+  await playGuessNumber(page, taps);
+  // The game's words came from the home computer.
+  expect(server.requests.some((r) => r.path === '/v1/chat/completions' && JSON.stringify(r.body.messages).includes('# 猜数字'))).toBe(true);
+  info.annotations.push({ type: 'measured', description: `home computer: ${toBrain} taps (one typed address) to a working brain, ${taps.n} to the first words of a game` });
+  console.log(`[measured] first run, home computer: ${toBrain} taps (one typed address) to a working brain, ${taps.n} to the first words of a game`);
+});
+
+test('a game tapped before any brain exists: the right line, and the way to a brain opens for a grown-up', async ({ page }, info) => {
+  await fresh(page);
+  await page.locator('[data-testid=game-card][data-game=guess-number]').click();
+  await waitSpoken(page, new RegExp(NO_BRAIN));
+  expect((await spoken(page)).join('')).not.toContain('等一会儿');
+  await expect(page.getByTestId('brain-setup')).toBeVisible();
+  await expect(page.getByTestId('brain-reason')).toHaveText('孩子想玩游戏，但机器人还没有大脑：请大人选一个。');
+  await expect(page.getByTestId('nav-settings')).toHaveClass(/active/);
+  await page.screenshot({ path: info.outputPath('first-run-game-without-brain.png') });
+  // The child's words were heard and answered in the arcade too (the subtitle stays).
+  await page.getByTestId('nav-arcade').click();
+  await expect(page.getByTestId('subtitles')).toContainText(NO_BRAIN);
+  // Saying a game's name is told the same.
+  const n = (await spoken(page)).length;
+  await page.getByTestId('text-input').fill('我们玩猜数字吧');
+  await page.getByTestId('send').click();
+  await waitSpoken(page, new RegExp(NO_BRAIN), n);
+});
+
+test('with WebGPU (faked at the browser API): the local model first, recommended, with its size and "works offline after this"', async ({ page }, info) => {
+  await fresh(page, { gpu: true });
+  await page.getByTestId('model-status').click();
+  const setup = page.getByTestId('brain-setup');
+  await expect(setup.getByTestId('brain-device')).toHaveText('这台设备有可用的显卡，可以把大脑下载到本机，下载一次以后不联网也能玩。');
+  const choices = setup.getByTestId('brain-choice');
+  await expect(choices).toHaveCount(3);
+  await expect(choices.nth(0)).toHaveAttribute('data-choice', 'local');
+  await expect(choices.nth(0)).toContainText('下载本机大脑推荐');
+  await expect(choices.nth(0)).toContainText('下载一次（约 880 MB），之后不联网也能玩。');
+  await expect(choices.nth(0).getByTestId('download-local')).toHaveText('下载（约 880 MB）');
+  await expect(choices.nth(1)).not.toContainText('推荐');
+  await page.screenshot({ path: info.outputPath('first-run-webgpu.png'), fullPage: true });
+  // There is no GPU behind the fake: the download starts, then says plainly that it did not work,
+  // and the way to another brain is still there.
+  await choices.nth(0).getByTestId('download-local').click();
+  await expect(choices.nth(0).getByTestId('local-failed')).toContainText('没下载成功：');
+  await expect(choices.nth(0).getByTestId('download-local')).toHaveText('再试一次');
+  await expect(page.getByTestId('model-status')).toHaveText('大脑：本机大脑 Qwen2.5-1.5B（没下载成功）');
+  await expect(page.getByTestId('offline-status')).toHaveCount(0); // nothing claims offline play
+  await page.screenshot({ path: info.outputPath('first-run-webgpu-failed.png'), fullPage: true });
+});

@@ -1,0 +1,122 @@
+/**
+ * Every screen at a phone (390×844), a tablet upright (820×1180) and sideways (1180×820), and a
+ * laptop (1280×800), as a family meets them on a fresh profile: 游戏厅 with no brain yet, the
+ * first-run path (选大脑), 游戏厅 in a game of 猜数字, 设计室, 设置, 记录 with rounds. At each, the
+ * layout check in the page (support/layout.ts) fails on anything sticking out sideways or cut,
+ * text one character per line, or a control smaller than 48×48 px (64×64 in the child's arcade);
+ * screenshots of each are kept. In the arcade the latest lines of the conversation are in view,
+ * whole, and a game's lines keep the game's name after it ends.
+ */
+import { expect, test, type Page } from '@playwright/test';
+import { installSpeechFake } from './fakes/speech-fake.ts';
+import { idle, spoken, type as typeWords, waitSpoken } from './support/child.ts';
+import { checkScreen, SIZES } from './support/layout.ts';
+import { bundleFake, openWithSerialFake } from './support/robot.ts';
+import { DEFAULT_SEED, expectSeedsPinned, guessNumberSecrets, pinSeeds } from './support/seeds.ts';
+
+const [SECRET] = guessNumberSecrets(DEFAULT_SEED);
+
+let fakeSerial = '';
+test.beforeAll(async () => {
+  fakeSerial = await bundleFake('tests/e2e/fakes/serial-init.ts');
+});
+
+/** The last `n` lines of the conversation are inside its box, top to bottom. */
+async function latestLinesWhole(page: Page, n: number): Promise<void> {
+  await expect
+    .poll(() =>
+      page.getByTestId('subtitles').evaluate((box, n) => {
+        const b = box.getBoundingClientRect();
+        const lines = [...box.querySelectorAll('.line')].slice(-n);
+        return lines.length === n && lines.every((l) => {
+          const r = l.getBoundingClientRect();
+          return r.top >= b.top - 1 && r.bottom <= b.bottom + 1;
+        });
+      }, n),
+    )
+    .toBe(true);
+}
+
+for (const [size, viewport] of Object.entries(SIZES)) {
+  test(`every screen at ${size} (${viewport.width}×${viewport.height})`, async ({ page }, info) => {
+    test.setTimeout(150_000);
+    await page.setViewportSize(viewport);
+    await page.addInitScript(installSpeechFake, {});
+    await pinSeeds(page, [DEFAULT_SEED]);
+    await page.goto('/?e2e#arcade');
+    await page.waitForFunction(() => '__agentcade' in window);
+    await expectSeedsPinned(page);
+
+    // 游戏厅 on a fresh profile: no brain yet, and the header says so on a button.
+    await expect(page.getByTestId('model-status')).toHaveText('还没有大脑 · 点这里选');
+    await checkScreen(page, info, 'arcade-fresh');
+
+    // The first-run path, then the demo brain chosen there.
+    await page.getByTestId('model-status').click();
+    await expect(page.getByTestId('brain-setup')).toBeVisible();
+    await expect(page.getByTestId('brain-device')).toContainText('没有可用的显卡');
+    await checkScreen(page, info, 'brain-path');
+    await page.getByTestId('choose-demo').click();
+    await expect(page.getByTestId('brain-ready')).toBeInViewport();
+    await checkScreen(page, info, 'brain-ready');
+    await page.getByTestId('brain-done').click();
+    await expect(page.getByTestId('model-status')).toHaveText('大脑：演示脚本');
+
+    // 游戏厅 in a game: a few exchanges of 猜数字, the latest lines whole.
+    await typeWords(page, '我们玩猜数字吧');
+    await waitSpoken(page, /我想好了一个 1 到 100 的数字/);
+    await idle(page);
+    for (const guess of [50, SECRET > 50 ? 75 : 25]) {
+      const n = (await spoken(page)).length;
+      await typeWords(page, `我猜${guess}`);
+      await waitSpoken(page, new RegExp(`${guess} (大|小)了`), n);
+      await idle(page);
+    }
+    await latestLinesWhole(page, 2);
+    await checkScreen(page, info, 'arcade-game', { childArea: '[data-testid=arcade]' });
+
+    // The game ends: its lines keep its name.
+    const n = (await spoken(page)).length;
+    await typeWords(page, '不玩了');
+    await waitSpoken(page, /下次再来玩|答案是|再见/, n);
+    await idle(page);
+    await expect(page.getByTestId('current-game')).toHaveCount(0);
+    const names = await page.locator('[data-testid=subtitles] .line.game .who').allTextContents();
+    expect(names.length).toBeGreaterThan(2);
+    expect(new Set(names)).toEqual(new Set(['猜数字']));
+    await latestLinesWhole(page, 2);
+    await checkScreen(page, info, 'arcade-ended');
+
+    await page.getByTestId('nav-studio').click();
+    await expect(page.locator('body[data-studio-ready="1"]')).toHaveCount(1);
+    await checkScreen(page, info, 'studio');
+
+    await page.getByTestId('nav-settings').click();
+    await expect(page.getByTestId('remote-games')).toBeVisible();
+    await expect(page.getByTestId('status-card')).toBeVisible();
+    await checkScreen(page, info, 'settings');
+
+    await page.getByTestId('nav-trace').click();
+    await expect(page.getByTestId('trace-round')).toHaveCount(4);
+    await checkScreen(page, info, 'trace');
+  });
+}
+
+for (const [size, viewport] of Object.entries(SIZES)) {
+  test(`the robot's notice is whole at ${size} (${viewport.width}×${viewport.height})`, async ({ page }, info) => {
+    await page.setViewportSize(viewport);
+    await openWithSerialFake(page, fakeSerial);
+    await page.getByTestId('connect-robot').click();
+    await expect(page.getByTestId('robot-link-status')).toHaveText('机器人：已连接');
+    await page.evaluate(() => (window as any).__robotSim.unplug());
+    const notice = page.getByTestId('robot-notice');
+    await expect(notice).toContainText('机器人断开了');
+    const inside = await page.evaluate(() => {
+      const n = document.querySelector('[data-testid=robot-notice]')!.getBoundingClientRect();
+      const a = document.querySelector('[data-testid=robot-area]')!.getBoundingClientRect();
+      return n.top >= a.top && n.bottom <= a.bottom && n.left >= a.left && n.right <= a.right;
+    });
+    expect(inside).toBe(true);
+    await checkScreen(page, info, 'arcade-robot-notice');
+  });
+}

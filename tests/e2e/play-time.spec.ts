@@ -1,0 +1,126 @@
+/**
+ * Play time in Chromium with a test clock (Playwright's clock at the browser API boundary: Date,
+ * timers and performance.now): a daily limit — warned once five minutes before, the running game
+ * ended gently with its answer told, "明天见", a calm locked screen that survives a reload and the
+ * device clock turned back, open again the next day; bedtime — warned, ended, locked until morning,
+ * a parent's 15 more minutes with the PIN.
+ */
+import { expect, test, type Page } from '@playwright/test';
+import { idle, openApp, spoken, type } from './support/child.ts';
+import { enterPin, openGrownUp } from './support/parent.ts';
+import { shootSizes } from './support/screens.ts';
+import { DEFAULT_SEED, guessNumberSecrets } from './support/seeds.ts';
+
+test.use({ timezoneId: 'Asia/Shanghai' });
+
+const [SECRET] = guessNumberSecrets(DEFAULT_SEED);
+
+/** What the robot says from now on while `act` runs (pieces joined), once it matches `pattern`. */
+async function heard(page: Page, pattern: RegExp, act: () => Promise<void>): Promise<string> {
+  const n = (await spoken(page)).length;
+  await act();
+  let text = '';
+  await expect.poll(async () => pattern.test((text = (await spoken(page)).slice(n).join(''))), { timeout: 20_000 }).toBe(true);
+  return text;
+}
+
+async function startGuessNumber(page: Page): Promise<void> {
+  await heard(page, /我想好了一个 1 到 100 的数字/, () => type(page, '我们玩猜数字吧'));
+  await idle(page);
+}
+
+test('the daily limit: warned once, the game ended with its answer told, locked until the next day — the clock turned back does not reset it', async ({ page }, info) => {
+  test.setTimeout(120_000);
+  await page.clock.install({ time: new Date('2025-03-03T10:00:00+08:00') });
+  await openApp(page);
+  await startGuessNumber(page);
+
+  // 24 minutes into the game (30 a day): nothing said yet.
+  const quiet = (await spoken(page)).length;
+  await page.clock.fastForward('24:00');
+  await page.clock.fastForward('00:06');
+  expect((await spoken(page)).slice(quiet).join('')).not.toContain('五分钟');
+  // 26 minutes: the warning, once.
+  await heard(page, /还可以玩五分钟哦/, () => page.clock.fastForward('02:00'));
+  await idle(page);
+  const guess = await heard(page, /50 (大|小)了|就是 50/, () => type(page, '我猜50'));
+  expect(guess).not.toContain('五分钟');
+  await idle(page);
+  const before = (await spoken(page)).length;
+  await page.clock.fastForward('01:00');
+  await page.clock.fastForward('00:06');
+  expect((await spoken(page)).slice(before).join('')).not.toContain('五分钟');
+
+  // 30 minutes: the game ends through its own end (the answer is told), then a goodbye without guilt.
+  const end = await heard(page, /明天见/, () => page.clock.fastForward('03:00'));
+  expect(end).toContain(`答案是 ${SECRET}`);
+  expect(end).toContain('今天的游戏时间用完啦，休息一下眼睛和耳朵，我们明天见！');
+  expect(end.indexOf(`答案是 ${SECRET}`)).toBeLessThan(end.indexOf('明天见'));
+  const locked = page.getByTestId('locked-screen');
+  await expect(locked).toHaveAttribute('data-reason', 'limit');
+  await expect(locked).toContainText('今天玩够啦，明天见！');
+  await expect(page.getByTestId('current-game')).toHaveCount(0);
+  await shootSizes(page, info, 'play-time-locked');
+  // Words (typed or heard) start nothing on the locked screen.
+  expect(await page.evaluate(() => (window as any).__agentcade.agent.handle('我们玩猜数字吧'))).toMatchObject({ route: 'locked', modelCalls: 0 });
+
+  // A reload keeps it (IndexedDB).
+  await page.reload();
+  await expect(page.getByTestId('locked-screen')).toHaveAttribute('data-reason', 'limit');
+  // The device clock turned back a day: still today, still locked.
+  await page.clock.setSystemTime(new Date('2025-03-02T10:40:00+08:00'));
+  await page.reload();
+  await expect(page.getByTestId('locked-screen')).toHaveAttribute('data-reason', 'limit');
+  await page.clock.fastForward('00:10');
+  await expect(page.getByTestId('locked-screen')).toBeVisible();
+  // The parent sees why (and could take the device clock as right).
+  await page.getByTestId('locked-parent').click();
+  await enterPin(page);
+  await page.getByRole('button', { name: '去设置' }).click();
+  await expect(page.getByTestId('clock-behind')).toBeVisible();
+  await expect(page.getByTestId('play-used')).toContainText('今天已经玩了 30 分钟');
+  await page.getByTestId('nav-arcade').click();
+
+  // The next morning it is open again, from zero.
+  await page.clock.setSystemTime(new Date('2025-03-04T08:00:00+08:00'));
+  await page.clock.fastForward('00:06');
+  await expect(page.getByTestId('locked-screen')).toHaveCount(0);
+  await startGuessNumber(page);
+  await openGrownUp(page, 'settings');
+  await expect(page.getByTestId('play-used')).toContainText('今天已经玩了 0 分钟');
+});
+
+test('bedtime: warned, ended at its start, locked until the morning; a parent may give 15 more minutes', async ({ page }, info) => {
+  test.setTimeout(120_000);
+  await page.clock.install({ time: new Date('2025-03-03T20:20:00+08:00') });
+  await openApp(page, { setup: { bedtime: true } });
+  await startGuessNumber(page);
+  await heard(page, /快到睡觉时间啦/, () => page.clock.fastForward('06:00'));
+  await idle(page);
+  const end = await heard(page, /晚安，明天见/, () => page.clock.fastForward('05:00'));
+  expect(end).toContain(`答案是 ${SECRET}`);
+  const locked = page.getByTestId('locked-screen');
+  await expect(locked).toHaveAttribute('data-reason', 'bedtime');
+  await expect(locked).toContainText('早上 7:00 以后再来玩');
+  await shootSizes(page, info, 'play-time-bedtime');
+
+  // A parent, with the PIN: 15 more minutes.
+  await page.getByTestId('locked-parent').click();
+  await enterPin(page);
+  await page.getByTestId('grant-more').click();
+  await expect(locked).toHaveCount(0);
+  await expect(page.getByTestId('nav-settings')).toHaveCount(0);
+  await heard(page, /我是小方/, () => type(page, '你好'));
+  await idle(page);
+  await page.clock.fastForward('16:00');
+  await expect(page.getByTestId('locked-screen')).toHaveAttribute('data-reason', 'bedtime');
+
+  // The clock turned back to the afternoon: still bedtime.
+  await page.clock.setSystemTime(new Date('2025-03-03T15:00:00+08:00'));
+  await page.reload();
+  await expect(page.getByTestId('locked-screen')).toHaveAttribute('data-reason', 'bedtime');
+  // Seven in the morning: open.
+  await page.clock.setSystemTime(new Date('2025-03-04T07:01:00+08:00'));
+  await page.clock.fastForward('00:06');
+  await expect(page.getByTestId('locked-screen')).toHaveCount(0);
+});

@@ -1,0 +1,105 @@
+/**
+ * The conformance kit in the app (设置 → 机器人 → 检测机器人固件), on Web Serial: the fake
+ * navigator.serial (tests/e2e/fakes/serial-init.ts) with the firmware simulator passes and the
+ * report downloads with its bytes, then the app gets its robot back; a broken firmware (the
+ * independent fake with a wrong CRC) fails, showing the exact bytes it sent.
+ */
+import { readFileSync } from 'node:fs';
+import { expect, test, type Page } from '@playwright/test';
+import { CHECKS } from '../../src/core/robot/conformance/suite.ts';
+import type { ConformanceReport } from '../../src/core/robot/conformance/report.ts';
+import { bundleFake } from './support/robot.ts';
+import { openApp } from './support/child.ts';
+
+let fakeSerial = '';
+test.beforeAll(async () => {
+  fakeSerial = await bundleFake('tests/e2e/fakes/serial-init.ts');
+});
+
+// The whole suite talks to the robot for about 35 s of real time (a 10 s nod with 5 s of silence, gestures, stalls).
+test.setTimeout(150_000);
+
+const VIEWPORTS = [
+  ['phone', { width: 390, height: 844 }],
+  ['portrait', { width: 820, height: 1180 }],
+  ['landscape', { width: 1180, height: 820 }],
+] as const;
+
+async function open(page: Page, firmware?: string) {
+  if (firmware) await page.addInitScript((f) => Object.assign(globalThis, { __robotFirmware: f }), firmware);
+  await page.addInitScript({ content: fakeSerial });
+  await openApp(page);
+}
+
+async function download(page: Page, testId: string): Promise<{ name: string; text: string }> {
+  const [file] = await Promise.all([page.waitForEvent('download'), page.getByTestId(testId).click()]);
+  return { name: file.suggestedFilename(), text: readFileSync((await file.path())!, 'utf8') };
+}
+
+test('a robot on Web Serial passes every check; the report exports with its bytes; the app gets the robot back', async ({ page }, info) => {
+  await open(page);
+  await page.getByTestId('connect-robot').click();
+  await expect(page.getByTestId('robot-link-status')).toHaveText('机器人：已连接');
+
+  await page.getByTestId('nav-settings').click();
+  const section = page.getByTestId('robot-settings');
+  await expect(section.getByTestId('robot-model')).toHaveText('agentcade-sim');
+  await expect(section.getByTestId('link-health-headline')).toHaveText('连接很稳定。');
+  await section.getByTestId('open-robot-kit').click();
+  await expect(page.getByTestId('robot-kit')).toBeVisible();
+
+  await page.getByTestId('kit-start').click();
+  // The kit took the robot: the game area plays with the on-screen robot meanwhile.
+  await expect(page.getByTestId('robot-link-status')).toHaveText('屏幕机器人');
+  await expect(page.getByTestId('kit-progress')).toContainText('正在检测USB 机器人');
+  const summary = page.getByTestId('kit-summary');
+  await expect(summary).toBeVisible({ timeout: 120_000 });
+  await expect(summary).toHaveAttribute('data-fail', '0');
+  await expect(summary).toContainText('全部通过');
+  await expect(summary).toContainText('E2E00001');
+  await expect(page.getByTestId('kit-result')).toHaveCount(CHECKS.length);
+  await expect(page.locator('[data-testid=kit-result][data-status=fail]')).toHaveCount(0);
+
+  const text = await download(page, 'kit-export-text');
+  expect(text.name).toMatch(/^agentcade-robot-conformance-E2E00001-.*\.txt$/);
+  expect(text.text).toContain(`result: PASS — ${CHECKS.length} passed, 0 failed, 0 skipped`);
+  expect(text.text).toContain('[PASS] dup.window');
+  const json = JSON.parse((await download(page, 'kit-export-json')).text) as ConformanceReport;
+  expect(json.summary).toEqual({ pass: CHECKS.length, fail: 0, skip: 0 });
+  expect(json.hello).toMatchObject({ serial: 'E2E00001', proto: 1 });
+
+  for (const [name, size] of VIEWPORTS) {
+    await page.setViewportSize(size);
+    await page.screenshot({ path: info.outputPath(`kit-pass-${name}.png`) });
+  }
+  await page.setViewportSize({ width: 1180, height: 820 });
+
+  // Given back: the link finds the robot again by itself.
+  await expect(page.getByTestId('robot-link-status')).toHaveText('机器人：已连接');
+  await page.getByTestId('kit-back').click();
+  await expect(page.getByTestId('robot-settings-status')).toHaveText('现在：机器人已连接');
+});
+
+test('broken firmware (a wrong CRC): the kit fails and shows the bytes the robot sent, with the CRC it should have', async ({ page }, info) => {
+  await open(page, 'broken-crc');
+  await page.getByTestId('nav-settings').click();
+  await page.getByTestId('open-robot-kit').click();
+  await page.getByTestId('kit-start').click();
+  const summary = page.getByTestId('kit-summary');
+  await expect(summary).toBeVisible({ timeout: 60_000 });
+  await expect(summary).toContainText('没通过');
+  const hello = page.locator('[data-testid=kit-result][data-id="hello.answer"]');
+  await expect(hello).toHaveAttribute('data-status', 'fail');
+  const bytes = hello.getByTestId('kit-bytes');
+  await expect(bytes).toContainText('CRC mismatch: the frame carries 0x');
+  await expect(bytes).toContainText('the right CRC with its two bytes swapped — send the low byte first (§2.2)');
+  // The hello as sent, byte for byte: an Event whose COBS block of 254 bytes starts `ff 7b 22 65 76 65 6e 74` ({"event).
+  await expect(bytes).toContainText(/04 01 04 [0-9a-f]{2} ff 7b 22 65 76 65 6e 74/);
+  for (const [name, size] of VIEWPORTS) {
+    await page.setViewportSize(size);
+    await page.screenshot({ path: info.outputPath(`kit-fail-${name}.png`) });
+  }
+  const text = await download(page, 'kit-export-text');
+  expect(text.text).toContain('[FAIL] hello.answer');
+  expect(text.text).toMatch(/rx {2}unreadable block: CRC mismatch/);
+});

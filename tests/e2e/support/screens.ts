@@ -1,0 +1,18 @@
+/** Screenshots of what is on screen now at the three sizes the app is made for. */
+import type { Page, TestInfo } from '@playwright/test';
+
+export const VIEWPORTS = [
+  { name: 'phone', width: 390, height: 844 },
+  { name: 'portrait', width: 820, height: 1180 },
+  { name: 'landscape', width: 1180, height: 820 },
+];
+
+export async function shootSizes(page: Page, info: TestInfo, name: string, opts: { fullPage?: boolean } = {}): Promise<void> {
+  const size = page.viewportSize();
+  for (const v of VIEWPORTS) {
+    await page.setViewportSize({ width: v.width, height: v.height });
+    await page.waitForTimeout(150);
+    await page.screenshot({ path: info.outputPath(`${name}-${v.name}.png`), fullPage: opts.fullPage ?? false });
+  }
+  if (size) await page.setViewportSize(size);
+}

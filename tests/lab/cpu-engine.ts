@@ -1,0 +1,49 @@
+/**
+ * Lab page for the CPU engine (e2e: tests/e2e/cpu-engine.spec.ts, bench/cpu-engine): the real
+ * provider, model worker and wllama, loading a GGUF by URL and deciding steps through the real
+ * step layer (createChatModel: schema, grammar, validation). Exposes `__cpuLab` to the test.
+ */
+import { createCpuProvider } from '../../src/llm/cpu-provider.ts';
+import { createChatModel } from '../../src/llm/decide-step.ts';
+import { probeCpu } from '../../src/llm/cpu-probe.ts';
+import type { LoadProgress } from '../../src/llm/engine-service.ts';
+import type { ChatMessage, ToolSpec } from '../../src/core/llm/types.ts';
+
+const provider = createCpuProvider();
+(globalThis as { __cpuLabLog?: string[] }).__cpuLabLog = [];
+const progress: LoadProgress[] = [];
+
+(globalThis as { __cpuLab?: unknown }).__cpuLab = {
+  probe: () => probeCpu(),
+  async load(modelUrl: string, threads?: number) {
+    progress.length = 0;
+    const started = performance.now();
+    const id = await provider.load({ modelId: 'tiny-test', modelUrl, threads, contextWindow: 8192 }, (p) => progress.push(p));
+    return { id, ms: performance.now() - started, progress: [...progress], details: await provider.details(), cached: await provider.isCached({ modelId: 'tiny-test', modelUrl }) };
+  },
+  async isCached(modelUrl: string) {
+    return provider.isCached({ modelId: 'tiny-test', modelUrl });
+  },
+  async deleteCached(modelUrl: string) {
+    await provider.deleteCached({ modelId: 'tiny-test', modelUrl });
+  },
+  async step(messages: ChatMessage[], tools: ToolSpec[], maxTokens = 256, temperature = 1) {
+    const invalid: string[] = [];
+    const model = createChatModel(provider, { onInvalid: (i) => invalid.push(`${i.reason}: ${i.raw}`), maxRetries: 0 });
+    const deltas: string[] = [];
+    const started = performance.now();
+    try {
+      const step = await model.step({ agent: 'lab', messages, tools, maxTokens, temperature, onStream: (d) => deltas.push(d) });
+      return { step, deltas, invalid, ms: performance.now() - started, details: await provider.details() };
+    } catch (err) {
+      return { error: String(err), deltas, invalid, ms: performance.now() - started };
+    }
+  },
+  async unload() {
+    await provider.unload();
+  },
+  dispose() {
+    provider.dispose();
+  },
+};
+document.getElementById('state')!.textContent = 'ready';

@@ -1,0 +1,101 @@
+import 'fake-indexeddb/auto';
+import { describe, expect, it } from 'vitest';
+import { ParentalControls } from '../../../src/parental/parental-controls.ts';
+import { openParentalStore } from '../../../src/parental/parental-store.ts';
+import { UNLOCK_IDLE_MS } from '../../../src/core/safety/grown-up.ts';
+import type { LocalTime } from '../../../src/core/safety/play-time.ts';
+
+const local: LocalTime = (clock) => {
+  const d = new Date(clock + 8 * 3600_000);
+  return { day: d.toISOString().slice(0, 10), minute: d.getUTCHours() * 60 + d.getUTCMinutes() };
+};
+let n = 0;
+
+function setup(name = `parental-${++n}`) {
+  const t = { wall: Date.parse('2025-03-03T10:00:00+08:00'), mono: 0 };
+  const make = () => new ParentalControls({ store: openParentalStore(name), now: () => t.wall, mono: () => t.mono, local, random: (k) => Array.from({ length: k }, (_, i) => i * 31 + 7) });
+  return { t, make };
+}
+
+describe('ParentalControls', () => {
+  it('has no PIN at first (nothing to play), sets one with a recovery code, keeps it only hashed', async () => {
+    const { make } = setup();
+    const c = make();
+    await c.load();
+    expect(c.view).toMatchObject({ ready: true, hasPin: false, unlocked: false });
+    expect(c.playAllowed).toBe(false);
+    expect(await c.setFirstPin('1111')).toEqual({ problem: expect.stringContaining('太好猜') });
+    const r = await c.setFirstPin('2580');
+    expect(r).toEqual({ code: expect.stringMatching(/^\w{4}-\w{4}-\w{4}$/) });
+    expect(await c.setFirstPin('3691')).toEqual({ problem: '已经设置过密码了。' });
+    expect(c.view.unlocked).toBe(true);
+    c.lock();
+    expect(c.playAllowed).toBe(true);
+    const stored = JSON.stringify(await openParentalStore(`parental-${n}`).get('pin'));
+    expect(stored).not.toContain('2580');
+    expect(stored).not.toContain((r as { code: string }).code);
+  });
+
+  it('verifies the PIN; wrong tries count across a reload; the recovery code sets a new one', async () => {
+    const { t, make } = setup();
+    const c = make();
+    await c.load();
+    const { code } = (await c.setFirstPin('2580')) as { code: string };
+    c.lock();
+    expect(await c.verify('2580')).toEqual({ ok: true });
+    c.lock();
+    for (let i = 0; i < 6; i++) await c.verify('0000');
+    const again = make();
+    await again.load();
+    expect(again.waitMs).toBe(60_000);
+    expect(await again.verify('2580')).toMatchObject({ ok: false, waitMs: 60_000 });
+    t.wall += 60_000;
+    expect(await again.recover('wrong-code-xx', '3691')).toEqual({ problem: expect.stringContaining('恢复码不对') });
+    t.wall += 120_000;
+    const r = await again.recover(code.toLowerCase(), '3691');
+    expect(r).toEqual({ code: expect.any(String) });
+    again.lock();
+    expect(await again.verify('2580')).toMatchObject({ ok: false });
+    expect(await again.verify('3691')).toEqual({ ok: true });
+  });
+
+  it('an unlock ends after a few idle minutes; a touch keeps it open', async () => {
+    const { t, make } = setup();
+    const c = make();
+    await c.load();
+    await c.setFirstPin('2580');
+    t.mono += UNLOCK_IDLE_MS - 1000;
+    c.touch();
+    t.mono += UNLOCK_IDLE_MS - 1000;
+    c.checkIdle();
+    expect(c.view.unlocked).toBe(true);
+    t.mono += 2000;
+    c.checkIdle();
+    expect(c.view.unlocked).toBe(false);
+  });
+
+  it('settings and play time survive a reload; only an unlocked grown-up changes them', async () => {
+    const { t, make } = setup();
+    const c = make();
+    await c.load();
+    await c.setFirstPin('2580');
+    await c.updateSettings({ gamesOnly: true, play: { dailyLimitMin: 12, bedtime: { on: false, start: 0, end: 0 } } });
+    c.step(7 * 60_000, true);
+    c.lock();
+    await c.updateSettings({ gamesOnly: false });
+    await c.flush();
+    const d = make();
+    await d.load();
+    expect(d.view.settings).toMatchObject({ gamesOnly: true, play: { dailyLimitMin: 10, bedtime: { on: false } } });
+    expect(d.view.usedMs).toBe(7 * 60_000);
+    expect(d.gamesOnly).toBe(true);
+    // The device clock turned back: the app keeps its own.
+    t.wall -= 24 * 3600_000;
+    const e = make();
+    await e.load();
+    expect(e.view.clockAheadMs).toBeGreaterThan(23 * 3600_000);
+    expect(e.view.usedMs).toBe(7 * 60_000);
+    expect(e.step(4 * 60_000, true)).toEqual([{ type: 'lock', reason: 'limit' }]);
+    expect(e.playAllowed).toBe(false);
+  });
+});
