@@ -11,7 +11,7 @@ import type { GameClient } from '../a2a/types.ts';
 import { gameInput } from '../core/protocol/game-protocol.ts';
 import type { TraceSink } from '../core/trace/types.ts';
 
-export const INTERRUPTED_GAME_TEXT = '刚才的游戏中断了，我们重新开始吧';
+export const INTERRUPTED_GAME_TEXT = '刚才的游戏中断了，想玩的话，再跟我说一次吧。';
 /** The trace round of a recovery has no words of the child: it is labelled with this (source `app`). */
 export const RECOVERY_ROUND_TEXT = '重新打开：结束中断的游戏';
 

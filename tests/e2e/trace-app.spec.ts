@@ -14,7 +14,7 @@ const [SECRET] = guessNumberSecrets(DEFAULT_SEED);
 
 const open = (page: Page, hash = 'arcade') => openApp(page, { hash });
 
-const INTERRUPTED = '刚才的游戏中断了，我们重新开始吧';
+const INTERRUPTED = '刚才的游戏中断了，想玩的话，再跟我说一次吧。';
 
 /** Every stored event of the trace, as recorded (the raw store, not the redacted view). */
 async function storedEvents(page: Page): Promise<Array<{ kind: string; name?: string; source: string; data?: any; requestId?: string; roundId?: string; contextId?: string; durationMs?: number }>> {

@@ -10,6 +10,7 @@ import '../../../src/games/errors.ts';
 import '../../../src/arcade/errors.ts';
 import '../../../src/llm/errors.ts';
 import '../../../src/a2a/errors.ts';
+import { INTERRUPTED_GAME_TEXT } from '../../../src/trace/session-guard.ts';
 
 describe('LineRotation', () => {
   it('never says the same line twice in a row, whatever the situations in between', () => {
@@ -38,6 +39,9 @@ describe('LineRotation', () => {
   it('a line says the game restarts only when it does: lines after which the game goes on say so, never 重新开始', () => {
     for (const code of ['game_model_failed', 'main_game_slow', 'game_timeout']) for (const l of childLines(code)) expect(l).not.toMatch(/重新开始/);
     for (const code of ['game_crashed', 'game_timeout_lost']) for (const l of childLines(code)) expect(l).toMatch(/先玩到这里/);
+    // After a reload the interrupted game is ended, not started again: the child is told how to play again.
+    expect(INTERRUPTED_GAME_TEXT).not.toMatch(/重新开始/);
+    expect(INTERRUPTED_GAME_TEXT).toMatch(/再跟我说/);
   });
 });
 
