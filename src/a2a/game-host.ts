@@ -16,9 +16,9 @@ import { nullTrace, type TraceSink } from '../core/trace/types.ts';
 import './errors.ts';
 import { gameInputMessage, statusDetail } from './game-parts.ts';
 import { MessagePortTransportFactory, PortConnection } from './port-transport.ts';
-import { ReplyChannel } from './reply-channel.ts';
+import { openRequest, settleRequest, type OpenRequest } from './open-request.ts';
 import { ReplyStreamReader, applyStep } from './reply-stream.ts';
-import { GameRequestError, type GameClient, type GameRequest, type GameRequestOptions, type ReplyEvent } from './types.ts';
+import { GameRequestError, type GameClient, type GameRequest, type GameRequestOptions } from './types.ts';
 
 /** What the host needs of a Worker (a real `Worker` fits; tests pass a fake over MessageChannel). */
 export type GameWorker = Pick<Worker, 'postMessage' | 'terminate' | 'addEventListener'>;
@@ -65,17 +65,6 @@ export interface GameClientOptions {
    * recorded by the caller (the main agent), which knows their round.
    */
   trace?: TraceSink;
-}
-
-interface OpenRequest {
-  readonly requestId: string;
-  readonly channel: ReplyChannel<ReplyEvent>;
-  /** Aborts the stream read (detach); set after the request has been failed or finished. */
-  readonly abort: AbortController;
-  taskId: string | undefined;
-  taskKnown: Promise<string | undefined>;
-  resolveTask(id: string | undefined): void;
-  watchdog: ReturnType<typeof setTimeout> | undefined;
 }
 
 interface GameProcess {
@@ -155,12 +144,8 @@ export function createGameClient(opts: GameClientOptions): GameClient {
   }
 
   function finish(req: OpenRequest, error?: GameRequestError): void {
-    clearTimeout(req.watchdog);
-    req.watchdog = undefined;
-    req.resolveTask(req.taskId);
-    if (!error) return req.channel.end();
-    req.channel.fail(error);
-    req.abort.abort(); // stop reading (a detach, not a cancel)
+    settleRequest(req, error);
+    if (error) req.abort.abort(); // stop reading (a detach, not a cancel); a finished stream ends by itself
   }
 
   function arm(proc: GameProcess, req: OpenRequest): void {
@@ -213,16 +198,7 @@ export function createGameClient(opts: GameClientOptions): GameClient {
 
   function request(gameId: string, contextId: string, input: GameInput, ropts?: GameRequestOptions): GameRequest {
     const requestId = ropts?.requestId ?? crypto.randomUUID();
-    let resolveTask!: (id: string | undefined) => void;
-    const req: OpenRequest = {
-      requestId,
-      channel: new ReplyChannel<ReplyEvent>(),
-      abort: new AbortController(),
-      taskId: undefined,
-      taskKnown: new Promise((r) => (resolveTask = r)),
-      resolveTask,
-      watchdog: undefined,
-    };
+    const req = openRequest(requestId);
     let proc: GameProcess | undefined;
     const card = opts.cards(gameId);
     if (!card) {

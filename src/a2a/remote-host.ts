@@ -21,9 +21,9 @@ import type { RemoteGameCard } from '../core/protocol/remote-card.ts';
 import { nullTrace, type TraceSink } from '../core/trace/types.ts';
 import './errors.ts';
 import { gameInputMessage, statusDetail } from './game-parts.ts';
-import { ReplyChannel } from './reply-channel.ts';
+import { openRequest, settleRequest, type OpenRequest } from './open-request.ts';
 import { ReplyStreamReader, applyStep } from './reply-stream.ts';
-import { GameRequestError, type GameClient, type GameRequest, type ReplyEvent } from './types.ts';
+import { GameRequestError, type GameClient, type GameRequest } from './types.ts';
 
 /** A remote game as the client needs it. */
 export interface RemoteGame {
@@ -58,16 +58,9 @@ export interface RemoteGameClientOptions {
 
 export const DEFAULT_STALL_MS = 30_000;
 
-interface OpenRequest {
-  readonly requestId: string;
+/** A request to one remote game (the game it went to, for the error lines). */
+interface RemoteRequest extends OpenRequest {
   readonly gameId: string;
-  readonly channel: ReplyChannel<ReplyEvent>;
-  /** Aborts the HTTP stream (set once the request has been settled). */
-  readonly abort: AbortController;
-  taskId: string | undefined;
-  readonly taskKnown: Promise<string | undefined>;
-  resolveTask(id: string | undefined): void;
-  watchdog: ReturnType<typeof setTimeout> | undefined;
 }
 
 function errorText(e: unknown): string {
@@ -87,7 +80,7 @@ export function createRemoteGameClient(opts: RemoteGameClientOptions): GameClien
     transports: [new JsonRpcTransportFactory({ fetchImpl }), new RestTransportFactory({ fetchImpl })],
   });
   const clients = new Map<string, { card: AgentCard; client: Promise<Client> }>();
-  const open = new Set<OpenRequest>();
+  const open = new Set<RemoteRequest>();
 
   function clientOf(game: RemoteGame): Promise<Client> {
     const known = clients.get(game.id);
@@ -107,17 +100,13 @@ export function createRemoteGameClient(opts: RemoteGameClientOptions): GameClien
     if (!ok) trace.record({ kind: 'error', at: Date.now(), source: `game:${game.id}`, name: 'game_unreachable', data: { host: game.host, detail } });
   }
 
-  function finish(req: OpenRequest, error?: GameRequestError): void {
-    clearTimeout(req.watchdog);
-    req.watchdog = undefined;
-    req.resolveTask(req.taskId);
-    if (!error) req.channel.end();
-    else req.channel.fail(error);
+  function finish(req: RemoteRequest, error?: GameRequestError): void {
+    settleRequest(req, error);
     req.abort.abort(); // closes the HTTP stream (a detach: only CancelTask stops the agent's work)
     open.delete(req);
   }
 
-  function arm(game: RemoteGame, req: OpenRequest): void {
+  function arm(game: RemoteGame, req: RemoteRequest): void {
     clearTimeout(req.watchdog);
     if (req.channel.settled) return;
     const ms = opts.stallTimeoutMs?.() ?? DEFAULT_STALL_MS;
@@ -139,7 +128,7 @@ export function createRemoteGameClient(opts: RemoteGameClientOptions): GameClien
   }
 
   /** The stream broke or ended early: settle the request from what the server still knows. */
-  async function streamLost(game: RemoteGame, req: OpenRequest, reader: ReplyStreamReader, cause: unknown): Promise<void> {
+  async function streamLost(game: RemoteGame, req: RemoteRequest, reader: ReplyStreamReader, cause: unknown): Promise<void> {
     const detail = errorText(cause);
     const taskId = reader.taskId;
     if (!taskId) {
@@ -176,7 +165,7 @@ export function createRemoteGameClient(opts: RemoteGameClientOptions): GameClien
     finish(req, new GameRequestError('game_unreachable', `The connection to ${game.id} at ${game.host} broke during the request (${detail}); the turn was cancelled`, { cause }));
   }
 
-  async function pump(game: RemoteGame, req: OpenRequest, contextId: string, input: GameInput): Promise<void> {
+  async function pump(game: RemoteGame, req: RemoteRequest, contextId: string, input: GameInput): Promise<void> {
     const reader = new ReplyStreamReader(game.id);
     try {
       const client = await clientOf(game);
@@ -208,17 +197,7 @@ export function createRemoteGameClient(opts: RemoteGameClientOptions): GameClien
 
   function request(gameId: string, contextId: string, input: GameInput, ropts?: { requestId?: string }): GameRequest {
     const requestId = ropts?.requestId ?? crypto.randomUUID();
-    let resolveTask!: (id: string | undefined) => void;
-    const req: OpenRequest = {
-      requestId,
-      gameId,
-      channel: new ReplyChannel<ReplyEvent>(),
-      abort: new AbortController(),
-      taskId: undefined,
-      taskKnown: new Promise((r) => (resolveTask = r)),
-      resolveTask,
-      watchdog: undefined,
-    };
+    const req: RemoteRequest = { ...openRequest(requestId), gameId };
     const game = opts.game(gameId);
     if (!game) finish(req, new GameRequestError('game_not_found', `No remote game with id "${gameId}" is added`));
     else {

@@ -130,10 +130,10 @@ test('screens: settings and trace', async ({ page }, info) => {
   await openGrownUp(page, 'settings');
   await expect(page.getByTestId('voice-settings')).toBeVisible();
   await page.screenshot({ path: info.outputPath('settings.png'), fullPage: true });
-  await page.getByTestId('nav-trace').click();
+  await openGrownUp(page, 'trace');
   await page.waitForTimeout(500);
   await page.screenshot({ path: info.outputPath('trace.png') });
-  await page.getByTestId('nav-studio').click();
+  await openGrownUp(page, 'studio');
   await page.screenshot({ path: info.outputPath('studio.png') });
   await page.getByTestId('nav-arcade').click();
   await expect(page.getByTestId('current-game')).toContainText('猜数字');

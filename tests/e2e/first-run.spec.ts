@@ -14,6 +14,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { installSpeechFake } from './fakes/speech-fake.ts';
 import { installWebGpuFake } from './fakes/webgpu-fake.ts';
 import { idle, spoken, waitSpoken } from './support/child.ts';
+import { enterPin, setUpAsParent } from './support/parent.ts';
 import { DEFAULT_SEED, expectSeedsPinned, pinSeeds } from './support/seeds.ts';
 import { demoStep } from '../support/demo-brain-server.ts';
 import { startFileServer, type FileServer } from '../support/file-server.ts';
@@ -35,7 +36,10 @@ test.afterAll(async () => {
   await files.close();
 });
 
-/** A fresh profile: the speech fakes and pinned seeds, no brain chosen (`memoryGB`: what the browser reports). */
+/**
+ * A fresh profile (the speech fakes and pinned seeds; `memoryGB`: what the browser reports): the
+ * parent sets the PIN and play time, and the first run goes on to 选大脑 by itself, no brain chosen.
+ */
 async function fresh(page: Page, opts: { gpu?: boolean; memoryGB?: number } = {}): Promise<void> {
   await page.addInitScript(installSpeechFake, {});
   if (opts.gpu) await page.addInitScript(installWebGpuFake);
@@ -45,6 +49,8 @@ async function fresh(page: Page, opts: { gpu?: boolean; memoryGB?: number } = {}
   await page.goto('/?e2e#arcade');
   await page.waitForFunction(() => '__agentcade' in window);
   await expectSeedsPinned(page);
+  await setUpAsParent(page, { brain: 'stay' });
+  await expect(page.getByTestId('brain-setup')).toBeVisible();
   await expect(page.getByTestId('model-status')).toHaveText('还没有大脑 · 点这里选');
 }
 
@@ -71,7 +77,6 @@ test('no WebGPU, enough memory: the CPU brain is recommended and says it is slow
   test.setTimeout(120_000);
   await fresh(page);
   const taps = new Taps(page);
-  await taps.tap('model-status');
   const setup = page.getByTestId('brain-setup');
   await expect(setup.getByTestId('brain-device')).toContainText('这台设备没有可用的显卡，但可以把一个小一点的大脑下载到本机');
   await expect(setup.getByTestId('brain-choice')).toHaveCount(3);
@@ -91,7 +96,6 @@ test('no WebGPU, enough memory: the CPU brain is recommended and says it is slow
 test('no WebGPU, 1 GB of memory: the brain button → the demo script (a real button) → a game plays', async ({ page }, info) => {
   await fresh(page, { memoryGB: 1 });
   const taps = new Taps(page);
-  await taps.tap('model-status');
   const setup = page.getByTestId('brain-setup');
   await expect(setup.getByTestId('brain-device')).toHaveText('这台设备不能在本机运行大脑（浏览器里没有可用的显卡）。可以用家里的电脑当大脑，或者先用演示脚本玩。');
   // Without a GPU there is no local model to offer: the home computer (recommended), then the demo.
@@ -114,7 +118,6 @@ test('no WebGPU, 1 GB of memory: the brain button → the demo script (a real bu
 test('no WebGPU, 1 GB of memory: the home computer — the guide, the exact address, 测试连接 explains a failure, then finds the server, and a game plays', async ({ page }, info) => {
   await fresh(page, { memoryGB: 1 });
   const taps = new Taps(page);
-  await taps.tap('model-status');
   await taps.tap('open-remote-guide');
   const guide = page.getByTestId('remote-guide');
   // The page is on localhost here: the program on this computer, at its own port (Ollama first).
@@ -155,9 +158,15 @@ test('no WebGPU, 1 GB of memory: the home computer — the guide, the exact addr
 
 test('a game tapped before any brain exists: the right line, and the way to a brain opens for a grown-up', async ({ page }, info) => {
   await fresh(page);
+  // The parent leaves 选大脑 for later: back in 游戏厅 the grown-up area is locked again.
+  await page.getByTestId('nav-arcade').click();
+  await expect(page.getByTestId('nav-grown-up')).toBeVisible();
   await page.locator('[data-testid=game-card][data-game=guess-number]').click();
   await waitSpoken(page, new RegExp(NO_BRAIN));
   expect((await spoken(page)).join('')).not.toContain('等一会儿');
+  // 选大脑 is for a grown-up: the PIN first, then the reason and the choices.
+  await expect(page.getByTestId('grown-up-gate')).toBeVisible();
+  await enterPin(page);
   await expect(page.getByTestId('brain-setup')).toBeVisible();
   await expect(page.getByTestId('brain-reason')).toHaveText('孩子想玩游戏，但机器人还没有大脑：请大人选一个。');
   await expect(page.getByTestId('nav-settings')).toHaveClass(/active/);
@@ -174,7 +183,6 @@ test('a game tapped before any brain exists: the right line, and the way to a br
 
 test('with WebGPU (faked at the browser API): the local model first, recommended, with its size and "works offline after this"', async ({ page }, info) => {
   await fresh(page, { gpu: true });
-  await page.getByTestId('model-status').click();
   const setup = page.getByTestId('brain-setup');
   await expect(setup.getByTestId('brain-device')).toHaveText('这台设备有可用的显卡，可以把大脑下载到本机，下载一次以后不联网也能玩。');
   const choices = setup.getByTestId('brain-choice');

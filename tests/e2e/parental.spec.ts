@@ -40,8 +40,10 @@ test('the first run sets the PIN; the child cannot reach the grown-up screens wi
   await page.getByTestId('bedtime-on').uncheck();
   await page.getByTestId('setup-done').click();
   expect(code).toMatch(/^[2-9A-Z]{4}-[2-9A-Z]{4}-[2-9A-Z]{4}$/);
-  await page.waitForFunction(() => '__agentcade' in window);
-  await page.evaluate(() => (window as any).__agentcade.controller.chooseProvider('scripted'));
+  // No brain yet: the first run goes on to 选大脑, where the parent takes the demo script.
+  await expect(page.getByTestId('brain-setup')).toBeVisible();
+  await page.getByTestId('choose-demo').click();
+  await page.getByTestId('brain-done').click();
 
   // ── the child's screen: the arcade, and a 家长 button that asks for the PIN ──
   await expect(page.getByTestId('arcade')).toBeVisible();

@@ -9,6 +9,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import { bundleFake, byDrawingId, linesSeen, openWithSerialFake, otherThan, strokesOnWire, unplugOnFirstStroke, watchLines } from './support/robot.ts';
 import { say as speak, spoken, waitSpoken } from './support/child.ts';
+import { openGrownUp } from './support/parent.ts';
 
 const say = (page: Page, words: string) => speak(page, words, { waitIdle: true });
 const STUCK = '画到一半卡住了，我重新画一次';
@@ -56,7 +57,7 @@ test('every reply to one stroke lost: the robot says it got stuck and redraws; �
   await page.screenshot({ path: info.outputPath('faults-redrawn.png') });
 
   // 设置 → 机器人: the link health in plain Chinese, the counters under 技术细节.
-  await page.getByTestId('nav-settings').click();
+  await openGrownUp(page, 'settings');
   const health = page.getByTestId('link-health');
   await expect(health).toContainText('有 2 次机器人没及时回答，平板自动重发了一遍。');
   await expect(health).toContainText('有 1 个动作重发三次也没有回答，没能做成。');
@@ -70,7 +71,7 @@ test('every reply to one stroke lost: the robot says it got stuck and redraws; �
   await page.setViewportSize({ width: 1180, height: 820 });
 
   // 记录: the drawing that got stuck, with its reason and the link counters of that picture, in its technical detail.
-  await page.getByTestId('nav-trace').click();
+  await openGrownUp(page, 'trace');
   const round = page.getByTestId('trace-round').first();
   await round.locator('.round-head').click();
   const devices = round.locator('li.kind-group').filter({ has: page.locator('> .row .label', { hasText: /^设备$/ }) });
@@ -139,6 +140,6 @@ test('a robot that acks after 1.5 s: the shake still happens once, the game goes
   await waitSpoken(page, /画好啦！第 2 题/, n);
   expect((await usbDrawing(page)).complete).toBe(true);
   await expect.poll(() => usbGestures(page)).toEqual(['shake', 'nod']);
-  await page.getByTestId('nav-settings').click();
+  await openGrownUp(page, 'settings');
   await expect(page.getByTestId('link-health')).toContainText('回答得太晚');
 });

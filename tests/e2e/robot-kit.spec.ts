@@ -10,6 +10,7 @@ import { CHECKS } from '../../src/core/robot/conformance/suite.ts';
 import type { ConformanceReport } from '../../src/core/robot/conformance/report.ts';
 import { bundleFake } from './support/robot.ts';
 import { openApp } from './support/child.ts';
+import { openGrownUp } from './support/parent.ts';
 
 let fakeSerial = '';
 test.beforeAll(async () => {
@@ -41,7 +42,7 @@ test('a robot on Web Serial passes every check; the report exports with its byte
   await page.getByTestId('connect-robot').click();
   await expect(page.getByTestId('robot-link-status')).toHaveText('机器人：已连接');
 
-  await page.getByTestId('nav-settings').click();
+  await openGrownUp(page, 'settings');
   const section = page.getByTestId('robot-settings');
   await expect(section.getByTestId('robot-model')).toHaveText('agentcade-sim');
   await expect(section.getByTestId('link-health-headline')).toHaveText('连接很稳定。');
@@ -82,7 +83,7 @@ test('a robot on Web Serial passes every check; the report exports with its byte
 
 test('broken firmware (a wrong CRC): the kit fails and shows the bytes the robot sent, with the CRC it should have', async ({ page }, info) => {
   await open(page, 'broken-crc');
-  await page.getByTestId('nav-settings').click();
+  await openGrownUp(page, 'settings');
   await page.getByTestId('open-robot-kit').click();
   await page.getByTestId('kit-start').click();
   const summary = page.getByTestId('kit-summary');

@@ -14,6 +14,7 @@ import { startOpenAITestServer, type OpenAITestServer } from '../support/openai-
 import { idle, openApp, say, spoken, type, useSlowDemoBrain } from './support/child.ts';
 import { openGrownUp } from './support/parent.ts';
 import { shootSizes } from './support/screens.ts';
+import { Parent } from './support/studio.ts';
 import { DEFAULT_SEED, guessNumberSecrets, halvingGuesses } from './support/seeds.ts';
 
 let server: OpenAITestServer;
@@ -119,16 +120,11 @@ test('unsafe lines in chat, in 猜数字 and in a Studio game become the redirec
   // ── a Studio game ──
   await openGrownUp(page, 'studio');
   await expect(page.locator('body[data-studio-ready="1"]')).toHaveCount(1);
-  await page.getByTestId('package-quiz-cards').click();
-  await page.getByTestId('chat-input').fill('给5岁的孩子做一个恐龙问答');
-  await page.getByTestId('send').click();
-  for (const t of ['设计.交互范式', '设计.run_skill清单', '设计.主题', '设计.卡牌', '设计.规则', '设计.角色']) {
-    const tag = page.getByTestId(`tag-${t}`);
-    await expect(tag).toHaveAttribute('data-status', 'draft', { timeout: 30_000 });
-    await tag.getByTestId('accept').click();
-    await expect(tag).toHaveAttribute('data-status', 'accepted');
-  }
-  await expect(page.getByTestId('waiting')).toContainText('设计完成');
+  const parent = new Parent(page);
+  await parent.tap(page.getByTestId('new-talk'));
+  await parent.typesToStudio('给5岁的孩子做一个恐龙问答');
+  await parent.acceptsAll();
+  await expect(page.getByTestId('waiting')).toContainText('做好了');
   await page.getByTestId('nav-arcade').click();
   n = (await spoken(page)).length;
   await say(page, '我们玩恐龙问答吧', { waitIdle: true });

@@ -9,6 +9,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import { installSpeechFake, type SpeechFakeOptions } from './fakes/speech-fake.ts';
 import { firstVisitWithDemo } from './support/child.ts';
+import { openGrownUp, setUpAsParent } from './support/parent.ts';
 
 // A service worker install precaches ~9 MB on a shared, slow machine.
 test.describe.configure({ timeout: 180_000 });
@@ -30,7 +31,7 @@ test('demo brain, offline after one visit, listening on this device: the header 
     await expect(page.getByTestId('voice-status')).toHaveText('说：测试普通话');
     await expect(page.getByTestId('offline-status')).toHaveText('可以离线游戏');
     await page.screenshot({ path: info.outputPath('status-offline-header.png') });
-    await page.getByTestId('nav-settings').click();
+    await openGrownUp(page, 'settings');
     const card = page.getByTestId('status-card');
     await expect(card.getByTestId('offline-ready')).toHaveText('可以离线游戏');
     await expect(card.getByTestId('part-app')).toHaveText('应用已经存在这台设备上，断网也能打开。');
@@ -49,7 +50,7 @@ test('a recognizer that needs the network: the status says so, and offline it ca
   try {
     await expect(page.getByTestId('mic-status')).toHaveText('听：断网了（请打字）');
     await expect(page.getByTestId('offline-status')).toHaveText('断网也能玩，但听不懂说话（要打字）');
-    await page.getByTestId('nav-settings').click();
+    await openGrownUp(page, 'settings');
     const card = page.getByTestId('status-card');
     await expect(card.getByTestId('part-listening')).toHaveText('听懂说话要用浏览器的联网服务，现在断网了，请打字。');
     await expect(card.getByTestId('part-listening')).toHaveAttribute('data-ok', 'false');
@@ -67,6 +68,7 @@ test('a browser with no speech recognition at all: 听：不能（请打字）',
   await page.addInitScript(installSpeechFake, { recognition: 'none' } as SpeechFakeOptions);
   await page.goto('/?e2e#settings');
   await page.waitForFunction(() => '__agentcade' in window);
+  await setUpAsParent(page);
   await expect(page.getByTestId('mic-status')).toHaveText('听：不能（请打字）');
   await expect(page.getByTestId('part-listening')).toHaveText('这个浏览器听不懂说话，请在游戏厅的文字框里打字。');
 });

@@ -8,6 +8,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import { startOpenAITestServer, type OpenAITestServer } from '../support/openai-test-server.ts';
 import { installSpeechFake } from './fakes/speech-fake.ts';
+import { useRemoteBrain } from './support/child.ts';
 import { setUpAsParent } from './support/parent.ts';
 
 let server: OpenAITestServer;
@@ -35,12 +36,7 @@ async function openWithRemote(page: Page): Promise<void> {
   await page.goto('/?e2e#arcade');
   await page.waitForFunction(() => '__agentcade' in window);
   await setUpAsParent(page);
-  await page.evaluate(async (baseUrl) => {
-    const c = (window as any).__agentcade.controller;
-    await c.saveRemote({ baseUrl, model: 'test-model', apiKey: '', timeoutMs: 30_000, disableThinking: false });
-    await c.chooseProvider('remote');
-  }, server.baseUrl);
-  await expect(page.getByTestId('model-status')).toContainText('家里的电脑');
+  await useRemoteBrain(page, server.baseUrl, 'test-model');
 }
 
 test('the thinking face shows before the request leaves, and the first sentence is spoken while the model still writes', async ({ page }) => {

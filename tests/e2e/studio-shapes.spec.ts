@@ -5,6 +5,7 @@
  */
 import { expect, test } from '@playwright/test';
 import { childSays, openStudio, Parent, shoot } from './support/studio.ts';
+import { openGrownUp } from './support/parent.ts';
 
 test('故事接龙: designed by voice, told with the robot turn by turn, ended with a retelling, PlayBook written', async ({ page }, info) => {
   test.setTimeout(120_000);
@@ -37,7 +38,7 @@ test('故事接龙: designed by voice, told with the robot turn by turn, ended w
   parent.lap('玩');
   parent.report(info, '故事接龙');
 
-  await page.getByTestId('nav-studio').click();
+  await openGrownUp(page, 'studio');
   const record = page.getByTestId('playbook');
   await expect(record).toHaveCount(1);
   await expect(record.first().getByTestId('playbook-turns')).toHaveText('5 句');
@@ -79,7 +80,7 @@ test('我说你做: designed by voice for a 6-year-old, the robot shows each act
   parent.lap('玩');
   parent.report(info, '我说你做');
 
-  await page.getByTestId('nav-studio').click();
+  await openGrownUp(page, 'studio');
   await expect(page.getByTestId('playbook')).toHaveCount(1);
   await expect(page.getByTestId('playbook').first().getByTestId('playbook-turns')).toHaveText('6 句');
   await expect(page.getByTestId('playbook').first()).toContainText('做对 5/5 个');

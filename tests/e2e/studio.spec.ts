@@ -7,6 +7,7 @@
 import { expect, test } from '@playwright/test';
 import { DEMO_THEMES } from '../../src/studio/demo-decks.ts';
 import { childSays, expectPlainWords, openStudio, Parent, shoot, SIZES, spoken } from './support/studio.ts';
+import { enterPin, openGrownUp } from './support/parent.ts';
 
 const RIDDLES = DEMO_THEMES['谜语'].rows;
 const riddleAnswer = (said: string) => {
@@ -99,7 +100,7 @@ test('「动物叫声」: the demo brain cannot write these cards, the parent wr
   parent.lap('玩');
   parent.report(info, '动物叫声（手写卡片）');
 
-  await page.getByTestId('nav-studio').click();
+  await openGrownUp(page, 'studio');
   await expect(page.getByTestId('playbook')).toHaveCount(1);
   await expect(page.getByTestId('playbook').first()).toContainText('答对 3/3 张');
 });
@@ -132,6 +133,8 @@ test('a draft changed in a form and redone with a reason, reloaded in the middle
 
   // Reload in the middle: the same draft waits again.
   await page.reload();
+  // The grown-up area asks for the PIN again after a reload.
+  await enterPin(page);
   await expect(page.locator('body[data-studio-ready="1"]')).toHaveCount(1);
   await expect(page.getByTestId('draft-卡片').getByTestId('draft-summary')).toHaveText('一共 5 张卡片');
   await expectPlainWords(page, 'after a reload');
@@ -177,7 +180,7 @@ test('no brain: talking is not offered (said plainly), cards written by hand sti
   await expect(page.locator('[data-testid=game-card][data-game^="studio-"]')).toContainText('猜动物朋友');
 
   // 我的游戏: delete it (asked first); the arcade no longer lists it.
-  await page.getByTestId('nav-studio').click();
+  await openGrownUp(page, 'studio');
   await page.getByTestId('back').click();
   await expect(page.getByTestId('project')).toHaveCount(1);
   await shoot(page, info, 'studio-my-games');

@@ -185,7 +185,7 @@ test('记录 for a parent: a round of 猜数字 reads as 孩子说 / 机器人�
   const heard = (await spoken(page)).slice(n).join('');
 
   // A design in the Studio: its brain's steps are recorded meanwhile.
-  await page.getByTestId('nav-studio').click();
+  await openGrownUp(page, 'studio');
   await expect(page.locator('body[data-studio-ready="1"]')).toHaveCount(1);
   await page.getByTestId('new-talk').click();
   await expect(page.getByTestId('studio')).toHaveAttribute('data-busy', '0');
@@ -193,7 +193,7 @@ test('记录 for a parent: a round of 猜数字 reads as 孩子说 / 机器人�
   await page.getByTestId('send').click();
   await expect(page.getByTestId('draft-review')).toBeVisible();
 
-  await page.getByTestId('nav-trace').click();
+  await openGrownUp(page, 'trace');
   const rounds = page.getByTestId('trace-round');
   await expect(rounds).toHaveCount(2);
   const guess = rounds.first();

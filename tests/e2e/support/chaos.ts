@@ -18,7 +18,7 @@ import '../../../src/llm/errors.ts';
 import '../../../src/a2a/errors.ts';
 import type { ChaosServer } from '../../support/chaos-brain-server.ts';
 import { ANIMAL_CARDS } from './seeds.ts';
-import { type } from './child.ts';
+import { type, useRemoteBrain } from './child.ts';
 
 /** What the child types, round and round: chat, 猜数字, 你画我猜, switching games, stopping. */
 export const CHAOS_SCRIPT = [
@@ -120,12 +120,7 @@ export async function useChaosBrain(page: Page, server: ChaosServer, budget: Tur
 
 /** Switches the open app to the chaos server (as a parent would in 设置). */
 export async function chooseChaosBrain(page: Page, server: ChaosServer): Promise<void> {
-  await page.evaluate(async (baseUrl) => {
-    const c = (window as any).__agentcade.controller;
-    await c.saveRemote({ baseUrl, model: 'chaos', apiKey: '', timeoutMs: 60_000, disableThinking: false });
-    await c.chooseProvider('remote');
-  }, server.baseUrl);
-  await expect(page.getByTestId('model-status')).toContainText('家里的电脑');
+  await useRemoteBrain(page, server.baseUrl, 'chaos');
 }
 
 /** The page's JS heap after a GC, and how much of it the test's own records take (the speech fake's and this run's arrays). */

@@ -135,10 +135,18 @@ export async function watchGameRequests(page: Page): Promise<() => Promise<Array
  */
 export async function useSlowDemoBrain(page: Page, server: OpenAITestServer, delayMs: number): Promise<void> {
   server.respond(async (body) => ({ content: await demoStep(body), delayMs }));
-  await page.evaluate(async (baseUrl) => {
-    const c = (window as any).__agentcade.controller;
-    await c.saveRemote({ baseUrl, model: 'demo-brain', apiKey: '', timeoutMs: 30_000, disableThinking: false });
-    await c.chooseProvider('remote');
-  }, server.baseUrl);
+  await useRemoteBrain(page, server.baseUrl, 'demo-brain');
+}
+
+/** The app's brain becomes the OpenAI-compatible server at `baseUrl` (as 设置 would save it). */
+export async function useRemoteBrain(page: Page, baseUrl: string, model: string): Promise<void> {
+  await page.evaluate(
+    async ([baseUrl, model]) => {
+      const c = (window as any).__agentcade.controller;
+      await c.saveRemote({ baseUrl, model, apiKey: '', timeoutMs: 30_000, disableThinking: false });
+      await c.chooseProvider('remote');
+    },
+    [baseUrl, model],
+  );
   await expect(page.getByTestId('model-status')).toContainText('家里的电脑');
 }

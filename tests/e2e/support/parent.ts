@@ -14,9 +14,10 @@ export interface SetupOptions {
   /**
    * On 选大脑, which the first run opens when no brain is chosen yet (and no other grown-up screen
    * was asked for by the address): 'demo' (the default) takes the demo script there and goes to the
-   * arcade; 'later' goes back to the arcade with no brain.
+   * arcade, or, when the address asked for another screen, is chosen without leaving it; 'later'
+   * goes back to the arcade with no brain; 'stay' stays on 选大脑.
    */
-  brain?: 'demo' | 'later';
+  brain?: 'demo' | 'later' | 'stay';
 }
 
 /** The first run, as a parent does it: returns the recovery code they wrote down. */
@@ -38,12 +39,16 @@ export async function setUpAsParent(page: Page, opts: SetupOptions = {}): Promis
   // The screen the address asked for, or 选大脑 (no brain chosen yet), or the arcade.
   const main = page.locator('main[data-screen]');
   await expect(main).toHaveCount(1);
-  if ((await main.getAttribute('data-screen')) === 'brain') {
-    if ((opts.brain ?? 'demo') === 'demo') {
+  const brain = opts.brain ?? 'demo';
+  if ((await main.getAttribute('data-screen')) === 'brain' && brain !== 'stay') {
+    if (brain === 'demo') {
       await page.getByTestId('choose-demo').click();
       await page.getByTestId('brain-done').click();
     } else await page.getByTestId('nav-arcade').click();
     await expect(page.getByTestId('nav-grown-up')).toBeVisible();
+  } else if (brain === 'demo' && (await page.getByTestId('model-status').textContent())?.startsWith('还没有大脑')) {
+    // The address asked for another grown-up screen: the demo brain, chosen as 选大脑 would.
+    await page.evaluate(() => (window as any).__agentcade.controller.chooseProvider('scripted'));
   }
   return code;
 }

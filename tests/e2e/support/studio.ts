@@ -97,11 +97,8 @@ export async function openStudio(page: Page, opts: { brain?: boolean } = {}): Pr
   await page.addInitScript(installSpeechFake, {});
   await page.goto('/?e2e#studio');
   await page.waitForFunction(() => '__agentcade' in window);
-  await setUpAsParent(page);
-  if (opts.brain !== false) {
-    await page.evaluate(() => (window as any).__agentcade.controller.chooseProvider('scripted'));
-    await expect(page.getByTestId('model-status')).toContainText('演示');
-  }
+  await setUpAsParent(page, { brain: opts.brain === false ? 'later' : 'demo' });
+  if (opts.brain !== false) await expect(page.getByTestId('model-status')).toContainText('演示');
   await expect(page.locator('body[data-studio-ready="1"]')).toHaveCount(1);
 }
 

@@ -14,6 +14,7 @@ import { serveGameAgent, type ServedAgent } from '../../../src/a2a/worker-server
 import type { GameDeclaration } from '../../../src/core/protocol/declaration.ts';
 import { gameInput, type GameInput, type GameInputKind, type GameReply } from '../../../src/core/protocol/game-protocol.ts';
 import type { GameHandler } from '../../../src/core/protocol/handler.ts';
+export { deferred } from '../../support/deferred.ts';
 
 export type ClientKind = 'MessagePortTransport' | 'SDK JSON-RPC over fake fetch (oracle)' | HttpClientKind;
 export const CLIENT_KINDS: ClientKind[] = ['MessagePortTransport', 'SDK JSON-RPC over fake fetch (oracle)'];
@@ -112,15 +113,6 @@ export async function collect(stream: AsyncIterable<StreamResponse>): Promise<Se
   return out;
 }
 
-export function deferred<T = void>() {
-  let resolve!: (v: T) => void;
-  let reject!: (e: unknown) => void;
-  const promise = new Promise<T>((res, rej) => {
-    resolve = res;
-    reject = rej;
-  });
-  return { promise, resolve, reject };
-}
 
 /** Waits until `check` passes (polling on the event loop); fails after `tries` rounds. */
 export async function eventually<T>(check: () => Promise<T> | T, tries = 200): Promise<T> {

@@ -8,6 +8,7 @@ import { gameInput, type GameInput, type GameInputKind, type GameReply } from '.
 import type { GameHandler, GameTurnContext } from '../../../src/core/protocol/handler.ts';
 import type { DevicePort, DeviceResult, Drawing, Expression, Gesture, Progress, TextCard } from '../../../src/core/robot/types.ts';
 import type { TraceEvent, TraceSink } from '../../../src/core/trace/types.ts';
+export { deferred } from '../../support/deferred.ts';
 import { childLines } from '../../../src/core/errors/catalogue.ts';
 import { expect } from 'vitest';
 
@@ -142,15 +143,6 @@ export function secretRandom(secret: number, min = 1, max = 100): number {
   return (secret - min + 0.5) / (max - min + 1);
 }
 
-export function deferred<T>() {
-  let resolve!: (v: T) => void;
-  let reject!: (e: unknown) => void;
-  const promise = new Promise<T>((res, rej) => {
-    resolve = res;
-    reject = rej;
-  });
-  return { promise, resolve, reject };
-}
 
 /** One turn played by an engine directly (no session rules around it): its reply, or its EngineFailure. */
 export function turn(engine: GameEngine, kind: GameInputKind, text: string, c: GameTurnContext & Said = ctx()): Promise<EngineReply> {

@@ -48,15 +48,21 @@ function typed(): { provider: Typing; model: ChatModel } {
 
 const startText = JSON.stringify({ action: 'start_game', args: {} });
 
+/** 猜数字 started (secret 37): its `start_game` step done, the model now writing the start's reply. */
+async function startedGuessNumber() {
+  const { provider, model } = typed();
+  const s = sessions(() => new GuessNumberAgent({ model, device: new FakeDevice(), random: () => secretRandom(37) }));
+  const c = ctx();
+  const turn = s.handle(gameInput('start', '我们玩猜数字'), c);
+  await provider.started();
+  provider.finish(startText);
+  await provider.started();
+  return { provider, c, turn };
+}
+
 describe('a game reply is said sentence by sentence while the model writes it', () => {
   it('the first sentence reaches the child before the step is complete; the last is the final reply', async () => {
-    const { provider, model } = typed();
-    const s = sessions(() => new GuessNumberAgent({ model, device: new FakeDevice(), random: () => secretRandom(37) }));
-    const c = ctx();
-    const turn = s.handle(gameInput('start', '我们玩猜数字'), c);
-    await provider.started();
-    provider.finish(startText);
-    await provider.started();
+    const { provider, c, turn } = await startedGuessNumber();
     const reply = '{"action": "reply", "args": {"text": "我想好了一个数字。你有七次机会！快猜吧。"}}';
     const firstEnd = reply.indexOf('。') + 1;
     provider.type(reply.slice(0, firstEnd));
@@ -74,13 +80,7 @@ describe('a game reply is said sentence by sentence while the model writes it', 
   });
 
   it('a step that turns out invalid after a sentence was said: the retry does not say it twice', async () => {
-    const { provider, model } = typed();
-    const s = sessions(() => new GuessNumberAgent({ model, device: new FakeDevice(), random: () => secretRandom(37) }));
-    const c = ctx();
-    const turn = s.handle(gameInput('start', '我们玩猜数字'), c);
-    await provider.started();
-    provider.finish(startText);
-    await provider.started();
+    const { provider, c, turn } = await startedGuessNumber();
     const broken = '{"action": "reply", "args": {"text": "好的。我们开始';
     provider.type(broken);
     provider.type('吧！"'); // the JSON never closes: invalid
