@@ -38,7 +38,7 @@ export interface ParentalDeps {
 
 export type VerifyResult = { ok: true } | { ok: false; waitMs: number; triesLeft: number };
 
-export const DEFAULT_PARENTAL_SETTINGS: ParentalSettings = { play: normalizeSettings(undefined), gamesOnly: false };
+const DEFAULT_PARENTAL_SETTINGS: ParentalSettings = { play: normalizeSettings(undefined), gamesOnly: false };
 
 /** The device's own calendar (its time zone). */
 export function browserLocalTime(clock: number): { day: string; minute: number } {

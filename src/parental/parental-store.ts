@@ -31,7 +31,7 @@ interface Schema extends DBSchema {
   kv: { key: string; value: unknown };
 }
 
-export const PARENTAL_DB = 'agentcade-parental';
+const PARENTAL_DB = 'agentcade-parental';
 
 export interface ParentalStore {
   get<K extends keyof Records>(key: K): Promise<Records[K] | undefined>;

@@ -6,7 +6,7 @@
  */
 type Row = [string, string[], string, string[], 1 | 2 | 3, string?];
 
-export interface DemoDeck {
+interface DemoDeck {
   title: string;
   aliases: string[];
   /** Other words a parent uses for this theme (「小动物」 for 动物). */
@@ -95,7 +95,7 @@ export const DEMO_THEMES: Record<string, DemoDeck> = {
   },
 };
 
-export const DEMO_THEME_NAMES = Object.keys(DEMO_THEMES);
+const DEMO_THEME_NAMES = Object.keys(DEMO_THEMES);
 
 /** The demo deck for a theme the parent named, when there is one (「动物叫声」 has none). */
 export function demoDeckFor(theme: string | undefined): string | undefined {

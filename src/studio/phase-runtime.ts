@@ -9,7 +9,7 @@ import './errors.ts';
 import type { GameDeclaration } from '../core/protocol/declaration.ts';
 import * as bb from '../core/studio/blackboard.ts';
 import { cardsFromDesign, declarationFor, gameIdFor, type ThemeFact } from '../core/studio/cards.ts';
-import { draftProblems } from '../core/studio/draft-check.ts';
+import { draftProblems, PARADIGM_TAG, PARENT_WORDS_TAG } from '../core/studio/draft-check.ts';
 import { freeName, nameTaken } from '../core/studio/names.ts';
 import { summarize, withIds } from '../core/studio/tag-schema.ts';
 import { skillById, type SkillDef, type SkillPackage } from '../core/studio/package-loader.ts';
@@ -25,7 +25,6 @@ import type { CardAsset, DesignTraceEntry, SessionSnapshot, TranscriptItem } fro
 import { assembleWorkerContext } from '../core/studio/worker-context.ts';
 import { runWorkerLoop, type WorkerOutcome } from './worker-executor.ts';
 
-const USER_WORDS_TAG = '设计.家长要求';
 const PLAYER_INPUT_TAG = '运行.玩家输入';
 const REPLY_TAG = '运行.回复';
 
@@ -85,7 +84,7 @@ export function stepFailedText(stepTitle: string, message: string): string {
 }
 
 /** What the Studio says first (the parent has never heard of skills or agents). */
-export const START_WORDS = '说说你想给孩子做个什么样的游戏吧。比如：「给5岁的孩子做个恐龙问答」「猜谜语，玩3轮」「我想和孩子讲故事」「我说你做」。';
+const START_WORDS = '说说你想给孩子做个什么样的游戏吧。比如：「给5岁的孩子做个恐龙问答」「猜谜语，玩3轮」「我想和孩子讲故事」「我说你做」。';
 
 export class StudioSession {
   private snap: SessionSnapshot;
@@ -339,8 +338,8 @@ export class StudioSession {
           const shown = tags.filter(plain).map(title);
           notes.push(() => this.userDecision(shown.length ? `自己写好了${shown.join('、')}。` : null, `家长自己写了：${tags.join('、')}（已采用）`, { decision: 'author', tags }));
         } else if (e.type === 'record_user_words') {
-          const prev = bb.acceptedValue<string[]>(board, USER_WORDS_TAG) ?? [];
-          board = bb.recordUserFact(board, USER_WORDS_TAG, [...prev, e.text], at);
+          const prev = bb.acceptedValue<string[]>(board, PARENT_WORDS_TAG) ?? [];
+          board = bb.recordUserFact(board, PARENT_WORDS_TAG, [...prev, e.text], at);
           notes.push(() => {
             this.say({ who: 'user', text: e.text });
             this.addUserMessage(`[家长] ${e.text}`);
@@ -661,10 +660,10 @@ export class StudioSession {
     // Checked when the name was accepted; another design may have taken it since.
     const title = freeName(wanted, taken);
     const theme: ThemeFact = { ...accepted, 标题: title, 别名: (accepted.别名 ?? []).filter((a) => !nameTaken(a, taken)) };
-    const paradigm = (design['设计.交互范式'] as { 范式?: string } | undefined)?.范式;
+    const paradigm = (design[PARADIGM_TAG] as { 范式?: string } | undefined)?.范式;
     const declaration = declarationFor({ gameId: gameIdFor(title, this.snap.projectId), theme, description: `${paradigm ?? pkg.title}：${theme.主题 ?? ''}`, capabilities: pkg.capabilities });
     const cards = cardsFromDesign(this.snap.projectId, design['设计.卡牌']);
-    this.declared = { declaration, cards, design: { ...design, '设计.主题': { ...accepted, ...theme } } };
+    this.declared = { declaration, cards, design: { ...design, '设计.主题': theme } };
     this.log('declared', { gameId: declaration.id, title: declaration.title, cards: cards.length });
     if (title !== wanted) this.say({ who: 'system', text: `「${wanted}」这个名字刚刚被别的游戏用了，改叫「${title}」。` });
     this.say({ who: 'agent', text: `做好了！「${declaration.title}」已经放进游戏厅，孩子说「我们玩${declaration.title}吧」就能开始。` });

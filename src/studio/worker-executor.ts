@@ -18,7 +18,7 @@ export type WorkerOutcome =
 
 const WORKER_MAX_ROUNDS = 4;
 
-export interface WorkerContract {
+interface WorkerContract {
   /** The declared shape of each output tag (the manifest's schemas), for the submit tool's parameters. */
   schemas?: Record<string, FieldSchema | undefined>;
   /** The runtime's checks on the values (draft-check.ts): a problem refuses the submit and the worker retries. */

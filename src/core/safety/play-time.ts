@@ -49,11 +49,11 @@ export type LocalTime = (clock: number) => { day: string; minute: number };
 export const LIMIT_STEP_MIN = 5;
 export const LIMIT_MAX_MIN = 240;
 /** The warning comes this long before the lock (or at a third of a short limit). */
-export const WARN_BEFORE_MS = 5 * 60_000;
+const WARN_BEFORE_MS = 5 * 60_000;
 /** What one "再玩一会儿" of a parent gives. */
-export const GRANT_MS = 15 * 60_000;
+const GRANT_MS = 15 * 60_000;
 
-export const DEFAULT_PLAY_SETTINGS: PlaySettings = { dailyLimitMin: 30, bedtime: { on: true, start: 20 * 60 + 30, end: 7 * 60 } };
+const DEFAULT_PLAY_SETTINGS: PlaySettings = { dailyLimitMin: 30, bedtime: { on: true, start: 20 * 60 + 30, end: 7 * 60 } };
 
 /** What the robot says (checked by the safety corpus like every other fixed line). */
 export const PLAY_TIME_LINES = {
@@ -85,7 +85,7 @@ export function newPlayState(clock: number, local: LocalTime): PlayState {
 }
 
 /** The app's clock after `elapsedMs` really passed and the device now says `deviceNow`. */
-export function nextClock(clock: number, deviceNow: number, elapsedMs: number): number {
+function nextClock(clock: number, deviceNow: number, elapsedMs: number): number {
   return Math.max(deviceNow, clock + Math.max(0, elapsedMs));
 }
 

@@ -52,7 +52,7 @@ const ENGLISH = new Set(
 );
 
 /** Splits a romanised word into syllables (fewest pieces), or null when it is not pinyin. */
-export function pinyinSyllables(word: string): string[] | null {
+function pinyinSyllables(word: string): string[] | null {
   const w = word.replace(/ü/g, 'v');
   if (!/^[a-z]+$/.test(w) || ENGLISH.has(w)) return null;
   const best: Array<string[] | null> = new Array(w.length + 1).fill(null);

@@ -10,14 +10,15 @@
 import { squash } from '../jev/normalize.ts';
 import type { Blackboard } from './blackboard.ts';
 import type { CardAsset } from './types.ts';
+import { EXPRESSIONS } from '../robot/messages.ts';
 import type { Expression, Gesture, Progress, TextCard } from '../robot/types.ts';
 
 export const VERDICT_TAG = '运行.判定';
 export const CARD_TAG = '运行.当前卡';
 export const PROGRESS_TAG = '运行.进度';
 export const SCORE_TAG = '运行.得分';
-export const ACTION_TAG = '运行.当前动作';
-export const STORY_TAG = '运行.故事';
+const ACTION_TAG = '运行.当前动作';
+const STORY_TAG = '运行.故事';
 
 export type DeviceEffect =
   | { op: 'react'; expression: Expression; gesture: Gesture }
@@ -40,7 +41,7 @@ export interface ScoreNow {
 }
 
 /** An action of 我说你做 as the robot shows it. */
-export interface ShownAction {
+interface ShownAction {
   say: string;
   expression: Expression;
   gesture: Gesture;
@@ -92,7 +93,6 @@ export function scoreOf(board: Blackboard): ScoreNow {
   return { score: Number(s?.得分 ?? 0) || 0, correct: Number(s?.答对 ?? 0) || 0, played: Array.isArray(p?.已用) ? p.已用.length : 0 };
 }
 
-const EXPRESSIONS: readonly Expression[] = ['neutral', 'happy', 'sorry', 'thinking', 'surprised', 'sleepy'];
 const GESTURES: readonly Gesture[] = ['nod', 'shake', 'none'];
 
 export function turnChanges(before: Blackboard, after: Blackboard, cards: readonly CardAsset[]): TurnChanges {
@@ -130,7 +130,7 @@ export function turnChanges(before: Blackboard, after: Blackboard, cards: readon
 }
 
 /** True when `text` names the card's answer or one of its aliases. */
-function namesAnswer(text: string, card: Pick<CardAsset, 'answer' | 'aliases'>): boolean {
+export function namesAnswer(text: string, card: Pick<CardAsset, 'answer' | 'aliases'>): boolean {
   const t = squash(text);
   return [card.answer, ...card.aliases].some((n) => squash(n).length > 0 && t.includes(squash(n)));
 }

@@ -27,7 +27,7 @@ export interface DraftContext {
 }
 
 /** Everything the parent has said in this design, in order (their requests and their reasons). */
-export function parentWords(board: Blackboard): string {
+function parentWords(board: Blackboard): string {
   const said = acceptedValue<unknown>(board, PARENT_WORDS_TAG);
   return Array.isArray(said) ? said.map(String).join('；') : '';
 }

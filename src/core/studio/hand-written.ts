@@ -7,11 +7,11 @@ import type { SkillPackage } from './package-loader.ts';
 import { PARADIGM_TAG } from './draft-check.ts';
 import { RUN_SKILL_LIST } from './planner.ts';
 
-export const THEME_TAG = '设计.主题';
+const THEME_TAG = '设计.主题';
 export const DECK_TAG = '设计.卡牌';
-export const PERSONA_TAG = '设计.角色';
+const PERSONA_TAG = '设计.角色';
 
-export interface HandDeck {
+interface HandDeck {
   title: string;
   /** A paradigm of the package whose run skills read no more than cards, host, theme and shape. */
   paradigm: string;

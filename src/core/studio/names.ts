@@ -5,7 +5,7 @@
  */
 import { squash } from '../jev/normalize.ts';
 
-export function sameName(a: string, b: string): boolean {
+function sameName(a: string, b: string): boolean {
   const x = squash(a);
   return x.length > 0 && x === squash(b);
 }

@@ -139,7 +139,7 @@ export function allowedTools(s: PhaseState): string[] {
 }
 
 /** What the user may do now (for the screen). */
-export type UserAction = 'input' | 'accept' | 'reject' | 'edit' | 'revise' | 'author' | 'declare' | 'continue' | 'play';
+type UserAction = 'input' | 'accept' | 'reject' | 'edit' | 'revise' | 'author' | 'declare' | 'continue' | 'play';
 
 export function userActions(s: PhaseState): UserAction[] {
   if (whoActs(s) !== 'user') return [];

@@ -183,7 +183,7 @@ function walk(s: FieldSchema, v: unknown, where: string, out: string[]): void {
 }
 
 /** The value at a dotted path; over an array, the path continues into every item. */
-export function valueAt(value: unknown, path: string): unknown {
+function valueAt(value: unknown, path: string): unknown {
   if (!path) return value;
   let cur: unknown = value;
   for (const key of path.split('.')) {

@@ -19,6 +19,8 @@ import { lastRounds } from '../../core/agent/memory.ts';
 import type { Random } from '../../core/random.ts';
 import { currentCardOf, playTruthState, scoreOf, turnChanges, type ScoreNow, type TurnChanges } from '../../core/studio/device-effects.ts';
 import type { TruthRules } from '../../core/games/truth.ts';
+import { PARADIGM_TAG } from '../../core/studio/draft-check.ts';
+import { RUN_SKILL_LIST } from '../../core/studio/planner.ts';
 
 /** A round of the play manager's conversation starts at the child's words (after the last result they may follow). */
 const isPlayerMessage = (m: ChatMessage): boolean => m.role === 'user' && /(^|\n)\[孩子\] /.test(m.content);
@@ -61,6 +63,7 @@ export class PlayRuntime {
     };
     this.session = StudioSession.startPlay(this.deps, game.project.id, game.design);
     const at = this.now();
+    const shape = (game.design[PARADIGM_TAG] as { 范式?: unknown } | undefined)?.范式;
     this.record = {
       id: opts.id ?? `pb-${at.toString(36)}-${Math.floor(opts.random() * 36 ** 4).toString(36).padStart(4, '0')}`,
       projectId: game.project.id,
@@ -70,7 +73,7 @@ export class PlayRuntime {
       correct: 0,
       cardsPlayed: 0,
       durationMs: 0,
-      ...(typeof (game.design['设计.交互范式'] as { 范式?: unknown } | undefined)?.范式 === 'string' ? { shape: (game.design['设计.交互范式'] as { 范式: string }).范式 } : {}),
+      ...(typeof shape === 'string' ? { shape } : {}),
     };
   }
 
@@ -97,7 +100,7 @@ export class PlayRuntime {
    * its ending code skill (e.g. 问答's wrap-up), run on the board as it is now, without writing.
    */
   get farewell(): string | undefined {
-    const list = this.game.design['设计.run_skill清单'];
+    const list = this.game.design[RUN_SKILL_LIST];
     const ender = this.game.pkg.skills.find((s) => s.stage === 'run' && s.ends && s.executor === 'code' && (!Array.isArray(list) || list.includes(s.id)));
     const said = ender ? this.session.preview(ender.id)?.['运行.回复'] : undefined;
     return typeof said === 'string' && said.trim() ? said.trim() : undefined;

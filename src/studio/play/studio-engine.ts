@@ -19,9 +19,7 @@ import { describe } from '../../core/errors/catalogue.ts';
 import { EngineFailure, type EngineFactory, type EngineReply, type EngineTurn, type GameEngine } from '../../core/games/engine.ts';
 import type { ChatModel } from '../../core/llm/types.ts';
 import type { Random } from '../../core/random.ts';
-import { cardReadAloud, deviceEffects, type DeviceEffect, type TurnChanges } from '../../core/studio/device-effects.ts';
-import { squash } from '../../core/jev/normalize.ts';
-import type { CardAsset } from '../../core/studio/types.ts';
+import { cardReadAloud, deviceEffects, namesAnswer, type DeviceEffect, type TurnChanges } from '../../core/studio/device-effects.ts';
 import type { PlayBook } from '../../core/studio/types.ts';
 import type { DevicePort, DeviceResult } from '../../core/robot/types.ts';
 import { nullTrace, type TraceEvent, type TraceSink } from '../../core/trace/types.ts';
@@ -99,7 +97,7 @@ export class StudioEngine implements GameEngine {
 
   /** What the child heard in a turn, into the PlayBook (saved now unless the session is closing). */
   async told(input: string, replies: string[]): Promise<void> {
-    for (const c of this.runtime.cards) if (replies.some((r) => namesCard(r, c))) this.answered.add(c.cardId);
+    for (const c of this.runtime.cards) if (replies.some((r) => namesAnswer(r, c))) this.answered.add(c.cardId);
     this.runtime.noteTurn(input, replies);
     if (!this.runtime.ended) await this.save();
   }
@@ -107,7 +105,7 @@ export class StudioEngine implements GameEngine {
   /** The session ends now: the answer of the card on the table, unless the child knows it (or hears it in `said`). */
   reveal(said: readonly string[]): string | null {
     const card = this.runtime.currentCard;
-    if (!card || this.answered.has(card.cardId) || said.some((s) => namesCard(s, card))) return null;
+    if (!card || this.answered.has(card.cardId) || said.some((s) => namesAnswer(s, card))) return null;
     this.record({ requestId: '', contextId: '' }, 'game_tool', 'reveal', { card: card.cardId, answer: card.answer }, undefined, true);
     return `这张卡的答案是「${card.answer}」。`;
   }
@@ -181,12 +179,6 @@ export class StudioEngine implements GameEngine {
       // Tracing never breaks a game.
     }
   }
-}
-
-/** Whether a sentence names a card's answer (or an alias). */
-function namesCard(text: string, card: CardAsset): boolean {
-  const t = squash(text);
-  return [card.answer, ...card.aliases].some((n) => squash(n).length > 0 && t.includes(squash(n)));
 }
 
 /** New sessions of a designed game: the design is read fresh from the Book for every start. */
