@@ -55,6 +55,14 @@ export interface ModelRound {
   modelCalls: number;
 }
 
+/** What a round has said so far, shared by every step of the round. */
+interface RoundSpeech {
+  /** Each spoken sentence, resolving to what the child heard. */
+  readonly spoken: Array<Promise<string>>;
+  readonly sayOne: (sentence: string) => void;
+  readonly replying: SentenceStream<TruthProblem>;
+}
+
 export class MainModelLoop {
   constructor(private readonly deps: ModelLoopDeps) {}
 
@@ -76,7 +84,14 @@ export class MainModelLoop {
       timer = null;
     };
     const mode = { gamesOnly: this.deps.gamesOnly?.() ?? false };
-    const tools = (): AgentTool[] => this.registry(words, roundId, games, mode, acting);
+    // The reply is spoken sentence by sentence as the model writes it, each sentence checked first;
+    // each resolves to what the child heard. One stream for the whole round, so a reply written
+    // again after a refusal does not say again what was said.
+    const spoken: Array<Promise<string>> = [];
+    const sayOne = (s: string) => spoken.push(this.deps.saySentence(s, roundId).then((o) => o?.said ?? s));
+    const check = (sentence: string): TruthProblem | null => checkSentence(sentence, NO_OUTCOMES);
+    const speech: RoundSpeech = { spoken, sayOne, replying: new SentenceStream((s) => sayOne(s), true, check) };
+    const tools = (): AgentTool[] => this.registry(words, roundId, games, mode, acting, speech);
     try {
       const out = await runToolLoop({
         agent: 'main',
@@ -109,14 +124,11 @@ export class MainModelLoop {
   }
 
   /** The tools legal now: no game → list/start/reply; a game running → also end_game and send_message. */
-  private registry(words: string, roundId: string, games: readonly ArcadeGame[], mode: ChatMode, acting: () => void): AgentTool[] {
+  private registry(words: string, roundId: string, games: readonly ArcadeGame[], mode: ChatMode, acting: () => void, speech: RoundSpeech): AgentTool[] {
     const { requests, sayMain } = this.deps;
-    // The reply is spoken sentence by sentence as the model writes it, each sentence checked first;
-    // each resolves to what the child heard.
-    const spoken: Array<Promise<string>> = [];
-    const sayOne = (s: string) => spoken.push(this.deps.saySentence(s, roundId).then((o) => o?.said ?? s));
-    const check = (sentence: string): TruthProblem | null => checkSentence(sentence, NO_OUTCOMES);
-    const replying = new SentenceStream((s) => sayOne(s), true, check);
+    const { spoken, sayOne, replying } = speech;
+    // A new step: whatever the last one wrote is over (said, or refused).
+    replying.restart();
     const perform: Record<string, AgentTool['perform']> = {
       list_games: () => listGamesResult(games),
       start_game: async (args) => {
@@ -135,10 +147,7 @@ export class MainModelLoop {
       reply: async (args) => {
         const text = typeof args.text === 'string' && args.text.trim() ? args.text : replying.sent.length ? '' : describe('main_no_decision').child;
         const problem = replying.problemIn(text);
-        if (problem) {
-          replying.restart();
-          throw new ToolError(truthCorrection(problem.problem));
-        }
+        if (problem) throw new ToolError(truthCorrection(problem.problem));
         const rest = replying.finish(text);
         if (rest) sayOne(rest);
         this.deps.remember((await Promise.all(spoken)).join(''));

@@ -4,7 +4,8 @@
  * `createAgent(deps)`.
  */
 import { AgentcadeError } from '../core/errors/catalogue.ts';
-import { Skill } from '../core/games/skill.ts';
+import type { GameDeclaration } from '../core/protocol/declaration.ts';
+import { builtinGames } from './catalog.ts';
 import type { EngineContext, EngineHost } from './engines.ts';
 import './errors.ts';
 import type { AgentDeps, SkillAgent } from './skill-agent.ts';
@@ -16,19 +17,16 @@ export interface GameModule {
 }
 
 const GAME_MODULES = import.meta.glob<GameModule>('/skills/*/game.ts');
-const SKILL_FILES = import.meta.glob('/skills/*/SKILL.md', { query: '?raw', import: 'default', eager: true }) as Record<string, string>;
 
-/** The loaded Skill of a built-in game, or undefined when there is no such folder. */
-export function builtinSkill(id: string): Skill | undefined {
-  const path = `/skills/${id}/SKILL.md`;
-  const text = SKILL_FILES[path];
-  return text === undefined ? undefined : Skill.load(path, text);
+/** The declaration of a built-in game (read from its SKILL.md at build time), or undefined. */
+function builtinDeclaration(id: string): GameDeclaration | undefined {
+  return builtinGames().find((d) => d.id === id);
 }
 
 /** Loads a game's module; throws AgentcadeError('game_unknown') when the folder has none. */
 export async function loadGameModule(gameId: string): Promise<GameModule> {
   const load = GAME_MODULES[`/skills/${gameId}/game.ts`];
-  if (!load || !builtinSkill(gameId)) throw new AgentcadeError('game_unknown', `no built-in game "${gameId}" (skills/${gameId}/SKILL.md + game.ts)`);
+  if (!load || !builtinDeclaration(gameId)) throw new AgentcadeError('game_unknown', `no built-in game "${gameId}" (skills/${gameId}/SKILL.md + game.ts)`);
   const mod = await load();
   if (typeof mod.createAgent !== 'function') throw new AgentcadeError('game_unknown', `skills/${gameId}/game.ts does not export createAgent`);
   return mod;
@@ -37,5 +35,5 @@ export async function loadGameModule(gameId: string): Promise<GameModule> {
 export const hostEngine: EngineHost = async (ctx: EngineContext) => {
   const mod = await loadGameModule(ctx.gameId);
   const { model, device, trace, random } = ctx;
-  return { declaration: builtinSkill(ctx.gameId)!.declaration, create: () => mod.createAgent({ model, device, trace, random }) };
+  return { declaration: builtinDeclaration(ctx.gameId)!, create: () => mod.createAgent({ model, device, trace, random }) };
 };

@@ -766,6 +766,15 @@ describe('the turn budget, the truth and the words around games', () => {
     expect(t.speaker.texts()).toEqual(['我们问问游戏吧！']);
   });
 
+  it('a reply refused after its first sentence was said: the rewrite does not say that sentence again', async () => {
+    const t = setup({
+      policy: (req) => (req.messages.at(-1)!.content.includes('上一个输出无效') || req.messages.at(-1)!.content.includes('error') ? { action: 'reply', args: { text: '好呀。我们问问游戏吧！' } } : { action: 'reply', args: { text: '好呀。你猜对了！' } }),
+    });
+    await t.agent.handle('我猜对了吗');
+    expect(t.speaker.texts()).toEqual(['好呀。', '我们问问游戏吧！']);
+    expect(t.agent.getHistory().at(-1)).toMatchObject({ role: 'main', text: '好呀。我们问问游戏吧！' });
+  });
+
   it(`the history stays bounded (${HISTORY_KEPT} entries) however long the child plays`, async () => {
     const t = setup();
     for (let i = 0; i < 120; i++) await t.agent.handle(i % 2 ? '你好' : '你是谁');

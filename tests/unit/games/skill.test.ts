@@ -3,7 +3,6 @@ import { readdirSync, readFileSync, existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { Skill, SkillLoadError } from '../../../src/core/games/skill.ts';
 import { builtinGames } from '../../../src/games/catalog.ts';
-import { builtinSkill } from '../../../src/games/skill-engine.ts';
 
 const GOOD = `---
 name: my-game
@@ -86,11 +85,12 @@ describe('built-in games catalog', () => {
     expect(builtinGames().map((g) => g.id)).not.toContain('quiz-cards');
   });
 
-  it('every built-in SKILL.md is valid Agent Skills frontmatter with game metadata', () => {
+  it('every built-in SKILL.md is valid Agent Skills frontmatter with game metadata, as the build ships it', () => {
+    const shipped = builtinGames();
     for (const id of folders) {
       const text = readFileSync(resolve(root, id, 'SKILL.md'), 'utf8');
       const s = Skill.load(`/skills/${id}/SKILL.md`, text);
-      expect(s.declaration).toEqual(builtinSkill(id)!.declaration);
+      expect(shipped.find((d) => d.id === id)).toEqual(s.declaration);
       expect(s.declaration.capabilities.length).toBeGreaterThan(0);
       expect(s.declaration.aliases.length).toBeGreaterThan(0);
       expect(/[\u4e00-\u9fff]/.test(s.declaration.title)).toBe(true);
