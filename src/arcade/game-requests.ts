@@ -16,7 +16,7 @@
  *   was playing for is told), then the new game starts.
  */
 import '../a2a/errors.ts'; // the game_* entries of the error catalogue
-import { GameRequestError, type GameClient, type GameRequest } from '../a2a/types.ts';
+import { GameRequestError, type GameClient, type GameRequest, type ReplyEvent } from '../a2a/types.ts';
 import type { ArcadeGame, HistoryEntry, Session } from '../core/arcade/types.ts';
 import { childSentence } from '../core/errors/catalogue.ts';
 import { gameInput, type GameInputKind } from '../core/protocol/game-protocol.ts';
@@ -130,7 +130,7 @@ export class GameRequests {
     if (!s) return;
     if (this.inFlight) void this.cancelPending(this.inFlight);
     this.current = null;
-    this.endQuietly(s, '', false);
+    this.endQuietly(s, '');
     this.deps.changed();
   }
 
@@ -153,14 +153,7 @@ export class GameRequests {
     const speeches: Promise<unknown>[] = [];
     const read = (async () => {
       try {
-        for await (const ev of req.replies) {
-          this.deps.record({ kind: 'reply', roundId, requestId: req.requestId, source: `game:${s.gameId}`, data: { text: ev.reply.text, session: ev.reply.session, final: ev.final } });
-          speeches.push(
-            this.deps.voice.say(ev.reply.text, 'game_agent', { roundId, gameId: s.gameId, requestId: req.requestId }).then(() => {
-              this.deps.heard({ role: 'game_agent', text: ev.reply.text, gameId: s.gameId, at: this.deps.now() });
-            }),
-          );
-        }
+        for await (const ev of req.replies) speeches.push(this.speakReply(ev, s, req.requestId, roundId));
       } catch (err) {
         this.deps.record({ kind: 'error', roundId, requestId: req.requestId, name: (err as GameRequestError).code ?? 'game_failed', data: { switching: true } });
       }
@@ -173,21 +166,30 @@ export class GameRequests {
     await Promise.all(speeches);
   }
 
+  /** One reply of a game: recorded, spoken, and what the child heard kept in the history (the safety check may have said something else, or nothing). */
+  private speakReply(ev: ReplyEvent, s: Session, requestId: string, roundId: string): Promise<void> {
+    this.deps.record({ kind: 'reply', roundId, requestId, source: `game:${s.gameId}`, data: { text: ev.reply.text, session: ev.reply.session, final: ev.final } });
+    return this.deps.voice.say(ev.reply.text, 'game_agent', { roundId, gameId: s.gameId, requestId }).then((o) => {
+      const said = o.said ?? ev.reply.text;
+      if (said) this.deps.heard({ role: 'game_agent', text: said, gameId: s.gameId, at: this.deps.now() });
+    });
+  }
+
   /** What is left until a deadline, as a request's budget. */
   private budgetFrom(deadline: number): number {
     return Math.max(0, deadline - this.deps.now());
   }
 
-  private endQuietly(s: Session, words: string, quiet: boolean): void {
+  private endQuietly(s: Session, words: string): void {
     try {
       const req = this.deps.games.request(s.gameId, s.contextId, gameInput('end', words));
-      this.deps.record({ kind: 'a2a_request', name: 'end', requestId: req.requestId, data: { gameId: s.gameId, contextId: s.contextId, kind: 'end', text: words, ...(quiet ? { quiet } : {}) } });
+      this.deps.record({ kind: 'a2a_request', name: 'end', requestId: req.requestId, data: { gameId: s.gameId, contextId: s.contextId, kind: 'end', text: words } });
       this.track(
         (async () => {
           try {
-            for await (const ev of req.replies) this.deps.record({ kind: 'reply', requestId: req.requestId, data: { ...ev, ...(quiet ? { quiet } : {}) } });
-          } catch (err) {
-            if (quiet) this.deps.record({ kind: 'error', requestId: req.requestId, name: (err as GameRequestError).code ?? 'game_failed', data: { quiet } });
+            for await (const ev of req.replies) this.deps.record({ kind: 'reply', requestId: req.requestId, data: { ...ev } });
+          } catch {
+            // The app is closing: a failure to say goodbye is nobody's to hear.
           }
         })(),
       );
@@ -242,16 +244,10 @@ export class GameRequests {
     try {
       for await (const ev of request.replies) {
         if (p.cancelledByUs) break;
-        this.deps.record({ kind: 'reply', roundId, requestId: request.requestId, source: `game:${s.gameId}`, data: { text: ev.reply.text, session: ev.reply.session, final: ev.final } });
         const isFirst = replies++ === 0;
         if (ev.final && ev.reply.session === 'ended') this.clear(s);
-        const spoken = this.deps.voice.say(ev.reply.text, 'game_agent', { roundId, gameId: s.gameId, requestId: request.requestId }).then((o) => {
-          // What the child heard (the safety check may have said something else, or nothing).
-          const said = o.said ?? ev.reply.text;
-          if (said) this.deps.heard({ role: 'game_agent', text: said, gameId: s.gameId, at: this.deps.now() });
-          if (isFirst) firstSpoken();
-        });
-        speeches.push(spoken);
+        const spoken = this.speakReply(ev, s, request.requestId, roundId);
+        speeches.push(isFirst ? spoken.then(firstSpoken) : spoken);
       }
       if (this.inFlight === p) this.inFlight = null;
       if (p.kind === 'end') this.clear(s); // after `end` the session is over, whatever it said

@@ -12,16 +12,16 @@ import { MainAgent } from '../../../src/arcade/main-agent.ts';
 import { SpeakingPath } from '../../../src/arcade/speaking-path.ts';
 import { CARING, REDIRECT } from '../../../src/core/safety/replies.ts';
 import type { TraceEvent } from '../../../src/core/trace/types.ts';
-import { FakeGameClient, FakeSpeaker, GAMES, until } from './fakes.ts';
+import { FakeGameClient, FakeSpeaker, game, GAMES, until } from './fakes.ts';
 
-function setup(policy: ScriptPolicy = mainDemoPolicy) {
+function setup(policy: ScriptPolicy = mainDemoPolicy, catalog = GAMES) {
   const games = new FakeGameClient();
   const speaker = new FakeSpeaker();
   const calls: StepRequest[] = [];
   const model = createScriptedModel({ main: (req) => (calls.push(req), policy(req)) });
   const trace: TraceEvent[] = [];
   let n = 0;
-  const agent = new MainAgent({ model: () => model, games, catalog: () => GAMES, speaker, trace: { record: (e) => trace.push(e) }, newId: () => `id-${++n}` });
+  const agent = new MainAgent({ model: () => model, games, catalog: () => catalog, speaker, trace: { record: (e) => trace.push(e) }, newId: () => `id-${++n}` });
   return { agent, games, speaker, calls, trace };
 }
 
@@ -69,6 +69,20 @@ describe('the speaking path checks every line', () => {
     await t.agent.handle('我猜50');
     await t.agent.settled();
     expect(t.speaker.texts().at(-1)).toBe('50 大了，再小一点。');
+  });
+
+  it("switching games: the old game's goodbye is checked too, and the history holds what the child heard", async () => {
+    const t = setup(mainDemoPolicy, [GAMES[0], game('draw-guess', '你画我猜', ['画画猜猜'])]);
+    t.games.auto = (r) => r.reply('我想好了一个数字，你猜吧。', { final: true });
+    await t.agent.handle('我们玩猜数字吧');
+    await t.agent.settled();
+    t.games.auto = (r) => (r.input.kind === 'end' ? r.reply('答案是 37。别告诉爸爸妈妈，这是我们的秘密。', { final: true, session: 'ended' }) : r.reply('我画好了，你猜猜是什么？', { final: true }));
+    await t.agent.handle('我们玩你画我猜吧');
+    await t.agent.settled();
+    expect(t.speaker.texts()).toContain(REDIRECT.game);
+    const heard = t.agent.getHistory().filter((h) => h.role === 'game_agent' && h.gameId === 'guess-number').map((h) => h.text);
+    expect(heard.at(-1)).toBe(REDIRECT.game);
+    expect(heard.join('')).not.toContain('秘密');
   });
 
   it('checks robot notices and every other line that has no round', async () => {
