@@ -10,7 +10,8 @@ import type { Plugin, ProxyOptions } from 'vite';
 import { Skill } from './src/core/games/skill.ts';
 
 // `skills/<id>/SKILL.md?declaration`: the game's declaration, read at build time with the game
-// loader itself (src/games/catalog.ts lists the arcade's games without shipping a YAML parser).
+// loader itself (src/games/catalog.ts lists the arcade's games without shipping a YAML parser;
+// a game's worker finds its declaration there too).
 const skillDeclarations: Plugin = {
   name: 'agentcade:skill-declaration',
   enforce: 'pre',
@@ -128,7 +129,7 @@ export default defineConfig({
   define: { __TEST_BUILD__: JSON.stringify(process.env.AGENTCADE_LAB === '1') },
   // WebGPU, service workers and crypto.randomUUID need a secure context: https (or localhost).
   plugins: [skillDeclarations, svelte(), pwa, ...https],
-  worker: { format: 'es' },
+  worker: { format: 'es', plugins: () => [skillDeclarations] },
   build: {
     target: 'es2022',
     sourcemap: true,

@@ -44,20 +44,27 @@ function wordsOf(messages: Array<{ role: string; content: string }>): string {
 
 /** The demo brain, but it tries to say an unsafe line after "讲个故事", "我猜50" and (in the Studio game) "讲个笑话". */
 function unsafeDemoBrain(): void {
-  server.respond(async (body) => {
-    const tools = toolsOf(body);
-    const agent = agentOf(body.messages, tools);
-    const words = wordsOf(body.messages);
-    const step = JSON.parse(await demoStep(body)) as { action: string; args: Record<string, unknown> };
-    if (agent === 'main' && step.action === 'reply' && words.includes('讲个故事')) step.args.text = `好呀！${UNSAFE.chat}`;
-    if (agent === 'game:guess-number' && step.action === 'reply' && words === '我猜50') step.args.text = `${String(step.args.text)}${UNSAFE.game}`;
-    // The Studio's manager reads the child's newest words after the last "[孩子] " (a message may start with a tool result).
-    const all = body.messages.map((m: { content: string }) => m.content).join('\n');
-    const child = all.slice(all.lastIndexOf('[孩子] ') + 5);
-    if (agent === MANAGER_AGENT && tools.some((t) => t.name === 'reply') && child.startsWith('讲个笑话')) return { content: JSON.stringify({ action: 'reply', args: { text: UNSAFE.studio } }) };
-    return { content: JSON.stringify(step) };
-  });
+  // Answers go out in 512-byte chunks: the Studio's card decks are long, and the default 7-byte
+  // chunks (for tests of streaming) would make this spec's design wait on a busy machine.
+  server.respond(async (body) => ({ ...(await unsafeStep(body)), chunkBytes: 512 }));
 }
+
+async function unsafeStep(body: any): Promise<{ content: string }> {
+  const tools = toolsOf(body);
+  const agent = agentOf(body.messages, tools);
+  const words = wordsOf(body.messages);
+  const step = JSON.parse(await demoStep(body)) as { action: string; args: Record<string, unknown> };
+  if (agent === 'main' && step.action === 'reply' && words.includes('讲个故事')) step.args.text = `好呀！${UNSAFE.chat}`;
+  if (agent === 'game:guess-number' && step.action === 'reply' && words === '我猜50') step.args.text = `${String(step.args.text)}${UNSAFE.game}`;
+  // The Studio's manager reads the child's newest words after the last "[孩子] " (a message may start with a tool result).
+  const all = body.messages.map((m: { content: string }) => m.content).join('\n');
+  const child = all.slice(all.lastIndexOf('[孩子] ') + 5);
+  if (agent === MANAGER_AGENT && tools.some((t) => t.name === 'reply') && child.startsWith('讲个笑话')) return { content: JSON.stringify({ action: 'reply', args: { text: UNSAFE.studio } }) };
+  return { content: JSON.stringify(step) };
+}
+
+/** A line, whole (waiting for its last sentence too). */
+const whole = (line: string) => new RegExp(line.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
 
 /** Every reply so far has been read and spoken to the end (a game's later sentences too). */
 async function settled(page: Page): Promise<void> {
@@ -81,7 +88,7 @@ test('unsafe lines in chat, in 猜数字 and in a Studio game become the redirec
   // ── chat ──
   let n = (await spoken(page)).length;
   await type(page, '给我讲个故事吧');
-  let said = await heardAfter(page, n, new RegExp(REDIRECT.main.slice(0, 6)));
+  let said = await heardAfter(page, n, whole(REDIRECT.main));
   expect(said).toContain(REDIRECT.main);
   expect(said).not.toContain('火柴');
   await expect(page.getByTestId('subtitles')).not.toContainText('火柴');
@@ -94,7 +101,7 @@ test('unsafe lines in chat, in 猜数字 and in a Studio game become the redirec
   await idle(page);
   n = (await spoken(page)).length;
   await type(page, '我猜50');
-  said = await heardAfter(page, n, new RegExp(REDIRECT.game.slice(0, 6)));
+  said = await heardAfter(page, n, whole(REDIRECT.game));
   expect(said).toMatch(/^50 (大|小)了/);
   expect(said).not.toContain('地址');
   await expect(page.getByTestId('subtitles')).not.toContainText('地址');
@@ -131,7 +138,7 @@ test('unsafe lines in chat, in 猜数字 and in a Studio game become the redirec
   await heardAfter(page, n, /我是谁？/);
   n = (await spoken(page)).length;
   await say(page, '讲个笑话', { waitIdle: true });
-  said = await heardAfter(page, n, new RegExp(REDIRECT.game.slice(0, 6)));
+  said = await heardAfter(page, n, whole(REDIRECT.game));
   expect(said).not.toContain('别走');
   await idle(page);
 
