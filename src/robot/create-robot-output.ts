@@ -32,7 +32,7 @@ export interface RobotSetup {
   dispose(): Promise<void>;
 }
 
-export interface BorrowedPort {
+interface BorrowedPort {
   port: SerialPortLike;
   giveBack(): Promise<void>;
 }

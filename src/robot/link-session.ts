@@ -7,15 +7,13 @@
  */
 import type { Clock } from './clock.ts';
 import type { RobotErrorCode } from './errors.ts';
-import { encodeFrame, encodeJsonFrame, FrameDecoder, FrameType, jsonPayload, type Frame } from '../core/robot/frame.ts';
+import { encodeFrame, encodeJsonFrame, FrameDecoder, FrameType, jsonPayload, nextSeq, type Frame } from '../core/robot/frame.ts';
 import type { LinkStats } from '../core/robot/link-health.ts';
 import { isHello, LIMITS, PROTOCOL_VERSION, type Command, type Hello, type TIMING } from '../core/robot/messages.ts';
 import { RequestTracker, type CommandHandle } from './requests.ts';
 import type { SerialPortLike } from './serial-port.ts';
 
 export type LinkTiming = Record<keyof typeof TIMING, number>;
-
-export type { LinkStats } from '../core/robot/link-health.ts';
 
 interface SessionOptions {
   clock: Clock;
@@ -225,7 +223,7 @@ export class LinkSession {
     const beat = () => {
       if (!this.ready) return;
       if (clock.now() - this.lastRx > timing.staleAfter) return this.lose('robot_link_stale');
-      this.pingSeq = this.pingSeq >= 0xffff ? 1 : this.pingSeq + 1;
+      this.pingSeq = nextSeq(this.pingSeq);
       this.writeRaw(encodeFrame(FrameType.Ping, this.pingSeq));
       this.heartbeat = clock.setTimeout(beat, timing.pingInterval);
     };

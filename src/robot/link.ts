@@ -18,8 +18,6 @@ import { PortDiscovery } from './port-discovery.ts';
 import { robotError, type CommandHandle } from './requests.ts';
 import type { SerialPortLike, SerialSource } from './serial-port.ts';
 
-export type { LinkStats } from '../core/robot/link-health.ts';
-
 export type LinkState =
   /** No robot: never connected, or given up. */
   | 'none'

@@ -15,7 +15,7 @@ import { AgentcadeError } from '../core/errors/catalogue.ts';
 import type { Clock } from './clock.ts';
 import type { RobotErrorCode } from './errors.ts';
 import './errors.ts';
-import { encodeJsonFrame, FrameType, jsonPayload, type Frame } from '../core/robot/frame.ts';
+import { encodeJsonFrame, FrameType, jsonPayload, nextSeq, type Frame } from '../core/robot/frame.ts';
 import { emptyLinkStats, type LinkStats } from '../core/robot/link-health.ts';
 import { LIMITS, TIMING, type Command, type DeviceError } from '../core/robot/messages.ts';
 
@@ -90,7 +90,7 @@ export class RequestTracker {
   /** Waiting for the window, in call order. */
   private waiting: Pending[] = [];
   private gaveUp = new Map<number, GaveUp>();
-  private nextSeq = 1;
+  private upcomingSeq = 1;
   private sentCount = 0;
   private readonly timing: TrackerTiming;
   private ackTimeout: number;
@@ -121,8 +121,8 @@ export class RequestTracker {
   /** Next free sequence number (1…65535, never 0, never one still in flight). */
   allocSeq(): number {
     for (;;) {
-      const seq = this.nextSeq;
-      this.nextSeq = seq >= 0xffff ? 1 : seq + 1;
+      const seq = this.upcomingSeq;
+      this.upcomingSeq = nextSeq(seq);
       if (!this.pending.has(seq)) return seq;
     }
   }

@@ -34,10 +34,17 @@ export interface Frame {
   payload: Uint8Array;
 }
 
-/** Header (4) + CRC (2). */
-const FRAME_OVERHEAD = 6;
+/** Bytes around a frame's payload: header (ver, type, seq: 4) + CRC (2). */
+export const FRAME_OVERHEAD = 6;
 /** Largest decoded frame a receiver must accept; larger input is discarded as noise. */
 export const MAX_DECODED_FRAME = 4096;
+/** The most bytes a receiver buffers while waiting for a delimiter; a longer block is discarded as noise (`overflow`). */
+export const MAX_BLOCK_BYTES = MAX_DECODED_FRAME + 32;
+
+/** The sequence number after `seq`: 1…65535, never 0 (65535 wraps to 1). */
+export function nextSeq(seq: number): number {
+  return seq >= 0xffff ? 1 : seq + 1;
+}
 
 export function encodeFrame(type: FrameType, seq: number, payload: Uint8Array = new Uint8Array(0)): Uint8Array {
   const raw = new Uint8Array(payload.length + FRAME_OVERHEAD);
@@ -106,8 +113,8 @@ export class FrameDecoder {
   private len = 0;
   private overflow = false;
 
-  /** `onProblem` gets the rejected block's bytes (without the delimiter; an oversize block is cut at the limit). */
-  constructor(private readonly onProblem?: (p: DecodeProblem, block: Uint8Array) => void) {}
+  /** `onProblem` hears of every rejected block. */
+  constructor(private readonly onProblem?: (p: DecodeProblem) => void) {}
 
   push(bytes: Uint8Array): Frame[] {
     const frames: Frame[] = [];
@@ -128,7 +135,7 @@ export class FrameDecoder {
         continue;
       }
       if (this.overflow) continue;
-      if (this.len >= MAX_DECODED_FRAME + 32) {
+      if (this.len >= MAX_BLOCK_BYTES) {
         this.overflow = true;
         continue;
       }
@@ -151,6 +158,6 @@ export class FrameDecoder {
   private problem(p: DecodeProblem): void {
     if (p === 'crc') this.stats.crcErrors++;
     else this.stats.junk++;
-    this.onProblem?.(p, this.buf.slice(0, this.len));
+    this.onProblem?.(p);
   }
 }

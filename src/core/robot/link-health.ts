@@ -77,9 +77,9 @@ export function statsDelta(before: LinkStats, after: LinkStats): Partial<LinkSta
   return out;
 }
 
-export type HealthLevel = 'good' | 'fair' | 'poor';
+type HealthLevel = 'good' | 'fair' | 'poor';
 
-export interface HealthSummary {
+interface HealthSummary {
   level: HealthLevel;
   /** One sentence for a parent. */
   headline: string;

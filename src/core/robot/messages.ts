@@ -94,6 +94,10 @@ export const LIMITS = {
   screenQueue: 64,
 } as const;
 
+const utf8 = new TextEncoder();
+/** How many UTF-8 bytes `s` takes (what the byte limits above count). */
+export const utf8Length = (s: string): number => utf8.encode(s).length;
+
 export const TIMING = {
   ackTimeout: 300,
   /** The longest the host lets its ack timeout grow after seeing late Acks. */

@@ -5,18 +5,19 @@
  * `maxPoints` points and its Request fits in `maxFrame` bytes, colours as #rrggbb, text cut to
  * 200 UTF-8 bytes, labels to 60.
  */
-import { cmd, LIMITS, type Command, type Hello, type Point } from './messages.ts';
+import { FRAME_OVERHEAD } from './frame.ts';
+import { cmd, LIMITS, utf8Length, type Command, type Hello, type Point } from './messages.ts';
 import type { Drawing, Progress, TextCard } from './types.ts';
 
 export type Picture = { kind: 'drawing'; drawing: Drawing } | { kind: 'progress'; progress: Progress } | { kind: 'text'; card: TextCard };
 
 /** What one robot accepts: points per `draw.stroke`, and the largest raw frame (header + JSON + CRC). */
-export interface PictureLimits {
+interface PictureLimits {
   maxPoints: number;
   maxFrame: number;
 }
 
-export const DEFAULT_PICTURE_LIMITS: PictureLimits = { maxPoints: LIMITS.maxPointsPerStroke, maxFrame: LIMITS.defaultMaxFrame };
+const DEFAULT_PICTURE_LIMITS: PictureLimits = { maxPoints: LIMITS.maxPointsPerStroke, maxFrame: LIMITS.defaultMaxFrame };
 
 /** The limits a robot announced (never above the protocol's own, never so small that a line cannot be drawn). */
 export function pictureLimits(hello: Pick<Hello, 'draw' | 'maxFrame'> | null | undefined): PictureLimits {
@@ -29,14 +30,10 @@ export function pictureLimits(hello: Pick<Hello, 'draw' | 'maxFrame'> | null | u
 }
 
 const clamp = (v: number) => Math.min(LIMITS.screenSize - 1, Math.max(0, Math.round(Number.isFinite(v) ? v : 0)));
-const utf8 = new TextEncoder();
-const byteLength = (s: string) => utf8.encode(s).length;
-/** Header (ver, type, seq: 4 bytes) and CRC (2) around the JSON payload. */
-const FRAME_OVERHEAD = 6;
 
 /** Bytes of the raw frame that carries `command` as a Request (what `maxFrame` limits). */
 export function requestFrameBytes(command: Command): number {
-  return FRAME_OVERHEAD + byteLength(JSON.stringify(command));
+  return FRAME_OVERHEAD + utf8Length(JSON.stringify(command));
 }
 
 /**
@@ -66,18 +63,18 @@ export function splitStroke(stroke: Array<[number, number]>, max: number = LIMIT
 }
 
 /** The longest start of `text` that fits in `maxBytes` UTF-8 bytes (whole characters). */
-export function cutBytes(text: string, maxBytes: number): string {
+function cutBytes(text: string, maxBytes: number): string {
   let out = '';
   for (const ch of text) {
-    if (byteLength(out + ch) > maxBytes) break;
+    if (utf8Length(out + ch) > maxBytes) break;
     out += ch;
   }
   return out;
 }
 
 export function fitText(text: string, maxBytes: number = LIMITS.maxTextBytes): string {
-  if (byteLength(text) <= maxBytes) return text;
-  return cutBytes(text, maxBytes - byteLength('…')) + '…';
+  if (utf8Length(text) <= maxBytes) return text;
+  return cutBytes(text, maxBytes - utf8Length('…')) + '…';
 }
 
 export function pictureCommands(picture: Picture | null, animate: boolean, limits: PictureLimits = DEFAULT_PICTURE_LIMITS): Command[] {

@@ -11,7 +11,7 @@ import type { ProbeIO } from '../../core/robot/conformance/probe.ts';
 import { runConformance, type RunOptions } from '../../core/robot/conformance/suite.ts';
 import type { ConformanceReport } from '../../core/robot/conformance/report.ts';
 
-export interface PortWire extends ProbeIO {
+interface PortWire extends ProbeIO {
   close(): Promise<void>;
 }
 
@@ -55,7 +55,6 @@ export async function openPortWire(port: SerialPortLike, clock: Clock = systemCl
   return {
     log,
     now: () => clock.now(),
-    sleep: (ms) => new Promise((resolve) => clock.setTimeout(resolve, ms)),
     async write(bytes) {
       await writer.ready;
       await writer.write(bytes);

@@ -7,7 +7,7 @@
  * test the host.
  */
 import { systemClock, type Clock } from '../clock.ts';
-import { encodeFrame, encodeJsonFrame, FrameDecoder, FrameType, jsonPayload, type Frame } from '../../core/robot/frame.ts';
+import { encodeFrame, encodeJsonFrame, FrameDecoder, FrameType, jsonPayload, nextSeq, type Frame } from '../../core/robot/frame.ts';
 import { EXPRESSIONS, LIMITS, PROTOCOL_VERSION, TIMING, type DeviceErrorCode, type Hello } from '../../core/robot/messages.ts';
 import { methodHandler, type Params, type Reply, type Request, type SimControls } from './methods.ts';
 import { MOTION } from './motion.ts';
@@ -446,7 +446,7 @@ export class FirmwareSim {
 
   private sendHello(): void {
     // Event counter: 1 for the first event after boot, then +1, wrapping from 65535 to 1.
-    this.evtSeq = this.evtSeq >= 0xffff ? 1 : this.evtSeq + 1;
+    this.evtSeq = nextSeq(this.evtSeq);
     // A lone delimiter first: ends any boot text in the host's buffer so the hello is not glued to it.
     this.wire?.(new Uint8Array([0]));
     this.send(encodeJsonFrame(FrameType.Event, this.evtSeq, this.helloBody()));

@@ -4,7 +4,7 @@
  * at once, after a while, or through one of the two lanes (head, screen). The firmware
  * (`firmware.ts`) decodes and deduplicates requests, then calls the handler of the method.
  */
-import { LIMITS, TIMING, type DeviceErrorCode, type Hello, type Method, type Point } from '../../core/robot/messages.ts';
+import { LIMITS, TIMING, utf8Length, type DeviceErrorCode, type Hello, type Method, type Point } from '../../core/robot/messages.ts';
 import type { Expression } from '../../core/robot/types.ts';
 import { MOTION, strokeMs } from './motion.ts';
 import type { RobotState, ScreenContent } from './state.ts';
@@ -45,14 +45,13 @@ export interface Request {
 }
 
 /** What the robot uses when `draw.begin` leaves them out (docs/robot-protocol.md §7). */
-export const DRAW_DEFAULTS = { color: '#222222', width: 6 } as const;
+const DRAW_DEFAULTS = { color: '#222222', width: 6 } as const;
 
 export type MethodHandler = (fw: SimControls, p: Params, req: Request) => void;
 
 const isInt = (v: unknown, lo: number, hi: number): v is number => typeof v === 'number' && Number.isInteger(v) && v >= lo && v <= hi;
-const bytesOf = (s: string) => new TextEncoder().encode(s).length;
 /** An optional label: absent, or a string of at most 60 UTF-8 bytes. */
-const isLabel = (v: unknown) => v === undefined || (typeof v === 'string' && bytesOf(v) <= LIMITS.maxLabelBytes);
+const isLabel = (v: unknown) => v === undefined || (typeof v === 'string' && utf8Length(v) <= LIMITS.maxLabelBytes);
 const optionalText = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
 const MAX_XY = LIMITS.screenSize - 1;
 const isPoint = (q: unknown): q is Point => Array.isArray(q) && q.length === 2 && isInt(q[0], 0, MAX_XY) && isInt(q[1], 0, MAX_XY);
@@ -112,7 +111,7 @@ const METHOD_HANDLERS: Record<Method, MethodHandler> = {
   'head.home': (_fw, _p, req) => req.queue('head', MOTION.headHome),
 
   'draw.begin': (fw, p, req) => {
-    if (typeof p.id !== 'string' || !p.id || bytesOf(p.id) > LIMITS.maxIdBytes) return req.nak('bad_params', `id: 1–${LIMITS.maxIdBytes} UTF-8 bytes`);
+    if (typeof p.id !== 'string' || !p.id || utf8Length(p.id) > LIMITS.maxIdBytes) return req.nak('bad_params', `id: 1–${LIMITS.maxIdBytes} UTF-8 bytes`);
     if (p.color !== undefined && !(typeof p.color === 'string' && /^#[0-9a-fA-F]{6}$/.test(p.color))) return req.nak('bad_params', 'color must be #rrggbb');
     if (p.width !== undefined && !isInt(p.width, 1, 20)) return req.nak('bad_params', 'width: an integer 1–20');
     if (p.animate !== undefined && typeof p.animate !== 'boolean') return req.nak('bad_params', 'animate must be true or false');
@@ -163,7 +162,7 @@ const METHOD_HANDLERS: Record<Method, MethodHandler> = {
   },
 
   'screen.text': (fw, p, req) => {
-    if (typeof p.text !== 'string' || bytesOf(p.text) > LIMITS.maxTextBytes)
+    if (typeof p.text !== 'string' || utf8Length(p.text) > LIMITS.maxTextBytes)
       return req.nak('bad_params', `text: at most ${LIMITS.maxTextBytes} UTF-8 bytes`);
     showCard(fw, req, { kind: 'text', text: p.text });
   },

@@ -2,16 +2,15 @@
  * The conformance kit's side of the wire: a deliberately simple host that sends exactly the bytes
  * a check asks for (valid requests, duplicates, broken frames) and waits for what comes back. It
  * has none of the app's link logic (no retries, no window), so what a check sees is what the
- * robot did. Pure: I/O, time and sleeping come in through `ProbeIO`.
+ * robot did. Pure: I/O and time come in through `ProbeIO`.
  */
-import { encodeFrame, encodeJsonFrame, FrameType } from '../frame.ts';
+import { encodeFrame, encodeJsonFrame, FrameType, nextSeq } from '../frame.ts';
 import type { RxBlock, WireLog } from './wire-log.ts';
 
 export interface ProbeIO {
   /** The I/O side records every received chunk here; the probe records what it sends. */
   readonly log: WireLog;
   now(): number;
-  sleep(ms: number): Promise<void>;
   write(bytes: Uint8Array): Promise<void>;
   /** Resolves after `ms`, or earlier when bytes arrive. */
   waitRx(ms: number): Promise<void>;
@@ -28,7 +27,7 @@ export interface Sent {
 }
 
 /** A stretch of time the probe itself was held up (the tab was busy): timings measured across it mean nothing. */
-export interface Stall {
+interface Stall {
   from: number;
   to: number;
 }
@@ -51,7 +50,7 @@ export class Probe {
 
   /** Next sequence number: 1…65535, never 0. */
   nextSeq(): number {
-    this.seq = this.seq >= 0xffff ? 1 : this.seq + 1;
+    this.seq = nextSeq(this.seq);
     return this.seq;
   }
 

@@ -7,7 +7,7 @@ import { describeBlock, hex, type RxBlock, type TxChunk } from './wire-log.ts';
 
 export type CheckStatus = 'pass' | 'fail' | 'skip';
 
-export interface TrafficLine {
+interface TrafficLine {
   /** ms since the check started. */
   t: number;
   dir: 'tx' | 'rx';

@@ -9,14 +9,16 @@
  */
 import { cobsDecode, cobsEncode } from '../cobs.ts';
 import { crc16 } from '../crc.ts';
-import { decodeBlock, encodeJsonFrame, FrameType } from '../frame.ts';
+import type { Capability } from '../../protocol/declaration.ts';
+import { capabilitiesFromHello } from '../capabilities.ts';
+import { decodeBlock, encodeJsonFrame, FRAME_OVERHEAD, FrameType } from '../frame.ts';
 import { isHello, LIMITS, PROTOCOL_VERSION, TIMING, type Hello } from '../messages.ts';
 import { Probe, utf8, type ProbeIO, type Sent } from './probe.ts';
 import { trafficOf, type CheckResult, type CheckStatus, type ConformanceReport } from './report.ts';
 import type { RxBlock } from './wire-log.ts';
 
 /** A check's verdict: thrown to fail it. */
-export class CheckFailure extends Error {
+class CheckFailure extends Error {
   constructor(
     readonly expected: string,
     readonly got: string,
@@ -25,14 +27,14 @@ export class CheckFailure extends Error {
   }
 }
 
-export interface CheckContext {
+interface CheckContext {
   probe: Probe;
   /** The hello from the first check (null when none came). */
   hello: Hello | null;
   setHello(h: Hello): void;
 }
 
-export interface Check {
+interface Check {
   id: string;
   section: string;
   title: string;
@@ -143,9 +145,10 @@ async function settle(ctx: CheckContext): Promise<void> {
 // ---- what the hello allows ------------------------------------------------------------------------
 
 const hasHead = (h: Hello | null, g: 'nod' | 'shake' = 'nod') => !!h?.gestures?.includes(g);
-const hasScreen = (h: Hello | null) => !!h?.screen && h.screen.w > 0 && h.screen.h > 0;
-const hasFace = (h: Hello | null) => hasScreen(h) && (h?.expressions?.length ?? 0) > 0;
-const hasDraw = (h: Hello | null) => hasScreen(h) && !!h?.draw?.strokes;
+const can = (h: Hello | null, c: Capability) => !!h && capabilitiesFromHello(h).has(c);
+const hasScreen = (h: Hello | null) => can(h, 'screen');
+const hasFace = (h: Hello | null) => can(h, 'face');
+const hasDraw = (h: Hello | null) => can(h, 'draw');
 const maxPoints = (h: Hello | null) => Math.min(LIMITS.maxPointsPerStroke, Math.max(1, Math.floor(h?.draw?.maxPoints ?? LIMITS.maxPointsPerStroke)));
 const needs = (ok: (h: Hello | null) => boolean, what: string) => (ctx: CheckContext) => (!ctx.hello ? '没有 hello' : ok(ctx.hello) ? null : `hello 里没有${what}`);
 
@@ -163,7 +166,7 @@ function noise(n: number, seed: number): Uint8Array {
 /** Wire bytes of a Request with its CRC (or version, or type) spoiled; everything else valid. */
 function spoiled(method: string, seq: number, how: 'crc' | 'version' | 'type'): Uint8Array {
   const body = utf8(json({ method, params: {} }));
-  const raw = new Uint8Array(body.length + 6);
+  const raw = new Uint8Array(body.length + FRAME_OVERHEAD);
   raw[0] = how === 'version' ? 2 : 1;
   raw[1] = how === 'type' ? 0x09 : FrameType.Request;
   raw[2] = seq & 0xff;
@@ -315,7 +318,7 @@ export const CHECKS: Check[] = [
     skip: needs(() => true, ''),
     async run(ctx) {
       const max = ctx.hello!.maxFrame;
-      const base = utf8(json({ method: 'sys.stop', params: { pad: '' } })).length + 6;
+      const base = utf8(json({ method: 'sys.stop', params: { pad: '' } })).length + FRAME_OVERHEAD;
       const params = { pad: 'x'.repeat(Math.max(0, max - base)) };
       await completes(ctx, 'sys.stop', params);
       return `${max} 字节`;

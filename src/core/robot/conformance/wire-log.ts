@@ -6,7 +6,7 @@
  */
 import { cobsDecode } from '../cobs.ts';
 import { crc16 } from '../crc.ts';
-import { decodeBlock, FrameType, jsonPayload, MAX_DECODED_FRAME, type DecodeProblem, type Frame } from '../frame.ts';
+import { decodeBlock, FRAME_OVERHEAD, FrameType, jsonPayload, MAX_BLOCK_BYTES, type DecodeProblem, type Frame } from '../frame.ts';
 
 export interface TxChunk {
   at: number;
@@ -31,16 +31,13 @@ export interface RxBlock {
   body?: Record<string, unknown> | null;
 }
 
-const OVERSIZE = MAX_DECODED_FRAME + 32;
-
 export class WireLog {
   readonly tx: TxChunk[] = [];
   readonly rx: RxBlock[] = [];
-  /** Every received chunk in order (the raw stream, for the report's traffic). */
+  /** Bytes received in all. */
   rxBytes = 0;
   private partial: number[] = [];
   private overflow = false;
-  private readonly listeners = new Set<() => void>();
   private count = 0;
 
   sent(bytes: Uint8Array, at: number, note: string): void {
@@ -55,7 +52,7 @@ export class WireLog {
     this.rxBytes += bytes.length;
     for (const b of bytes) {
       if (b !== 0) {
-        if (this.partial.length >= OVERSIZE) this.overflow = true;
+        if (this.partial.length >= MAX_BLOCK_BYTES) this.overflow = true;
         else this.partial.push(b);
         continue;
       }
@@ -74,13 +71,6 @@ export class WireLog {
       if (typeof r === 'string') this.block({ at, bytes: raw, empty: false, problem: r });
       else this.block({ at, bytes: raw, empty: false, frame: r, body: r.type === FrameType.Pong || r.type === FrameType.Ping ? undefined : (jsonPayload(r) ?? null) });
     }
-    for (const l of [...this.listeners]) l();
-  }
-
-  /** Called after every received chunk. */
-  onReceive(cb: () => void): () => void {
-    this.listeners.add(cb);
-    return () => this.listeners.delete(cb);
   }
 }
 
@@ -119,15 +109,15 @@ export function describeBlock(b: RxBlock): string {
 }
 
 /** What is wrong with a block that did not decode, as precisely as the bytes allow. */
-export function problemText(b: RxBlock): string {
+function problemText(b: RxBlock): string {
   const body = b.bytes.subarray(0, -1);
   switch (b.problem) {
     case 'overflow':
-      return `longer than ${OVERSIZE} bytes before its 00 (discarded as noise, §2.4)`;
+      return `longer than ${MAX_BLOCK_BYTES} bytes before its 00 (discarded as noise, §2.4)`;
     case 'cobs':
       return `not valid COBS (a code byte points past the end, or a 00 inside)${body.length > 254 ? '; it is over 254 bytes: check the 0xFF block rule (§2.1)' : ''}${printable(body) ? `; it reads as text: "${short(text.decode(body), 60)}" — text must be followed by 00 (§1)` : ''}`;
     case 'short':
-      return `decodes to fewer than 6 bytes${printable(body) ? ` (text "${short(text.decode(body), 60)}")` : ''}`;
+      return `decodes to fewer than ${FRAME_OVERHEAD} bytes${printable(body) ? ` (text "${short(text.decode(body), 60)}")` : ''}`;
     case 'crc': {
       const raw = cobsDecode(body)!;
       const got = raw[raw.length - 2] | (raw[raw.length - 1] << 8);
