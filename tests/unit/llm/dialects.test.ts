@@ -33,6 +33,19 @@ describe('the probe picks the strongest mode each server honours', () => {
     await expect(probeOutputMode({ baseUrl: servers.get('llamacpp')!.baseUrl, model: 'nope' })).rejects.toMatchObject({ code: 'model_remote_http' });
   });
 
+  it('an address that is not a whole web address ends the probe at once (no other mode is tried)', async () => {
+    // The remote provider of each mode tried reads the page's address once.
+    let modesTried = 0;
+    const deps = {
+      get pageUrl() {
+        modesTried++;
+        return 'http://localhost:4173/';
+      },
+    };
+    await expect(probeOutputMode({ baseUrl: 'robot.local:11434/v1', model: 'm' }, deps)).rejects.toMatchObject({ code: 'model_remote_bad_url' });
+    expect(modesTried).toBe(1);
+  });
+
   it('an unreachable server ends the probe at once with the network error', async () => {
     await expect(probeOutputMode({ baseUrl: 'http://127.0.0.1:9/v1', model: 'm' })).rejects.toMatchObject({ code: 'model_remote_network' });
   });
