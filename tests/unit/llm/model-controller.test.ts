@@ -8,6 +8,8 @@ import type { LoadProgress } from '../../../src/llm/engine-service.ts';
 import type { CpuProbe } from '../../../src/llm/cpu-probe.ts';
 import { chooseEngine, cpuThreadCount } from '../../../src/core/llm/engine-choice.ts';
 import { startDialectServer } from '../../support/dialect-servers.ts';
+import { deferred } from '../../support/deferred.ts';
+import { brainFacts } from '../../../src/llm/brain-status.ts';
 
 const gpu: WebGpuProbe = { usable: true, f16: true, adapter: 'test', maxStorageBufferBindingSize: 1 << 30 };
 
@@ -238,6 +240,43 @@ describe('测试连接 finds the server\'s output mode and keeps it with the set
       // Another model on the same server is probed again.
       await c.saveRemote({ ...c.snapshot.settings.remote, model: 'test-model-large' });
       expect(c.snapshot.settings.remote.mode).toBeUndefined();
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('a step that switched the mode by itself keeps "上次连接成功": the mode is saved, the model in use kept', async () => {
+    const server = await startDialectServer('openai');
+    try {
+      const remote = { baseUrl: server.baseUrl, model: 'test-model', apiKey: '', timeoutMs: 5000, disableThinking: false, preset: 'custom' };
+      const hub = new ModelHub();
+      const saved: ModelSettings[] = [];
+      const saving = deferred();
+      const c = new ModelController({
+        hub,
+        webllm: () => fakeWebLlm().provider,
+        cpuProbe: () => noCpu,
+        demoModel: async () => (await import('../../../src/ui/demo-brain.ts')).createDemoModel(),
+        probe: async () => gpu,
+        load: async () => ({ ...defaultModelSettings(), provider: 'remote', remote }),
+        // Saving finishes when the test says, after the step has come back.
+        save: async (s) => {
+          saved.push(s);
+          await saving.promise;
+        },
+      });
+      await c.init();
+      // Strict json_schema with a union root is refused: the step probes, switches and succeeds.
+      expect(await tryStep(hub, '你好')).not.toBe('');
+      expect(brainFacts(c.snapshot).note).toContain('上次连接成功');
+      saving.resolve();
+      for (let i = 0; i < 5; i++) await tick();
+      expect(saved.at(-1)!.remote).toMatchObject({ mode: 'json_schema_strict_object', probedFor: `${server.baseUrl}|test-model` });
+      expect(brainFacts(c.snapshot).note).toContain('上次连接成功');
+      // The next step goes straight out in the mode found.
+      const before = server.requests.length;
+      await tryStep(hub, '再说一句');
+      expect(server.requests.slice(before).map((r) => r.status)).toEqual([200]);
     } finally {
       await server.close();
     }
