@@ -11,7 +11,7 @@ import { buildStepSchema } from '../core/llm/step-schema.ts';
 import type { ChatMessage, ToolSpec } from '../core/llm/types.ts';
 import { ModelError } from '../core/llm/types.ts';
 import { createRemoteProvider, type RemoteConfig, type RemoteDeps } from './remote-openai.ts';
-import { MODE_ORDER, type OutputMode } from '../core/llm/structured-output.ts';
+import { MODE_ORDER, type OutputMode } from '../core/llm/output-modes.ts';
 
 export const PROBE_AGENT = 'settings:probe';
 

@@ -45,7 +45,7 @@ export type LocalState =
   | { kind: 'unavailable' }
   | { kind: 'not-downloaded' }
   | { kind: 'downloading'; percent: number; text: string; loaded?: number; total?: number }
-  | { kind: 'cached'; bytes?: number }
+  | { kind: 'cached' }
   | { kind: 'ready' }
   | { kind: 'failed'; code: string; reason: string };
 
@@ -109,7 +109,7 @@ export function localStateText(s: LocalState): string {
     case 'downloading':
       return s.total ? `下载中 ${s.percent}%（${(s.loaded! / MB).toFixed(1)} / ${(s.total / MB).toFixed(1)} MB）` : `下载中 ${s.percent}%`;
     case 'cached':
-      return s.bytes ? `已可离线使用（未加载，${(s.bytes / MB).toFixed(1)} MB）` : '已可离线使用（未加载）';
+      return '已可离线使用（未加载）';
     case 'ready':
       return '已可离线使用';
     case 'failed':
