@@ -46,7 +46,8 @@ function fakeWebLlm(opts: { cached?: boolean; fail?: string } = {}) {
 
 const noCpu: CpuProbe = { usable: false, reason: 'no-wasm-memory64', isolated: false, cores: 4 };
 
-function controller(f: ReturnType<typeof fakeWebLlm>, stored: Partial<ModelSettings> = {}, probe = gpu, cpu?: { fake: ReturnType<typeof fakeWebLlm>; probe: CpuProbe }) {
+/** `saving`: each save finishes only when it settles (default: at once). */
+function controller(f: ReturnType<typeof fakeWebLlm>, stored: Partial<ModelSettings> = {}, probe = gpu, cpu?: { fake: ReturnType<typeof fakeWebLlm>; probe: CpuProbe }, saving?: Promise<void>) {
   const hub = new ModelHub();
   const saved: ModelSettings[] = [];
   const c = new ModelController({
@@ -57,7 +58,10 @@ function controller(f: ReturnType<typeof fakeWebLlm>, stored: Partial<ModelSetti
     demoModel: async () => (await import('../../../src/ui/demo-brain.ts')).createDemoModel(),
     probe: async () => probe,
     load: async () => ({ ...defaultModelSettings(), ...stored }),
-    save: async (s) => void saved.push(s),
+    save: async (s) => {
+      saved.push(s);
+      await saving;
+    },
   });
   return { c, hub, saved };
 }
@@ -249,22 +253,9 @@ describe('测试连接 finds the server\'s output mode and keeps it with the set
     const server = await startDialectServer('openai');
     try {
       const remote = { baseUrl: server.baseUrl, model: 'test-model', apiKey: '', timeoutMs: 5000, disableThinking: false, preset: 'custom' };
-      const hub = new ModelHub();
-      const saved: ModelSettings[] = [];
+      // Saving finishes when the test says, after the step has come back.
       const saving = deferred();
-      const c = new ModelController({
-        hub,
-        webllm: () => fakeWebLlm().provider,
-        cpuProbe: () => noCpu,
-        demoModel: async () => (await import('../../../src/ui/demo-brain.ts')).createDemoModel(),
-        probe: async () => gpu,
-        load: async () => ({ ...defaultModelSettings(), provider: 'remote', remote }),
-        // Saving finishes when the test says, after the step has come back.
-        save: async (s) => {
-          saved.push(s);
-          await saving.promise;
-        },
-      });
+      const { c, hub, saved } = controller(fakeWebLlm(), { provider: 'remote', remote }, gpu, undefined, saving.promise);
       await c.init();
       // Strict json_schema with a union root is refused: the step probes, switches and succeeds.
       expect(await tryStep(hub, '你好')).not.toBe('');
