@@ -41,7 +41,7 @@ function tipsFor(code: string, detail: string): string[] {
         '在打开游戏厅的那台电脑上用「AGENTCADE_BRAIN=http://localhost:端口 npm start」启动游戏厅，再把地址改成这个页面的地址加「/brain/v1」。',
         '或者给大脑程序配上 https（例如用 Caddy 转发），再填 https:// 开头的地址。',
       ];
-    case 'model_bad_config':
+    case 'model_remote_bad_url':
       return ['地址要以 http:// 或 https:// 开头，例如 http://192.168.1.20:11434/v1。'];
     case 'model_remote_auth':
       return ['Ollama 会拒绝没被允许的网页：在电脑上设置 OLLAMA_ORIGINS（写这个页面的地址），再重启 Ollama。', '如果服务要密钥，检查 API 密钥有没有填对。'];

@@ -10,26 +10,20 @@
  */
 import { LoggerWithoutDebug, ModelManager, Wllama } from '@wllama/wllama';
 import wasmUrl from '@wllama/wllama/esm/wasm/wllama.wasm?url';
-import type { EngineDeps, EngineDetails, EngineLike, LoadProgress, LoadRequest } from './engine-service.ts';
+import { absoluteUrl, type EngineDetails, type EngineLike, type EngineModule, type LoadProgress, type LoadRequest } from './engine-service.ts';
 import { stepGbnf } from '../core/llm/gbnf.ts';
-import { isQwen3 } from '../core/llm/models.ts';
 import { cpuModelUrl } from '../core/llm/cpu-models.ts';
 import { cpuThreadCount } from '../core/llm/engine-choice.ts';
 
 /** The Cache API cache holding the engine's .wasm (the service worker never touches it). */
-export const CPU_ENGINE_CACHE = 'agentcade-cpu-engine';
-
-function absolute(url: string): string {
-  const base = (globalThis as { location?: { href: string } }).location?.href;
-  return base ? new URL(url, base).href : new URL(url).href;
-}
+const CPU_ENGINE_CACHE = 'agentcade-cpu-engine';
 
 let wasmObjectUrl: Promise<string> | undefined;
 
 /** The engine's .wasm, cache-first from the Cache API, as an object URL wllama's worker can load. */
 function engineWasm(): Promise<string> {
   wasmObjectUrl ??= (async () => {
-    const url = absolute(wasmUrl);
+    const url = absoluteUrl(wasmUrl);
     const store = typeof caches !== 'undefined' ? await caches.open(CPU_ENGINE_CACHE).catch(() => undefined) : undefined;
     let res = await store?.match(url);
     if (!res) {
@@ -90,7 +84,7 @@ export class WllamaEngine implements EngineLike {
 
   async reload(): Promise<void> {
     await this.unload();
-    const url = absolute(cpuModelUrl(this.req));
+    const url = absoluteUrl(cpuModelUrl(this.req));
     this.onProgress({ progress: 0, text: '准备 CPU 引擎…' });
     const wasm = await engineWasm();
     const w = new Wllama({ default: wasm }, { suppressNativeLog: true, logger: LoggerWithoutDebug, allowOffline: true, parallelDownloads: 1 });
@@ -176,13 +170,13 @@ function manager(): ModelManager {
 }
 
 /** Size in bytes of the cached GGUF for this request, or undefined when it is not cached. */
-export async function cachedCpuModelSize(req: LoadRequest): Promise<number | undefined> {
-  const url = absolute(cpuModelUrl(req));
+async function cachedCpuModelSize(req: LoadRequest): Promise<number | undefined> {
+  const url = absoluteUrl(cpuModelUrl(req));
   const model = (await manager().getModels()).find((m) => m.url === url);
   return model ? model.size : undefined;
 }
 
-export const cpuEngineDeps: EngineDeps = {
+export const cpuEngineDeps: EngineModule = {
   async prepareEngine(current, req, onProgress) {
     if (current instanceof WllamaEngine) {
       current.retarget(req, onProgress);
@@ -191,13 +185,11 @@ export const cpuEngineDeps: EngineDeps = {
     return new WllamaEngine(req, onProgress);
   },
   grammar: async (schema) => stepGbnf(schema),
-  isQwen3,
   async isCached(req) {
     return (await cachedCpuModelSize(req)) !== undefined;
   },
   async deleteCached(req) {
-    const url = absolute(cpuModelUrl(req));
+    const url = absoluteUrl(cpuModelUrl(req));
     for (const m of await manager().getModels()) if (m.url === url) await m.remove();
   },
-  online: () => (globalThis as { navigator?: { onLine?: boolean } }).navigator?.onLine ?? true,
 };

@@ -9,8 +9,6 @@ import { createLocalProvider, type LocalProvider } from './local-provider.ts';
 import { modelError } from './errors.ts';
 import { cpuProbeSummary, probeCpu, type CpuProbe } from './cpu-probe.ts';
 
-export type CpuProvider = LocalProvider;
-
 export interface CpuProviderOptions {
   createWorker?: () => Worker;
   probe?: () => CpuProbe;
@@ -20,7 +18,7 @@ function defaultWorker(): Worker {
   return new Worker(new URL('../../workers/model.ts', import.meta.url), { type: 'module', name: CPU_WORKER_NAME });
 }
 
-export function createCpuProvider(opts: CpuProviderOptions = {}): CpuProvider {
+export function createCpuProvider(opts: CpuProviderOptions = {}): LocalProvider {
   return createLocalProvider({
     createWorker: opts.createWorker ?? defaultWorker,
     async prepare(req) {

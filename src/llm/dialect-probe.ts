@@ -3,15 +3,15 @@
  * string) is asked for in each mode of MODE_ORDER, strongest first, through the real remote
  * provider; the first mode whose request the server accepts *and* whose answer is a valid step is
  * the one to use. A server that ignores a field (answers 200 with free text) therefore does not
- * count as supporting it. Connection problems (network, key, timeout, mixed content) end the probe
- * with that error, since no mode would help. Run at 测试连接 and after a request fails.
+ * count as supporting it. Connection problems (network, key, timeout, mixed content, a bad
+ * address) end the probe with that error, since no mode would help. Run at 测试连接 and after a request fails.
  */
 import { checkStep } from '../core/llm/step-schema.ts';
 import { buildStepSchema } from '../core/llm/step-schema.ts';
 import type { ChatMessage, ToolSpec } from '../core/llm/types.ts';
 import { ModelError } from '../core/llm/types.ts';
 import { createRemoteProvider, type RemoteConfig, type RemoteDeps } from './remote-openai.ts';
-import { MODE_ORDER, type OutputMode } from '../core/llm/structured-output.ts';
+import { MODE_ORDER, type OutputMode } from '../core/llm/output-modes.ts';
 
 export const PROBE_AGENT = 'settings:probe';
 
@@ -50,6 +50,7 @@ function isConnectionProblem(err: unknown): boolean {
     code === 'model_remote_timeout' ||
     code === 'model_remote_mixed_content' ||
     code === 'model_bad_config' ||
+    code === 'model_remote_bad_url' ||
     (err as Error)?.name === 'AbortError'
   );
 }

@@ -85,6 +85,15 @@ export interface EngineDeps {
   online?(): boolean;
 }
 
+/** What an engine module (webllm-engine.ts, cpu-engine.ts) gives; the worker adds the rest (lazyEngineDeps). */
+export type EngineModule = Omit<EngineDeps, 'isQwen3' | 'online'>;
+
+/** `url` made absolute against the page (WebLLM throws on a relative one; the CPU engine's cache is keyed by the absolute one). */
+export function absoluteUrl(url: string): string {
+  const base = (globalThis as { location?: { href: string } }).location?.href;
+  return base ? new URL(url, base).href : new URL(url).href;
+}
+
 export interface ModelEngineService {
   load(req: LoadRequest, onProgress?: (p: LoadProgress) => void): Promise<EngineResult<string>>;
   /** One step under its grammar; `onDelta` hears each decoded piece as it comes. */
@@ -252,8 +261,8 @@ export function createEngineService(deps: EngineDeps): ModelEngineService {
  * Deps whose engine module is imported on first use, so one worker entry serves either engine
  * and each engine's code stays in its own chunk.
  */
-export function lazyEngineDeps(load: () => Promise<EngineDeps>, isQwen3: (id: string) => boolean): EngineDeps {
-  let deps: Promise<EngineDeps> | undefined;
+export function lazyEngineDeps(load: () => Promise<EngineModule>, isQwen3: (id: string) => boolean): EngineDeps {
+  let deps: Promise<EngineModule> | undefined;
   const get = () => (deps ??= load());
   return {
     prepareEngine: async (current, req, onProgress) => (await get()).prepareEngine(current, req, onProgress),

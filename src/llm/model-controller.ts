@@ -45,7 +45,7 @@ export type LocalState =
   | { kind: 'unavailable' }
   | { kind: 'not-downloaded' }
   | { kind: 'downloading'; percent: number; text: string; loaded?: number; total?: number }
-  | { kind: 'cached'; bytes?: number }
+  | { kind: 'cached' }
   | { kind: 'ready' }
   | { kind: 'failed'; code: string; reason: string };
 
@@ -109,7 +109,7 @@ export function localStateText(s: LocalState): string {
     case 'downloading':
       return s.total ? `下载中 ${s.percent}%（${(s.loaded! / MB).toFixed(1)} / ${(s.total / MB).toFixed(1)} MB）` : `下载中 ${s.percent}%`;
     case 'cached':
-      return s.bytes ? `已可离线使用（未加载，${(s.bytes / MB).toFixed(1)} MB）` : '已可离线使用（未加载）';
+      return '已可离线使用（未加载）';
     case 'ready':
       return '已可离线使用';
     case 'failed':
@@ -428,7 +428,11 @@ export class ModelController {
         const { probeOutputMode } = await import('./dialect-probe.ts');
         test.mode = (await probeOutputMode(remote)).mode;
         const saved = this.state.settings.remote;
-        if (probedKey(saved) === probedKey(remote)) await this.saveMode(test.mode);
+        if (probedKey(saved) === probedKey(remote)) {
+          await this.saveMode(test.mode);
+          // The model in use was built with the old mode: build it again with this one.
+          if (this.deps.hub.kind === 'remote') await this.activateRemote();
+        }
       } catch (err) {
         const e = describeModelError(toModelError(err));
         test.modeError = `${e.short}。${e.parent}`;
@@ -438,10 +442,10 @@ export class ModelController {
     return test;
   }
 
+  /** Keeps the server's mode with the settings (the model in use is left as it is). */
   private async saveMode(mode: OutputMode): Promise<void> {
     const remote = this.state.settings.remote;
     await this.persist({ ...this.state.settings, remote: { ...remote, mode, probedFor: probedKey(remote) } });
-    if (this.deps.hub.kind === 'remote') await this.activateRemote();
   }
 
   private async activateRemote(): Promise<void> {

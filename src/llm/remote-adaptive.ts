@@ -8,7 +8,7 @@
 import { createChatModel, type ChatModelOptions, type StepProvider } from './decide-step.ts';
 import { probeOutputMode, type ProbeResult } from './dialect-probe.ts';
 import { createRemoteProvider, remoteStepOptions, type RemoteConfig, type RemoteDeps } from './remote-openai.ts';
-import { DEFAULT_MODE, type OutputMode } from '../core/llm/structured-output.ts';
+import { DEFAULT_MODE, type OutputMode } from '../core/llm/output-modes.ts';
 import type { ChatModel, ModelError } from '../core/llm/types.ts';
 
 export interface AdaptiveOptions {

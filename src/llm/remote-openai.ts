@@ -10,7 +10,8 @@ import { abortError, modelError } from './errors.ts';
 import { readSseData } from '../core/llm/sse.ts';
 import type { ChatModel } from '../core/llm/types.ts';
 import { chatCompletionsUrl, endpointProblem } from '../core/llm/remote-endpoint.ts';
-import { buildRequest, deltaFilter, DEFAULT_MODE, stepText, type OutputMode } from '../core/llm/structured-output.ts';
+import { buildRequest, deltaFilter, stepText } from '../core/llm/structured-output.ts';
+import { DEFAULT_MODE, type OutputMode } from '../core/llm/output-modes.ts';
 import { DEFAULT_TURN_BUDGET, stepTimeouts } from '../core/arcade/turn-budget.ts';
 
 export { chatCompletionsUrl, endpointProblem };

@@ -12,14 +12,8 @@ import {
   type AppConfig,
   type ModelRecord,
 } from '@mlc-ai/web-llm';
-import type { EngineDeps, EngineLike, LoadRequest } from './engine-service.ts';
+import { absoluteUrl, type EngineLike, type EngineModule, type LoadRequest } from './engine-service.ts';
 import { stepGrammar } from './grammar.ts';
-import { isQwen3 } from '../core/llm/models.ts';
-
-function absolute(url: string): string {
-  const base = (globalThis as { location?: { href: string } }).location?.href;
-  return base ? new URL(url, base).href : new URL(url).href;
-}
 
 export function appConfigFor(req: LoadRequest): AppConfig {
   const prebuilt = prebuiltAppConfig.model_list.find((m) => m.model_id === req.modelId);
@@ -32,13 +26,13 @@ export function appConfigFor(req: LoadRequest): AppConfig {
   const record: ModelRecord = {
     ...(prebuilt ?? { model_id: req.modelId, model: '', model_lib: '' }),
     model_id: req.modelId,
-    model: req.modelUrl ? absolute(req.modelUrl) : prebuilt!.model,
-    model_lib: req.modelLibUrl ? absolute(req.modelLibUrl) : prebuilt!.model_lib,
+    model: req.modelUrl ? absoluteUrl(req.modelUrl) : prebuilt!.model,
+    model_lib: req.modelLibUrl ? absoluteUrl(req.modelLibUrl) : prebuilt!.model_lib,
   };
   return { model_list: [record], cacheBackend: 'cache' };
 }
 
-export const webLlmDeps: EngineDeps = {
+export const webLlmDeps: EngineModule = {
   async prepareEngine(current, req, onProgress) {
     const appConfig = appConfigFor(req);
     const initProgressCallback = (r: { progress: number; text: string }) => onProgress({ progress: r.progress, text: r.text });
@@ -50,8 +44,6 @@ export const webLlmDeps: EngineDeps = {
     return new MLCEngine({ appConfig, initProgressCallback, logLevel: 'WARN' }) as unknown as EngineLike;
   },
   grammar: (schema) => stepGrammar(schema),
-  isQwen3,
   isCached: (req) => hasModelInCache(req.modelId, appConfigFor(req)),
   deleteCached: (req) => deleteModelAllInfoInCache(req.modelId, appConfigFor(req)),
-  online: () => (globalThis as { navigator?: { onLine?: boolean } }).navigator?.onLine ?? true,
 };

@@ -169,7 +169,7 @@ export function schemaToGbnf(schema: JsonSchema, options: GbnfOptions = {}): str
   const b = new Builder(opts);
   const top = b.value(schema, 'step');
   const all = new Map<string, string>([['root', top], ...b.rules]);
-  for (const line of SHARED(opts).filter((l) => !l.startsWith('//'))) {
+  for (const line of SHARED(opts)) {
     const at = line.indexOf(' ::= ');
     all.set(line.slice(0, at), line.slice(at + 5));
   }

@@ -13,6 +13,7 @@
  * same https address the app came from: `npm start` on that computer forwards `/brain/` to the
  * program when started with `AGENTCADE_BRAIN=http://localhost:<port>` (vite.config.ts).
  */
+import { isLoopbackHost } from '../protocol/remote-card.ts';
 
 export type HomeBrainProgramId = 'ollama' | 'llama-server' | 'lm-studio';
 
@@ -53,8 +54,6 @@ export interface HomeBrainAdvice {
   why: string;
 }
 
-const isLoopback = (host: string) => host === 'localhost' || host === '127.0.0.1' || host === '[::1]' || host.endsWith('.localhost');
-
 /** The steps that start the program so that the tablet can reach it directly (its own address). */
 function directSteps(p: HomeBrainProgram, origin: string, sameComputer: boolean): string[] {
   switch (p.id) {
@@ -88,7 +87,7 @@ function directSteps(p: HomeBrainProgram, origin: string, sameComputer: boolean)
  */
 export function homeBrainAdvice(program: HomeBrainProgram, page: PageAddress): HomeBrainAdvice {
   const host = page.hostname.includes(':') && !page.hostname.startsWith('[') ? `[${page.hostname}]` : page.hostname;
-  if (page.protocol === 'https:' && !isLoopback(page.hostname)) {
+  if (page.protocol === 'https:' && !isLoopbackHost(page.hostname)) {
     return {
       address: `${page.origin}/brain/v1`,
       via: 'forward',
@@ -100,7 +99,7 @@ export function homeBrainAdvice(program: HomeBrainProgram, page: PageAddress): H
       why: '这个页面是 https 打开的，浏览器不让它直接连电脑上的 http:// 地址。游戏厅的电脑把「/brain/」转给大脑程序，平板就用和游戏厅同一个 https 地址。',
     };
   }
-  const local = isLoopback(page.hostname);
+  const local = isLoopbackHost(page.hostname);
   return {
     address: `http://${local ? 'localhost' : host}:${program.port}/v1`,
     via: 'direct',

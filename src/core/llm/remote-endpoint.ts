@@ -2,16 +2,14 @@
  * Where a remote OpenAI-compatible server is, from what a parent types, and why this page cannot
  * reach it (before trying). Small and synchronous: the settings screen checks it on every edit.
  */
+import { isLoopbackHost } from '../protocol/remote-card.ts';
+
 /** `…/v1/chat/completions` from what a parent types as the base URL. */
 export function chatCompletionsUrl(baseUrl: string): string {
   const b = baseUrl.trim().replace(/\/+$/, '');
   if (b.endsWith('/chat/completions')) return b;
   if (/\/v\d+$/.test(b)) return `${b}/chat/completions`;
   return `${b}/v1/chat/completions`;
-}
-
-function isLoopback(host: string): boolean {
-  return host === 'localhost' || host.endsWith('.localhost') || host === '[::1]' || /^127\./.test(host);
 }
 
 /**
@@ -27,7 +25,7 @@ export function endpointProblem(baseUrl: string, pageUrl?: string): { code: stri
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:')
     return { code: 'model_remote_bad_url', detail: `接口地址必须以 http:// 或 https:// 开头，现在是“${baseUrl}”` };
-  if (pageUrl?.startsWith('https:') && url.protocol === 'http:' && !isLoopback(url.hostname))
+  if (pageUrl?.startsWith('https:') && url.protocol === 'http:' && !isLoopbackHost(url.hostname))
     return { code: 'model_remote_mixed_content', detail: `${url.origin} 是 http 地址，本页面是 https` };
   return undefined;
 }

@@ -186,8 +186,4 @@ export class StepReader {
     this.text += delta;
     return readPartialStep(this.text);
   }
-
-  get current(): { attempt: number; text: string } {
-    return { attempt: this.attempt, text: this.text };
-  }
 }

@@ -20,8 +20,6 @@ import { chatCompletionsUrl } from './remote-endpoint.ts';
 import type { ChatMessage, JsonSchema } from './types.ts';
 import type { OutputMode } from './output-modes.ts';
 
-export { DEFAULT_MODE, MODE_INFO, MODE_ORDER, isOutputMode, type OutputMode } from './output-modes.ts';
-
 /** The words that introduce the schema in the prompt (json_object and text modes). */
 export const SCHEMA_IN_PROMPT = '它必须符合这个 JSON Schema：';
 

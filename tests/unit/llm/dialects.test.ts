@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS, EXPECTED_MODE, startDialectServer, type Dialect, type DialectServer } from '../../support/dialect-servers.ts';
 import { probeOutputMode } from '../../../src/llm/dialect-probe.ts';
 import { createAdaptiveRemoteModel } from '../../../src/llm/remote-adaptive.ts';
-import { deltaFilter, extractJsonObject, strictObjectSchema, stepText, type OutputMode } from '../../../src/core/llm/structured-output.ts';
+import { deltaFilter, extractJsonObject, strictObjectSchema, stepText } from '../../../src/core/llm/structured-output.ts';
+import type { OutputMode } from '../../../src/core/llm/output-modes.ts';
 import { buildStepSchema } from '../../../src/core/llm/step-schema.ts';
 import { GameSessions } from '../../../src/games/game-sessions.ts';
 import { GuessNumberAgent } from '../../../skills/guess-number/game.ts';
@@ -31,6 +32,19 @@ describe('the probe picks the strongest mode each server honours', () => {
 
   it('a wrong model name is an error, not a mode', async () => {
     await expect(probeOutputMode({ baseUrl: servers.get('llamacpp')!.baseUrl, model: 'nope' })).rejects.toMatchObject({ code: 'model_remote_http' });
+  });
+
+  it('an address that is not a whole web address ends the probe at once (no other mode is tried)', async () => {
+    // The remote provider of each mode tried reads the page's address once.
+    let modesTried = 0;
+    const deps = {
+      get pageUrl() {
+        modesTried++;
+        return 'http://localhost:4173/';
+      },
+    };
+    await expect(probeOutputMode({ baseUrl: 'robot.local:11434/v1', model: 'm' }, deps)).rejects.toMatchObject({ code: 'model_remote_bad_url' });
+    expect(modesTried).toBe(1);
   });
 
   it('an unreachable server ends the probe at once with the network error', async () => {

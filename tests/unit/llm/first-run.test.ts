@@ -154,6 +154,14 @@ describe('测试连接', () => {
     expect(server.requests.length).toBe(before);
   });
 
+  it('an address that is not a whole web address: said before trying, with how it must begin', async () => {
+    const before = server.requests.length;
+    const r = await testConnection({ baseUrl: 'robot.local:11434/v1' }, { pageUrl: 'http://localhost:4173/' });
+    expect(r).toMatchObject({ ok: false, code: 'model_remote_bad_url' });
+    expect(r.tips).toEqual(['地址要以 http:// 或 https:// 开头，例如 http://192.168.1.20:11434/v1。']);
+    expect(server.requests.length).toBe(before);
+  });
+
   it('nobody listening at that port: what to check on the computer and the Wi-Fi', async () => {
     const r = await testConnection({ baseUrl: 'http://127.0.0.1:9/v1' }, { pageUrl: 'http://localhost:4173/' });
     expect(r).toMatchObject({ ok: false, code: 'model_remote_network', headline: '连不上 127.0.0.1:9。' });

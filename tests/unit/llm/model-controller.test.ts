@@ -8,6 +8,8 @@ import type { LoadProgress } from '../../../src/llm/engine-service.ts';
 import type { CpuProbe } from '../../../src/llm/cpu-probe.ts';
 import { chooseEngine, cpuThreadCount } from '../../../src/core/llm/engine-choice.ts';
 import { startDialectServer } from '../../support/dialect-servers.ts';
+import { deferred } from '../../support/deferred.ts';
+import { brainFacts } from '../../../src/llm/brain-status.ts';
 
 const gpu: WebGpuProbe = { usable: true, f16: true, adapter: 'test', maxStorageBufferBindingSize: 1 << 30 };
 
@@ -44,7 +46,8 @@ function fakeWebLlm(opts: { cached?: boolean; fail?: string } = {}) {
 
 const noCpu: CpuProbe = { usable: false, reason: 'no-wasm-memory64', isolated: false, cores: 4 };
 
-function controller(f: ReturnType<typeof fakeWebLlm>, stored: Partial<ModelSettings> = {}, probe = gpu, cpu?: { fake: ReturnType<typeof fakeWebLlm>; probe: CpuProbe }) {
+/** `saving`: each save finishes only when it settles (default: at once). */
+function controller(f: ReturnType<typeof fakeWebLlm>, stored: Partial<ModelSettings> = {}, probe = gpu, cpu?: { fake: ReturnType<typeof fakeWebLlm>; probe: CpuProbe }, saving?: Promise<void>) {
   const hub = new ModelHub();
   const saved: ModelSettings[] = [];
   const c = new ModelController({
@@ -55,7 +58,10 @@ function controller(f: ReturnType<typeof fakeWebLlm>, stored: Partial<ModelSetti
     demoModel: async () => (await import('../../../src/ui/demo-brain.ts')).createDemoModel(),
     probe: async () => probe,
     load: async () => ({ ...defaultModelSettings(), ...stored }),
-    save: async (s) => void saved.push(s),
+    save: async (s) => {
+      saved.push(s);
+      await saving;
+    },
   });
   return { c, hub, saved };
 }
@@ -238,6 +244,30 @@ describe('测试连接 finds the server\'s output mode and keeps it with the set
       // Another model on the same server is probed again.
       await c.saveRemote({ ...c.snapshot.settings.remote, model: 'test-model-large' });
       expect(c.snapshot.settings.remote.mode).toBeUndefined();
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('a step that switched the mode by itself keeps "上次连接成功": the mode is saved, the model in use kept', async () => {
+    const server = await startDialectServer('openai');
+    try {
+      const remote = { baseUrl: server.baseUrl, model: 'test-model', apiKey: '', timeoutMs: 5000, disableThinking: false, preset: 'custom' };
+      // Saving finishes when the test says, after the step has come back.
+      const saving = deferred();
+      const { c, hub, saved } = controller(fakeWebLlm(), { provider: 'remote', remote }, gpu, undefined, saving.promise);
+      await c.init();
+      // Strict json_schema with a union root is refused: the step probes, switches and succeeds.
+      expect(await tryStep(hub, '你好')).not.toBe('');
+      expect(brainFacts(c.snapshot).note).toContain('上次连接成功');
+      saving.resolve();
+      for (let i = 0; i < 5; i++) await tick();
+      expect(saved.at(-1)!.remote).toMatchObject({ mode: 'json_schema_strict_object', probedFor: `${server.baseUrl}|test-model` });
+      expect(brainFacts(c.snapshot).note).toContain('上次连接成功');
+      // The next step goes straight out in the mode found.
+      const before = server.requests.length;
+      await tryStep(hub, '再说一句');
+      expect(server.requests.slice(before).map((r) => r.status)).toEqual([200]);
     } finally {
       await server.close();
     }
