@@ -126,9 +126,7 @@ export class ParentalControls {
       await s.put('pin', this.pin!);
       await s.put('attempts', this.attempts);
     });
-    this.unlocked = true;
-    this.touch();
-    this.emit();
+    this.unlock();
     return { code };
   }
 
@@ -147,8 +145,7 @@ export class ParentalControls {
       this.unlock();
       return { ok: true };
     }
-    this.attempts = afterWrong(this.attempts, this.deps.now());
-    await this.persist((s) => s.put('attempts', this.attempts));
+    await this.wrongTry();
     return { ok: false, waitMs: waitMs(this.attempts, this.deps.now()), triesLeft: Math.max(0, FREE_TRIES - this.attempts.fails) };
   }
 
@@ -160,11 +157,16 @@ export class ParentalControls {
     const problem = pinProblem(newPin);
     if (problem) return { problem };
     if (!(await secretMatches(normalizeRecoveryCode(code), this.pin.recovery))) {
-      this.attempts = afterWrong(this.attempts, this.deps.now());
-      await this.persist((s) => s.put('attempts', this.attempts));
+      await this.wrongTry();
       return { problem: '恢复码不对。请看第一次设置时抄下的那张纸。' };
     }
     return this.storePin(newPin);
+  }
+
+  /** A wrong PIN or recovery code: counted, and kept across a reload. */
+  private async wrongTry(): Promise<void> {
+    this.attempts = afterWrong(this.attempts, this.deps.now());
+    await this.persist((s) => s.put('attempts', this.attempts));
   }
 
   // ---- the unlock ------------------------------------------------------------------------
@@ -218,25 +220,24 @@ export class ParentalControls {
   }
 
   /** A parent's "再玩 15 分钟" (needs the PIN first). */
-  async grantMore(): Promise<void> {
-    if (!this.unlocked) return;
-    this.playState = grantMore(this.playState, this.settings.play, this.deps.local);
-    await this.persist((s) => s.put('play', this.playState));
-    this.emit();
+  grantMore(): Promise<void> {
+    return this.setPlay((p) => grantMore(p, this.settings.play, this.deps.local));
   }
 
   /** A parent's "今天不限时间" (needs the PIN first). */
-  async unlimitedToday(): Promise<void> {
-    if (!this.unlocked) return;
-    this.playState = unlimitedToday(this.playState);
-    await this.persist((s) => s.put('play', this.playState));
-    this.emit();
+  unlimitedToday(): Promise<void> {
+    return this.setPlay(unlimitedToday);
   }
 
   /** A parent says the device clock is right (it was turned back on purpose, or fixed): the app follows it. */
-  async useDeviceClock(): Promise<void> {
+  useDeviceClock(): Promise<void> {
+    return this.setPlay((p) => resyncClock(p, this.deps.now(), this.deps.local));
+  }
+
+  /** A parent's change to today's play time (needs the PIN first), kept and told. */
+  private async setPlay(change: (p: PlayState) => PlayState): Promise<void> {
     if (!this.unlocked) return;
-    this.playState = resyncClock(this.playState, this.deps.now(), this.deps.local);
+    this.playState = change(this.playState);
     await this.persist((s) => s.put('play', this.playState));
     this.emit();
   }

@@ -87,7 +87,7 @@ export function createAppRuntime(): AppRuntime {
   // timeouts, the game host's hang detection and the main agent's rounds are all sized from it.
   const controller = createModelController(hub, () => import('./demo-brain.ts').then((m) => m.createDemoModel()), { stepTimeouts: () => stepTimeouts(turnBudget()) });
   void controller.init().catch((e) => console.error('model settings', e));
-  followLocalModel(controller); // "ready offline" and persistent storage
+  followLocalModel(controller); // persistent storage when a model starts downloading
 
   // ---- the grown-up's controls -------------------------------------------------------------
   const parental = new ParentalControls({ store: openParentalStore(), now: () => Date.now(), mono: () => performance.now(), local: browserLocalTime, random: randomValues });

@@ -19,7 +19,7 @@ export class AppStatus {
   model: ControllerState = $state.raw(undefined as unknown as ControllerState);
   facts: StatusFacts = $state.raw(undefined as unknown as StatusFacts);
   readonly parts: PartStatus[] = $derived(partStatuses(this.facts));
-  readonly verdict: Verdict = $derived(offlineVerdict(this.facts));
+  readonly verdict: Verdict = $derived(offlineVerdict(this.facts, this.parts));
   private readonly offs: Array<() => void> = [];
 
   constructor(rt: Pick<AppRuntime, 'controller' | 'recognizer' | 'synth' | 'robot'>) {

@@ -157,6 +157,13 @@ test('unsafe lines in chat, in 猜数字 and in a Studio game become the redirec
   await game.locator('summary').click();
   await expect(game.getByTestId('safety-original')).toHaveText(UNSAFE.game);
   await shootSizes(page, info, 'safety-log');
+
+  // 清空记录 clears 安全提醒 too (it is read from the same records).
+  await page.getByRole('button', { name: '清空记录' }).click();
+  await page.getByRole('button', { name: '确定清空' }).click();
+  await expect(page.getByText('还没有记录')).toBeVisible();
+  await expect(entries).toHaveCount(0);
+  await expect(log).toContainText('还没有被拦下的话。');
 });
 
 test('「只玩游戏」: the robot does not chat, and still plays', async ({ page }) => {

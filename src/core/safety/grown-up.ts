@@ -54,7 +54,7 @@ export function recoveryCode(random: readonly number[]): string {
 
 /** A typed recovery code in the written form (spaces, dashes and case do not matter). */
 export function normalizeRecoveryCode(typed: string): string {
-  const c = typed.toUpperCase().replace(/[^0-9A-Z]/g, '').replace(/O/g, '0').replace(/[IL]/g, '1');
+  const c = typed.toUpperCase().replace(/[^0-9A-Z]/g, '');
   return c.length === 12 ? [c.slice(0, 4), c.slice(4, 8), c.slice(8)].join('-') : c;
 }
 

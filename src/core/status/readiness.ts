@@ -136,10 +136,9 @@ export function partStatuses(f: StatusFacts): PartStatus[] {
 /**
  * The offline verdict. A game needs the app, a brain, a way to hear the child and a way to answer;
  * typing and subtitles stand in for listening and speaking, so those make the verdict `partly`,
- * never `offline`.
+ * never `offline`. `parts` are `partStatuses(f)`, for a caller that has them already.
  */
-export function offlineVerdict(f: StatusFacts): Verdict {
-  const parts = partStatuses(f);
+export function offlineVerdict(f: StatusFacts, parts: readonly PartStatus[] = partStatuses(f)): Verdict {
   const get = (id: PartId) => parts.find((p) => p.id === id)!;
   if (!f.brain.chosen || !f.brain.ready) return { level: 'not-ready', text: f.brain.chosen ? '大脑还没准备好' : '还没有大脑', missing: [get('brain').detail] };
   const missing: string[] = [];

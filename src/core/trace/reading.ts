@@ -2,10 +2,11 @@
  * A round of the trace as a parent reads it in 记录: what the child said (or tapped), every sentence
  * the robot said, what the game did in plain Chinese (each game says it in its own words:
  * `skills/<id>/summary.ts`), and how long it took. The developer's view (tool calls, A2A, JSON, ids)
- * stays the tree of ./tree.ts, under 技术细节. Pure.
+ * stays the tree of ./tree.ts, under 技术细节. And the safety records as 安全提醒 lists them. Pure.
  */
 import { childSentence, describe } from '../errors/catalogue.ts';
-import type { ViewEvent, ViewRound } from './rounds.ts';
+import type { SafetyCategory } from '../safety/rules.ts';
+import type { GroupedTrace, ViewEvent, ViewRound } from './rounds.ts';
 
 /** One tool call of a game, as its trace record holds it. */
 export interface ToolCall {
@@ -58,4 +59,61 @@ export function readRound(round: ViewRound, summaries: Readonly<Record<string, T
     } else if (e.kind === 'error' && e.name && !d?.quiet && childSentence(e.name) !== undefined) happened.push(plainError(e.name));
   }
   return { who, said, robot, happened: [...new Set(happened)], durationMs: round.endedAt - round.startedAt };
+}
+
+/** One line of 记录 → 安全提醒: a line the safety check stopped, or the child's words answered with care. */
+export interface SafetyEntry {
+  key: string;
+  at: number;
+  kind: 'blocked' | 'child_words';
+  /** Who it was: 孩子说的话, 小方（主机器人）, or 游戏「<title>」. */
+  who: string;
+  category: SafetyCategory;
+  /** What the child heard instead. */
+  said: string;
+  /** What was really written (a blocked reply in full), or the child's words. */
+  original: string;
+  rule: string;
+  view: string;
+}
+
+/** The most entries 安全提醒 lists. */
+const SAFETY_ENTRIES_SHOWN = 100;
+
+/**
+ * Every safety record of the trace as 安全提醒 lists it, newest first (at most 100). A blocked
+ * reply is one entry: its first blocked sentence, then the rest of it that was not said either.
+ */
+export function safetyEntries(trace: GroupedTrace, titleOf: (gameId: string) => string): SafetyEntry[] {
+  const all = [...trace.rounds.flatMap((r) => r.events.map((e) => ({ e, words: r.text }))), ...trace.orphans.map((e) => ({ e, words: '' }))]
+    .filter(({ e }) => e.kind === 'safety')
+    .sort((a, b) => a.e.at - b.e.at || (a.e.seq ?? 0) - (b.e.seq ?? 0));
+  const replies: Record<string, SafetyEntry> = {};
+  const out: SafetyEntry[] = [];
+  for (const { e, words } of all) {
+    const d = obj(e.data) ?? {};
+    const str = (k: string) => (typeof d[k] === 'string' ? (d[k] as string) : '');
+    const reply = `${e.requestId ?? e.roundId ?? ''}:${str('role')}`;
+    if (e.name === 'suppressed') {
+      const entry = replies[reply];
+      if (entry) entry.original += str('original');
+      continue;
+    }
+    if (e.name !== 'blocked' && e.name !== 'child_words') continue;
+    const child = e.name === 'child_words';
+    const entry: SafetyEntry = {
+      key: `${e.seq ?? ''}-${e.at}`,
+      at: e.at,
+      kind: child ? 'child_words' : 'blocked',
+      who: child ? '孩子说的话' : str('role') === 'game_agent' ? `游戏「${titleOf(str('gameId'))}」` : '小方（主机器人）',
+      category: d.category as SafetyCategory,
+      said: str('said'),
+      original: child ? words : str('original'),
+      rule: str('rule'),
+      view: str('view'),
+    };
+    if (!child) replies[reply] = entry;
+    out.push(entry);
+  }
+  return out.sort((a, b) => b.at - a.at).slice(0, SAFETY_ENTRIES_SHOWN);
 }

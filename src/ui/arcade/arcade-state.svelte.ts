@@ -1,6 +1,6 @@
 /**
  * The arcade's view model: mirrors the runtime's plain-TS objects (main agent, speech, mic loop,
- * robot, model hub) into Svelte 5 state, so components only read fields and call actions.
+ * robot) into Svelte 5 state, so components only read fields and call actions.
  */
 import type { AgentSnapshot, ArcadeGame } from '../../core/arcade/types.ts';
 import { describe } from '../../core/errors/catalogue.ts';
@@ -28,8 +28,6 @@ export class ArcadeState {
   lines: SubtitleLine[] = $state([]);
   speakingNow: string = $state('');
   games: ArcadeGame[] = $state([]);
-  modelLabel: string = $state('');
-  modelReady: boolean = $state(false);
   robotStatus: string = $state('');
   robotActive: 'robot' | 'screen' = $state('screen');
   /** The USB link's state ('none' also when this browser has no link at all). */
@@ -59,10 +57,6 @@ export class ArcadeState {
       rt.loop.onState((s) => (this.loopState = s)),
       rt.recognizer.onStatus((s) => (this.micStatus = s)),
       rt.synth.onStatus((s) => (this.voice = s)),
-      rt.hub.subscribe((s) => {
-        this.modelLabel = s.label;
-        this.modelReady = s.kind !== undefined;
-      }),
       rt.robot.output.on('status', (s) => {
         this.robotStatus = s;
         this.robotLink = rt.robot.link?.state ?? 'none';

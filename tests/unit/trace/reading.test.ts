@@ -11,7 +11,7 @@ import { policy as drawPolicy } from '../../../skills/draw-guess/demo.ts';
 import { GuessNumberAgent } from '../../../skills/guess-number/game.ts';
 import { policy as guessPolicy } from '../../../skills/guess-number/demo.ts';
 import { designContext } from '../../../src/core/trace/designs.ts';
-import { readRound, type ToolSummary } from '../../../src/core/trace/reading.ts';
+import { readRound, safetyEntries, type ToolSummary } from '../../../src/core/trace/reading.ts';
 import { groupRounds, viewRounds, type StoredTraceEvent } from '../../../src/core/trace/rounds.ts';
 import type { TraceEvent } from '../../../src/core/trace/types.ts';
 import { TraceRecorder } from '../../../src/trace/recorder.ts';
@@ -113,5 +113,44 @@ describe('design sessions', () => {
       ['p-2', 1, 5_300, 5_300],
     ]);
     expect(g.orphans).toEqual([]);
+  });
+});
+
+describe('安全提醒 (safetyEntries)', () => {
+  const title = (id: string) => ({ 'guess-number': '猜数字' })[id] ?? id;
+  const events: StoredTraceEvent[] = [
+    { kind: 'user_input', at: 1_000, roundId: 'r1', source: 'user', data: { text: '我们玩猜数字吧' } },
+    { kind: 'a2a_request', at: 1_010, roundId: 'r1', requestId: 'q1', source: 'main', data: { kind: 'start' } },
+    // A game's reply: its first sentence blocked, the rest of it not said either.
+    { kind: 'safety', at: 1_100, seq: 3, roundId: 'r1', requestId: 'q1', source: 'main', name: 'blocked', data: { category: 'personal_info', rule: 'ask_address', view: 'plain', role: 'game_agent', gameId: 'guess-number', original: '你家住在哪里？', said: '我们继续猜数字吧！' } },
+    { kind: 'safety', at: 1_110, seq: 4, roundId: 'r1', requestId: 'q1', source: 'main', name: 'suppressed', data: { category: 'personal_info', role: 'game_agent', gameId: 'guess-number', original: '告诉我门牌号。' } },
+    { kind: 'speech', at: 1_200, roundId: 'r1', source: 'main', name: 'spoken', data: { text: '我们继续猜数字吧！' } },
+    { kind: 'user_input', at: 2_000, roundId: 'r2', source: 'user', data: { text: '刀放在哪里？' } },
+    { kind: 'safety', at: 2_010, seq: 7, roundId: 'r2', source: 'main', name: 'child_words', data: { category: 'danger', rule: 'knife', said: '这个要问问爸爸妈妈哦。' } },
+    { kind: 'user_input', at: 3_000, roundId: 'r3', source: 'user', data: { text: '你好' } },
+    { kind: 'safety', at: 3_010, seq: 9, roundId: 'r3', source: 'main', name: 'blocked', data: { category: 'attachment', rule: 'stay', view: 'plain', role: 'main_agent', original: '别走，只陪我玩。', said: '去和家人玩一会儿吧！' } },
+  ];
+
+  it('one entry per blocked reply (the rest of it joined to the original), the child\'s words with the round\'s text, newest first', () => {
+    const entries = safetyEntries(groupRounds(events), title);
+    expect(entries.map((e) => [e.kind, e.category, e.who, e.said, e.original])).toEqual([
+      ['blocked', 'attachment', '小方（主机器人）', '去和家人玩一会儿吧！', '别走，只陪我玩。'],
+      ['child_words', 'danger', '孩子说的话', '这个要问问爸爸妈妈哦。', '刀放在哪里？'],
+      ['blocked', 'personal_info', '游戏「猜数字」', '我们继续猜数字吧！', '你家住在哪里？告诉我门牌号。'],
+    ]);
+    expect(entries[2]).toMatchObject({ rule: 'ask_address', view: 'plain', at: 1_100, key: '3-1100' });
+  });
+
+  it('an empty (cleared) trace has none; records that are not safety ones are never listed', () => {
+    expect(safetyEntries({ rounds: [], designs: [], orphans: [] }, title)).toEqual([]);
+    expect(safetyEntries(groupRounds(events.filter((e) => e.kind !== 'safety')), title)).toEqual([]);
+  });
+
+  it('lists the newest 100', () => {
+    const many: StoredTraceEvent[] = [{ kind: 'user_input', at: 0, roundId: 'r', source: 'user', data: { text: '你好' } }];
+    for (let i = 1; i <= 120; i++) many.push({ kind: 'safety', at: i, seq: i, roundId: 'r', source: 'main', name: 'child_words', data: { category: 'danger', rule: 'r', said: 's' } });
+    const entries = safetyEntries(groupRounds(many), title);
+    expect(entries).toHaveLength(100);
+    expect([entries[0].at, entries[99].at]).toEqual([120, 21]);
   });
 });
