@@ -21,14 +21,20 @@ test.afterAll(async () => {
 
 const REPLY = '我想好了一个数字。你有七次机会。快来猜吧！';
 
-/** Plays 猜数字's start like a (slow) model: start_game at once, then the reply a piece at a time. */
-function slowGame() {
+/**
+ * Plays 猜数字's start like a (slow) model: start_game at once, then the reply a piece at a time,
+ * its last piece held until `release` is called.
+ */
+function slowGame(): { release: () => void } {
+  let release!: () => void;
+  const held = new Promise<void>((r) => (release = r));
   server.respond((body) => {
     const tools: string[] = (body.response_format?.json_schema?.schema?.anyOf ?? []).map((o: { properties: { action: { const: string } } }) => o.properties.action.const);
     const last = body.messages.at(-1).content as string;
     if (tools.includes('start_game') && !last.startsWith('<tool_response>')) return { content: JSON.stringify({ action: 'start_game', args: {} }) };
-    return { content: JSON.stringify({ action: 'reply', args: { text: REPLY } }), pieceChars: 2, pieceDelayMs: 100 };
+    return { content: JSON.stringify({ action: 'reply', args: { text: REPLY } }), pieceChars: 2, pieceDelayMs: 100, holdLastPiece: held };
   });
+  return { release };
 }
 
 async function openWithRemote(page: Page): Promise<void> {
@@ -40,7 +46,7 @@ async function openWithRemote(page: Page): Promise<void> {
 }
 
 test('the thinking face shows before the request leaves, and the first sentence is spoken while the model still writes', async ({ page }) => {
-  slowGame();
+  const game = slowGame();
   await openWithRemote(page);
   // Record when the on-screen robot's face turns to thinking (page clock).
   await page.evaluate(() => {
@@ -53,6 +59,9 @@ test('the thinking face shows before the request leaves, and the first sentence 
   });
   const before = server.requests.length;
   await page.getByTestId('game-card').filter({ hasText: '猜数字' }).click();
+  // The first sentence is spoken while the model's answer is unfinished (its last piece is held).
+  await page.waitForFunction(() => (window as any).__speech.startedAt.some((s: { text: string }) => s.text === '我想好了一个数字。'), null, { timeout: 20_000 });
+  game.release();
 
   await expect.poll(() => page.evaluate(() => (window as any).__speech.spoken.join('')), { timeout: 20_000 }).toContain('快来猜吧！');
   const chats = server.requests.slice(before).filter((r) => r.path === '/v1/chat/completions');

@@ -10,9 +10,11 @@ import type { AddressInfo } from 'node:net';
 export type TestReply =
   /**
    * Streams `content` as SSE deltas of `pieceChars` characters, written `chunkBytes` bytes at a time;
-   * with `pieceDelayMs`, one delta at a time with that pause before each (a slow model).
+   * with `pieceDelayMs`, one delta at a time with that pause before each (a slow model); with
+   * `holdLastPiece` as well, the last delta waits until that promise settles (so a test can see the
+   * client act while the answer is provably unfinished).
    */
-  | { content: string; pieceChars?: number; chunkBytes?: number; finishReason?: string; pieceDelayMs?: number; delayMs?: number }
+  | { content: string; pieceChars?: number; chunkBytes?: number; finishReason?: string; pieceDelayMs?: number; delayMs?: number; holdLastPiece?: Promise<unknown> }
   /** A plain (non-streamed) JSON completion. */
   | { json: string }
   | { status: number; body: string }
@@ -151,6 +153,7 @@ export async function startOpenAITestServer(responder?: Responder): Promise<Open
         if (res.destroyed) return;
         // The first event is the role, the last two the finish and [DONE]: pieces are in between.
         if (i > 0 && i < events.length - 2) await new Promise((r) => setTimeout(r, reply.pieceDelayMs));
+        if (i === events.length - 3 && reply.holdLastPiece) await reply.holdLastPiece;
         res.write(`${ev}\n\n`);
         if (i === events.length - 3) record.lastContentAt = Date.now();
       }
