@@ -71,8 +71,7 @@ test('the first run sets the PIN; the child cannot reach the grown-up screens wi
   await expect(page.getByTestId('privacy-brain')).toContainText('演示脚本');
   await expect(page.getByTestId('privacy-brain')).toHaveAttribute('data-leaves', 'no');
   for (const panel of ['child-safety-settings', 'play-time-settings', 'privacy-settings']) {
-    await page.getByTestId(panel).scrollIntoViewIfNeeded();
-    await shootSizes(page, info, `parental-4-${panel}`);
+    await shootSizes(page, info, `parental-4-${panel}`, { target: page.getByTestId(panel) });
   }
 
   // Back to the arcade: the area is closed again.

@@ -1,5 +1,5 @@
 /** Screenshots of what is on screen now at the three sizes the app is made for. */
-import type { Page, TestInfo } from '@playwright/test';
+import type { Locator, Page, TestInfo } from '@playwright/test';
 
 export const VIEWPORTS = [
   { name: 'phone', width: 390, height: 844 },
@@ -7,11 +7,13 @@ export const VIEWPORTS = [
   { name: 'landscape', width: 1180, height: 820 },
 ];
 
-export async function shootSizes(page: Page, info: TestInfo, name: string, opts: { fullPage?: boolean } = {}): Promise<void> {
+/** `target`: a part of the page brought into view again at each size (a resize moves what is on screen). */
+export async function shootSizes(page: Page, info: TestInfo, name: string, opts: { fullPage?: boolean; target?: Locator } = {}): Promise<void> {
   const size = page.viewportSize();
   for (const v of VIEWPORTS) {
     await page.setViewportSize({ width: v.width, height: v.height });
     await page.waitForTimeout(150);
+    await opts.target?.scrollIntoViewIfNeeded();
     await page.screenshot({ path: info.outputPath(`${name}-${v.name}.png`), fullPage: opts.fullPage ?? false });
   }
   if (size) await page.setViewportSize(size);
