@@ -1,7 +1,7 @@
 /**
- * The turn budget in use (src/core/arcade/turn-budget.ts): T1 and T2, persisted in localStorage so a
- * grown-up (or a test) can give a slow home server more time, or a quick one less. Read at every
- * round; anything stored out of range is brought inside.
+ * The turn budget in use (src/core/arcade/turn-budget.ts): T1 and T2, the defaults unless a value is
+ * stored in localStorage (there is no screen for it yet; the chaos tests store short ones). Read at
+ * every round; anything stored out of range is brought inside.
  */
 import { normalizeTurnBudget, type TurnBudget } from '../core/arcade/turn-budget.ts';
 
@@ -23,10 +23,4 @@ export function turnBudget(): TurnBudget {
     stored = null;
   }
   return normalizeTurnBudget(stored);
-}
-
-export function setTurnBudget(b: Partial<TurnBudget>): TurnBudget {
-  const next = normalizeTurnBudget({ ...turnBudget(), ...b });
-  storage()?.setItem(KEY, JSON.stringify(next));
-  return next;
 }

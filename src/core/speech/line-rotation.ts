@@ -36,9 +36,4 @@ export class LineRotation {
     const lines = childLines(code);
     return this.pick(code, lines.length ? lines : [describe(code).child]);
   }
-
-  /** A line said by someone else on the same path (it is not repeated next). */
-  said(line: string): void {
-    this.last = line;
-  }
 }
