@@ -291,18 +291,23 @@ export class StudioSession {
         if (w.type === 'call_model') await this.managerRound(work);
         else if (w.type === 'run_worker') await this.runWorker(w.skill, w.workerId, null, work);
         else if (w.type === 'resume_worker') await this.runWorker(w.skill, w.workerId, w.answer, work);
+        // What the parent is shown is saved first: a reload right after a new draft appears finds it.
+        await this.saveIfWanted();
         this.emit();
       }
       return { ok: true };
     } finally {
       this.busy = false;
-      // The machine asks for a save when the session comes to rest (waiting, done, error).
-      if (this.persistWanted) {
-        this.persistWanted = false;
-        await this.persistOrSay();
-      }
+      await this.saveIfWanted();
       this.emit();
     }
+  }
+
+  /** The machine asks for a save when the session comes to rest (waiting, done, error). */
+  private async saveIfWanted(): Promise<void> {
+    if (!this.persistWanted) return;
+    this.persistWanted = false;
+    await this.persistOrSay();
   }
 
   /**

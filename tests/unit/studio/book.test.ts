@@ -66,6 +66,30 @@ describe('the Book', () => {
     expect(r.view.waiting).toMatchObject({ kind: 'review_drafts', skill: 'interaction-paradigm' });
   });
 
+  it('a draft the parent is shown is already saved: a reload right after it appears finds the same draft', async () => {
+    const name = dbName();
+    const book = await Book.open(name);
+    await book.createProject(pkg, 'p3', 1);
+    const s = StudioSession.create({ pkg, model: demoModel().model, store: book, now: clock() }, 'p3');
+    await s.input('我想做一个问答卡牌游戏');
+    for (const t of ['设计.交互范式', '设计.run_skill清单']) await s.accept(t);
+    await s.input('恐龙');
+    await s.accept('设计.主题');
+    const before = JSON.stringify(s.view.board.tags['设计.卡牌'].value);
+    // Each view handed to the screen is compared with what a reload would load at that moment.
+    const seen: Array<Promise<[string, string]>> = [];
+    s.subscribe((v) => {
+      const shown = JSON.stringify(v.board.tags['设计.卡牌']?.value);
+      if (shown === before) return;
+      seen.push(book.loadSnapshot('p3').then((snap) => [shown, JSON.stringify(snap!.board.tags['设计.卡牌']?.value)]));
+    });
+    await s.reject('设计.卡牌', '太难了');
+    const pairs = await Promise.all(seen);
+    expect(pairs.length).toBeGreaterThan(0);
+    for (const [shown, saved] of pairs) expect(saved).toBe(shown);
+    book.close();
+  });
+
   it('stores play records per project', async () => {
     const book = await Book.open(dbName());
     await book.savePlayBook({ id: 'pb1', projectId: 'p1', startedAt: 1, endedAt: 9, turns: [{ at: 2, input: '霸王龙', replies: ['答对了！'] }], score: 2, correct: 1, cardsPlayed: 1, durationMs: 8 });
