@@ -1,10 +1,29 @@
 /**
- * The prompt layout before the session-stable one, rebuilt from requests recorded with the current
- * agents (the "before" variant of bench/latency): the state snapshot and the legal actions at the end
- * of the system prompt (so the system prompt changed every round), each input only
- * `{"event","user_text"}`, and a memory of each earlier round as its input and final reply only.
+ * Earlier layouts, rebuilt from requests recorded with the current agents:
+ * - `beforeLayout` (the "before" variant of bench/latency): the state snapshot and the legal actions
+ *   at the end of the system prompt (so the system prompt changed every round), each input only
+ *   `{"event","user_text"}`, and a memory of each earlier round as its input and final reply only;
+ * - `pairedText` / `pairedSteps`: steps written in the paired form `{"action": …, "args": {…}}`
+ *   the agents used before the keyed one (`src/core/llm/step-format.ts`).
  */
+import { stepOfValue } from '../../src/core/llm/step-format.ts';
 import type { ChatMessage, StepRequest } from '../../src/core/llm/types.ts';
+
+/** A step's text in the paired form (other text unchanged). */
+export function pairedText(text: string): string {
+  try {
+    const v = stepOfValue(JSON.parse(text));
+    if (v.ok) return JSON.stringify({ action: v.action, args: v.args });
+  } catch {
+    // not a step: as it is
+  }
+  return text;
+}
+
+/** The request with every step the model wrote (its assistant messages) in the paired form. */
+export function pairedSteps(req: StepRequest): StepRequest {
+  return { ...req, messages: req.messages.map((m) => (m.role === 'assistant' ? { ...m, content: pairedText(m.content) } : m)) };
+}
 
 const isInput = (m: ChatMessage) => m.role === 'user' && m.content.startsWith('{"event":');
 

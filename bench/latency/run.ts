@@ -7,15 +7,17 @@
  * what the model wrote, and replays them through a simulated engine with WebLLM's exact cache rule
  * (simulate.ts), counting tokens with the Qwen tokenizer. Side by side in one run:
  * - before: the old prompt layout (state and actions in the system prompt, memory of input + final
- *   reply only; layouts.ts) and no streaming (a sentence is heard when its step is complete), no cue;
- * - after: the session-stable layout the agents use now, sentences spoken as they are decoded,
- *   and the instant thinking cue.
+ *   reply only; layouts.ts), steps in the paired form `{"action","args"}`, and no streaming (a
+ *   sentence is heard when its step is complete), no cue;
+ * - after: the session-stable layout the agents use now, keyed steps `{"<action>": {…}}`,
+ *   sentences spoken as they are decoded, and the instant thinking cue;
+ * - and, to show what the step's shape alone is worth, "after" with paired steps.
  */
 import { pathToFileURL } from 'node:url';
 import type { StepRequest } from '../../src/core/llm/types.ts';
 import { qwenTokenizer } from '../llm/run.ts';
 import { closeVite, viteImport } from '../llm/vite-runner.ts';
-import { beforeLayout } from './layouts.ts';
+import { beforeLayout, pairedSteps, pairedText } from './layouts.ts';
 import { PROFILES, type DeviceProfile } from './profiles.ts';
 import { percentile, SimulatedEngine, timeTurn, type Tokenizer, type TurnSteps, type TurnTiming } from './simulate.ts';
 
@@ -64,13 +66,21 @@ export interface ProfileFigures {
   inPlaceShare: number;
 }
 
-export function estimate(sessions: Session[], profile: DeviceProfile, variant: 'before' | 'after', tok: Tokenizer): ProfileFigures {
+type Variant = 'before' | 'after' | 'pairedSteps';
+
+function stepsOf(turn: TurnSteps, variant: Variant): TurnSteps['steps'] {
+  if (variant === 'after') return turn.steps;
+  const paired = turn.steps.map((x) => ({ req: pairedSteps(x.req), output: pairedText(x.output) }));
+  return variant === 'before' ? paired.map((x) => ({ ...x, req: beforeLayout(x.req) })) : paired;
+}
+
+export function estimate(sessions: Session[], profile: DeviceProfile, variant: Variant, tok: Tokenizer): ProfileFigures {
   const timings: TurnTiming[] = [];
   for (const s of sessions) {
     const engine = new SimulatedEngine(tok);
     for (const turn of s.turns) {
-      const steps = variant === 'before' ? turn.steps.map((x) => ({ ...x, req: beforeLayout(x.req) })) : turn.steps;
-      const t = timeTurn(engine, { steps }, profile, { streaming: variant === 'after', cue: variant === 'after' }, tok);
+      const live = variant !== 'before';
+      const t = timeTurn(engine, { steps: stepsOf(turn, variant) }, profile, { streaming: live, cue: live }, tok);
       if (turn.inGame) timings.push(t);
     }
   }
@@ -88,9 +98,9 @@ export function estimate(sessions: Session[], profile: DeviceProfile, variant: '
 }
 
 export function runLatency(sessions: Session[], tok: Tokenizer) {
-  const side = (variant: 'before' | 'after') => Object.fromEntries(PROFILES.map((p) => [p.id, estimate(sessions, p, variant, tok)]));
+  const side = (variant: Variant) => Object.fromEntries(PROFILES.map((p) => [p.id, estimate(sessions, p, variant, tok)]));
   const turns = sessions.reduce((n, s) => n + s.turns.filter((t) => t.inGame).length, 0);
-  return { tokenizer: tok.name, turns, before: side('before'), after: side('after') };
+  return { tokenizer: tok.name, turns, before: side('before'), after: side('after'), afterWithPairedSteps: side('pairedSteps') };
 }
 
 const s = (x: number) => `${x.toFixed(2)} s`;
@@ -111,7 +121,8 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
     for (const p of PROFILES) {
       const b = r.before[p.id];
       const a = r.after[p.id];
-      console.log(`${p.label} (estimated, ${p.source}): first sentence p50 ×${(b.firstSentenceP50S / a.firstSentenceP50S).toFixed(1)} sooner, prefilled tokens ×${(b.prefillTokensPerTurn / a.prefillTokensPerTurn).toFixed(1)} fewer`);
+      const q = r.afterWithPairedSteps[p.id];
+      console.log(`${p.label} (estimated, ${p.source}): first sentence p50 ×${(b.firstSentenceP50S / a.firstSentenceP50S).toFixed(1)} sooner, prefilled tokens ×${(b.prefillTokensPerTurn / a.prefillTokensPerTurn).toFixed(1)} fewer; the keyed step alone: first sentence p50 ${s(q.firstSentenceP50S)} → ${s(a.firstSentenceP50S)}, whole reply ${s(q.fullReplyP50S)} → ${s(a.fullReplyP50S)}`);
     }
   }
 }

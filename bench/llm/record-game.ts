@@ -12,6 +12,7 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { createScriptedModel } from '../../src/llm/scripted.ts';
+import { stepJson } from '../../src/core/llm/step-format.ts';
 import type { ChatModel, ScriptPolicy, StepRequest } from '../../src/core/llm/types.ts';
 import { gameInput, type GameInputKind, type GameReply } from '../../src/core/protocol/game-protocol.ts';
 import type { DevicePort } from '../../src/core/robot/types.ts';
@@ -38,7 +39,7 @@ export function recordingModel(model: ChatModel, into: StepRequest[], outputs?: 
       const index = into.push(structuredClone(plain)) - 1;
       const step = await model.step(req);
       // What the model wrote for this request, exactly (a local engine's cache holds this text).
-      if (outputs) outputs[index] = step.raw ?? JSON.stringify({ action: step.action, args: step.args });
+      if (outputs) outputs[index] = step.raw ?? stepJson(step);
       return step;
     },
   };

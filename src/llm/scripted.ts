@@ -6,7 +6,8 @@
  */
 import { createChatModel, type ChatModelOptions, type StepProvider } from './decide-step.ts';
 import { abortError, modelError } from './errors.ts';
-import type { ChatModel, ScriptPolicy } from '../core/llm/types.ts';
+import { stepJson } from '../core/llm/step-format.ts';
+import type { ChatModel, ScriptPolicy, Step } from '../core/llm/types.ts';
 
 export const SCRIPTED_LABEL = '演示脚本（无模型）';
 
@@ -44,7 +45,7 @@ export function scriptedProvider(policies: PolicySource, streaming: ScriptedStre
       const policy = find(req.agent);
       if (!policy) throw modelError('model_not_configured', `演示脚本里没有“${req.agent}”的策略`);
       const out = await policy(req);
-      const text = 'raw' in out && typeof out.raw === 'string' ? out.raw : JSON.stringify(out);
+      const text = typeof out.raw === 'string' ? out.raw : stepJson(out as Step);
       if (req.onDelta) {
         const chars = Array.from(text);
         for (let i = 0; i < chars.length; i += size) {

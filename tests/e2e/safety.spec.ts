@@ -16,6 +16,8 @@ import { openGrownUp } from './support/parent.ts';
 import { shootSizes } from './support/screens.ts';
 import { Parent } from './support/studio.ts';
 import { DEFAULT_SEED, guessNumberSecrets, halvingGuesses } from './support/seeds.ts';
+import { stepJson } from '../../src/core/llm/step-format.ts';
+import { readStep } from '../../src/core/agent/messages.ts';
 
 let server: OpenAITestServer;
 test.beforeAll(async () => {
@@ -53,14 +55,14 @@ async function unsafeStep(body: any): Promise<{ content: string }> {
   const tools = toolsOf(body);
   const agent = agentOf(body.messages, tools);
   const words = wordsOf(body.messages);
-  const step = JSON.parse(await demoStep(body)) as { action: string; args: Record<string, unknown> };
+  const step = readStep({ role: 'assistant', content: await demoStep(body) })!;
   if (agent === 'main' && step.action === 'reply' && words.includes('讲个故事')) step.args.text = `好呀！${UNSAFE.chat}`;
   if (agent === 'game:guess-number' && step.action === 'reply' && words === '我猜50') step.args.text = `${String(step.args.text)}${UNSAFE.game}`;
   // The Studio's manager reads the child's newest words after the last "[孩子] " (a message may start with a tool result).
   const all = body.messages.map((m: { content: string }) => m.content).join('\n');
   const child = all.slice(all.lastIndexOf('[孩子] ') + 5);
-  if (agent === MANAGER_AGENT && tools.some((t) => t.name === 'reply') && child.startsWith('讲个笑话')) return { content: JSON.stringify({ action: 'reply', args: { text: UNSAFE.studio } }) };
-  return { content: JSON.stringify(step) };
+  if (agent === MANAGER_AGENT && tools.some((t) => t.name === 'reply') && child.startsWith('讲个笑话')) return { content: stepJson({ action: 'reply', args: { text: UNSAFE.studio } }) };
+  return { content: stepJson(step) };
 }
 
 /** A line, whole (waiting for its last sentence too). */

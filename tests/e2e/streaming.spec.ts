@@ -10,6 +10,8 @@ import { startOpenAITestServer, type OpenAITestServer } from '../support/openai-
 import { installSpeechFake } from './fakes/speech-fake.ts';
 import { useRemoteBrain } from './support/child.ts';
 import { setUpAsParent } from './support/parent.ts';
+import { toolsOf } from '../support/demo-brain-server.ts';
+import { stepJson } from '../../src/core/llm/step-format.ts';
 
 let server: OpenAITestServer;
 test.beforeAll(async () => {
@@ -29,10 +31,10 @@ function slowGame(): { release: () => void } {
   let release!: () => void;
   const held = new Promise<void>((r) => (release = r));
   server.respond((body) => {
-    const tools: string[] = (body.response_format?.json_schema?.schema?.anyOf ?? []).map((o: { properties: { action: { const: string } } }) => o.properties.action.const);
+    const tools = toolsOf(body).map((t) => t.name);
     const last = body.messages.at(-1).content as string;
-    if (tools.includes('start_game') && !last.startsWith('<tool_response>')) return { content: JSON.stringify({ action: 'start_game', args: {} }) };
-    return { content: JSON.stringify({ action: 'reply', args: { text: REPLY } }), pieceChars: 2, pieceDelayMs: 100, holdLastPiece: held };
+    if (tools.includes('start_game') && !last.startsWith('<tool_response>')) return { content: stepJson({ action: 'start_game', args: {} }) };
+    return { content: stepJson({ action: 'reply', args: { text: REPLY } }), pieceChars: 2, pieceDelayMs: 100, holdLastPiece: held };
   });
   return { release };
 }

@@ -15,6 +15,7 @@ import type { JsonSchema } from '../../src/core/llm/types.ts';
 import { readToolResult } from '../../src/core/agent/messages.ts';
 import { agentOf, demoStep, toolsOf } from './demo-brain-server.ts';
 import { startOpenAITestServer, type OpenAITestServer, type TestReply } from './openai-test-server.ts';
+import { stepJson } from '../../src/core/llm/step-format.ts';
 
 export const FAULTS = ['broken_json', 'unknown_action', 'wrong_types', 'empty_content', 'http_500', 'http_429', 'cut_stream', 'stall', 'lie'] as const;
 export type Fault = (typeof FAULTS)[number];
@@ -125,7 +126,7 @@ export async function startChaosBrainServer(opts: ChaosOptions): Promise<ChaosSe
       return await demoStep(body);
     } catch {
       const t = pick(random, tools);
-      return JSON.stringify({ action: t.name, args: randomValue(random, t.parameters) });
+      return stepJson({ action: t.name, args: randomValue(random, t.parameters) as Record<string, unknown> });
     }
   };
   server.respond(async (body, index): Promise<TestReply> => {
@@ -143,11 +144,11 @@ export async function startChaosBrainServer(opts: ChaosOptions): Promise<ChaosSe
         case 'broken_json':
           return sse((await demo(body, tools)).slice(0, 12));
         case 'unknown_action':
-          return sse('{"action":"fly_to_the_moon","args":{}}');
+          return sse('{"fly_to_the_moon":{}}');
         case 'wrong_types': {
           const t = pick(random, tools);
           const props = Object.keys((t.parameters.properties ?? {}) as object);
-          return sse(JSON.stringify({ action: t.name, args: props.length ? Object.fromEntries(props.map((k) => [k, [42]])) : { surprise: true } }));
+          return sse(stepJson({ action: t.name, args: props.length ? Object.fromEntries(props.map((k) => [k, [42]])) : { surprise: true } }));
         }
         case 'empty_content':
           return sse('');
@@ -161,13 +162,13 @@ export async function startChaosBrainServer(opts: ChaosOptions): Promise<ChaosSe
           return { hangAfter: random() < 0.5 ? '' : (await demo(body, tools)).slice(0, 8) };
         case 'lie':
           lies.push(lie!);
-          return sse(JSON.stringify({ action: 'reply', args: { text: lie } }));
+          return sse(stepJson({ action: 'reply', args: { text: lie } }));
       }
     }
     if (random() < randomRate && tools.length) {
       note('random');
       const t = pick(random, tools);
-      return sse(JSON.stringify({ action: t.name, args: randomValue(random, t.parameters) }));
+      return sse(stepJson({ action: t.name, args: randomValue(random, t.parameters) as Record<string, unknown> }));
     }
     note('demo');
     return sse(await demo(body, tools));

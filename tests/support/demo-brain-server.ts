@@ -6,7 +6,8 @@
  * remote brain that is slow, or faulty, on purpose.
  */
 import { mainDemoPolicy } from '../../src/arcade/demo-policy.ts';
-import type { ChatMessage, ScriptPolicy, StepRequest, ToolSpec } from '../../src/core/llm/types.ts';
+import { stepJson } from '../../src/core/llm/step-format.ts';
+import type { ChatMessage, JsonSchema, ScriptPolicy, Step, StepRequest, ToolSpec } from '../../src/core/llm/types.ts';
 import { studioDemoPolicies } from '../../src/studio/demo-policies.ts';
 import { MANAGER_AGENT, workerAgent } from '../../src/core/studio/manager-tools.ts';
 import { policy as guessNumber } from '../../skills/guess-number/demo.ts';
@@ -19,8 +20,15 @@ const GAMES: Array<{ heading: string; agent: string; policy: ScriptPolicy }> = [
 
 /** The tools a request allows, read back from its step schema (`response_format.json_schema`). */
 export function toolsOf(body: { response_format?: { json_schema?: { schema?: { anyOf?: unknown[] } } } }): ToolSpec[] {
-  const variants = (body.response_format?.json_schema?.schema?.anyOf ?? []) as Array<{ properties: { action: { const: string }; args: Record<string, unknown> } }>;
-  return variants.map((v) => ({ name: v.properties.action.const, description: '', parameters: v.properties.args }));
+  return toolsOfStepSchema(body.response_format?.json_schema?.schema ?? {});
+}
+
+/** The legal actions of a step schema (an `anyOf` of one-key objects: the action and its arguments). */
+export function toolsOfStepSchema(schema: { anyOf?: unknown[] }): ToolSpec[] {
+  return ((schema.anyOf ?? []) as Array<{ properties: Record<string, JsonSchema> }>).map((v) => {
+    const [name, parameters] = Object.entries(v.properties)[0];
+    return { name, description: '', parameters };
+  });
 }
 
 /** Which agent sent the request, from its system prompt (and, for the main agent, its tools). */
@@ -47,5 +55,5 @@ export async function demoStepWith(messages: ChatMessage[], tools: ToolSpec[]): 
   if (!policy) throw new Error(`the demo brain has no policy for agent "${agent}"`);
   const req: StepRequest = { agent, messages: body.messages, tools };
   const out = await policy(req);
-  return 'raw' in out && typeof out.raw === 'string' ? out.raw : JSON.stringify(out);
+  return typeof out.raw === 'string' ? out.raw : stepJson(out as Step);
 }

@@ -22,8 +22,10 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { demoStepWith } from './demo-brain-server.ts';
+import { demoStepWith, toolsOfStepSchema } from './demo-brain-server.ts';
 import { parseGbnf } from './gbnf-matcher.ts';
+import { readStep } from '../../src/core/agent/messages.ts';
+import { stepJson } from '../../src/core/llm/step-format.ts';
 import { argumentProblem } from '../../src/core/llm/step-schema.ts';
 import type { ChatMessage, JsonSchema, ToolSpec } from '../../src/core/llm/types.ts';
 import { SCHEMA_IN_PROMPT } from '../../src/core/llm/structured-output.ts';
@@ -60,20 +62,18 @@ type Constraint =
 // ---- reading the legal actions back ----
 
 function toolsFromSchema(schema: JsonSchema): ToolSpec[] {
-  if (Array.isArray(schema.anyOf))
-    return (schema.anyOf as JsonSchema[]).map((v) => {
-      const p = v.properties as { action: { const?: string; enum?: string[] }; args: JsonSchema };
-      return { name: p.action.const ?? p.action.enum![0], description: '', parameters: p.args };
-    });
+  if (Array.isArray(schema.anyOf)) return toolsOfStepSchema(schema);
   // OpenAI's strict form: an `action` enum and a union of argument schemas (the policies need only the names).
   const p = schema.properties as { action: { enum: string[] } };
   return p.action.enum.map((name) => ({ name, description: '', parameters: { type: 'object', properties: {} } }));
 }
 
-/** Under OpenAI's strict form a model writes null for the optional arguments it leaves out. */
+/** Under OpenAI's strict form a model writes the paired form, with null for the optional arguments it leaves out. */
 function withNulls(text: string, schema: JsonSchema): string {
   if (Array.isArray(schema.anyOf)) return text;
-  const step = JSON.parse(text) as { action: string; args: Record<string, unknown> };
+  const read = readStep({ role: 'assistant', content: text });
+  if (!read) return text;
+  const step = { action: read.action, args: { ...read.args } };
   const args = (schema.properties as { args: JsonSchema }).args;
   const options = (args.anyOf as JsonSchema[] | undefined) ?? [args];
   const fits = options.find((o) => Object.keys(step.args).every((k) => k in ((o.properties as object) ?? {}))) ?? options[0];
@@ -82,8 +82,8 @@ function withNulls(text: string, schema: JsonSchema): string {
 }
 
 function toolsFromGrammar(gbnf: string): ToolSpec[] {
-  // The values the grammar lets follow the "action" key; the grammar check in answer() keeps it honest.
-  const names = new Set([...gbnf.matchAll(/"\\"action\\"" ws ":" ws "\\"([^"\\]+)\\""/g)].map((m) => m[1]));
+  // The keys of the step's own objects (rules `step-<i>-p0-<n>`, schemaToGbnf's names); the grammar check in answer() keeps it honest.
+  const names = new Set([...gbnf.matchAll(/^step-\d+-p0-\d+ ::= "\\"([^"\\]+)\\"" ws ":"/gm)].map((m) => m[1]));
   return [...names].map((name) => ({ name, description: '', parameters: { type: 'object', properties: {} } }));
 }
 
@@ -101,7 +101,7 @@ function anyStep(tools: ToolSpec[]): string {
   const args: Record<string, unknown> = {};
   for (const k of (t.parameters.required as string[] | undefined) ?? [])
     args[k] = props[k]?.type === 'string' ? '你好呀！' : props[k]?.type === 'integer' ? (props[k].minimum ?? 1) : true;
-  return JSON.stringify({ action: t.name, args });
+  return stepJson({ action: t.name, args });
 }
 
 /** A simple value under `s` (for requests no policy knows). */
@@ -141,7 +141,7 @@ async function answer(messages: ChatMessage[], c: Constraint): Promise<string> {
     const tools = toolsFromGrammar(c.gbnf);
     let text = await brain(messages, tools);
     // A request no policy knows: the first action the grammar takes without arguments, else the least it allows.
-    const guesses = tools.flatMap((t) => [anyStep([t]), JSON.stringify({ action: t.name, args: { text: '你好呀！' } })]);
+    const guesses = tools.flatMap((t) => [anyStep([t]), stepJson({ action: t.name, args: { text: '你好呀！' } })]);
     if (!g.accepts(text)) text = guesses.find((t) => g.accepts(t)) ?? g.shortest();
     if (!g.accepts(text)) throw new Refusal(500, `test server: the grammar does not accept the brain's step ${text}`);
     return text;

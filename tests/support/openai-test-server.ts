@@ -81,7 +81,7 @@ const cors = {
 
 export async function startOpenAITestServer(responder?: Responder): Promise<OpenAITestServer> {
   let respond: Responder =
-    responder ?? (() => ({ content: '{"action":"reply","args":{"text":"你好，我是测试服务器。"}}' }));
+    responder ?? (() => ({ content: '{"reply":{"text":"你好，我是测试服务器。"}}' }));
   const requests: RecordedRequest[] = [];
   let closedEarly = 0;
   let chatIndex = 0;

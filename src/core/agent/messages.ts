@@ -1,11 +1,12 @@
 /**
  * The two message shapes every agent's tool loop writes, one format for all of them (main agent,
  * games, the Studio's manager and workers):
- * - the model's step, as the assistant said it: `{"action": …, "args": {…}}`;
+ * - the model's step, as the assistant said it: `{"<action>": {…}}` (../llm/step-format.ts);
  * - a tool's result, as a user message in Qwen's native wrapper:
  *   `<tool_response>{"name": …, "result": …}</tool_response>`; a refusal is `result: {"error": …}`.
  * Scripted policies read them back with `readStep` / `readToolResult`, seeing what a model sees.
  */
+import { stepJson, stepOfValue } from '../llm/step-format.ts';
 import type { ChatMessage, Step } from '../llm/types.ts';
 
 const TOOL_RESPONSE = /^<tool_response>([\s\S]*)<\/tool_response>$/;
@@ -13,7 +14,7 @@ const TOOL_RESPONSES = /<tool_response>([\s\S]*?)<\/tool_response>/g;
 
 /** The model's step as the assistant said it: its exact decoded text when known (a local engine's cache then continues in place). */
 export function stepMessage(step: Step): ChatMessage {
-  return { role: 'assistant', content: step.raw ?? JSON.stringify({ action: step.action, args: step.args ?? {} }) };
+  return { role: 'assistant', content: step.raw ?? stepJson(step) };
 }
 
 export function toolResultMessage(name: string, result: unknown): ChatMessage {
@@ -62,8 +63,8 @@ export function toolResultsIn(message: ChatMessage): Array<{ name: string; resul
 export function readStep(message: ChatMessage): Step | null {
   if (message.role !== 'assistant') return null;
   try {
-    const v = JSON.parse(message.content) as { action?: unknown; args?: unknown };
-    if (typeof v.action !== 'string') return null;
+    const v = stepOfValue(JSON.parse(message.content));
+    if (!v.ok) return null;
     const args = v.args && typeof v.args === 'object' && !Array.isArray(v.args) ? (v.args as Record<string, unknown>) : {};
     return { action: v.action, args };
   } catch {

@@ -1,18 +1,19 @@
 /**
- * An incremental reader of a step's JSON while the model is still decoding it: `{"action": …,
- * "args": {…, "text": …}}`. It knows the action as soon as its string is closed (the step schema
- * puts `action` first) and hands out `args.text` as it grows, decoded (escapes included), so a
- * reply can be spoken sentence by sentence before the step is complete. It never throws: text that
- * is not (yet) a step simply yields nothing. The complete step is still validated by the model
- * layer (step-schema.ts) when decoding ends.
+ * An incremental reader of a step's JSON while the model is still decoding it: `{"<action>":
+ * {…, "text": …}}` (step-format.ts), or the paired form `{"action": …, "args": {…}}` one output
+ * mode asks a server for. It knows the action as soon as its key (or its string) is closed and
+ * hands out the arguments' `text` as it grows, decoded (escapes included), so a reply can be
+ * spoken sentence by sentence before the step is complete. It never throws: text that is not
+ * (yet) a step simply yields nothing. The complete step is still validated by the model layer
+ * (step-schema.ts) when decoding ends.
  */
 
 export interface PartialStep {
   /** The action, once its JSON string is complete. */
   action?: string;
-  /** `args.text` decoded so far (never ends inside an escape or a surrogate pair). */
+  /** The arguments' `text` decoded so far (never ends inside an escape or a surrogate pair). */
   text?: string;
-  /** The string of `args.text` is closed. */
+  /** The string of the arguments' `text` is closed. */
   textDone: boolean;
 }
 
@@ -113,7 +114,7 @@ function skipValue(c: Cursor): boolean {
   return !c.end;
 }
 
-/** Reads `args`: only its `text` field matters. */
+/** Reads the arguments: only their `text` field matters. */
 function readArgs(c: Cursor, out: PartialStep): void {
   c.ws();
   if (c.peek() !== '{') return;
@@ -147,28 +148,48 @@ export function readPartialStep(text: string): PartialStep {
   c.ws();
   if (c.peek() !== '{') return out;
   c.i++;
-  for (;;) {
-    c.ws();
-    if (c.end || c.peek() === '}') return out;
-    const key = readString(c);
-    if (!key?.closed) return out;
+  const start = c.i;
+  c.ws();
+  const key = readString(c);
+  if (!key?.closed) return out;
+  if (key.value !== 'action' && key.value !== 'args') {
+    // `{"<action>": {…}}`: the key is the action.
+    out.action = key.value;
     c.ws();
     if (c.peek() !== ':') return out;
+    c.i++;
+    readArgs(c, out);
+    return out;
+  }
+  c.i = start;
+  readPaired(c, out);
+  return out;
+}
+
+/** The paired form's fields, in whatever order they come. */
+function readPaired(c: Cursor, out: PartialStep): void {
+  for (;;) {
+    c.ws();
+    if (c.end || c.peek() === '}') return;
+    const key = readString(c);
+    if (!key?.closed) return;
+    c.ws();
+    if (c.peek() !== ':') return;
     c.i++;
     c.ws();
     if (key.value === 'action') {
       const v = readString(c);
-      if (!v?.closed) return out;
+      if (!v?.closed) return;
       out.action = v.value;
     } else if (key.value === 'args') {
       const before = c.i;
       readArgs(c, out);
       c.i = before;
-      if (!skipValue(c)) return out;
-    } else if (!skipValue(c)) return out;
+      if (!skipValue(c)) return;
+    } else if (!skipValue(c)) return;
     c.ws();
     if (c.peek() === ',') c.i++;
-    else return out;
+    else return;
   }
 }
 

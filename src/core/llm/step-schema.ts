@@ -1,10 +1,11 @@
 /**
- * The per-request step schema: the union (anyOf) of exactly the actions legal right now, each
- * `{action: <const name>, args: <the tool's parameters>}` with no extra keys; and the second
- * check after decoding (JSON parse, known action, args valid under ajv), whose error text goes
- * back to the model as a short correction.
+ * The per-request step schema: the union (anyOf) of exactly the actions legal right now, each an
+ * object with one key, the action's name, whose value is the tool's parameters (step-format.ts);
+ * and the second check after decoding (JSON parse, known action, args valid under ajv), whose
+ * error text goes back to the model as a short correction.
  */
 import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
+import { RESERVED_ACTION_NAMES, stepOfValue } from './step-format.ts';
 import type { JsonSchema, Step, ToolSpec } from './types.ts';
 
 /** The tool's argument schema as it is enforced: an object with no undeclared keys. */
@@ -24,14 +25,15 @@ export function buildStepSchema(tools: readonly ToolSpec[]): JsonSchema {
   const seen = new Set<string>();
   for (const t of tools) {
     if (seen.has(t.name)) throw new Error(`buildStepSchema: duplicate tool name "${t.name}"`);
+    if (RESERVED_ACTION_NAMES.includes(t.name)) throw new Error(`buildStepSchema: "${t.name}" cannot name a tool`);
     seen.add(t.name);
   }
   return {
     anyOf: tools.map((t) => ({
       type: 'object',
       additionalProperties: false,
-      required: ['action', 'args'],
-      properties: { action: { const: t.name }, args: argsSchema(t) },
+      required: [t.name],
+      properties: { [t.name]: argsSchema(t) },
     })),
   };
 }
@@ -62,12 +64,12 @@ export function argumentProblem(schema: JsonSchema, args: unknown): string | nul
 type StepCheck = { ok: true; step: Step } | { ok: false; reason: string };
 
 function describeAjvError(e: ErrorObject): string {
-  const where = e.instancePath ? `args${e.instancePath.replace(/\//g, '.')}` : 'args';
-  if (e.keyword === 'required') return `${where} 缺少 ${(e.params as { missingProperty: string }).missingProperty}`;
+  const where = e.instancePath ? `${e.instancePath.slice(1).replace(/\//g, '.')} ` : '';
+  if (e.keyword === 'required') return `${where}缺少 ${(e.params as { missingProperty: string }).missingProperty}`;
   if (e.keyword === 'additionalProperties')
-    return `${where} 不能有 ${(e.params as { additionalProperty: string }).additionalProperty}`;
-  if (e.keyword === 'enum') return `${where} 必须是其中之一：${(e.params as { allowedValues: unknown[] }).allowedValues.join('、')}`;
-  return `${where} ${e.message ?? '不合法'}`;
+    return `${where}不能有 ${(e.params as { additionalProperty: string }).additionalProperty}`;
+  if (e.keyword === 'enum') return `${where}必须是其中之一：${(e.params as { allowedValues: unknown[] }).allowedValues.join('、')}`;
+  return `${where || '参数 '}${e.message ?? '不合法'}`;
 }
 
 /** Strips a Markdown code fence a remote model may wrap its JSON in. */
@@ -85,17 +87,13 @@ export function checkStep(raw: string, tools: readonly ToolSpec[]): StepCheck {
   } catch {
     return { ok: false, reason: '输出不是合法的 JSON' };
   }
-  if (typeof value !== 'object' || value === null || Array.isArray(value))
-    return { ok: false, reason: '输出必须是一个 JSON 对象' };
-  const obj = value as Record<string, unknown>;
-  const extra = Object.keys(obj).filter((k) => k !== 'action' && k !== 'args');
-  if (extra.length) return { ok: false, reason: `对象里只能有 action 和 args，多了 ${extra.join('、')}` };
-  if (typeof obj.action !== 'string') return { ok: false, reason: '缺少 action（字符串）' };
-  const tool = tools.find((t) => t.name === obj.action);
-  if (!tool) return { ok: false, reason: `没有动作 ${obj.action}` };
-  const args = obj.args === undefined ? undefined : obj.args;
+  const shape = stepOfValue(value);
+  if (!shape.ok) return shape;
+  const tool = tools.find((t) => t.name === shape.action);
+  if (!tool) return { ok: false, reason: `没有动作 ${shape.action}` };
+  const args = shape.args;
   if (typeof args !== 'object' || args === null || Array.isArray(args))
-    return { ok: false, reason: `${tool.name} 的 args 必须是一个对象` };
+    return { ok: false, reason: `${tool.name} 的参数必须是一个对象` };
   const validate = validatorFor(argsSchema(tool));
   if (!validate(args)) return { ok: false, reason: `${tool.name} 的参数不对：${describeAjvError(validate.errors![0])}` };
   return { ok: true, step: { action: tool.name, args: args as Record<string, unknown> } };
@@ -103,7 +101,7 @@ export function checkStep(raw: string, tools: readonly ToolSpec[]): StepCheck {
 
 /** The short message that sends an invalid step back to the model. */
 export function correctionMessage(reason: string, tools: readonly ToolSpec[]): string {
-  return `上一个输出无效：${reason}。请只输出一个 JSON 对象 {"action": 动作名, "args": {参数}}，动作只能是：${tools
+  return `上一个输出无效：${reason}。请只输出一个 JSON 对象 {"动作名": {参数}}，动作只能是：${tools
     .map((t) => t.name)
     .join('、')}。`;
 }

@@ -6,8 +6,9 @@
  * - `json_schema_strict`: `response_format: {type:'json_schema', json_schema:{strict:true, schema}}`
  *   with the exact step schema (a union of actions) — llama.cpp server, vLLM, LM Studio, Ollama's /v1.
  * - `json_schema_strict_object`: the same field with a schema inside OpenAI's strict subset: an
- *   object root (`action` enum, `args` union), every object closed, every property required
- *   (optional ones nullable), no `default`/`const`/length keywords. Nulls are dropped afterwards.
+ *   object root in the paired form (`action` enum, `args` union; step-format.ts), every object
+ *   closed, every property required (optional ones nullable), no `default`/`const`/length
+ *   keywords. The answer is rewritten as a step's usual text, nulls dropped.
  * - `json_schema`: the exact schema, `strict:false` (services that refuse `strict`).
  * - `ollama_format`: Ollama's native `/api/chat` with `format: <schema>` (NDJSON stream).
  * - `gbnf`: llama.cpp's top-level `grammar` field with the step schema as GBNF.
@@ -16,6 +17,7 @@
  * - `text`: no format field; the schema in the prompt, and the JSON object taken out of the text.
  */
 import { stepGbnf } from './gbnf.ts';
+import { pairedToStepJson } from './step-format.ts';
 import { chatCompletionsUrl } from './remote-endpoint.ts';
 import type { ChatMessage, JsonSchema } from './types.ts';
 import type { OutputMode } from './output-modes.ts';
@@ -74,9 +76,9 @@ export function strictObjectSchema(schema: JsonSchema): JsonSchema {
   const args: JsonSchema[] = [];
   const seen = new Set<string>();
   for (const v of variants) {
-    const props = v.properties as { action: { const: string }; args: JsonSchema };
-    actions.push(props.action.const);
-    const a = strictValue(props.args);
+    const [action, argsOf] = Object.entries(v.properties as Record<string, JsonSchema>)[0];
+    actions.push(action);
+    const a = strictValue(argsOf);
     const key = JSON.stringify(a);
     if (!seen.has(key)) {
       seen.add(key);
@@ -184,12 +186,9 @@ export function extractJsonObject(text: string): string {
   return text.slice(start);
 }
 
-function dropNullArgs(text: string): string {
+function fromPaired(text: string): string {
   try {
-    const v = JSON.parse(text) as { action?: unknown; args?: Record<string, unknown> };
-    if (!v || typeof v !== 'object' || !v.args || typeof v.args !== 'object') return text;
-    const args = Object.fromEntries(Object.entries(v.args).filter(([, x]) => x !== null));
-    return JSON.stringify({ action: v.action, args });
+    return pairedToStepJson(JSON.parse(text)) ?? text;
   } catch {
     return text;
   }
@@ -197,7 +196,7 @@ function dropNullArgs(text: string): string {
 
 /** The step's JSON text out of what the server answered in this mode. */
 export function stepText(mode: OutputMode, text: string): string {
-  if (mode === 'json_schema_strict_object') return dropNullArgs(text);
+  if (mode === 'json_schema_strict_object') return fromPaired(text);
   if (mode === 'text' || mode === 'json_schema') return extractJsonObject(text);
   return text;
 }

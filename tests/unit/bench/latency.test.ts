@@ -13,7 +13,7 @@ const input = (text: string, state: unknown): ChatMessage => ({ role: 'user', co
 describe('the simulated engine', () => {
   it('prefills only the new message when the request continues the last one exactly, else everything', () => {
     const e = new SimulatedEngine(chars);
-    const out = '{"action":"reply","args":{"text":"好。"}}';
+    const out = '{"reply":{"text":"好。"}}';
     const first = e.step(req([sys, input('一', { n: 1 })]), out);
     expect(first.inPlace).toBe(false);
     const again = e.step(req([sys, input('一', { n: 1 }), { role: 'assistant', content: out }, input('二', { n: 2 })]), out);
@@ -26,16 +26,16 @@ describe('the simulated engine', () => {
   });
 
   it('a reply sentence can leave once the next one has begun; without streaming only when the step ends', () => {
-    const out = '{"action":"reply","args":{"text":"大了！再小一点。"}}';
+    const out = '{"reply":{"text":"大了！再小一点。"}}';
     const streamed = firstSentenceEnd(out, true)!;
-    expect(out.slice(0, streamed)).toBe('{"action":"reply","args":{"text":"大了！再');
+    expect(out.slice(0, streamed)).toBe('{"reply":{"text":"大了！再');
     expect(firstSentenceEnd(out, false)).toBe(out.length);
-    expect(firstSentenceEnd('{"action":"submit_guess","args":{"number":5}}', true)).toBeNull();
+    expect(firstSentenceEnd('{"submit_guess":{"number":5}}', true)).toBeNull();
   });
 
   it('times a turn: with streaming and the cue the child hears sooner, the whole reply takes as long', () => {
     const profile = { id: 'p', label: 'p', prefillTps: 100, decodeTps: 10, source: 'test' };
-    const turn = { steps: [{ req: req([sys, input('一', {})]), output: '{"action":"reply","args":{"text":"大了！再小一点哦，还有五次。"}}' }] };
+    const turn = { steps: [{ req: req([sys, input('一', {})]), output: '{"reply":{"text":"大了！再小一点哦，还有五次。"}}' }] };
     const after = timeTurn(new SimulatedEngine(chars), turn, profile, { streaming: true, cue: true }, chars);
     const before = timeTurn(new SimulatedEngine(chars), turn, profile, { streaming: false, cue: false }, chars);
     expect(after.firstSentenceS).toBeLessThan(before.firstSentenceS);

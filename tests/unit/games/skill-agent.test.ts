@@ -6,6 +6,7 @@ import type { Turn } from '../../../src/core/games/turn.ts';
 import { ModelError, type Step, type StepRequest } from '../../../src/core/llm/types.ts';
 import { EngineFailure } from '../../../src/core/games/engine.ts';
 import { ctx, deferred, FakeDevice, RecordingModel, RecordingTrace, rememberedInputs, turn } from './helpers.ts';
+import { stepJson } from '../../../src/core/llm/step-format.ts';
 
 const SKILL = Skill.load(
   '/skills/counter/SKILL.md',
@@ -81,7 +82,7 @@ describe('SkillAgent: prompt and tool loop', () => {
   });
 
   it('the prompt only grows within a session: every request continues the previous one plus what the model wrote (a local engine keeps its cache)', async () => {
-    const { agent, model } = agentWith((_r, n) => (n % 2 === 1 ? { action: 'add', args: { n: 1 }, raw: '{"action": "add", "args": {"n": 1}}' } : { ...reply(`好${n}`), raw: `{"action":"reply","args":{"text":"好${n}"}}` }));
+    const { agent, model } = agentWith((_r, n) => (n % 2 === 1 ? { action: 'add', args: { n: 1 }, raw: '{"add": {"n": 1}}' } : { ...reply(`好${n}`), raw: `{"reply":{"text":"好${n}"}}` }));
     for (const words of ['一', '二', '三']) {
       agent.total++;
       await turn(agent, 'message', words, ctx());
@@ -106,7 +107,7 @@ describe('SkillAgent: prompt and tool loop', () => {
     expect(agent.total).toBe(5);
     expect(model.requests).toHaveLength(3);
     expect(lastMessage(model.requests[1])).toBe('<tool_response>{"name":"add","result":{"total":2}}</tool_response>');
-    expect(model.requests[2].messages.at(-2)).toEqual({ role: 'assistant', content: '{"action":"add","args":{"n":3}}' });
+    expect(model.requests[2].messages.at(-2)).toEqual({ role: 'assistant', content: '{"add":{"n":3}}' });
     expect(lastMessage(model.requests[2])).toBe('<tool_response>{"name":"add","result":{"total":5}}</tool_response>');
   });
 
@@ -257,7 +258,7 @@ describe('SkillAgent: memory keeps the most recent 16 rounds', () => {
     const history = req.messages.slice(1, -1);
     expect(history).toHaveLength(MEMORY_ROUNDS * 2);
     expect(JSON.parse(history[0].content).user_text).toBe('第5句');
-    expect(history[1]).toEqual({ role: 'assistant', content: JSON.stringify({ action: 'reply', args: { text: '收到第5句' } }) });
+    expect(history[1]).toEqual({ role: 'assistant', content: stepJson({ action: 'reply', args: { text: '收到第5句' } }) });
     expect(JSON.parse(history.at(-2)!.content).user_text).toBe('第20句');
     expect(JSON.parse(lastMessage(req)).user_text).toBe('第21句');
     expect(rememberedInputs(agent)).toHaveLength(MEMORY_ROUNDS);

@@ -10,6 +10,7 @@ import { gameInput, parseGameReply, ReplySequence } from '../../../src/core/prot
 import { GuessNumberAgent } from '../../../skills/guess-number/game.ts';
 import { CLIENT_KINDS, closeAll, collect, connect, send as a2aSend } from '../a2a/harness.ts';
 import { ctx, deferred, FakeDevice, secretRandom, sessions } from './helpers.ts';
+import { stepJson } from '../../../src/core/llm/step-format.ts';
 
 afterEach(closeAll);
 
@@ -46,7 +47,7 @@ function typed(): { provider: Typing; model: ChatModel } {
   return { provider, model: createChatModel(provider) };
 }
 
-const startText = JSON.stringify({ action: 'start_game', args: {} });
+const startText = stepJson({ action: 'start_game', args: {} });
 
 /** 猜数字 started (secret 37): its `start_game` step done, the model now writing the start's reply. */
 async function startedGuessNumber() {
@@ -63,7 +64,7 @@ async function startedGuessNumber() {
 describe('a game reply is said sentence by sentence while the model writes it', () => {
   it('the first sentence reaches the child before the step is complete; the last is the final reply', async () => {
     const { provider, c, turn } = await startedGuessNumber();
-    const reply = '{"action": "reply", "args": {"text": "我想好了一个数字。你有七次机会！快猜吧。"}}';
+    const reply = '{"reply": {"text": "我想好了一个数字。你有七次机会！快猜吧。"}}';
     const firstEnd = reply.indexOf('。') + 1;
     provider.type(reply.slice(0, firstEnd));
     await Promise.resolve();
@@ -86,7 +87,7 @@ describe('a game reply is said sentence by sentence while the model writes it', 
     provider.type('吧！"'); // the JSON never closes: invalid
     provider.finish(broken + '吧！"');
     await provider.started(); // the model layer asks again with a correction
-    const good = '{"action": "reply", "args": {"text": "好的。我们开始吧！你先猜。"}}';
+    const good = '{"reply": {"text": "好的。我们开始吧！你先猜。"}}';
     provider.type(good);
     provider.finish(good);
     const final = await turn;
@@ -102,7 +103,7 @@ describe('a game reply is said sentence by sentence while the model writes it', 
     await provider.started();
     provider.finish(startText);
     await provider.started();
-    const reply = '{"action":"reply","args":{"text":"第一句。第二句！第三句？"}}';
+    const reply = '{"reply":{"text":"第一句。第二句！第三句？"}}';
     for (const ch of reply) provider.type(ch);
     provider.finish(reply);
     const seen = await start;

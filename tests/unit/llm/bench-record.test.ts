@@ -9,6 +9,7 @@ import { recordStudio } from '../../../bench/llm/record-studio.ts';
 import { halvingChild } from '../../../bench/llm/sequences/guess-number.ts';
 import { drawGuessChild } from '../../../bench/llm/sequences/draw-guess.ts';
 import { designTagsFirstInView, hasTurnState, turnStateInUserMessage } from '../../../bench/llm/what-if.ts';
+import { readStep } from '../../../src/core/agent/messages.ts';
 import type { ChatMessage } from '../../../src/core/llm/types.ts';
 
 const root = new URL('../../../', import.meta.url).pathname;
@@ -46,7 +47,7 @@ describe('recording game agents', () => {
     expect(heard(s.turns[3])).toContain('第 2 题');
     expect(heard(s.turns[4])).toContain('第 3 题');
     expect(s.turns.at(-1)!.reply.session).toBe('ended');
-    expect(s.steps.flatMap((q) => q.messages.filter((m) => m.role === 'assistant').map((m) => JSON.parse(m.content).action))).toContain('show_drawing');
+    expect(s.steps.flatMap((q) => q.messages.filter((m) => m.role === 'assistant').map((m) => readStep(m)?.action))).toContain('show_drawing');
   });
 
   it('the generic child plays any discovered game to an end', async () => {

@@ -32,7 +32,7 @@ const request = (over: Partial<StepRequest> = {}): StepRequest => ({
 
 describe('createChatModel', () => {
   it('returns the first valid step and always sends the schema and max_tokens', async () => {
-    const p = replaying(['{"action":"submit_guess","args":{"number":50}}']);
+    const p = replaying(['{"submit_guess":{"number":50}}']);
     const step = await createChatModel(p).step(request());
     expect(step).toMatchObject({ action: 'submit_guess', args: { number: 50 } });
     expect(p.seen[0].maxTokens).toBeGreaterThan(0);
@@ -41,11 +41,11 @@ describe('createChatModel', () => {
 
   it.each([
     ['bad JSON', '{"action": "submit_guess", "args": {"number": 5'],
-    ['unknown action', '{"action":"jump","args":{}}'],
-    ['wrong argument type', '{"action":"submit_guess","args":{"number":"fifty"}}'],
-    ['out-of-range number', '{"action":"submit_guess","args":{"number":101}}'],
+    ['unknown action', '{"jump":{}}'],
+    ['wrong argument type', '{"submit_guess":{"number":"fifty"}}'],
+    ['out-of-range number', '{"submit_guess":{"number":101}}'],
   ])('sends %s back as a correction and accepts the corrected step', async (_name, bad) => {
-    const p = replaying([bad, '{"action":"submit_guess","args":{"number":50}}']);
+    const p = replaying([bad, '{"submit_guess":{"number":50}}']);
     const invalid: string[] = [];
     const model = createChatModel(p, { onInvalid: (i) => invalid.push(i.reason) });
     const step = await model.step(request());
@@ -63,7 +63,7 @@ describe('createChatModel', () => {
   });
 
   it('gives up after the bounded retries with model_invalid_output, never crashing', async () => {
-    const p = replaying(['nope', 'still nope', '{"action":"x","args":{}}', 'never asked']);
+    const p = replaying(['nope', 'still nope', '{"x":{}}', 'never asked']);
     const err = await createChatModel(p, { maxRetries: 2 })
       .step(request())
       .catch((e) => e);
@@ -105,7 +105,7 @@ describe('createScriptedModel', () => {
   });
 
   it('goes through the same validation: a raw bad output is corrected by the retry path', async () => {
-    const policy = playback([{ raw: '{"action":"submit_guess","args":{"number":0}}' }, { action: 'get_hint', args: {} }]);
+    const policy = playback([{ raw: '{"submit_guess":{"number":0}}' }, { action: 'get_hint', args: {} }]);
     const model = createScriptedModel((agent) => (agent.startsWith('game:') ? policy : undefined));
     expect(await model.step(request())).toMatchObject({ action: 'get_hint', args: {} });
   });

@@ -136,11 +136,11 @@ describe('request and answer shaping', () => {
     });
     // Identical argument schemas (every no-argument tool) appear once.
     expect((s.properties as any).args.anyOf.filter((a: any) => Object.keys(a.properties).length === 0)).toHaveLength(1);
-    expect(stepText('json_schema_strict_object', '{"action":"note","args":{"text":"hi","mood":null}}')).toBe('{"action":"note","args":{"text":"hi"}}');
+    expect(stepText('json_schema_strict_object', '{"action":"note","args":{"text":"hi","mood":null}}')).toBe('{"note":{"text":"hi"}}');
   });
 
   it('prose and code fences around the JSON are dropped, and never reach the incremental reader', () => {
-    expect(extractJsonObject('好的！\n```json\n{"action":"say","args":{"text":"a}b{"}}\n```\n完')).toBe('{"action":"say","args":{"text":"a}b{"}}');
+    expect(extractJsonObject('好的！\n```json\n{"say":{"text":"a}b{"}}\n```\n完')).toBe('{"say":{"text":"a}b{"}}');
     const seen: string[] = [];
     const f = deltaFilter('text', (d) => seen.push(d))!;
     for (const d of ['好的', '！\n```json\n{"ac', 'tion":1}']) f(d);

@@ -28,7 +28,7 @@ function fakeEngine() {
       log.push(`start ${user}`);
       await new Promise<void>((release) => gates.push({ name: user, release }));
       log.push(`end ${user}`);
-      const text = interrupted ? '{"act' : `{"action":"reply","args":{"text":"${user}"}}`;
+      const text = interrupted ? '{"act' : `{"reply":{"text":"${user}"}}`;
       return (async function* () {
         for (const ch of [text.slice(0, 5), text.slice(5)]) yield { choices: [{ delta: { content: ch } }] };
       })();
@@ -71,7 +71,7 @@ describe('model worker queue', () => {
     expect(service.status().running).toBe('main#1');
     expect(service.status().waiting).toEqual(['game:guess-number#2']);
     gates.shift()!.release();
-    expect(await a).toEqual({ ok: true, value: '{"action":"reply","args":{"text":"A"}}' });
+    expect(await a).toEqual({ ok: true, value: '{"reply":{"text":"A"}}' });
     await tick();
     gates.shift()!.release();
     expect(await b).toMatchObject({ ok: true });

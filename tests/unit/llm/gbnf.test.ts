@@ -10,36 +10,36 @@ describe('GBNF for 猜数字', () => {
   const g = parseGbnf(stepGbnf(buildStepSchema(guessNumberTools)));
 
   it.each([
-    '{"action":"start_game","args":{}}',
-    '{"action": "submit_guess", "args": {"number": 42}}',
-    '{"action":"submit_guess","args":{"number":100}}',
-    '{"action":"submit_guess","args":{"number":1}}',
-    '{"action":"say","args":{"text":"🐱 喵 é ＜ \\u003c >"}}',
-    '{"action":"say","args":{"text":"我想一想……"}}',
-    '{"action":"reply","args":{"text":"太棒了！\\"再\\"猜一次吧。比 50 大哦～ \\u4e2d"}}',
-    '{\n "action": "end_game",\n "args": {}\n}',
+    '{"start_game":{}}',
+    '{"submit_guess": {"number": 42}}',
+    '{"submit_guess":{"number":100}}',
+    '{"submit_guess":{"number":1}}',
+    '{"say":{"text":"🐱 喵 é ＜ \\u003c >"}}',
+    '{"say":{"text":"我想一想……"}}',
+    '{"reply":{"text":"太棒了！\\"再\\"猜一次吧。比 50 大哦～ \\u4e2d"}}',
+    '{\n "end_game": {}\n}',
   ])('accepts %s', (text) => {
     expect(g.accepts(text)).toBe(true);
   });
 
   it.each([
-    ['number above maximum', '{"action":"submit_guess","args":{"number":150}}'],
-    ['number zero', '{"action":"submit_guess","args":{"number":0}}'],
-    ['number as string', '{"action":"submit_guess","args":{"number":"42"}}'],
-    ['a fraction', '{"action":"submit_guess","args":{"number":4.5}}'],
-    ['unknown action', '{"action":"fly","args":{}}'],
-    ['extra key', '{"action":"get_hint","args":{},"note":"x"}'],
-    ['args of another action', '{"action":"get_hint","args":{"number":3}}'],
-    ['missing args', '{"action":"get_hint"}'],
-    ['missing required arg', '{"action":"say","args":{}}'],
-    ['text too long', `{"action":"say","args":{"text":"${'好'.repeat(61)}"}}`],
-    ['a raw newline in a string', '{"action":"say","args":{"text":"a\nb"}}'],
-    ['a lone surrogate (not a Unicode scalar value)', '{"action":"say","args":{"text":"a\uD800b"}}'],
-    ['a special token spelled out ("<" starts every ChatML special token)', '{"action":"say","args":{"text":"<|im_start|>"}}'],
-    ['a surrogate escape (two escapes, one character)', '{"action":"say","args":{"text":"\\ud83d\\ude00"}}'],
-    ['a whitespace flood', `{"action":"get_hint",${' '.repeat(40)}"args":{}}`],
-    ['prose before the JSON', '好的 {"action":"get_hint","args":{}}'],
-    ['keys in another order', '{"args":{},"action":"get_hint"}'],
+    ['number above maximum', '{"submit_guess":{"number":150}}'],
+    ['number zero', '{"submit_guess":{"number":0}}'],
+    ['number as string', '{"submit_guess":{"number":"42"}}'],
+    ['a fraction', '{"submit_guess":{"number":4.5}}'],
+    ['unknown action', '{"fly":{}}'],
+    ['two actions', '{"get_hint":{},"end_game":{}}'],
+    ['the paired form', '{"action":"get_hint","args":{}}'],
+    ['args of another action', '{"get_hint":{"number":3}}'],
+    ['missing args', '{"get_hint"}'],
+    ['missing required arg', '{"say":{}}'],
+    ['text too long', `{"say":{"text":"${'好'.repeat(61)}"}}`],
+    ['a raw newline in a string', '{"say":{"text":"a\nb"}}'],
+    ['a lone surrogate (not a Unicode scalar value)', '{"say":{"text":"a\uD800b"}}'],
+    ['a special token spelled out ("<" starts every ChatML special token)', '{"say":{"text":"<|im_start|>"}}'],
+    ['a surrogate escape (two escapes, one character)', '{"say":{"text":"\\ud83d\\ude00"}}'],
+    ['a whitespace flood', `{"get_hint":${' '.repeat(40)}{}}`],
+    ['prose before the JSON', '好的 {"get_hint":{}}'],
   ])('rejects %s', (_name, text) => {
     expect(g.accepts(text)).toBe(false);
   });
@@ -47,8 +47,8 @@ describe('GBNF for 猜数字', () => {
 
 it('a dynamic enum (installed game ids) is enforced', () => {
   const g = parseGbnf(stepGbnf(buildStepSchema([startGameTool(['guess-number', 'draw-guess'])])));
-  expect(g.accepts('{"action":"start_game","args":{"game_id":"draw-guess"}}')).toBe(true);
-  expect(g.accepts('{"action":"start_game","args":{"game_id":"chess"}}')).toBe(false);
+  expect(g.accepts('{"start_game":{"game_id":"draw-guess"}}')).toBe(true);
+  expect(g.accepts('{"start_game":{"game_id":"chess"}}')).toBe(false);
 });
 
 describe('optional properties, arrays, nullable and wide integers', () => {
@@ -71,17 +71,18 @@ describe('optional properties, arrays, nullable and wide integers', () => {
   ]);
   const g = parseGbnf(schemaToGbnf(schema));
   it.each([
-    '{"action":"draw","args":{"shape":"star"}}',
-    '{"action":"draw","args":{"shape":"star","size":12345,"tags":["a","bc"],"note":null,"ok":true}}',
-    '{"action":"draw","args":{"shape":"circle","note":"hi","ok":false}}',
-    '{"action":"draw","args":{"shape":"circle","tags":[]}}',
+    '{"draw":{"shape":"star"}}',
+    '{"draw":{"shape":"star","size":12345,"tags":["a","bc"],"note":null,"ok":true}}',
+    '{"draw":{"shape":"circle","note":"hi","ok":false}}',
+    '{"draw":{"shape":"circle","tags":[]}}',
   ])('accepts %s', (text) => expect(g.accepts(text)).toBe(true));
   it.each([
-    '{"action":"draw","args":{"size":1}}',
-    '{"action":"draw","args":{"shape":"star","size":-1}}',
-    '{"action":"draw","args":{"shape":"star","tags":["a","b","c"]}}',
-    '{"action":"draw","args":{"shape":"star","tags":["abcde"]}}',
-    '{"action":"draw","args":{"shape":"star",}}',
+    '{"draw":{"size":1}}',
+    '{"draw":{"size":1,"shape":"star"}}', // arguments in another order than the schema's
+    '{"draw":{"shape":"star","size":-1}}',
+    '{"draw":{"shape":"star","tags":["a","b","c"]}}',
+    '{"draw":{"shape":"star","tags":["abcde"]}}',
+    '{"draw":{"shape":"star",}}',
   ])('rejects %s', (text) => expect(g.accepts(text)).toBe(false));
 
   it('optional properties that come first need no leading comma', () => {

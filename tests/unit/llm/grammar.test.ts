@@ -25,27 +25,28 @@ describe('step grammar for 猜数字', () => {
   });
 
   it.each([
-    '{"action":"start_game","args":{}}',
-    '{"action": "submit_guess", "args": {"number": 42}}',
-    '{"action":"submit_guess","args":{"number":100}}',
-    '{"action":"say","args":{"text":"我想一想……"}}',
-    '{"action":"reply","args":{"text":"太棒了！再猜一次吧。比 50 大哦～"}}',
-    '{\n "action": "end_game",\n "args": {}\n}',
+    '{"start_game":{}}',
+    '{"submit_guess": {"number": 42}}',
+    '{"submit_guess":{"number":100}}',
+    '{"say":{"text":"我想一想……"}}',
+    '{"reply":{"text":"太棒了！再猜一次吧。比 50 大哦～"}}',
+    '{\n "end_game": {}\n}',
   ])('accepts %s', async (text) => {
     expect(await accepts(ebnf, text)).toBe(true);
   });
 
   it.each([
-    ['number above maximum', '{"action":"submit_guess","args":{"number":150}}'],
-    ['number as string', '{"action":"submit_guess","args":{"number":"42"}}'],
-    ['a fraction', '{"action":"submit_guess","args":{"number":4.5}}'],
-    ['unknown action', '{"action":"fly","args":{}}'],
-    ['extra key', '{"action":"get_hint","args":{},"note":"x"}'],
-    ['missing args', '{"action":"get_hint"}'],
-    ['missing required arg', '{"action":"say","args":{}}'],
-    ['text too long', `{"action":"say","args":{"text":"${'好'.repeat(61)}"}}`],
-    ['a whitespace flood', `{"action":"get_hint",${' '.repeat(40)}"args":{}}`],
-    ['prose before the JSON', '好的 {"action":"get_hint","args":{}}'],
+    ['number above maximum', '{"submit_guess":{"number":150}}'],
+    ['number as string', '{"submit_guess":{"number":"42"}}'],
+    ['a fraction', '{"submit_guess":{"number":4.5}}'],
+    ['unknown action', '{"fly":{}}'],
+    ['two actions', '{"get_hint":{},"end_game":{}}'],
+    ['the paired form', '{"action":"get_hint","args":{}}'],
+    ['missing args', '{"get_hint"}'],
+    ['missing required arg', '{"say":{}}'],
+    ['text too long', `{"say":{"text":"${'好'.repeat(61)}"}}`],
+    ['a whitespace flood', `{"get_hint":${' '.repeat(40)}{}}`],
+    ['prose before the JSON', '好的 {"get_hint":{}}'],
   ])('rejects %s', async (_name, text) => {
     expect(await accepts(ebnf, text)).toBe(false);
   });
@@ -53,6 +54,6 @@ describe('step grammar for 猜数字', () => {
 
 it('a dynamic enum (installed game ids) is enforced by the grammar', async () => {
   const ebnf = await stepGrammar(buildStepSchema([startGameTool(['guess-number', 'draw-guess'])]));
-  expect(await accepts(ebnf, '{"action":"start_game","args":{"game_id":"draw-guess"}}')).toBe(true);
-  expect(await accepts(ebnf, '{"action":"start_game","args":{"game_id":"chess"}}')).toBe(false);
+  expect(await accepts(ebnf, '{"start_game":{"game_id":"draw-guess"}}')).toBe(true);
+  expect(await accepts(ebnf, '{"start_game":{"game_id":"chess"}}')).toBe(false);
 });

@@ -29,7 +29,7 @@ function fakeWebLlm(opts: { cached?: boolean; fail?: string } = {}) {
         failLoad = rej;
       });
     },
-    complete: async () => '{"action":"reply","args":{"text":"本机模型在此"}}',
+    complete: async () => '{"reply":{"text":"本机模型在此"}}',
     interrupt() {},
     async unload() {
       calls.push('unload');

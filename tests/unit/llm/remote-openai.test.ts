@@ -10,6 +10,7 @@ import { readSseData } from '../../../src/core/llm/sse.ts';
 import type { StepRequest } from '../../../src/core/llm/types.ts';
 import { startOpenAITestServer, type OpenAITestServer } from '../../support/openai-test-server.ts';
 import { guessNumberTools } from './fixtures.ts';
+import { stepJson } from '../../../src/core/llm/step-format.ts';
 
 let server: OpenAITestServer;
 beforeAll(async () => {
@@ -29,7 +30,7 @@ describe('remote OpenAI-compatible provider', () => {
   it('streams a step split at awkward places (inside lines and inside UTF-8 characters)', async () => {
     const text = '好！比五十大，再猜猜看～🎉';
     server.respond(() => ({
-      content: JSON.stringify({ action: 'reply', args: { text } }),
+      content: stepJson({ action: 'reply', args: { text } }),
       pieceChars: 2,
       chunkBytes: 5, // 5 bytes never lines up with 3-byte CJK / 4-byte emoji boundaries
     }));
@@ -49,7 +50,7 @@ describe('remote OpenAI-compatible provider', () => {
   it('retries through the server when the model answers out of range', async () => {
     let i = 0;
     server.respond(() => ({
-      content: i++ === 0 ? '{"action":"submit_guess","args":{"number":500}}' : '{"action":"submit_guess","args":{"number":50}}',
+      content: i++ === 0 ? '{"submit_guess":{"number":500}}' : '{"submit_guess":{"number":50}}',
     }));
     const before = server.requests.length;
     expect(await model().step(req())).toMatchObject({ action: 'submit_guess', args: { number: 50 } });
@@ -79,7 +80,7 @@ describe('remote OpenAI-compatible provider', () => {
   });
 
   it('a server that ignores stream and answers JSON still works', async () => {
-    server.respond(() => ({ json: '{"action":"end_game","args":{}}' }));
+    server.respond(() => ({ json: '{"end_game":{}}' }));
     expect(await model().step(req())).toMatchObject({ action: 'end_game', args: {} });
   });
 

@@ -2,28 +2,36 @@ import { describe, expect, it } from 'vitest';
 import { readSseData } from '../../../src/core/llm/sse.ts';
 import { readPartialStep, StepReader } from '../../../src/core/llm/step-reader.ts';
 import { SentenceStream } from '../../../src/core/speech/sentence-stream.ts';
+import { stepJson } from '../../../src/core/llm/step-format.ts';
 
-const reply = (text: string) => JSON.stringify({ action: 'reply', args: { text } });
+const reply = (text: string) => stepJson({ action: 'reply', args: { text } });
 
 describe('the incremental step reader', () => {
-  it('knows the action as soon as its string closes, and the text as it grows', () => {
-    expect(readPartialStep('{"act')).toEqual({ textDone: false });
+  it('knows the action as soon as its key closes, and the text as it grows', () => {
+    expect(readPartialStep('{"rep')).toEqual({ textDone: false });
+    expect(readPartialStep('{"reply"')).toMatchObject({ action: 'reply', textDone: false });
+    expect(readPartialStep('{"reply": {"text": "你好')).toMatchObject({ action: 'reply', text: '你好', textDone: false });
+    expect(readPartialStep('{"reply":{"text":"你好。"}}')).toMatchObject({ action: 'reply', text: '你好。', textDone: true });
+  });
+
+  it('reads the paired form an OpenAI-strict server writes, fields in either order', () => {
     expect(readPartialStep('{"action": "rep')).toEqual({ textDone: false });
     expect(readPartialStep('{"action": "reply"')).toMatchObject({ action: 'reply', textDone: false });
     expect(readPartialStep('{"action":"reply","args":{"text":"你好')).toMatchObject({ action: 'reply', text: '你好', textDone: false });
-    expect(readPartialStep('{"action":"reply","args":{"text":"你好。"}}')).toMatchObject({ action: 'reply', text: '你好。', textDone: true });
+    expect(readPartialStep('{"args":{"text":"你好。"},"action":"say"}')).toMatchObject({ action: 'say', text: '你好。', textDone: true });
   });
 
   it('reads text after other arguments and nested values, and ignores tools without text', () => {
-    expect(readPartialStep('{"action":"finish","args":{"n":12,"x":{"a":[1,"}"]},"text":"再见')).toMatchObject({ action: 'finish', text: '再见' });
-    expect(readPartialStep('{"action":"submit_guess","args":{"number":5')).toMatchObject({ action: 'submit_guess', textDone: false });
+    expect(readPartialStep('{"finish":{"n":12,"x":{"a":[1,"}"]},"text":"再见')).toMatchObject({ action: 'finish', text: '再见' });
+    expect(readPartialStep('{"submit_guess":{"number":5')).toMatchObject({ action: 'submit_guess', textDone: false });
+    expect(readPartialStep('{"submit_guess":{"number":5}}').text).toBeUndefined();
   });
 
   it('never ends inside an escape or a surrogate pair', () => {
     const full = reply('他说：“好\\n的”😀。');
-    const raw = JSON.stringify({ action: 'reply', args: { text: '他说："好\\的"\n😀\u00e9。' } }).replace('😀', '\\ud83d\\ude00');
+    const raw = stepJson({ action: 'reply', args: { text: '他说："好\\的"\n😀\u00e9。' } }).replace('😀', '\\ud83d\\ude00');
     for (const text of [full, raw]) {
-      const expected = (JSON.parse(text) as { args: { text: string } }).args.text;
+      const expected = (JSON.parse(text) as { reply: { text: string } }).reply.text;
       for (let i = 0; i <= text.length; i++) {
         const p = readPartialStep(text.slice(0, i));
         if (p.text !== undefined) {
@@ -46,12 +54,12 @@ describe('the incremental step reader', () => {
 
   it('a new attempt starts over', () => {
     const r = new StepReader();
-    r.push('{"action":"reply","args":{"text":"第一次', 0);
-    expect(r.push('{"action":"say","args":{"text":"第二', 1)).toMatchObject({ action: 'say', text: '第二' });
+    r.push('{"reply":{"text":"第一次', 0);
+    expect(r.push('{"say":{"text":"第二', 1)).toMatchObject({ action: 'say', text: '第二' });
   });
 
   it('cut at every byte of an SSE stream, inside UTF-8 characters and escapes, the text only ever grows to the step', async () => {
-    const content = '{"action": "reply", "args": {"text": "太棒啦！就是 \\"37\\"。你真厉害！"}}';
+    const content = '{"reply": {"text": "太棒啦！就是 \\"37\\"。你真厉害！"}}';
     const pieces = [...content].reduce<string[]>((acc, ch, i) => (i % 3 === 0 ? [...acc, ch] : [...acc.slice(0, -1), acc.at(-1) + ch]), []);
     const sse = pieces.map((p) => `data: ${JSON.stringify({ choices: [{ delta: { content: p } }] })}\n\n`).join('') + 'data: [DONE]\n\n';
     const bytes = new TextEncoder().encode(sse);
@@ -77,10 +85,10 @@ describe('the incremental step reader', () => {
   });
 
   it('garbage yields nothing and never throws', () => {
-    for (const s of ['', 'null', '[1,2]', '{"action": 5}', '{"args": {"text": 3}}', '{{{', '"just a string"', '{"action":"reply","args":{"text":"\\x"}}']) {
+    for (const s of ['', 'null', '[1,2]', '{"action": 5}', '{"args": {"text": 3}}', '{{{', '"just a string"', '{"reply":{"text":"\\x"}}']) {
       expect(() => readPartialStep(s)).not.toThrow();
     }
-    expect(readPartialStep('{"action":"reply","args":{"text":"ok\\x"}}').textDone).toBe(false);
+    expect(readPartialStep('{"reply":{"text":"ok\\x"}}').textDone).toBe(false);
   });
 });
 

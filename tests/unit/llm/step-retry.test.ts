@@ -14,7 +14,7 @@ import { normalizeTurnBudget, stepTimeouts, DEFAULT_TURN_BUDGET } from '../../..
 import { startOpenAITestServer, type OpenAITestServer } from '../../support/openai-test-server.ts';
 import { guessNumberTools } from './fixtures.ts';
 
-const GOOD = '{"action":"submit_guess","args":{"number":50}}';
+const GOOD = '{"submit_guess":{"number":50}}';
 const req = (over: Partial<StepRequest> = {}): StepRequest => ({ agent: 'game:guess-number', messages: [{ role: 'user', content: '我猜50' }], tools: guessNumberTools, ...over });
 
 type Behaviour = { fail: ModelError } | { stall: 'before' | 'after-piece' } | { text: string };

@@ -60,8 +60,8 @@ describe('manager tool loop', () => {
     await s.input('做个游戏');
     expect(seen[1].messages.at(-1)!.content).toContain('现在不能用 declare_instance_ready');
     // Arguments are checked against the tool's schema first: no tag content, only this stage's skills.
-    expect(seen[2].messages.at(-1)!.content).toContain('参数不对：args 不能有 inputs');
-    expect(seen[3].messages.at(-1)!.content).toMatch(/参数不对：args\.skill 必须是其中之一：interaction-paradigm/);
+    expect(seen[2].messages.at(-1)!.content).toContain('参数不对：不能有 inputs');
+    expect(seen[3].messages.at(-1)!.content).toMatch(/参数不对：skill 必须是其中之一：interaction-paradigm/);
     expect(s.view.waiting).toMatchObject({ kind: 'agent_question' });
     expect(Object.keys(s.view.board.tags)).toEqual(['设计.家长要求']);
   });
