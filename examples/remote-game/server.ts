@@ -98,7 +98,8 @@ export function gameCard(skill: SkillFrontmatter, baseUrl: string): AgentCard {
 
 /** What the server asks of a game: play one turn of a session (may be async; honours `signal`). */
 export interface GameLogic {
-  play(turn: Turn & { contextId: string; signal: AbortSignal }): TurnResult | Promise<TurnResult>;
+  /** `budgetMs`: how long the arcade gives this turn before the child must hear a reply, when it says (metadata `agentcade.budgetMs`). */
+  play(turn: Turn & { contextId: string; signal: AbortSignal; budgetMs?: number }): TurnResult | Promise<TurnResult>;
 }
 
 /** 猜动物叫声, one AnimalSounds per session. */
@@ -128,14 +129,17 @@ function textMessage(text: string, taskId: string, contextId: string): Message {
   return agentMessage([{ content: { $case: 'text', value: text }, mediaType: 'text/plain', filename: '', metadata: undefined }], taskId, contextId);
 }
 
-function readInput(msg: Message): { kind: Turn['kind']; text: string } {
+const BUDGET_KEY = 'agentcade.budgetMs';
+
+function readInput(msg: Message): { kind: Turn['kind']; text: string; budgetMs?: number } {
   const part = msg.parts.length === 1 ? msg.parts[0].content : undefined;
   if (part?.$case !== 'data') throw new Error('a desktop-game/5 request has exactly one data part');
   const v = part.value as { protocol?: unknown; kind?: unknown; text?: unknown };
   if (v?.protocol !== PROTOCOL) throw new Error(`protocol must be "${PROTOCOL}"`);
   if (v.kind !== 'start' && v.kind !== 'message' && v.kind !== 'end') throw new Error('kind must be start|message|end');
   if (typeof v.text !== 'string') throw new Error('text must be a string');
-  return { kind: v.kind, text: v.text };
+  const budget = (msg.metadata as Record<string, unknown> | undefined)?.[BUDGET_KEY];
+  return { kind: v.kind, text: v.text, ...(typeof budget === 'number' && Number.isFinite(budget) && budget >= 0 ? { budgetMs: budget } : {}) };
 }
 
 interface Run {

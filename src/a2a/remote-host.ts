@@ -23,7 +23,7 @@ import './errors.ts';
 import { gameInputMessage, statusDetail } from './game-parts.ts';
 import { openRequest, settleRequest, type OpenRequest } from './open-request.ts';
 import { ReplyStreamReader, applyStep } from './reply-stream.ts';
-import { GameRequestError, type GameClient, type GameRequest } from './types.ts';
+import { GameRequestError, type GameClient, type GameRequest, type GameRequestOptions } from './types.ts';
 
 /** A remote game as the client needs it. */
 export interface RemoteGame {
@@ -165,12 +165,12 @@ export function createRemoteGameClient(opts: RemoteGameClientOptions): GameClien
     finish(req, new GameRequestError('game_unreachable', `The connection to ${game.id} at ${game.host} broke during the request (${detail}); the turn was cancelled`, { cause }));
   }
 
-  async function pump(game: RemoteGame, req: RemoteRequest, contextId: string, input: GameInput): Promise<void> {
+  async function pump(game: RemoteGame, req: RemoteRequest, contextId: string, input: GameInput, budgetMs?: number): Promise<void> {
     const reader = new ReplyStreamReader(game.id);
     try {
       const client = await clientOf(game);
       const stream = client.sendMessageStream(
-        { tenant: '', message: gameInputMessage(input, contextId, req.requestId), configuration: undefined, metadata: undefined },
+        { tenant: '', message: gameInputMessage(input, contextId, req.requestId, budgetMs), configuration: undefined, metadata: undefined },
         { signal: req.abort.signal },
       );
       let answered = false;
@@ -195,7 +195,7 @@ export function createRemoteGameClient(opts: RemoteGameClientOptions): GameClien
     }
   }
 
-  function request(gameId: string, contextId: string, input: GameInput, ropts?: { requestId?: string }): GameRequest {
+  function request(gameId: string, contextId: string, input: GameInput, ropts?: GameRequestOptions): GameRequest {
     const requestId = ropts?.requestId ?? crypto.randomUUID();
     const req: RemoteRequest = { ...openRequest(requestId), gameId };
     const game = opts.game(gameId);
@@ -203,7 +203,7 @@ export function createRemoteGameClient(opts: RemoteGameClientOptions): GameClien
     else {
       open.add(req);
       arm(game, req);
-      void pump(game, req, contextId, input);
+      void pump(game, req, contextId, input, ropts?.budgetMs);
     }
     return {
       requestId,

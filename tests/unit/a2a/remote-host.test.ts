@@ -79,6 +79,16 @@ describe.each(['JSONRPC', 'HTTP+JSON'] as const)('a remote game over %s', (bindi
     }
     expect(reach.every(([ok]) => ok)).toBe(true);
   });
+
+  it('the turn budget travels with the request, as it does to a game in a worker', async () => {
+    const budgets: Array<number | undefined> = [];
+    const sounds = animalSoundsLogic(seeded(7));
+    const server = await serve({ play: (turn) => (budgets.push(turn.budgetMs), sounds.play(turn)) });
+    const { c } = client(remoteGame(server, binding));
+    await replies(c.request('animal-sounds', 'ctx', gameInput('start', '开始'), { budgetMs: 6543 }));
+    await replies(c.request('animal-sounds', 'ctx', gameInput('end', '不玩了')));
+    expect(budgets).toEqual([6543, undefined]);
+  });
 });
 
 describe('when a remote game fails', () => {
