@@ -78,9 +78,21 @@ function plainFailure(message: string): string {
   return message.replace(/（[^（）]*）$/, '').trim();
 }
 
-/** What the parent reads when a step of the design failed (one sentence, one full stop). */
-export function stepFailedText(stepTitle: string, message: string): string {
-  return `「${stepTitle}」这一步没做成：${endSentence(plainFailure(message))}点「接着想」再试一次。`;
+/**
+ * What the parent reads while the design rests for a reason of its own (no question, no draft to
+ * look at), in the conversation and on the screen alike; null for the other reasons.
+ */
+export function restingWords(reason: WaitingReason, stepTitle: (skill: string) => string): string | null {
+  switch (reason.kind) {
+    case 'burst_cap':
+      return `我想了 ${reason.rounds} 步还没想好，先停下来。你可以再说说要求，或者点「接着想」。`;
+    case 'worker_failed':
+      return `「${stepTitle(reason.skill)}」这一步没做成：${endSentence(plainFailure(reason.message))}点「接着想」再试一次。`;
+    case 'interrupted':
+      return '上次还没想完就被打断了，点「接着想」继续。';
+    default:
+      return null;
+  }
 }
 
 /** What the Studio says first (the parent has never heard of skills or agents). */
@@ -457,9 +469,10 @@ export class StudioSession {
     else if (reason.kind === 'review_drafts' && reason.tags.length) {
       const summary = this.draftSummary(reason.tags);
       this.say({ who: 'worker', skill: reason.skill, text: `${endSentence(`${this.skillTitle(reason.skill)}想好了${summary ? `：${summary}` : ''}`)}行的话点「采用」，也可以直接说想怎么改。` });
-    } else if (reason.kind === 'burst_cap') this.say({ who: 'system', text: `我想了 ${reason.rounds} 步还没想好，先停下来。你可以再说说要求，或者点「接着想」。` });
-    else if (reason.kind === 'worker_failed') this.say({ who: 'system', text: stepFailedText(this.skillTitle(reason.skill), reason.message) });
-    else if (reason.kind === 'interrupted') this.say({ who: 'system', text: '上次还没想完就被打断了，点「接着想」继续。' });
+    } else {
+      const words = restingWords(reason, (skill) => this.skillTitle(skill));
+      if (words) this.say({ who: 'system', text: words });
+    }
   }
 
   /**
