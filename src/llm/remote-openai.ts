@@ -5,10 +5,9 @@
  * picked by dialect-probe.ts), aborts on cancel, times out, and turns HTTP and network failures
  * into catalogue errors.
  */
-import { createChatModel, type ChatModelOptions, type StepProvider } from './decide-step.ts';
+import type { ChatModelOptions, StepProvider } from './decide-step.ts';
 import { abortError, modelError } from './errors.ts';
 import { readSseData } from '../core/llm/sse.ts';
-import type { ChatModel } from '../core/llm/types.ts';
 import { chatCompletionsUrl, endpointProblem } from '../core/llm/remote-endpoint.ts';
 import { buildRequest, deltaFilter, stepText } from '../core/llm/structured-output.ts';
 import { DEFAULT_MODE, type OutputMode } from '../core/llm/output-modes.ts';
@@ -212,10 +211,6 @@ async function readNdjson(res: Response, onDelta?: (delta: string) => void): Pro
 /** A remote step's options: stalls noticed per attempt (first piece, silence, whole attempt; ./step-retry.ts), sized to the default turn budget unless `opts` say otherwise. */
 export function remoteStepOptions<T extends ChatModelOptions>(opts?: T): T {
   return { timeouts: () => stepTimeouts(DEFAULT_TURN_BUDGET), ...opts } as T;
-}
-
-export function createRemoteModel(config: RemoteConfig, opts?: ChatModelOptions, deps?: RemoteDeps): ChatModel {
-  return createChatModel(createRemoteProvider(config, deps), remoteStepOptions(opts));
 }
 
 /** Settings' "测试连接": lists the server's models (GET …/v1/models); throws a ModelError. */

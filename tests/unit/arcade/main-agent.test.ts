@@ -8,6 +8,7 @@ import { applyVoiceCommand, defaultSpeechSettings, type SpeechSettings } from '.
 import type { TraceEvent } from '../../../src/core/trace/types.ts';
 import { childLines } from '../../../src/core/errors/catalogue.ts';
 import { FakeGameClient, FakeSpeaker, GAMES, until } from './fakes.ts';
+import { pacedModel } from '../../support/paced-model.ts';
 
 function setup(opts: { policy?: ScriptPolicy; fastPath?: boolean; manual?: boolean; voice?: Partial<SpeechSettings>; onSessionCleared?: (gameId: string) => void } = {}) {
   const games = new FakeGameClient();
@@ -689,7 +690,7 @@ describe('the child hears the robot sooner', () => {
   it("the main agent's own reply is spoken sentence by sentence while the model is still writing it", async () => {
     const speaker = new FakeSpeaker();
     speaker.manual = true;
-    const model = createScriptedModel({ main: () => ({ action: 'reply', args: { text: '你好呀！我是小方。我们一起玩吧！' } }) }, { stream: { chunkChars: 2, delayMs: 1 } });
+    const model = pacedModel({ main: () => ({ action: 'reply', args: { text: '你好呀！我是小方。我们一起玩吧！' } }) }, { chunkChars: 2, delayMs: 1 });
     let stepDone = false;
     let firstSpokenWhileWriting: boolean | undefined;
     const slow = {

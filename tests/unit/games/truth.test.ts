@@ -21,6 +21,7 @@ import { truth as quizTruth } from '../../../skills/quiz-cards/truth.ts';
 import type { CardAsset } from '../../../src/core/studio/types.ts';
 import { EngineFailure } from '../../../src/core/games/engine.ts';
 import { ctx, FakeDevice, RecordingTrace, secretRandom, send } from './helpers.ts';
+import { pacedModel } from '../../support/paced-model.ts';
 
 const ok = (rules: TruthRules, s: string) => checkSentence(s, rules) === null;
 
@@ -138,7 +139,7 @@ function lyingGame(lies: string[], opts: { stream?: boolean } = {}) {
     const lie = lies[replies++];
     return { action: 'reply', args: { text: lie ?? '50 小了！再大一点哦，还有 6 次机会。' } };
   };
-  const model = createScriptedModel({ 'game:guess-number': policy }, opts.stream ? { stream: { chunkChars: 2 } } : undefined);
+  const model = opts.stream ? pacedModel({ 'game:guess-number': policy }, { chunkChars: 2, delayMs: 0 }) : createScriptedModel({ 'game:guess-number': policy });
   const service = new GameSessions({ create: () => new GuessNumberAgent({ model, device, random: () => secretRandom(63), trace }), device, trace, source: 'game:test' });
   return { service, trace };
 }

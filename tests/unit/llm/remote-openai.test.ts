@@ -2,7 +2,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { describeModelError } from '../../../src/llm/describe.ts';
 import {
   chatCompletionsUrl,
-  createRemoteModel,
   endpointProblem,
   listRemoteModels,
 } from '../../../src/llm/remote-openai.ts';
@@ -11,6 +10,7 @@ import type { StepRequest } from '../../../src/core/llm/types.ts';
 import { startOpenAITestServer, type OpenAITestServer } from '../../support/openai-test-server.ts';
 import { guessNumberTools } from './fixtures.ts';
 import { stepJson } from '../../../src/core/llm/step-format.ts';
+import { createRemoteModel } from '../../support/remote-model.ts';
 
 let server: OpenAITestServer;
 beforeAll(async () => {

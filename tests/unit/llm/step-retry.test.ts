@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createChatModel, type CompletionRequest, type StepProvider } from '../../../src/llm/decide-step.ts';
 import { modelError } from '../../../src/llm/errors.ts';
 import { isTransient } from '../../../src/llm/step-retry.ts';
-import { createRemoteModel } from '../../../src/llm/remote-openai.ts';
+import { createRemoteModel } from '../../support/remote-model.ts';
 import { ModelError, type StepRequest } from '../../../src/core/llm/types.ts';
 import { normalizeTurnBudget, stepTimeouts, DEFAULT_TURN_BUDGET } from '../../../src/core/arcade/turn-budget.ts';
 import { startOpenAITestServer, type OpenAITestServer } from '../../support/openai-test-server.ts';
