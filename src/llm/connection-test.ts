@@ -34,7 +34,7 @@ const REACH_TIPS = [
   '大脑程序允许别的设备和网页访问：Ollama 要设置 OLLAMA_HOST=0.0.0.0 和 OLLAMA_ORIGINS；LM Studio 要打开「Serve on Local Network」和「Enable CORS」；llama-server 要加 --host 0.0.0.0。',
 ];
 
-function tipsFor(code: string, detail: string): string[] {
+function tipsFor(code: string, status: number | undefined): string[] {
   switch (code) {
     case 'model_remote_mixed_content':
       return [
@@ -46,7 +46,7 @@ function tipsFor(code: string, detail: string): string[] {
     case 'model_remote_auth':
       return ['Ollama 会拒绝没被允许的网页：在电脑上设置 OLLAMA_ORIGINS（写这个页面的地址），再重启 Ollama。', '如果服务要密钥，检查 API 密钥有没有填对。'];
     case 'model_remote_http':
-      return /HTTP 404/.test(detail) ? ['找到了电脑，但这个地址下没有大脑的接口：地址要以 /v1 结尾，例如 http://192.168.1.20:11434/v1。'] : ['大脑程序出错了：看看电脑上它的窗口或日志。'];
+      return status === 404 ? ['找到了电脑，但这个地址下没有大脑的接口：地址要以 /v1 结尾，例如 http://192.168.1.20:11434/v1。'] : ['大脑程序出错了：看看电脑上它的窗口或日志。'];
     case 'model_remote_timeout':
       return ['电脑可能太忙或睡着了：唤醒电脑，或者在设置里把超时加长。'];
     default:
@@ -78,6 +78,6 @@ export async function testConnection(remote: Pick<RemoteConfig, 'baseUrl' | 'api
       : { ok: true, models, headline: '连上了，但电脑上还没有模型。', tips: ['先在电脑上下载一个模型，例如「ollama pull qwen2.5:1.5b」。'] };
   } catch (err) {
     const e = toModelError(err);
-    return { ok: false, models: [], code: e.code, headline: headline(e.code, remoteHost(remote.baseUrl)), why: describe(e.code).parent, tips: tipsFor(e.code, e.message), detail: e.message };
+    return { ok: false, models: [], code: e.code, headline: headline(e.code, remoteHost(remote.baseUrl)), why: describe(e.code).parent, tips: tipsFor(e.code, e.status), detail: e.message };
   }
 }

@@ -102,9 +102,14 @@ export const modelErrors: ErrorTable = {
 registerErrors(modelErrors);
 
 /** Builds a ModelError whose message is the catalogue's parent text plus the technical detail. */
-export function modelError(code: string, detail?: string): ModelError {
+export function modelError(code: string, detail?: string, status?: number): ModelError {
   const parent = modelErrors[code]?.parent ?? code;
-  return new ModelError(code, detail ? `${parent}（${detail}）` : parent);
+  return new ModelError(code, detail ? `${parent}（${detail}）` : parent, status);
+}
+
+/** A server's HTTP error answer: a wrong key (401/403) or any other status, which the error keeps. */
+export function httpError(status: number, detail?: string): ModelError {
+  return modelError(status === 401 || status === 403 ? 'model_remote_auth' : 'model_remote_http', `HTTP ${status}${detail ? `：${detail}` : ''}`, status);
 }
 
 /**

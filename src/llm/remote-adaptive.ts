@@ -22,8 +22,8 @@ export interface AdaptiveRemoteProvider extends StepProvider {
 }
 
 function refusedRequest(err: unknown): boolean {
-  const e = err as ModelError & { status?: number };
-  return e?.code === 'model_remote_http' && typeof e.status === 'number' && e.status >= 400 && e.status !== 404 && e.status !== 429;
+  const e = err as ModelError | undefined;
+  return e?.code === 'model_remote_http' && e.status !== undefined && e.status >= 400 && e.status !== 404 && e.status !== 429;
 }
 
 export function createAdaptiveRemoteProvider(config: RemoteConfig, deps: RemoteDeps = {}, opts: AdaptiveOptions = {}): AdaptiveRemoteProvider {

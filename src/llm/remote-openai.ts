@@ -6,7 +6,7 @@
  * into catalogue errors.
  */
 import type { ChatModelOptions, StepProvider } from './decide-step.ts';
-import { abortError, modelError } from './errors.ts';
+import { abortError, httpError, modelError } from './errors.ts';
 import { readSseData } from '../core/llm/sse.ts';
 import { chatCompletionsUrl, endpointProblem } from '../core/llm/remote-endpoint.ts';
 import { buildRequest, deltaFilter, stepText } from '../core/llm/structured-output.ts';
@@ -104,8 +104,7 @@ export function createRemoteProvider(config: RemoteConfig, deps: RemoteDeps = {}
           } catch {
             /* not JSON: keep the text */
           }
-          const code = res.status === 401 || res.status === 403 ? 'model_remote_auth' : 'model_remote_http';
-          throw Object.assign(modelError(code, `HTTP ${res.status}${detail ? `：${detail}` : ''}`), { status: res.status });
+          throw httpError(res.status, detail);
         }
         try {
           const onDelta = deltaFilter(mode, req.onDelta);
@@ -229,7 +228,7 @@ export async function listRemoteModels(config: RemoteConfig, deps: RemoteDeps = 
     if ((err as Error)?.name === 'TimeoutError') throw modelError('model_remote_timeout', url);
     throw modelError('model_remote_network', `${url}：${String(err)}`);
   }
-  if (!res.ok) throw modelError(res.status === 401 || res.status === 403 ? 'model_remote_auth' : 'model_remote_http', `HTTP ${res.status}`);
+  if (!res.ok) throw httpError(res.status);
   const body = (await res.json().catch(() => ({}))) as { data?: Array<{ id?: string }> };
   return (body.data ?? []).map((m) => m.id ?? '').filter(Boolean);
 }

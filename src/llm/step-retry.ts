@@ -31,11 +31,9 @@ export function isTransient(e: ModelError): boolean {
     case 'model_remote_bad_stream':
       return true;
     case 'model_remote_http': {
-      const status = /HTTP (\d{3})/.exec(e.message)?.[1];
       // No status: an error event inside a stream that had started (the server failed mid-answer).
-      if (!status) return true;
-      const n = Number(status);
-      return n >= 500 || n === 429 || n === 408;
+      if (e.status === undefined) return true;
+      return e.status >= 500 || e.status === 429 || e.status === 408;
     }
     default:
       return false;

@@ -67,6 +67,8 @@ export class ModelError extends Error {
   constructor(
     readonly code: string,
     message: string,
+    /** The HTTP status a server answered with, when the error is one. */
+    readonly status?: number,
   ) {
     super(message);
   }

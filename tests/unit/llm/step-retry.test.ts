@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createChatModel, type CompletionRequest, type StepProvider } from '../../../src/llm/decide-step.ts';
-import { modelError } from '../../../src/llm/errors.ts';
+import { httpError, modelError } from '../../../src/llm/errors.ts';
 import { isTransient } from '../../../src/llm/step-retry.ts';
 import { createRemoteModel } from '../../support/remote-model.ts';
 import { ModelError, type StepRequest } from '../../../src/core/llm/types.ts';
@@ -44,20 +44,20 @@ const fast = { backoffMs: [5, 10], timeouts: () => ({ firstByteMs: 150, idleMs: 
 
 describe('transient failures', () => {
   it.each([
-    ['HTTP 500', modelError('model_remote_http', 'HTTP 500：boom'), true],
-    ['HTTP 503', modelError('model_remote_http', 'HTTP 503'), true],
-    ['HTTP 429', modelError('model_remote_http', 'HTTP 429：slow down'), true],
+    ['HTTP 500', httpError(500, 'boom'), true],
+    ['HTTP 503', httpError(503), true],
+    ['HTTP 429', httpError(429, 'slow down'), true],
     ['an error event mid-stream', modelError('model_remote_http', 'overloaded'), true],
     ['a cut stream', modelError('model_remote_network', '读取回答时断开'), true],
     ['a garbled stream', modelError('model_remote_bad_stream', 'x'), true],
     ['a timeout', modelError('model_remote_timeout', '60 秒'), true],
-    ['HTTP 400', modelError('model_remote_http', 'HTTP 400：bad request'), false],
-    ['a wrong key', modelError('model_remote_auth', 'HTTP 401'), false],
+    ['HTTP 400', httpError(400, 'bad request'), false],
+    ['a wrong key', httpError(401), false],
     ['a bad URL', modelError('model_remote_bad_url', 'x'), false],
   ])('%s → transient: %s', (_n, e, yes) => expect(isTransient(e)).toBe(yes));
 
   it('HTTP 500, then 429, then a good answer: the step succeeds, each try a new attempt of the stream', async () => {
-    const p = provider([{ fail: modelError('model_remote_http', 'HTTP 500') }, { fail: modelError('model_remote_http', 'HTTP 429') }, { text: GOOD }]);
+    const p = provider([{ fail: httpError(500) }, { fail: httpError(429) }, { text: GOOD }]);
     const retried: string[] = [];
     const streamed: Array<[string, number]> = [];
     const step = await createChatModel(p, { ...fast, onRetry: (i) => retried.push(i.code) }).step(req({ onStream: (d, a) => streamed.push([d, a]) }));
