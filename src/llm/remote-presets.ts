@@ -1,8 +1,12 @@
 /**
  * Ready-made settings for the servers families actually run: the base path each one serves its
  * OpenAI-compatible API on, and what a parent has to know to reach it from a tablet. Small and
- * synchronous (the settings screen reads it).
+ * synchronous (the settings screen reads it). The three programs of a home computer take their
+ * steps and address from the home-computer guide (src/core/llm/home-brain.ts), so 设置 and
+ * 选大脑 give the same advice.
  */
+import type { HomeBrainProgramId } from '../core/llm/home-brain.ts';
+
 export interface RemotePreset {
   id: string;
   label: string;
@@ -12,6 +16,8 @@ export interface RemotePreset {
   note: string;
   /** The service needs an API key. */
   needsKey: boolean;
+  /** A home computer's program: its steps and address come from the guide for the page the app is open on. */
+  program?: HomeBrainProgramId;
 }
 
 const LAN =
@@ -23,24 +29,27 @@ export const REMOTE_PRESETS: RemotePreset[] = [
     label: 'Ollama',
     baseUrl: 'http://localhost:11434/v1',
     placeholderModel: 'qwen2.5:1.5b',
-    note: `在电脑上运行 Ollama，先运行 ollama pull qwen2.5:1.5b。允许本页面访问：启动前设置 OLLAMA_ORIGINS=* 和 OLLAMA_HOST=0.0.0.0。${LAN}`,
+    note: '在电脑上运行 Ollama。',
     needsKey: false,
+    program: 'ollama',
   },
   {
     id: 'llamacpp',
     label: 'llama.cpp 服务器（llama-server）',
     baseUrl: 'http://localhost:8080/v1',
     placeholderModel: 'qwen2.5-1.5b-instruct',
-    note: `启动：llama-server -m qwen2.5-1.5b-instruct-q4_k_m.gguf --host 0.0.0.0 --port 8080。支持 JSON Schema 和 GBNF 语法约束。${LAN}`,
+    note: '在电脑上运行 llama-server。',
     needsKey: false,
+    program: 'llama-server',
   },
   {
     id: 'lmstudio',
     label: 'LM Studio',
     baseUrl: 'http://localhost:1234/v1',
     placeholderModel: 'qwen2.5-1.5b-instruct',
-    note: `在 LM Studio 的“开发者”页启动服务器，打开“在局域网中提供服务”和 CORS。${LAN}`,
+    note: '在电脑上运行 LM Studio。',
     needsKey: false,
+    program: 'lm-studio',
   },
   {
     id: 'vllm',

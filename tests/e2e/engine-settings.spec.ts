@@ -71,6 +71,11 @@ test('the CPU engine from 设置: chosen automatically, downloaded with its size
 test('a remote server from a preset: 测试连接 lists its models and finds its output mode, kept after a reload', async ({ page }, info) => {
   await page.goto('/tests/lab/settings.html');
   await page.getByRole('radio', { name: /远程接口/ }).check();
+  // The home computer's programs get the guide's advice for this page: Ollama lets exactly this page in, not every page.
+  await page.getByLabel('服务器类型').selectOption({ label: 'Ollama' });
+  const origin = new URL(page.url()).origin;
+  await expect(page.getByTestId('remote-preset-note')).toContainText(`OLLAMA_ORIGINS=${origin} ollama serve`);
+  await expect(page.getByLabel('接口地址')).toHaveValue('http://localhost:11434/v1');
   await page.getByLabel('服务器类型').selectOption({ label: 'llama.cpp 服务器（llama-server）' });
   await expect(page.getByLabel('接口地址')).toHaveValue('http://localhost:8080/v1');
   await expect(page.getByTestId('remote-preset-note')).toContainText('llama-server');
