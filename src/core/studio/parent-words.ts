@@ -4,17 +4,12 @@
  * worker's draft against the stated rounds and age (draft-check.ts); the demo brain reads the same
  * words a model reads. Pure.
  */
+import { parseChineseNumeral } from '../speech/numbers.ts';
 
-const DIGITS: Record<string, number> = { 零: 0, 一: 1, 二: 2, 两: 2, 三: 3, 四: 4, 五: 5, 六: 6, 七: 7, 八: 8, 九: 9 };
-
-/** 3, 三, 十, 十二, 二十, 两 → a number (undefined when it is none of these). */
-export function chineseNumber(s: string): number | undefined {
+/** 3, 三, 十二, 二十, 两 → a number (undefined when it is none of these): the one numeral reader (../speech/numbers.ts). */
+function numberOf(s: string): number | undefined {
   const t = s.trim();
-  if (/^\d+$/.test(t)) return Number(t);
-  const m = /^([一二两三四五六七八九])?(十)?([一二三四五六七八九])?$/.exec(t);
-  if (!m || !t) return undefined;
-  if (!m[2]) return m[3] === undefined && m[1] !== undefined ? DIGITS[m[1]] : undefined;
-  return (m[1] ? DIGITS[m[1]] : 1) * 10 + (m[3] ? DIGITS[m[3]] : 0);
+  return /^\d+$/.test(t) ? Number(t) : (parseChineseNumeral(t) ?? undefined);
 }
 
 const NUM = '(\\d{1,2}|[一二两三四五六七八九十]{1,3})';
@@ -27,7 +22,7 @@ export function statedRounds(text: string): number | undefined {
   for (const m of text.matchAll(ROUNDS)) {
     // 「一张一张」 (one by one) is a manner, either half of it.
     if (text.slice(m.index + m[0].length).startsWith(m[0]) || text.slice(0, m.index).endsWith(m[0])) continue;
-    const n = chineseNumber(m[1]);
+    const n = numberOf(m[1]);
     if (n !== undefined && n >= 1 && n <= 20) found = n;
   }
   return found;
@@ -37,7 +32,7 @@ export function statedRounds(text: string): number | undefined {
 export function statedAge(text: string): number | undefined {
   let found: number | undefined;
   for (const m of text.matchAll(new RegExp(`${NUM}\\s*(?:周岁|岁)`, 'g'))) {
-    const n = chineseNumber(m[1]);
+    const n = numberOf(m[1]);
     if (n !== undefined && n >= 2 && n <= 14) found = n;
   }
   return found;

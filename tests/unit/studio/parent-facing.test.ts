@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { freeName, nameTaken, takenNameMessage } from '../../../src/core/studio/names.ts';
-import { cardFromWords, chineseNumber, isAcceptWords, statedAge, statedDifficulty, statedRounds } from '../../../src/core/studio/parent-words.ts';
+import { cardFromWords, isAcceptWords, statedAge, statedDifficulty, statedRounds } from '../../../src/core/studio/parent-words.ts';
 import { fillTemplate, summarize, toJsonSchema, valueProblems, withIds } from '../../../src/core/studio/tag-schema.ts';
 import { quizPackage } from './helpers.ts';
 
@@ -14,7 +14,7 @@ const def = (tag: string) => pkg.tagDefs[tag];
 
 describe('what a parent\'s words state', () => {
   it('numbers, rounds, age and difficulty, the last mention winning', () => {
-    expect([chineseNumber('3'), chineseNumber('三'), chineseNumber('十二'), chineseNumber('两'), chineseNumber('二十'), chineseNumber('几')]).toEqual([3, 3, 12, 2, 20, undefined]);
+    expect(['玩3轮', '玩三轮', '十二道题', '两局', '二十张卡片', '几轮'].map(statedRounds)).toEqual([3, 3, 12, 2, 20, undefined]);
     expect(statedRounds('猜谜语，玩 3 轮')).toBe(3);
     expect(statedRounds('出五道题')).toBe(5);
     expect(statedRounds('玩5轮；还是玩三轮吧')).toBe(3);
