@@ -114,11 +114,11 @@ function skipValue(c: Cursor): boolean {
   return !c.end;
 }
 
-/** Reads the arguments: only their `text` field matters. */
-function readArgs(c: Cursor, out: PartialStep): void {
-  c.ws();
-  if (c.peek() !== '{') return;
-  c.i++;
+/**
+ * The fields of an object whose `{` is already read, while they are complete: `field` reads each
+ * value (the cursor after the colon) and says whether it is whole.
+ */
+function readFields(c: Cursor, field: (key: string) => boolean): void {
   for (;;) {
     c.ws();
     if (c.end || c.peek() === '}') return;
@@ -128,17 +128,26 @@ function readArgs(c: Cursor, out: PartialStep): void {
     if (c.peek() !== ':') return;
     c.i++;
     c.ws();
-    if (key.value === 'text') {
-      const v = readString(c);
-      if (!v) return;
-      out.text = v.value;
-      out.textDone = v.closed;
-      if (!v.closed) return;
-    } else if (!skipValue(c)) return;
+    if (!field(key.value)) return;
     c.ws();
     if (c.peek() === ',') c.i++;
     else return;
   }
+}
+
+/** Reads the arguments: only their `text` field matters. */
+function readArgs(c: Cursor, out: PartialStep): void {
+  c.ws();
+  if (c.peek() !== '{') return;
+  c.i++;
+  readFields(c, (key) => {
+    if (key !== 'text') return skipValue(c);
+    const v = readString(c);
+    if (!v) return false;
+    out.text = v.value;
+    out.textDone = v.closed;
+    return v.closed;
+  });
 }
 
 /** What can be read of a step from the text decoded so far. */
@@ -168,29 +177,19 @@ export function readPartialStep(text: string): PartialStep {
 
 /** The paired form's fields, in whatever order they come. */
 function readPaired(c: Cursor, out: PartialStep): void {
-  for (;;) {
-    c.ws();
-    if (c.end || c.peek() === '}') return;
-    const key = readString(c);
-    if (!key?.closed) return;
-    c.ws();
-    if (c.peek() !== ':') return;
-    c.i++;
-    c.ws();
-    if (key.value === 'action') {
+  readFields(c, (key) => {
+    if (key === 'action') {
       const v = readString(c);
-      if (!v?.closed) return;
-      out.action = v.value;
-    } else if (key.value === 'args') {
+      if (v?.closed) out.action = v.value;
+      return v?.closed === true;
+    }
+    if (key === 'args') {
       const before = c.i;
       readArgs(c, out);
       c.i = before;
-      if (!skipValue(c)) return;
-    } else if (!skipValue(c)) return;
-    c.ws();
-    if (c.peek() === ',') c.i++;
-    else return;
-  }
+    }
+    return skipValue(c);
+  });
 }
 
 /** Feeds decoded text as it arrives (attempt by attempt) and reports what a step says so far. */
