@@ -42,14 +42,16 @@ export class VoiceLoop {
   private readonly listeners = new Set<(s: LoopState) => void>();
   private readonly timers: Timers;
   private lastState: LoopState = 'idle';
+  private closed = false;
+  private readonly offs: Array<() => void> = [];
   /** Order of mic on/off and speech events, for tests and the trace. */
   readonly log: string[] = [];
 
   constructor(private readonly deps: VoiceLoopDeps) {
     this.mode = deps.mode ?? 'push-to-talk';
     this.timers = deps.timers ?? realTimers;
-    deps.mic.onFinal((text) => this.heard(text));
-    deps.speech.subscribe((e) => {
+    this.offs.push(deps.mic.onFinal((text) => this.heard(text)));
+    this.offs.push(deps.speech.subscribe((e) => {
       if (e.type === 'speaking') {
         this.speaking = true;
         this.log.push('speaking');
@@ -65,7 +67,16 @@ export class VoiceLoop {
         }, deps.resumeDelayMs ?? 400);
         this.update();
       }
-    });
+    }));
+  }
+
+  /** Closes the loop for good: the mic is stopped, and the mic, the speech queue and the listeners are let go. */
+  dispose(): void {
+    this.closed = true;
+    for (const off of this.offs.splice(0)) off();
+    this.cancelResume();
+    this.update();
+    this.listeners.clear();
   }
 
   onState(fn: (s: LoopState) => void): () => void {
@@ -141,7 +152,7 @@ export class VoiceLoop {
   }
 
   private get wanted(): boolean {
-    if (this.roundActive || this.speaking || this.resumeTimer !== null) return false;
+    if (this.closed || this.roundActive || this.speaking || this.resumeTimer !== null) return false;
     return this.mode === 'hands-free' ? this.enabled : this.armed;
   }
 

@@ -9,8 +9,7 @@
  * (「猜谜语，玩3轮」), and the arcade's filter would drop them. Half-duplex alone keeps the mic off
  * while the robot reads and until it has been quiet for a moment.
  */
-import type { SpeechProgress } from '../../speech/types.ts';
-import { VoiceLoop, type MicLike } from '../../speech/voice-loop.ts';
+import { VoiceLoop } from '../../speech/voice-loop.ts';
 import type { AppRuntime } from '../app-runtime.ts';
 
 export interface StudioVoice {
@@ -19,36 +18,13 @@ export interface StudioVoice {
 }
 
 export function studioVoice(rt: Pick<AppRuntime, 'recognizer' | 'speech' | 'loop'>, onWords: (text: string) => Promise<unknown>): StudioVoice {
-  const offs: Array<() => void> = [];
-  const finals = new Set<(text: string) => void>();
-  offs.push(rt.recognizer.onFinal((t) => finals.forEach((f) => f(t))));
-  const mic: MicLike = {
-    start: () => rt.recognizer.start(),
-    stop: () => rt.recognizer.stop(),
-    onFinal: (fn) => {
-      finals.add(fn);
-      return () => finals.delete(fn);
-    },
-  };
-  const speech: SpeechProgress = {
-    get busy() {
-      return rt.speech.busy;
-    },
-    subscribe: (fn) => {
-      const off = rt.speech.subscribe(fn);
-      offs.push(off);
-      return off;
-    },
-  };
   const arcadeWasListening = rt.loop.isEnabled;
   if (arcadeWasListening) rt.loop.setEnabled(false);
-  const loop = new VoiceLoop({ mic, speech, mode: 'push-to-talk', onInput: (text) => onWords(text) });
+  const loop = new VoiceLoop({ mic: rt.recognizer, speech: rt.speech, mode: 'push-to-talk', onInput: (text) => onWords(text) });
   return {
     loop,
     dispose() {
-      if (loop.state === 'listening') rt.recognizer.stop();
-      for (const off of offs.splice(0)) off();
-      finals.clear();
+      loop.dispose();
       if (arcadeWasListening) rt.loop.setEnabled(true);
     },
   };

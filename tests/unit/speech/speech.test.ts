@@ -169,7 +169,9 @@ describe('half-duplex voice loop', () => {
       },
       onFinal(fn: (t: string) => void) {
         this.fn = fn;
-        return () => {};
+        return () => {
+          if (this.fn === fn) this.fn = null;
+        };
       },
     };
     const inputs: string[] = [];
@@ -246,6 +248,22 @@ describe('half-duplex voice loop', () => {
     t.synth.end();
     await typed;
     expect(t.inputs).toEqual(['我猜50', '打字也行']);
+  });
+
+  it('a disposed loop stops the mic and lets go: later speech and words do not turn it on or reach it', async () => {
+    const t = setup();
+    t.loop.setEnabled(true);
+    expect(t.mic.log).toEqual(['start']);
+    t.loop.dispose();
+    expect(t.mic.log).toEqual(['start', 'stop']);
+    expect(t.mic.fn).toBeNull();
+    void t.q.say('别的地方说了一句。', 'main');
+    t.synth.end();
+    await vi.advanceTimersByTimeAsync(1000);
+    t.loop.setEnabled(true);
+    t.loop.pushToTalk();
+    expect(t.mic.log).toEqual(['start', 'stop']);
+    expect(t.loop.log.filter((x) => x === 'speaking' || x === 'drained')).toEqual([]);
   });
 });
 
