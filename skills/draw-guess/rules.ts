@@ -92,11 +92,6 @@ export class DrawGuessGame {
     return this.phase === 'ready' ? [] : this.questions.slice(0, this.index + 1).map((q, i) => ({ number: i + 1, card: q.card, status: q.status }));
   }
 
-  /** Every card of this game, asked or still to come (each is a secret until its question is over). */
-  get picked(): readonly Card[] {
-    return this.questions.map((q) => q.card);
-  }
-
   /** The card being asked. Only for the device (drawing) and the judge — never for a prompt. */
   get card(): Card {
     return this.q.card;

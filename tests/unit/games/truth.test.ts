@@ -85,7 +85,12 @@ describe('你画我猜 truth rules', () => {
 
   it('names no animal of the game before its question is over, unless the child said it', () => {
     const game = setup();
-    const [current, next] = game.picked;
+    const current = game.card;
+    // The next question's animal: the same seeded game, one question on.
+    const ahead = setup();
+    ahead.skip();
+    ahead.next();
+    const next = ahead.card;
     const rules = drawTruth({ results: [], state: { game, animals: vocabulary }, heard: '是猫吗' });
     expect(ok(rules, `是${current.name}吗？`)).toBe(false);
     expect(ok(rules, `下一题是${next.name}。`)).toBe(false);
