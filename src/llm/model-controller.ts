@@ -7,14 +7,15 @@
  *   the saved or automatic brain back. A model that is ready offline is loaded again without
  *   asking; nothing is ever downloaded without a parent's press; the demo script only when chosen.
  * - `chooseProvider('auto' | kind)` — the brain every agent uses; `auto` follows `snapshot.choice`.
- * - Local WebLLM model: `chooseLocalModel`, `loadLocal`, `unloadLocal`, `deleteLocal` (`snapshot.local`).
- * - CPU engine: `chooseCpuModel`, `loadCpu`, `unloadCpu`, `deleteCpu` (`snapshot.cpu`, with the
- *   download's bytes and, once loaded, threads and speed in `snapshot.cpuDetails`).
+ * - The engines on this device, `'webllm'` (WebGPU) and `'cpu'` (llama.cpp in WebAssembly):
+ *   `chooseModel(engine, …)`, `load(engine)`, `unload(engine)`, `remove(engine)`; their states are
+ *   `snapshot.local` and `snapshot.cpu` (`engineState`), with the download's bytes, and the CPU
+ *   engine's threads and speed once loaded in `snapshot.cpuDetails`.
  * - Remote API: `saveRemote`, `testRemote` (lists the server's models and probes its
  *   structured-output mode, kept with the settings; `snapshot.remoteTest`).
  */
 import type { StepTimeouts } from '../core/arcade/turn-budget.ts';
-import type { ChatModel } from '../core/llm/types.ts';
+import type { ChatModel, ModelError } from '../core/llm/types.ts';
 import { describeModelError } from './describe.ts';
 import { modelError, toModelError } from './errors.ts';
 import type { EngineDetails, LoadProgress, LoadRequest } from './engine-service.ts';
@@ -122,12 +123,81 @@ function effective(settings: ModelSettings, choice: EngineChoice | undefined): P
   return choice?.engine ?? 'webllm';
 }
 
+/** The engines that run on this device. */
+export type LocalEngine = Extract<ProviderKind, 'webllm' | 'cpu'>;
+const LOCAL_ENGINES: readonly LocalEngine[] = ['webllm', 'cpu'];
+
+function isLocalEngine(kind: ProviderKind | undefined): kind is LocalEngine {
+  return LOCAL_ENGINES.includes(kind as LocalEngine);
+}
+
+/** A self-hosted model's addresses. */
+export interface ModelUrls {
+  modelUrl?: string;
+  modelLibUrl?: string;
+}
+
+/** What differs between the engines on this device; each action of the controller is written once over it. */
+interface LocalEngineSpec {
+  /** The field of `ControllerState` with the engine's model state. */
+  field: 'local' | 'cpu';
+  provider(deps: ControllerDeps): LocalProvider;
+  /** Why this device cannot run the engine; undefined when it can. */
+  cannotRun(s: ControllerState): ModelError | undefined;
+  /** The chosen model as the engine loads it. */
+  request(s: ControllerState): LoadRequest;
+  /** The chosen model's key in `settings.readyOffline` (`loadedId`: the id the engine said it loaded). */
+  offlineKey(s: ControllerState, loadedId?: string): string;
+  /** The settings with another model chosen. */
+  withModel(settings: ModelSettings, modelId: string, urls: ModelUrls): ModelSettings;
+  /** Choosing another model first stops the hub using the loaded one and frees it. */
+  freesOnChoose: boolean;
+  /** The engine tells its threads and speeds once loaded (`cpuDetails`). */
+  details: boolean;
+}
+
+const ENGINES: Record<LocalEngine, LocalEngineSpec> = {
+  webllm: {
+    field: 'local',
+    provider: (deps) => deps.webllm(),
+    cannotRun: ({ probe }) => (probe?.usable ? undefined : modelError((probe && probeErrorCode(probe)) ?? 'model_no_webgpu')),
+    request: ({ settings: s, effectiveModelId }) => ({ modelId: effectiveModelId, modelUrl: s.localModelUrl || undefined, modelLibUrl: s.localModelLibUrl || undefined }),
+    offlineKey: (s, loadedId) => loadedId ?? s.effectiveModelId,
+    withModel: (s, modelId, urls) => ({
+      ...s,
+      localModelId: modelId,
+      localModelUrl: urls.modelUrl ?? s.localModelUrl,
+      localModelLibUrl: urls.modelLibUrl ?? s.localModelLibUrl,
+    }),
+    freesOnChoose: false,
+    details: false,
+  },
+  cpu: {
+    field: 'cpu',
+    provider: (deps) => (deps.cpu ?? (() => createCpuProvider()))(),
+    cannotRun: ({ cpuProbe }) => (cpuProbe?.usable ? undefined : modelError('model_cpu_unsupported', cpuProbe ? cpuProbeSummary(cpuProbe) : undefined)),
+    request: ({ settings: { cpu: c } }) =>
+      // A self-hosted file is named by its file name (the label says what is really loaded).
+      c.modelUrl ? { modelId: decodeURIComponent(c.modelUrl.split(/[?#]/)[0].split('/').pop() || c.modelUrl), modelUrl: c.modelUrl } : { modelId: c.modelId },
+    // Its CPU_MODELS id, or its own address.
+    offlineKey: ({ settings: { cpu: c } }) => (c.modelUrl ? `cpu:${c.modelUrl}` : `cpu:${c.modelId}`),
+    withModel: (s, modelId, urls) => ({ ...s, cpu: { modelId, modelUrl: urls.modelUrl ?? s.cpu.modelUrl } }),
+    freesOnChoose: true,
+    details: true,
+  },
+};
+
+/** The engine's model state in a snapshot. */
+export function engineState(s: ControllerState, engine: LocalEngine): LocalState {
+  return s[ENGINES[engine].field];
+}
+
 export class ModelController {
   private state: ControllerState;
   private readonly listeners = new Set<(s: ControllerState) => void>();
-  private provider: LocalProvider | undefined;
+  /** Each engine's provider, made on first use. */
+  private readonly providers: Partial<Record<LocalEngine, LocalProvider>> = {};
   private started: Promise<void> | undefined;
-  private cpuProvider: LocalProvider | undefined;
 
   constructor(private readonly deps: ControllerDeps) {
     const settings = defaultModelSettings();
@@ -168,30 +238,24 @@ export class ModelController {
   private set(patch: Partial<ControllerState>): void {
     const next = { ...this.state, ...patch };
     next.provider = effective(next.settings, next.choice);
+    next.effectiveModelId = adaptToGpu(next.settings.localModelId, next.probe ?? { f16: true });
     this.state = { ...next, active: this.deps.hub.kind, activeLabel: this.deps.hub.label };
     for (const fn of this.listeners) fn(this.state);
   }
 
-  private webllm(): LocalProvider {
-    this.provider ??= this.deps.webllm();
-    return this.provider;
+  /** Sets one engine's model state (and whatever else `patch` holds). */
+  private setEngine(engine: LocalEngine, model: LocalState, patch: Partial<ControllerState> = {}): void {
+    const next: Partial<ControllerState> = { ...patch };
+    next[ENGINES[engine].field] = model;
+    this.set(next);
   }
 
-  private cpuEngine(): LocalProvider {
-    this.cpuProvider ??= (this.deps.cpu ?? (() => createCpuProvider()))();
-    return this.cpuProvider;
+  private fail(engine: LocalEngine, e: ModelError): void {
+    this.setEngine(engine, { kind: 'failed', code: e.code, reason: describeModelError(e).short });
   }
 
-  private loadRequest(): LoadRequest {
-    const s = this.state.settings;
-    return { modelId: this.state.effectiveModelId, modelUrl: s.localModelUrl || undefined, modelLibUrl: s.localModelLibUrl || undefined };
-  }
-
-  private cpuRequest(): LoadRequest {
-    const c = this.state.settings.cpu;
-    // A self-hosted file is named by its file name (the label says what is really loaded).
-    if (c.modelUrl) return { modelId: decodeURIComponent(c.modelUrl.split(/[?#]/)[0].split('/').pop() || c.modelUrl), modelUrl: c.modelUrl };
-    return { modelId: c.modelId };
+  private provider(engine: LocalEngine): LocalProvider {
+    return (this.providers[engine] ??= ENGINES[engine].provider(this.deps));
   }
 
   private computeChoice(settings: ModelSettings, probe: WebGpuProbe, cpu: CpuProbe): EngineChoice {
@@ -228,43 +292,25 @@ export class ModelController {
     const first = settings.readyOffline.length === 0 && settings.localModelId === defaultModelSettings().localModelId;
     if (first && probe.usable) settings.localModelId = defaultChoiceFor(probe, currentDeviceHints());
     const choice = this.computeChoice(settings, probe, cpuProbe);
-    this.set({ settings, probe, cpuProbe, choice, effectiveModelId: adaptToGpu(settings.localModelId, probe) });
-    await Promise.all([this.refreshLocal(), this.refreshCpu()]);
+    this.set({ settings, probe, cpuProbe, choice });
+    await Promise.all(LOCAL_ENGINES.map((engine) => this.refresh(engine)));
     const provider = this.state.provider;
     if (provider === 'remote' && settings.remote.baseUrl) await this.activateRemote();
     else if (provider === 'scripted' && settings.provider === 'scripted') await this.activateScripted();
-    else if (provider === 'webllm' && this.state.local.kind === 'cached') void this.loadLocal();
-    else if (provider === 'cpu' && this.state.cpu.kind === 'cached') void this.loadCpu();
+    else if (isLocalEngine(provider) && engineState(this.state, provider).kind === 'cached') void this.load(provider);
   }
 
-  private async refreshLocal(): Promise<void> {
-    const probe = this.state.probe;
-    if (!probe?.usable) return this.set({ local: { kind: 'unavailable' } });
-    const id = this.state.effectiveModelId;
+  /** The engine's model state from the device and the downloads: unavailable, cached or not downloaded. */
+  private async refresh(engine: LocalEngine): Promise<void> {
+    const e = ENGINES[engine];
+    if (e.cannotRun(this.state)) return this.setEngine(engine, { kind: 'unavailable' });
     let cached: boolean;
     try {
-      cached = this.state.settings.readyOffline.includes(id) && (await this.webllm().isCached(this.loadRequest()));
+      cached = this.state.settings.readyOffline.includes(e.offlineKey(this.state)) && (await this.provider(engine).isCached(e.request(this.state)));
     } catch {
       cached = false;
     }
-    this.set({ local: { kind: cached ? 'cached' : 'not-downloaded' } });
-  }
-
-  private async refreshCpu(): Promise<void> {
-    if (!this.state.cpuProbe?.usable) return this.set({ cpu: { kind: 'unavailable' } });
-    let cached: boolean;
-    try {
-      cached = this.state.settings.readyOffline.includes(this.cpuId()) && (await this.cpuEngine().isCached(this.cpuRequest()));
-    } catch {
-      cached = false;
-    }
-    this.set({ cpu: { kind: cached ? 'cached' : 'not-downloaded' } });
-  }
-
-  /** The offline-ready key of the CPU model: its id, or its own address. */
-  private cpuId(): string {
-    const c = this.state.settings.cpu;
-    return c.modelUrl ? `cpu:${c.modelUrl}` : `cpu:${c.modelId}`;
+    this.setEngine(engine, { kind: cached ? 'cached' : 'not-downloaded' });
   }
 
   private async persist(settings: ModelSettings): Promise<void> {
@@ -277,128 +323,87 @@ export class ModelController {
     await this.settled();
     await this.persist({ ...this.state.settings, provider });
     const kind = this.state.provider;
+    const loaded = isLocalEngine(kind) && engineState(this.state, kind).kind === 'ready' ? this.providers[kind] : undefined;
     if (kind === 'scripted') {
       if (provider === 'scripted') await this.activateScripted();
       else this.deps.hub.clearModel();
     } else if (kind === 'remote') {
       if (this.state.settings.remote.baseUrl) await this.activateRemote();
       else this.deps.hub.clearModel();
-    } else if (kind === 'webllm' && this.state.local.kind === 'ready' && this.provider) {
-      this.deps.hub.setModel('webllm', await chatModelOf(this.provider));
-    } else if (kind === 'cpu' && this.state.cpu.kind === 'ready' && this.cpuProvider) {
-      this.deps.hub.setModel('cpu', await chatModelOf(this.cpuProvider));
+    } else if (loaded) {
+      this.deps.hub.setModel(kind, await chatModelOf(loaded));
     } else this.deps.hub.clearModel();
     this.set({});
   }
 
-  async chooseLocalModel(modelId: string, urls: { modelUrl?: string; modelLibUrl?: string } = {}): Promise<void> {
+  /**
+   * The engine's model: a LOCAL_MODELS / CPU_MODELS id, and optionally self-hosted addresses
+   * (`modelLibUrl` is WebLLM's only); an address not given stays as it was.
+   */
+  async chooseModel(engine: LocalEngine, modelId: string, urls: ModelUrls = {}): Promise<void> {
     await this.settled();
-    const settings = {
-      ...this.state.settings,
-      localModelId: modelId,
-      localModelUrl: urls.modelUrl ?? this.state.settings.localModelUrl,
-      localModelLibUrl: urls.modelLibUrl ?? this.state.settings.localModelLibUrl,
-    };
-    await this.persist(settings);
-    this.set({ effectiveModelId: adaptToGpu(modelId, this.state.probe ?? { f16: true }) });
-    await this.refreshLocal();
+    const e = ENGINES[engine];
+    if (e.freesOnChoose) await this.release(engine);
+    await this.persist(e.withModel(this.state.settings, modelId, urls));
+    await this.refresh(engine);
   }
 
-  /** Downloads (first time) and loads the local WebLLM model; on success it serves every agent. */
-  async loadLocal(): Promise<void> {
+  /** Downloads (first time) and loads the engine's model; on success it serves every agent. */
+  async load(engine: LocalEngine): Promise<void> {
     await this.settled();
-    const probe = this.state.probe;
-    if (!probe?.usable) {
-      const e = modelError((probe && probeErrorCode(probe)) ?? 'model_no_webgpu');
-      this.set({ local: { kind: 'failed', code: e.code, reason: describeModelError(e).short } });
-      return;
-    }
-    this.set({ local: { kind: 'downloading', percent: 0, text: '' } });
+    const e = ENGINES[engine];
+    const problem = e.cannotRun(this.state);
+    if (problem) return this.fail(engine, problem);
+    this.setEngine(engine, { kind: 'downloading', percent: 0, text: '' });
     try {
-      const provider = this.webllm();
-      const id = await provider.load(this.loadRequest(), (p) => this.set({ local: downloading(p) }));
-      await this.persist({ ...this.state.settings, readyOffline: [...new Set([...this.state.settings.readyOffline, id])] });
-      if (this.state.provider === 'webllm') this.deps.hub.setModel('webllm', await chatModelOf(provider));
-      this.set({ local: { kind: 'ready' } });
+      const provider = this.provider(engine);
+      const loadedId = await provider.load(e.request(this.state), (p) => this.setEngine(engine, downloading(p)));
+      const key = e.offlineKey(this.state, loadedId);
+      await this.persist({ ...this.state.settings, readyOffline: [...new Set([...this.state.settings.readyOffline, key])] });
+      if (this.state.provider === engine) this.deps.hub.setModel(engine, await chatModelOf(provider));
+      this.setEngine(engine, { kind: 'ready' }, e.details ? { cpuDetails: await provider.details() } : {});
     } catch (err) {
-      if ((err as Error)?.name === 'AbortError') return this.refreshLocal();
-      const e = toModelError(err);
-      this.set({ local: { kind: 'failed', code: e.code, reason: describeModelError(e).short } });
-    }
-  }
-
-  async unloadLocal(): Promise<void> {
-    await this.settled();
-    if (this.deps.hub.kind === 'webllm') this.deps.hub.clearModel();
-    await this.provider?.unload().catch(() => {});
-    await this.refreshLocal();
-  }
-
-  async deleteLocal(): Promise<void> {
-    await this.settled();
-    if (this.deps.hub.kind === 'webllm') this.deps.hub.clearModel();
-    await this.webllm()
-      .deleteCached(this.loadRequest())
-      .catch(() => {});
-    await this.persist({ ...this.state.settings, readyOffline: this.state.settings.readyOffline.filter((x) => x !== this.state.effectiveModelId) });
-    await this.refreshLocal();
-  }
-
-  /** The CPU engine's model: a CPU_MODELS id, and optionally a self-hosted GGUF address. */
-  async chooseCpuModel(modelId: string, modelUrl?: string): Promise<void> {
-    await this.settled();
-    if (this.deps.hub.kind === 'cpu') this.deps.hub.clearModel();
-    await this.cpuProvider?.unload().catch(() => {});
-    await this.persist({ ...this.state.settings, cpu: { modelId, modelUrl: modelUrl ?? this.state.settings.cpu.modelUrl } });
-    await this.refreshCpu();
-  }
-
-  /** Downloads (first time) and loads the CPU engine's model; on success it serves every agent. */
-  async loadCpu(): Promise<void> {
-    await this.settled();
-    const probe = this.state.cpuProbe;
-    if (!probe?.usable) {
-      const e = modelError('model_cpu_unsupported', probe ? cpuProbeSummary(probe) : undefined);
-      this.set({ cpu: { kind: 'failed', code: e.code, reason: describeModelError(e).short } });
-      return;
-    }
-    this.set({ cpu: { kind: 'downloading', percent: 0, text: '' } });
-    try {
-      const provider = this.cpuEngine();
-      await provider.load(this.cpuRequest(), (p) => this.set({ cpu: downloading(p) }));
-      await this.persist({ ...this.state.settings, readyOffline: [...new Set([...this.state.settings.readyOffline, this.cpuId()])] });
-      if (this.state.provider === 'cpu') this.deps.hub.setModel('cpu', await chatModelOf(provider));
-      this.set({ cpu: { kind: 'ready' }, cpuDetails: await provider.details() });
-    } catch (err) {
-      if ((err as Error)?.name === 'AbortError') return this.refreshCpu();
-      const e = toModelError(err);
-      this.set({ cpu: { kind: 'failed', code: e.code, reason: describeModelError(e).short } });
+      if ((err as Error)?.name === 'AbortError') return this.refresh(engine);
+      this.fail(engine, toModelError(err));
     }
   }
 
   /** Reads the CPU engine's threads and last speeds again (after a step). */
   async refreshCpuDetails(): Promise<void> {
-    if (this.state.cpu.kind === 'ready' && this.cpuProvider) this.set({ cpuDetails: await this.cpuProvider.details() });
+    const provider = this.providers.cpu;
+    if (this.state.cpu.kind === 'ready' && provider) this.set({ cpuDetails: await provider.details() });
   }
 
-  async unloadCpu(): Promise<void> {
+  /** Frees the engine's memory; a downloaded model stays ready offline. */
+  async unload(engine: LocalEngine): Promise<void> {
     await this.settled();
-    if (this.deps.hub.kind === 'cpu') this.deps.hub.clearModel();
-    await this.cpuProvider?.unload().catch(() => {});
-    this.set({ cpuDetails: undefined });
-    await this.refreshCpu();
+    await this.release(engine);
+    this.dropDetails(engine);
+    await this.refresh(engine);
   }
 
-  async deleteCpu(): Promise<void> {
+  /** Deletes the engine's downloaded model; it no longer serves any agent. */
+  async remove(engine: LocalEngine): Promise<void> {
     await this.settled();
-    if (this.deps.hub.kind === 'cpu') this.deps.hub.clearModel();
-    await this.cpuEngine()
-      .deleteCached(this.cpuRequest())
+    const e = ENGINES[engine];
+    if (this.deps.hub.kind === engine) this.deps.hub.clearModel();
+    await this.provider(engine)
+      .deleteCached(e.request(this.state))
       .catch(() => {});
-    const id = this.cpuId();
-    await this.persist({ ...this.state.settings, readyOffline: this.state.settings.readyOffline.filter((x) => x !== id) });
-    this.set({ cpuDetails: undefined });
-    await this.refreshCpu();
+    const key = e.offlineKey(this.state);
+    await this.persist({ ...this.state.settings, readyOffline: this.state.settings.readyOffline.filter((x) => x !== key) });
+    this.dropDetails(engine);
+    await this.refresh(engine);
+  }
+
+  /** The hub stops using the engine, and the engine frees its model (when it was started). */
+  private async release(engine: LocalEngine): Promise<void> {
+    if (this.deps.hub.kind === engine) this.deps.hub.clearModel();
+    await this.providers[engine]?.unload().catch(() => {});
+  }
+
+  private dropDetails(engine: LocalEngine): void {
+    if (ENGINES[engine].details) this.set({ cpuDetails: undefined });
   }
 
   /** Saves the remote fields; explains (does not try) an endpoint the page cannot reach. */

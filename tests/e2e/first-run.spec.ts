@@ -86,7 +86,7 @@ test('no WebGPU, enough memory: the CPU brain is recommended and says it is slow
   await expect(setup.getByTestId('brain-choice').nth(2)).toContainText('先用演示脚本玩');
   await page.screenshot({ path: info.outputPath('first-run-cpu.png'), fullPage: true });
   // The model's address is a local one here (no download leaves this machine); a family gets the default.
-  await page.evaluate(([url]) => (window as any).__agentcade.controller.chooseCpuModel('qwen2.5-0.5b-instruct-q4_k_m', url), [files.url(GGUF)]);
+  await page.evaluate(([url]) => (window as any).__agentcade.controller.chooseModel('cpu', 'qwen2.5-0.5b-instruct-q4_k_m', { modelUrl: url }), [files.url(GGUF)]);
   await taps.tap('download-cpu');
   await expect(page.getByTestId('brain-ready')).toContainText('好了！现在的大脑：本机 CPU 大脑 Qwen2.5-0.5B。断网也能用。', { timeout: 90_000 });
   await expect(page.getByTestId('model-status')).toContainText('本机 CPU 大脑');

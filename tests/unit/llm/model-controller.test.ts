@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { localStateText, ModelController, tryStep } from '../../../src/llm/model-controller.ts';
+import { engineState, localStateText, ModelController, tryStep } from '../../../src/llm/model-controller.ts';
 import { ModelHub } from '../../../src/llm/model-hub.ts';
 import { defaultModelSettings, type ModelSettings } from '../../../src/llm/settings-store.ts';
 import type { WebLlmProvider } from '../../../src/llm/webllm-provider.ts';
@@ -95,7 +95,7 @@ describe('ModelController (settings screen logic)', () => {
     const { c, hub, saved } = controller(f);
     await c.init();
     expect(localStateText(c.snapshot.local)).toBe('未下载');
-    const loading = c.loadLocal();
+    const loading = c.load('webllm');
     await tick();
     f.progress(0.42);
     expect(localStateText(c.snapshot.local)).toBe('下载中 42%');
@@ -111,7 +111,7 @@ describe('ModelController (settings screen logic)', () => {
     const f = fakeWebLlm();
     const { c, hub } = controller(f);
     await c.init();
-    const loading = c.loadLocal();
+    const loading = c.load('webllm');
     await tick();
     f.failLoad('Error: Device was lost. This can happen due to insufficient memory (OOM).');
     await loading;
@@ -132,7 +132,7 @@ describe('ModelController (settings screen logic)', () => {
     const { c } = controller(f, {}, { usable: false, reason: 'no-adapter', f16: false });
     await c.init();
     expect(localStateText(c.snapshot.local)).toBe('本机不能运行模型');
-    await c.loadLocal();
+    await c.load('webllm');
     expect(localStateText(c.snapshot.local)).toBe('失败：没有可用的显卡（WebGPU）');
     expect(f.calls).toEqual([]);
   });
@@ -196,7 +196,7 @@ describe('automatic engine choice', () => {
     expect(c.snapshot.provider).toBe('cpu');
     expect(localStateText(c.snapshot.cpu)).toBe('未下载');
     expect(cpu.calls).toEqual([]);
-    const loading = c.loadCpu();
+    const loading = c.load('cpu');
     await tick();
     cpu.progress(0.5);
     expect(localStateText(c.snapshot.cpu)).toBe('下载中 50%');
@@ -226,6 +226,35 @@ describe('automatic engine choice', () => {
     expect(hub.kind).toBeUndefined();
     await c.chooseProvider('scripted');
     expect(hub.kind).toBe('scripted');
+  });
+});
+
+describe('each engine on this device: unloading keeps the download, removing deletes it', () => {
+  it.each([
+    { engine: 'webllm', gpuProbe: gpu, loaded: 'Qwen2.5-1.5B-Instruct-q4f16_1-MLC', key: 'Qwen2.5-1.5B-Instruct-q4f16_1-MLC' },
+    { engine: 'cpu', gpuProbe: noGpu, loaded: 'qwen2.5-0.5b-instruct-q4_k_m', key: 'cpu:qwen2.5-0.5b-instruct-q4_k_m' },
+  ] as const)('$engine', async ({ engine, gpuProbe, loaded, key }) => {
+    const gpuEngine = fakeWebLlm({ cached: true });
+    const cpuEngine = fakeWebLlm({ cached: true });
+    const { c, hub, saved } = controller(gpuEngine, {}, gpuProbe, { fake: cpuEngine, probe: tablet });
+    await c.init();
+    const [fake, other] = engine === 'webllm' ? [gpuEngine, cpuEngine] : [cpuEngine, gpuEngine];
+    const loading = c.load(engine);
+    await tick();
+    fake.finish(loaded);
+    await loading;
+    expect(saved.at(-1)!.readyOffline).toEqual([key]);
+    expect(hub.kind).toBe(engine);
+
+    await c.unload(engine);
+    expect(hub.kind).toBeUndefined();
+    expect(localStateText(engineState(c.snapshot, engine))).toBe('已可离线使用（未加载）');
+
+    await c.remove(engine);
+    expect(saved.at(-1)!.readyOffline).toEqual([]);
+    expect(localStateText(engineState(c.snapshot, engine))).toBe('未下载');
+    expect(fake.calls).toEqual([`load ${loaded}`, 'unload', 'delete']);
+    expect(other.calls).toEqual([]);
   });
 });
 
