@@ -18,7 +18,7 @@ import type { RobotLink } from './link.ts';
 import { TIMING, type Command } from '../core/robot/messages.ts';
 import { deviceCode, type CommandHandle } from './requests.ts';
 
-interface RunFailure {
+export interface RunFailure {
   /** Index of the failed command in the list, and its method. */
   index: number;
   method: string;

@@ -1,7 +1,7 @@
 /**
- * One session over one open port (docs/robot-protocol.md §2–5): opens the port, reads frames,
- * asks for the hello, keeps the heartbeat, matches acks and dones, and closes the port in the
- * order Web Serial needs. A session never reopens its port: when the port goes away it fails
+ * One session over one open port (docs/robot-protocol.md §2–5): opens the port (its streams:
+ * port-streams.ts), reads frames, asks for the hello, keeps the heartbeat, matches acks and
+ * dones, and closes the port. A session never reopens its port: when the port goes away it fails
  * what is in flight, closes, and reports `lost`; finding a port again is `port-discovery.ts`'s job
  * and deciding what to do is `RobotLink`'s (link.ts).
  */
@@ -10,6 +10,7 @@ import type { RobotErrorCode } from './errors.ts';
 import { encodeFrame, encodeJsonFrame, FrameDecoder, FrameType, jsonPayload, nextSeq, type Frame } from '../core/robot/frame.ts';
 import type { LinkStats } from '../core/robot/link-health.ts';
 import { isHello, LIMITS, PROTOCOL_VERSION, type Command, type Hello, type TIMING } from '../core/robot/messages.ts';
+import { openPortStreams, type PortStreams } from './port-streams.ts';
 import { RequestTracker, type CommandHandle } from './requests.ts';
 import type { SerialPortLike } from './serial-port.ts';
 
@@ -38,10 +39,7 @@ export class LinkSession {
   private phase: 'opening' | 'ready' = 'opening';
   /** Set the moment closing starts (never cleared: a session is not reopened). */
   private closed = false;
-  private reader: ReadableStreamDefaultReader<Uint8Array> | null = null;
-  private writer: WritableStreamDefaultWriter<Uint8Array> | null = null;
-  private readLoop: Promise<void> = Promise.resolve();
-  private writeChain: Promise<void> = Promise.resolve();
+  private streams: PortStreams | null = null;
   private readonly tracker: RequestTracker;
   private readonly decoder: FrameDecoder;
   private lastRx = 0;
@@ -50,7 +48,6 @@ export class LinkSession {
   private helloWaiter: { resolve(h: Hello | null): void } | null = null;
   private closing: Promise<void> | null = null;
   private hello: Hello | null = null;
-  private readonly onPortDisconnect = () => this.lose('robot_unplugged');
 
   constructor(
     readonly port: SerialPortLike,
@@ -72,25 +69,22 @@ export class LinkSession {
 
   /** Opens the port and waits for the robot's hello (asking for it). On failure the port is closed again. */
   async open(): Promise<OpenResult> {
-    const port = this.port;
-    try {
-      await port.open({ baudRate: this.opts.baudRate, bufferSize: 16384 });
-    } catch (e) {
+    const opening = await openPortStreams(this.port, this.opts.baudRate);
+    if ('failed' in opening) {
       this.closed = true;
       this.closing = Promise.resolve();
-      return { ok: false, error: { code: 'robot_port_busy', detail: String(e) } };
+      return opening.failed === 'open' ? { ok: false, error: { code: 'robot_port_busy', detail: String(opening.error) } } : { ok: false };
     }
-    // USB-UART bridges reset ESP32/Arduino boards on DTR/RTS; native CDC firmware must not depend on them.
-    await port.setSignals?.({ dataTerminalReady: false, requestToSend: false }).catch(() => {});
-    if (!port.readable || !port.writable) {
-      this.closed = true;
-      this.closing = port.close().catch(() => {});
-      await this.closing;
-      return { ok: false };
+    this.streams = opening.streams;
+    // Closed while the port was opening: close() found no streams to close.
+    if (this.closed) {
+      await opening.streams.close();
+      return { ok: false, error: { code: 'robot_no_hello', detail: 'no hello within timeout' } };
     }
-    this.writer = port.writable.getWriter();
-    port.addEventListener?.('disconnect', this.onPortDisconnect);
-    this.readLoop = this.runReadLoop();
+    opening.streams.read(
+      (bytes) => this.onBytes(bytes),
+      () => this.lose('robot_unplugged'),
+    );
     // A lone delimiter: ends whatever partial input the robot may hold, so our first frame is clean.
     this.writeRaw(new Uint8Array([0]));
     const hello = await this.waitForHello();
@@ -128,7 +122,7 @@ export class LinkSession {
     this.tracker.failAll(code, detail);
   }
 
-  /** Close order matters (WICG/serial): reader cancel → release → writer close → release → port close. */
+  /** Stops the heartbeat and closes the port (port-streams.ts keeps the order Web Serial needs). */
   close(): Promise<void> {
     if (!this.closing) {
       this.closed = true;
@@ -163,29 +157,6 @@ export class LinkSession {
   }
 
   // ---- reading ----------------------------------------------------------------------------------
-
-  private async runReadLoop(): Promise<void> {
-    const port = this.port;
-    // Non-fatal errors (framing, overrun) replace port.readable; a lost device sets it to null.
-    while (port.readable && !this.closed) {
-      const reader = port.readable.getReader();
-      this.reader = reader;
-      try {
-        for (;;) {
-          const { value, done } = await reader.read();
-          if (done) break;
-          if (value) this.onBytes(value);
-        }
-      } catch {
-        // fall through: the outer loop decides (readable null → lost)
-      } finally {
-        reader.releaseLock();
-        if (this.reader === reader) this.reader = null;
-      }
-      if (this.closed) return;
-    }
-    if (!this.closed) this.lose('robot_unplugged');
-  }
 
   private onBytes(bytes: Uint8Array): void {
     for (const f of this.decoder.push(bytes)) this.onFrame(f);
@@ -230,17 +201,9 @@ export class LinkSession {
     this.heartbeat = clock.setTimeout(beat, timing.pingInterval);
   }
 
+  /** A write that fails means the port went away; once the session is closing, lose() does nothing. */
   private writeRaw(bytes: Uint8Array): void {
-    const writer = this.writer;
-    if (!writer) return;
-    this.writeChain = this.writeChain.then(async () => {
-      try {
-        await writer.ready;
-        await writer.write(bytes);
-      } catch {
-        if (this.writer === writer) this.lose('robot_unplugged');
-      }
-    });
+    void this.streams?.write(bytes).catch(() => this.lose('robot_unplugged'));
   }
 
   // ---- losing and closing -------------------------------------------------------------------------
@@ -259,24 +222,10 @@ export class LinkSession {
   }
 
   private async closePort(): Promise<void> {
-    const port = this.port;
     this.opts.clock.clearTimeout(this.heartbeat);
     this.helloWaiter?.resolve(null);
-    port.removeEventListener?.('disconnect', this.onPortDisconnect);
-    const reader = this.reader;
-    if (reader) {
-      await reader.cancel().catch(() => {});
-      reader.releaseLock();
-    }
-    await this.readLoop.catch(() => {});
-    const writer = this.writer;
-    this.writer = null;
-    if (writer) {
-      await this.writeChain.catch(() => {});
-      await writer.close().catch(() => writer.abort().catch(() => {}));
-      writer.releaseLock();
-    }
-    await port.close().catch(() => {});
+    if (this.streams) await this.streams.close();
+    else await this.port.close().catch(() => {});
     this.decoder.reset();
   }
 }

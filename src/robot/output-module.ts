@@ -22,7 +22,7 @@
  */
 import { ALL_CAPABILITIES, type Capabilities } from '../core/robot/capabilities.ts';
 import { systemClock, type Clock } from './clock.ts';
-import { runCommands, type RunResult } from './command-run.ts';
+import { runCommands, type RunFailure, type RunResult } from './command-run.ts';
 import { Emitter } from './emitter.ts';
 import { describe } from '../core/errors/catalogue.ts';
 import { ROBOT_NOTICES } from './errors.ts';
@@ -68,9 +68,10 @@ const ROBOT_GONE = new Set(['robot_unplugged', 'robot_link_stale', 'robot_not_co
 
 const errorText = (code: string) => `${code}: ${describe(code).child}`;
 
-function failedResult(r: RunResult): DeviceResult {
-  const f = r.failed!;
-  return { device_completed: false, error: errorText(f.code), detail: `${f.method} (${f.index + 1}): ${f.detail}` };
+const failureDetail = (f: RunFailure) => `${f.method} (${f.index + 1}): ${f.detail}`;
+
+function failedResult(f: RunFailure): DeviceResult {
+  return { device_completed: false, error: errorText(f.code), detail: failureDetail(f) };
 }
 
 /** Commands as this robot can take them (see `fitCommand`). */
@@ -217,26 +218,23 @@ export class RobotOutput extends Emitter<RobotOutputEvents> implements DevicePor
     const robot = this.robotInCharge();
     if (!robot) return this.screenResult(await screen);
     const commands = pictureCommands(picture, true, pictureLimits(robot.hello));
-    let r = await this.run(robot, commands);
-    if (r.ok) return { device_completed: true };
-    if (this.gone(robot, r)) return { ...this.screenResult(await screen), shown_on: 'screen' };
+    let r = await this.runInCharge(robot, commands, screen);
+    if ('result' in r) return r.result;
     if (picture.kind !== 'drawing') {
       // A card is one idempotent command: showing it twice is harmless.
-      r = await this.run(robot, commands);
-      if (r.ok) return { device_completed: true };
-      if (this.gone(robot, r)) return { ...this.screenResult(await screen), shown_on: 'screen' };
-      return { ...failedResult(r), error: errorText('robot_card_not_shown') };
+      r = await this.runInCharge(robot, commands, screen);
+      if ('result' in r) return r.result;
+      return { ...failedResult(r.failed), error: errorText('robot_card_not_shown') };
     }
-    const failed = failedResult(r);
-    const code = r.failed!.code;
+    const { failed } = r;
     // Never leave half a picture: a blank canvas until the game draws it again. Not after a reboot
     // (the reconnect resync redraws the whole picture), not after `stopped` (the host itself asked
     // for sys.stop / sys.idle), not when the game has moved on to another picture.
     let cleared = false;
-    if (code !== 'robot_rebooted' && r.failed!.device !== 'stopped' && this.picture === picture) {
+    if (failed.code !== 'robot_rebooted' && failed.device !== 'stopped' && this.picture === picture) {
       cleared = (await this.run(robot, [cmd('draw.begin', { id: (commands[0].params as { id: string }).id, animate: false })])).ok;
     }
-    return { device_completed: false, error: errorText('robot_picture_incomplete'), detail: `${failed.detail}${cleared ? '; the half picture was cleared' : ''}` };
+    return { device_completed: false, error: errorText('robot_picture_incomplete'), detail: `${failureDetail(failed)}${cleared ? '; the half picture was cleared' : ''}` };
   }
 
   /** Sends to the on-screen robot always and to the USB robot when ready; the result is the active one's. */
@@ -244,10 +242,8 @@ export class RobotOutput extends Emitter<RobotOutputEvents> implements DevicePor
     const screen = this.toScreen(commands);
     const robot = this.robotInCharge();
     if (!robot) return this.screenResult(await screen);
-    const r = await this.run(robot, fitCommands(robot, commands));
-    if (r.ok) return { device_completed: true };
-    if (this.gone(robot, r)) return { ...this.screenResult(await screen), shown_on: 'screen' };
-    return failedResult(r);
+    const r = await this.runInCharge(robot, fitCommands(robot, commands), screen);
+    return 'result' in r ? r.result : failedResult(r.failed);
   }
 
   private robotInCharge(): RobotLink | null {
@@ -255,9 +251,16 @@ export class RobotOutput extends Emitter<RobotOutputEvents> implements DevicePor
     return this.active === 'robot' && robot?.ready ? robot : null;
   }
 
-  /** The USB robot is gone (unplugged, silent, closed), not just one command. */
-  private gone(robot: RobotLink, r: RunResult): boolean {
-    return !robot.ready || ROBOT_GONE.has(r.failed?.code ?? '');
+  /**
+   * Runs `commands` on the USB robot in charge. The result is settled when the robot has done them,
+   * or when it is gone (unplugged, silent, closed: not just one command failed) and the on-screen
+   * robot's copy (`screen`) counts; otherwise the failure is the caller's to handle.
+   */
+  private async runInCharge(robot: RobotLink, commands: Command[], screen: Promise<RunResult>): Promise<{ result: DeviceResult } | { failed: RunFailure }> {
+    const r = await this.run(robot, commands);
+    if (r.ok) return { result: { device_completed: true } };
+    if (!robot.ready || ROBOT_GONE.has(r.failed!.code)) return { result: { ...this.screenResult(await screen), shown_on: 'screen' } };
+    return { failed: r.failed! };
   }
 
   private run(link: RobotLink, commands: Command[]): Promise<RunResult> {
@@ -271,7 +274,7 @@ export class RobotOutput extends Emitter<RobotOutputEvents> implements DevicePor
   }
 
   private screenResult(r: RunResult): DeviceResult {
-    return r.ok ? { device_completed: true } : failedResult(r);
+    return r.ok ? { device_completed: true } : failedResult(r.failed!);
   }
 
   private linkStats(): LinkStats | null {

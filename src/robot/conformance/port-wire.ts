@@ -1,10 +1,12 @@
 /**
  * The conformance kit on a real port (docs/robot-protocol.md §1): opens any `SerialPortLike` —
- * Web Serial, the WebUSB polyfill, or the simulator's port — the way the app's link does (115200
- * 8N1, DTR and RTS cleared), records every byte read into the kit's wire log, and closes in the
- * order Web Serial needs. The suite itself (src/core/robot/conformance/suite.ts) is pure.
+ * Web Serial, the WebUSB polyfill, or the simulator's port — through the same port streams as the
+ * app's link (port-streams.ts: 115200 8N1, DTR and RTS cleared, the close order Web Serial needs)
+ * and records every byte read into the kit's wire log. The suite itself
+ * (src/core/robot/conformance/suite.ts) is pure.
  */
 import { systemClock, type Clock } from '../clock.ts';
+import { openPortStreams } from '../port-streams.ts';
 import type { SerialPortLike } from '../serial-port.ts';
 import { WireLog } from '../../core/robot/conformance/wire-log.ts';
 import type { ProbeIO } from '../../core/robot/conformance/probe.ts';
@@ -16,49 +18,23 @@ interface PortWire extends ProbeIO {
 }
 
 export async function openPortWire(port: SerialPortLike, clock: Clock = systemClock): Promise<PortWire> {
-  await port.open({ baudRate: 115200, bufferSize: 16384 });
-  await port.setSignals?.({ dataTerminalReady: false, requestToSend: false }).catch(() => {});
-  if (!port.readable || !port.writable) {
-    await port.close().catch(() => {});
-    throw new Error('the port opened without streams');
-  }
+  const opening = await openPortStreams(port, 115200);
+  if ('failed' in opening) throw opening.failed === 'open' ? opening.error : new Error('the port opened without streams');
+  const { streams } = opening;
   const log = new WireLog();
-  const writer = port.writable.getWriter();
-  let reader: ReadableStreamDefaultReader<Uint8Array> | null = null;
-  let closed = false;
   const waiters = new Set<() => void>();
   const wake = () => {
     for (const w of [...waiters]) w();
   };
-
-  const readLoop = (async () => {
-    // Non-fatal line errors replace port.readable; an unplug sets it to null.
-    while (port.readable && !closed) {
-      const r = port.readable.getReader();
-      reader = r;
-      try {
-        for (;;) {
-          const { value, done } = await r.read();
-          if (done) break;
-          if (value) log.received(value, clock.now());
-          wake();
-        }
-      } catch {
-        // next stream, or the end
-      } finally {
-        r.releaseLock();
-        reader = null;
-      }
-    }
-  })();
+  streams.read((bytes) => {
+    log.received(bytes, clock.now());
+    wake();
+  });
 
   return {
     log,
     now: () => clock.now(),
-    async write(bytes) {
-      await writer.ready;
-      await writer.write(bytes);
-    },
+    write: (bytes) => streams.write(bytes),
     waitRx(ms) {
       return new Promise<void>((resolve) => {
         const done = () => {
@@ -71,14 +47,7 @@ export async function openPortWire(port: SerialPortLike, clock: Clock = systemCl
       });
     },
     async close() {
-      if (closed) return;
-      closed = true;
-      const r = reader as ReadableStreamDefaultReader<Uint8Array> | null;
-      if (r) await r.cancel().catch(() => {});
-      await readLoop.catch(() => {});
-      await writer.close().catch(() => writer.abort().catch(() => {}));
-      writer.releaseLock();
-      await port.close().catch(() => {});
+      await streams.close();
       wake();
     },
   };

@@ -4,7 +4,9 @@
  * bytes — against deliberately broken firmware.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { reportText, type ConformanceReport } from '../../../src/core/robot/conformance/report.ts';
+import { reportText, trafficOf, type ConformanceReport } from '../../../src/core/robot/conformance/report.ts';
+import { WireLog } from '../../../src/core/robot/conformance/wire-log.ts';
+import { encodeJsonFrame, FrameType } from '../../../src/core/robot/frame.ts';
 import { openPortWire, runKitOnPort } from '../../../src/robot/conformance/port-wire.ts';
 import { runConformance } from '../../../src/core/robot/conformance/suite.ts';
 import { FirmwareSim } from '../../../src/robot/sim/firmware.ts';
@@ -132,5 +134,19 @@ describe('conformance suite: the kit held up by its own tab', () => {
     const r = report!.results.find((x) => x.id === 'req.unknown-method')!;
     expect(r.status).toBe('pass');
     expect(r.note).toBe('重测过一次（第一次检测时平板自己卡了一下）');
+  });
+});
+
+describe("the report's traffic of a check", () => {
+  it('holds what was logged from the check on, in the order it was logged, even within one millisecond', () => {
+    const log = new WireLog();
+    log.received(encodeJsonFrame(FrameType.Done, 3, { ok: true }), 100);
+    const start = { n: log.size, at: 100 };
+    log.received(encodeJsonFrame(FrameType.Done, 4, { ok: true }), 100);
+    log.sent(encodeJsonFrame(FrameType.Request, 5, { method: 'sys.idle', params: {} }), 100, 'Request #5 sys.idle');
+    log.received(encodeJsonFrame(FrameType.Ack, 5, { ms: 0 }), 102);
+    const { traffic, omitted } = trafficOf(log, start);
+    expect(omitted).toBe(0);
+    expect(traffic.map((l) => `${l.t} ${l.dir} ${l.what}`)).toEqual(['0 rx Done #4 {"ok":true}', '0 tx Request #5 sys.idle', '2 rx Ack #5 {"ms":0}']);
   });
 });

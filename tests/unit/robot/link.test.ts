@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { cmd } from '../../../src/core/robot/messages.ts';
 import { RobotLink } from '../../../src/robot/link.ts';
-import { browserSerialSource, type SerialSource } from '../../../src/robot/serial-port.ts';
+import { browserSerialSource, fixedPortSource, type SerialPortLike, type SerialSource } from '../../../src/robot/serial-port.ts';
 import { FirmwareSim } from '../../../src/robot/sim/firmware.ts';
 import { SimPort } from '../../../src/robot/sim/sim-port.ts';
 import { steppingRandom } from '../../support/robot/random.ts';
@@ -279,6 +279,37 @@ describe('RobotLink: losing the robot', () => {
     expect(link.state).toBe('none');
     expect(events.filter((e) => e.startsWith('error') || e === 'ready')).toEqual([]);
     expect(sim.state.commands).toBe(0);
+  });
+
+  it('closing while the port is still opening leaves the port closed once it has opened', async () => {
+    const sim = new FirmwareSim({ random: steppingRandom() });
+    const sp = new SimPort(sim);
+    let letOpen!: () => void;
+    const opening = new Promise<void>((resolve) => (letOpen = resolve));
+    const port: SerialPortLike = {
+      get readable() {
+        return sp.readable;
+      },
+      get writable() {
+        return sp.writable;
+      },
+      open: async (options) => {
+        await opening;
+        await sp.open(options);
+      },
+      close: () => sp.close(),
+    };
+    const link = new RobotLink({ source: fixedPortSource(port) });
+    const ok = outcome(link.connectByTap());
+    await tick(10);
+    expect(link.state).toBe('connecting');
+    await link.close();
+    letOpen();
+    await tick(3000);
+    expect(ok.value).toBe(false);
+    expect(link.state).toBe('none');
+    expect(sp.readable).toBeNull();
+    expect(sp.log.slice(sp.log.indexOf('open'))).toEqual(['open', 'writable.close', 'close']);
   });
 });
 

@@ -3,7 +3,7 @@
  * what came instead, and the exact bytes that went each way while it ran. Rendered as plain text
  * for the exported file (and shown by the kit's page). Pure.
  */
-import { describeBlock, hex, type RxBlock, type TxChunk } from './wire-log.ts';
+import { describeBlock, hex, type WireLog } from './wire-log.ts';
 
 export type CheckStatus = 'pass' | 'fail' | 'skip';
 
@@ -54,14 +54,17 @@ export interface ConformanceReport {
 const KEEP_HEAD = 40;
 const KEEP_TAIL = 20;
 
-/** The traffic of one check: what was sent and received between two points of the log. */
-export function trafficOf(tx: TxChunk[], rx: RxBlock[], since: number): { traffic: TrafficLine[]; omitted: number } {
-  const lines: TrafficLine[] = [
-    ...tx.filter((c) => c.at >= since).map((c): TrafficLine => ({ t: c.at - since, dir: 'tx', hex: hex(c.bytes), what: c.note })),
-    ...rx.filter((b) => b.at >= since).map((b): TrafficLine => ({ t: b.at - since, dir: 'rx', hex: hex(b.bytes), what: describeBlock(b) })),
-  ];
-  // Stable: within one millisecond, what was sent comes before what it caused.
-  lines.sort((a, b) => a.t - b.t || (a.dir === b.dir ? 0 : a.dir === 'tx' ? -1 : 1));
+/**
+ * The traffic of one check: every entry logged since `start` (a log position, `WireLog.size`, and
+ * the time then), in the order the log recorded them; `t` is ms since `start.at`.
+ */
+export function trafficOf(log: WireLog, start: { n: number; at: number }): { traffic: TrafficLine[]; omitted: number } {
+  const lines = [
+    ...log.tx.filter((c) => c.n >= start.n).map((c) => ({ n: c.n, line: { t: c.at - start.at, dir: 'tx', hex: hex(c.bytes), what: c.note } satisfies TrafficLine })),
+    ...log.rx.filter((b) => b.n >= start.n).map((b) => ({ n: b.n, line: { t: b.at - start.at, dir: 'rx', hex: hex(b.bytes), what: describeBlock(b) } satisfies TrafficLine })),
+  ]
+    .sort((a, b) => a.n - b.n)
+    .map((e) => e.line);
   if (lines.length <= KEEP_HEAD + KEEP_TAIL) return { traffic: lines, omitted: 0 };
   return { traffic: [...lines.slice(0, KEEP_HEAD), ...lines.slice(-KEEP_TAIL)], omitted: lines.length - KEEP_HEAD - KEEP_TAIL };
 }

@@ -898,6 +898,7 @@ async function runOne(ctx: CheckContext, check: Check, retried = false): Promise
   const skip = check.skip?.(ctx) ?? null;
   if (skip) return { ...base, status: 'skip', ms: 0, note: skip };
   const t0 = probe.now();
+  const n0 = probe.log.size;
   try {
     const said = await check.run(ctx);
     const note = [said, retried ? RETRIED : ''].filter(Boolean).join('；');
@@ -912,7 +913,7 @@ async function runOne(ctx: CheckContext, check: Check, retried = false): Promise
       await settle(ctx);
       return runOne(ctx, check, true);
     }
-    const { traffic, omitted } = trafficOf(probe.log.tx, probe.log.rx, t0);
+    const { traffic, omitted } = trafficOf(probe.log, { n: n0, at: t0 });
     const failure = e instanceof CheckFailure ? { expected: e.expected, got: e.got } : { expected: 'the check to run', got: `an error in the kit: ${String(e)}` };
     if (!check.final && ctx.hello) await settle(ctx);
     return { ...base, status: 'fail', ms: t1 - t0, ...(retried ? { note: RETRIED } : {}), failure: { ...failure, traffic, omitted } };

@@ -40,6 +40,11 @@ export class WireLog {
   private overflow = false;
   private count = 0;
 
+  /** Entries logged so far: the `n` the next one gets. */
+  get size(): number {
+    return this.count;
+  }
+
   sent(bytes: Uint8Array, at: number, note: string): void {
     this.tx.push({ at, n: this.count++, bytes: bytes.slice(), note });
   }
