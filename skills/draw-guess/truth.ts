@@ -8,11 +8,10 @@
  * The lines built from tool results are here too: the engine says them when the model cannot get
  * a reply right, and the demo brain says them as its replies.
  */
-import { isQuestion, verdictClaims, type Claim, type TruthFn, type TurnResult } from '../../src/core/games/truth.ts';
+import { isQuestion, NUMBER, numberValue, POINTS, rightCount, TIMES_LEFT, verdictClaims, type Claim, type TruthFn, type TurnResult } from '../../src/core/games/truth.ts';
 import { findMentions } from '../../src/core/jev/mentions.ts';
 import { lexiconFor } from '../../src/core/jev/lexicon.ts';
 import { normalize } from '../../src/core/jev/normalize.ts';
-import { parseChineseNumeral } from '../../src/core/speech/numbers.ts';
 import type { JevTarget } from '../../src/core/jev/types.ts';
 import type { DrawGuessGame } from './rules.ts';
 
@@ -91,15 +90,12 @@ function fallbackLine(results: readonly TurnResult[]): string | null {
 
 // ── claims ────────────────────────────────────────────────────────────────────────────
 
-const N = '(\\d+|[零一二两三四五六七八九十]+)';
-const num = (s: string): number => (/^\d+$/.test(s) ? Number(s) : (parseChineseNumeral(s) ?? NaN));
-
 const NUMBER_PATTERNS: Array<[kind: string, re: RegExp]> = [
-  ['attempts_left', new RegExp(`(?<!提示\\S{0,3})(?:还剩|还有|剩下|只剩|剩|有)\\s*${N}\\s*次(?!提示)`, 'g')],
-  ['score', new RegExp(`(?:得了|得到|拿了|拿到)\\s*${N}\\s*分`, 'g')],
-  ['score', new RegExp(`(?:答对了?|猜对了?|对了)\\s*${N}\\s*(?:题|道)`, 'g')],
-  ['total', new RegExp(`(?:一共|总共|共)\\s*${N}\\s*(?:题|道)`, 'g')],
-  ['question', new RegExp(`第\\s*${N}\\s*(?:题|道)`, 'g')],
+  ['attempts_left', TIMES_LEFT],
+  ['score', POINTS],
+  ['score', rightCount('题|道')],
+  ['total', new RegExp(`(?:一共|总共|共)\\s*${NUMBER}\\s*(?:题|道)`, 'g')],
+  ['question', new RegExp(`第\\s*${NUMBER}\\s*(?:题|道)`, 'g')],
 ];
 
 /**
@@ -123,7 +119,7 @@ function claimsIn(text: string, animals: readonly JevTarget[]): Claim[] {
   const out: Claim[] = verdictClaims(sentence);
   if (!question)
     for (const [kind, re] of NUMBER_PATTERNS)
-      for (const m of sentence.matchAll(re)) out.push({ kind, value: num(m[1]), words: m[0] });
+      for (const m of sentence.matchAll(re)) out.push({ kind, value: numberValue(m[1]), words: m[0] });
   for (const { animal, before } of animalsIn(sentence, animals)) {
     const framing = ANSWER_FRAME.exec(before)?.[0];
     if (!question && /不是$/.test(before)) out.push({ kind: 'not', value: animal, words: `不是${animal}` });

@@ -9,8 +9,8 @@
  * The lines built from tool results are here too: the engine says them when the model cannot get
  * a reply right, and the demo brain says them as its replies.
  */
-import { isQuestion, verdictClaims, type Claim, type TruthFn, type TurnResult } from '../../src/core/games/truth.ts';
-import { numeralMentions, parseChineseNumeral } from '../../src/core/speech/numbers.ts';
+import { isQuestion, NUMBER, numberValue, TIMES_LEFT, verdictClaims, type Claim, type TruthFn, type TurnResult } from '../../src/core/games/truth.ts';
+import { numeralMentions } from '../../src/core/speech/numbers.ts';
 import { numbersIn } from './numbers.ts';
 import type { GuessNumberGame } from './rules.ts';
 
@@ -76,24 +76,22 @@ function lineFor(r: TurnResult): string | null {
 
 // ── claims ────────────────────────────────────────────────────────────────────────────
 
-const N = '(\\d+|[零〇一二两三四五六七八九十百]+)';
-const num = (s: string): number => (/^\d+$/.test(s) ? Number(s) : (parseChineseNumeral(s) ?? NaN));
 
 type Pattern = [kind: string, re: RegExp, value?: (m: RegExpMatchArray) => number];
 
 const PATTERNS: Pattern[] = [
-  ['guess_too_big', new RegExp(`${N}\\s*(?:猜)?(?:有点|还是|偏|太)?(?:大了|大啦|太大|偏大)`, 'g'), (m) => num(m[1])],
-  ['guess_too_small', new RegExp(`${N}\\s*(?:猜)?(?:有点|还是|偏|太)?(?:小了|小啦|太小|偏小)`, 'g'), (m) => num(m[1])],
+  ['guess_too_big', new RegExp(`${NUMBER}\\s*(?:猜)?(?:有点|还是|偏|太)?(?:大了|大啦|太大|偏大)`, 'g'), (m) => numberValue(m[1])],
+  ['guess_too_small', new RegExp(`${NUMBER}\\s*(?:猜)?(?:有点|还是|偏|太)?(?:小了|小啦|太小|偏小)`, 'g'), (m) => numberValue(m[1])],
   ['too_big', /(猜大了|大了|大啦|太大了|偏大|小一点|小一些|小点|往小|再小)/g],
   ['too_small', /(猜小了|小了|小啦|太小了|偏小|大一点|大一些|大点|往大|再大)/g],
-  ['above', new RegExp(`比\\s*${N}\\s*大`, 'g'), (m) => num(m[1])],
-  ['below', new RegExp(`比\\s*${N}\\s*小`, 'g'), (m) => num(m[1])],
-  ['tries_left', new RegExp(`(?<!提示\\S{0,3})(?:还剩|还有|剩下|只剩|剩|有)\\s*${N}\\s*次(?!提示)`, 'g'), (m) => num(m[1])],
+  ['above', new RegExp(`比\\s*${NUMBER}\\s*大`, 'g'), (m) => numberValue(m[1])],
+  ['below', new RegExp(`比\\s*${NUMBER}\\s*小`, 'g'), (m) => numberValue(m[1])],
+  ['tries_left', TIMES_LEFT, (m) => numberValue(m[1])],
   ['tries_left', /最后一次/g, () => 1],
   ['tries_left', /(次数|机会)(已经)?(用完|没有了|没了)/g, () => 0],
-  ['tries_used', new RegExp(`用了\\s*${N}\\s*次`, 'g'), (m) => num(m[1])],
-  ['answer', new RegExp(`(?:(?:答案|谜底|我想的数字|我想的|这个数字|数字)(?:就)?是|就是)\\s*${N}(?![位次个\\d])(?!\\s*(?:到|至))`, 'g'), (m) => num(m[1])],
-  ['between', new RegExp(`${N}\\s*(?:到|至|~|-)\\s*${N}`, 'g')],
+  ['tries_used', new RegExp(`用了\\s*${NUMBER}\\s*次`, 'g'), (m) => numberValue(m[1])],
+  ['answer', new RegExp(`(?:(?:答案|谜底|我想的数字|我想的|这个数字|数字)(?:就)?是|就是)\\s*${NUMBER}(?![位次个\\d])(?!\\s*(?:到|至))`, 'g'), (m) => numberValue(m[1])],
+  ['between', new RegExp(`${NUMBER}\\s*(?:到|至|~|-)\\s*${NUMBER}`, 'g')],
   ['parity', /(单数|双数|奇数|偶数)/g],
 ];
 
@@ -109,7 +107,7 @@ function claimsIn(text: string): Claim[] {
       // "50 大了" is one claim (about 50), not also a bare "大了".
       if (inside(at)) continue;
       taken.push([at, at + m[0].length]);
-      if (kind === 'between') out.push({ kind, value: `${num(m[1])}-${num(m[2])}`, words: m[0] });
+      if (kind === 'between') out.push({ kind, value: `${numberValue(m[1])}-${numberValue(m[2])}`, words: m[0] });
       else out.push({ kind, words: m[0], ...(value ? { value: value(m) } : kind === 'parity' ? { value: m[1] } : {}) });
     }
   }
@@ -124,8 +122,8 @@ function claimsIn(text: string): Claim[] {
 function knownBounds(game: GuessNumberGame): { low: number; high: number } {
   let { low, high } = game.known;
   for (const h of game.hints) {
-    for (const m of h.matchAll(new RegExp(`比\\s*${N}\\s*大`, 'g'))) low = Math.max(low, num(m[1]) + 1);
-    for (const m of h.matchAll(new RegExp(`比\\s*${N}\\s*小`, 'g'))) high = Math.min(high, num(m[1]) - 1);
+    for (const m of h.matchAll(new RegExp(`比\\s*${NUMBER}\\s*大`, 'g'))) low = Math.max(low, numberValue(m[1]) + 1);
+    for (const m of h.matchAll(new RegExp(`比\\s*${NUMBER}\\s*小`, 'g'))) high = Math.min(high, numberValue(m[1]) - 1);
   }
   return { low, high };
 }

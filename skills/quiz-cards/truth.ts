@@ -8,18 +8,14 @@
  *   child said it — the same rule whatever the cards are, so a refusal tells nothing.
  * The line built from the tags is here too (the runtime says it when the manager cannot get it right).
  */
-import { verdictClaims, type Claim, type TruthFn } from '../../src/core/games/truth.ts';
+import { numberValue, POINTS, rightCount, verdictClaims, type Claim, type TruthFn } from '../../src/core/games/truth.ts';
 import { squash } from '../../src/core/jev/normalize.ts';
-import { parseChineseNumeral } from '../../src/core/speech/numbers.ts';
 import type { PlayTruthState } from '../../src/core/studio/device-effects.ts';
 import type { CardAsset } from '../../src/core/studio/types.ts';
 
-const N = '(\\d+|[零一二两三四五六七八九十]+)';
-const num = (s: string): number => (/^\d+$/.test(s) ? Number(s) : (parseChineseNumeral(s) ?? NaN));
-
 const PATTERNS: Array<[kind: string, re: RegExp]> = [
-  ['score', new RegExp(`(?:得了|得到|拿了|拿到|一共)\\s*${N}\\s*分`, 'g')],
-  ['correct_count', new RegExp(`(?:答对了?|猜对了?|对了)\\s*${N}\\s*(?:张|题|道)`, 'g')],
+  ['score', POINTS],
+  ['correct_count', rightCount('张|题|道')],
 ];
 
 function names(card: CardAsset): string[] {
@@ -37,7 +33,7 @@ export const truth: TruthFn<PlayTruthState> = ({ state: { changes, cards, used, 
     claims(sentence: string): Claim[] {
       const s = sentence.normalize('NFKC');
       const out = verdictClaims(s);
-      for (const [kind, re] of PATTERNS) for (const m of s.matchAll(re)) out.push({ kind, value: num(m[1]), words: m[0] });
+      for (const [kind, re] of PATTERNS) for (const m of s.matchAll(re)) out.push({ kind, value: numberValue(m[1]), words: m[0] });
       const flat = squash(s);
       for (const c of cards) {
         const n = names(c).find((x) => flat.includes(x));

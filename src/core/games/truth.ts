@@ -9,6 +9,8 @@
  * right, the engine says the rules' own line built from the tool results instead.
  */
 
+import { parseChineseNumeral } from '../speech/numbers.ts';
+
 /** Replies refused by the truth check in one turn before the engine says the rules' own line instead. */
 export const TRUTH_RETRIES = 2;
 
@@ -75,6 +77,26 @@ export function noOutcomeRules(claims: (sentence: string) => Claim[], why: strin
 }
 
 // ── shared words ────────────────────────────────────────────────────────────────────
+
+/** A number as a sentence says it, as a capture group: digits or Chinese numerals (3, 三, 二十, 一百). */
+export const NUMBER = '(\\d+|[零〇一二两三四五六七八九十百]+)';
+
+/** The value of a `NUMBER` capture (NaN when it is none). */
+export function numberValue(s: string): number {
+  return /^\d+$/.test(s) ? Number(s) : (parseChineseNumeral(s) ?? NaN);
+}
+
+/** 「还剩 3 次」「还有两次」: the tries left (not 「还有 2 次提示」). */
+export const TIMES_LEFT = new RegExp(`(?<!提示\\S{0,3})(?:还剩|还有|剩下|只剩|剩|有)\\s*${NUMBER}\\s*次(?!提示)`, 'g');
+
+/** 「得了 3 分」「一共 5 分」: the points. */
+export const POINTS = new RegExp(`(?:得了|得到|拿了|拿到|一共)\\s*${NUMBER}\\s*分`, 'g');
+
+/** 「答对了 2 题」: how many were right, counted in `measures` (e.g. 题|道). */
+export function rightCount(measures: string): RegExp {
+  return new RegExp(`(?:答对了?|猜对了?|对了)\\s*${NUMBER}\\s*(?:${measures})`, 'g');
+}
+
 
 /** The child got it right (not "没猜对", not "答对了 2 题": that is a score). */
 const CORRECT = /(?<![没不还未能会要想])(猜对|答对|说对|猜中|答中)(?![了啦]?\s*[0-9零一二两三四五六七八九十]+\s*[题张道个])(了|啦)?|没错|你赢了|正确(?<!不正确)/g;
