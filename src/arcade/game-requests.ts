@@ -143,26 +143,34 @@ export class GameRequests {
     if (this.inFlight) await this.cancelPending(this.inFlight);
     this.current = null;
     this.deps.changed();
+    const deadline = this.deps.deadlineOf(roundId, s.gameId);
     let req: GameRequest;
     try {
-      req = this.deps.games.request(s.gameId, s.contextId, gameInput('end', words), { budgetMs: this.budgetFrom(this.deps.deadlineOf(roundId, s.gameId)) });
+      req = this.deps.games.request(s.gameId, s.contextId, gameInput('end', words), { budgetMs: this.budgetFrom(deadline) });
     } catch {
       return; // the old worker is gone; nothing to close
     }
     this.deps.record({ kind: 'a2a_request', roundId, name: 'end', requestId: req.requestId, data: { gameId: s.gameId, contextId: s.contextId, kind: 'end', text: words, switching: true } });
     const speeches: Promise<unknown>[] = [];
+    let left = false;
     const read = (async () => {
       try {
-        for await (const ev of req.replies) speeches.push(this.speakReply(ev, s, req.requestId, roundId));
+        for await (const ev of req.replies) {
+          if (left) break; // too late: the new game has begun
+          speeches.push(this.speakReply(ev, s, req.requestId, roundId));
+        }
       } catch (err) {
-        this.deps.record({ kind: 'error', roundId, requestId: req.requestId, name: (err as GameRequestError).code ?? 'game_failed', data: { switching: true } });
+        if (!left) this.deps.record({ kind: 'error', roundId, requestId: req.requestId, name: (err as GameRequestError).code ?? 'game_failed', data: { switching: true } });
       }
     })();
     this.track(read);
-    const wait = Math.max(0, this.deps.deadlineOf(roundId, s.gameId) - this.deps.now());
     let timer: ReturnType<typeof setTimeout> | undefined;
-    await Promise.race([read, new Promise<void>((r) => (timer = setTimeout(r, wait)))]);
+    const answered = await Promise.race([read.then(() => true), new Promise<boolean>((r) => (timer = setTimeout(() => r(false), this.budgetFrom(deadline))))]);
     clearTimeout(timer);
+    if (!answered) {
+      left = true;
+      void req.cancel().catch(() => {});
+    }
     await Promise.all(speeches);
   }
 

@@ -1,13 +1,14 @@
-import { describe, expect, it, vi } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { createScriptedModel } from '../../../src/llm/scripted.ts';
 import type { ScriptPolicy, StepRequest } from '../../../src/core/llm/types.ts';
 import { mainDemoPolicy } from '../../../src/arcade/demo-policy.ts';
 import { SAY } from '../../../src/arcade/errors.ts';
 import { HISTORY_KEPT, MainAgent } from '../../../src/arcade/main-agent.ts';
+import { loadSafetyCheck } from '../../../src/arcade/safety-screen.ts';
 import { applyVoiceCommand, defaultSpeechSettings, type SpeechSettings } from '../../../src/speech/settings.ts';
 import type { TraceEvent } from '../../../src/core/trace/types.ts';
 import { childLines } from '../../../src/core/errors/catalogue.ts';
-import { FakeGameClient, FakeSpeaker, GAMES, until } from './fakes.ts';
+import { FakeGameClient, FakeSpeaker, game, GAMES, until } from './fakes.ts';
 import { pacedModel } from '../../support/paced-model.ts';
 
 function setup(opts: { policy?: ScriptPolicy; fastPath?: boolean; manual?: boolean; voice?: Partial<SpeechSettings>; onSessionCleared?: (gameId: string) => void } = {}) {
@@ -722,6 +723,13 @@ describe('the child hears the robot sooner', () => {
 });
 
 describe('the turn budget, the truth and the words around games', () => {
+  // The safety check and the model loop are imported on first use; with fake timers those imports
+  // must already be done (run alone, a test would otherwise wait on them forever).
+  beforeAll(async () => {
+    await loadSafetyCheck();
+    await import('../../../src/arcade/model-loop.ts');
+  });
+
   it('"不玩了" with no game running: 现在没有在玩游戏哦; "停": 好的，我不说了', async () => {
     const t = setup();
     expect((await t.agent.handle('不玩了')).route).toBe('stop');
@@ -754,6 +762,38 @@ describe('the turn budget, the truth and the words around games', () => {
         expect(r.budgetMs).toBeGreaterThan(0);
         expect(r.budgetMs).toBeLessThanOrEqual(4000);
       }
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it("switching games when the old game does not say goodbye in time: its request is cancelled and a late goodbye is never said", async () => {
+    vi.useFakeTimers();
+    try {
+      const games = new FakeGameClient();
+      const speaker = new FakeSpeaker();
+      const model = createScriptedModel({ main: mainDemoPolicy });
+      const catalog = [GAMES[0], game('draw-guess', '你画我猜', ['画画猜猜'])];
+      const agent = new MainAgent({ model: () => model, games, catalog: () => catalog, speaker, budget: () => ({ stillThinkingMs: 1000, answerMs: 4000 }) });
+      games.auto = (r) => (r.input.kind === 'start' ? r.reply(`${r.gameId} 开始啦！`, { final: true }) : undefined);
+      const first = agent.handle('我们玩猜数字吧');
+      await vi.advanceTimersByTimeAsync(50);
+      await first;
+      const next = agent.handle('我们玩你画我猜吧');
+      await vi.advanceTimersByTimeAsync(4100);
+      await next;
+      const end = games.requests.find((r) => r.input.kind === 'end')!;
+      expect(games.log).toContain(`cancel ${end.requestId}`);
+      expect(speaker.texts().at(-1)).toBe('draw-guess 开始啦！');
+      // The old game answers after all: nothing of it reaches the child.
+      try {
+        end.reply('猜数字的答案是 37。', { final: true, session: 'ended' });
+      } catch {
+        // cancelled: nothing more can come from it
+      }
+      await vi.advanceTimersByTimeAsync(100);
+      await agent.settled();
+      expect(speaker.texts().join('')).not.toContain('猜数字的答案');
     } finally {
       vi.useRealTimers();
     }
