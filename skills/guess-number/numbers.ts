@@ -5,9 +5,7 @@
  * - about a number (六十多, 三四十, 五十几) or several numbers (三和七, 两个数) → ask which one.
  * `submit_guess` accepts only the number a guess names, so a hint request is never judged as 1.
  */
-import { numeralMentions, parseChineseNumeral, type NumeralMention } from '../../src/core/speech/numbers.ts';
-
-export { parseChineseNumeral };
+import { numeralMentions, type NumeralMention } from '../../src/core/speech/numbers.ts';
 
 export type Guess =
   | { kind: 'number'; number: number }
@@ -19,7 +17,7 @@ export type Guess =
 const SEVERAL = /(两|二|三|四|五|几|好几|多)个(数|数字)/;
 
 /** A numeral the child used as a number (not 一个 / 一次 / 第一 / 想一想). */
-function isNumber(m: NumeralMention): boolean {
+export function isNumber(m: NumeralMention): boolean {
   return !m.measure && !m.ordinal && !m.reduplication;
 }
 

@@ -11,7 +11,7 @@
  */
 import { isQuestion, NUMBER, numberValue, TIMES_LEFT, verdictClaims, type Claim, type TruthFn, type TurnResult } from '../../src/core/games/truth.ts';
 import { numeralMentions } from '../../src/core/speech/numbers.ts';
-import { numbersIn } from './numbers.ts';
+import { isNumber, numbersIn } from './numbers.ts';
 import type { GuessNumberGame } from './rules.ts';
 
 interface Verdict {
@@ -112,7 +112,7 @@ function claimsIn(text: string): Claim[] {
     }
   }
   // Any other number said: checked only so that the secret is never named before it is revealed.
-  for (const m of numeralMentions(sentence)) if (!inside(m.index) && !m.measure && !m.ordinal && !m.reduplication) out.push({ kind: 'number', value: m.value, words: m.raw });
+  for (const m of numeralMentions(sentence)) if (!inside(m.index) && isNumber(m)) out.push({ kind: 'number', value: m.value, words: m.raw });
   return out;
 }
 

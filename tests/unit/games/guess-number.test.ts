@@ -3,7 +3,8 @@ import { GameSessions } from '../../../src/games/game-sessions.ts';
 import type { Step, StepRequest } from '../../../src/core/llm/types.ts';
 import { GuessNumberAgent } from '../../../skills/guess-number/game.ts';
 import { policy } from '../../../skills/guess-number/demo.ts';
-import { numbersIn, parseChineseNumeral } from '../../../skills/guess-number/numbers.ts';
+import { numbersIn } from '../../../skills/guess-number/numbers.ts';
+import { parseChineseNumeral } from '../../../src/core/speech/numbers.ts';
 import { DEFAULT_CONFIG, GuessNumberGame } from '../../../skills/guess-number/rules.ts';
 import { FakeDevice, RecordingModel, scriptedRecording, secretRandom, send, turn } from './helpers.ts';
 
