@@ -86,17 +86,16 @@ describe('transient failures', () => {
   });
 
   it('a failure that is not transient is not asked again', async () => {
-    const p = provider([{ fail: modelError('model_remote_auth', 'HTTP 401') }, { text: GOOD }]);
+    const p = provider([{ fail: httpError(401) }, { text: GOOD }]);
     expect((await createChatModel(p, fast).step(req()).catch((e) => e)).code).toBe('model_remote_auth');
     expect(p.seen).toHaveLength(1);
   });
 
   it('the deadline bounds everything: a stalled step fails with model_too_slow by then, and no try starts that could not finish', async () => {
     const p = provider([{ stall: 'before' }]);
-    const started = Date.now();
+    // (A hang would fail the test by its timeout: no wall-clock figure decides it.)
     const err = await createChatModel(p, { backoffMs: [5] }).step(req({ deadline: Date.now() + 800 })).catch((e) => e);
     expect(err.code).toBe('model_too_slow');
-    expect(Date.now() - started).toBeLessThan(5000);
     const late = provider([{ text: GOOD }]);
     expect((await createChatModel(late).step(req({ deadline: Date.now() + 100 })).catch((e) => e)).code).toBe('model_too_slow');
     expect(late.seen).toHaveLength(0);
