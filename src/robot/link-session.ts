@@ -76,10 +76,10 @@ export class LinkSession {
       return opening.failed === 'open' ? { ok: false, error: { code: 'robot_port_busy', detail: String(opening.error) } } : { ok: false };
     }
     this.streams = opening.streams;
-    // Closed while the port was opening: close() found no streams to close.
+    // Closed while the port was opening (close() found no streams to close): nothing to tell, as after any close.
     if (this.closed) {
       await opening.streams.close();
-      return { ok: false, error: { code: 'robot_no_hello', detail: 'no hello within timeout' } };
+      return { ok: false };
     }
     opening.streams.read(
       (bytes) => this.onBytes(bytes),

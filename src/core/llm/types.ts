@@ -43,7 +43,7 @@ export interface StepRequest {
   /**
    * When the step must be decided by (ms since the epoch, wall clock: the same in a game worker):
    * the turn's budget. The model layer fits its timeouts and retries into it and fails with
-   * `model_remote_timeout` rather than answer later.
+   * `model_too_slow` rather than answer later.
    */
   deadline?: number;
   /**
