@@ -41,7 +41,6 @@ export const LISTS: WordLists = {
   PET: ['小猫', '小狗', '猫', '狗', '狗狗', '猫咪', '小鸟', '小兔子', '兔子', '宠物', '小鸡', '小鸭子', '小动物', '蚂蚁', '虫子', '小虫子', '小鱼', '金鱼'],
   // Dangerous things at home.
   FIRE: ['火柴', '打火机', '火机', '蜡烛', '煤气', '燃气', '煤气灶', '燃气灶', '天然气', '鞭炮', '烟花', '爆竹', '炮仗', '点火器', '酒精灯'],
-  SHARP: ['刀', '刀子', '菜刀', '小刀', '水果刀', '剪刀', '剪子', '匕首', '刀片', '美工刀', '针', '钉子', '碎玻璃', '锥子'],
   KNIFE: ['刀', '刀子', '菜刀', '小刀', '水果刀', '匕首', '刀片', '美工刀'],
   MEDS: ['药', '药片', '药丸', '胶囊', '安眠药', '感冒药', '止痛药', '退烧药', '药水'],
   CHEM: ['洗洁精', '洗衣液', '洗衣粉', '漂白剂', '漂白水', '消毒液', '消毒水', '杀虫剂', '老鼠药', '农药', '清洁剂', '洁厕灵', '干燥剂', '指甲油'],
@@ -116,7 +115,6 @@ export const RULES: readonly SafetyRule[] = [
 
   // ── dangerous acts and objects ──
   R('danger.where', 'danger', '{THING}.{0,8}(在|放在|藏在|收在|就在|搁在|摆在|放|一般放在).{0,6}({PLACE})'),
-  R('danger.where2', 'danger', '{PLACE}(里|上|下|下面|里面)?.{0,4}(有|放着|藏着|搁着)(一把|一盒|很多|一些|几把)?.{0,2}{THING}'),
   R('danger.use', 'danger', `{ENCOURAGE}.{0,4}${NOT}{USE}.{0,3}({FIRE}|{KNIFE}|{CHEM}|{ELEC}|煤气|火)(?!车|山|龙|锅|腿|箭|星|鸡|焰山|苗苗)`),
   R('danger.fun', 'danger', `({FIRE}|{KNIFE}|剪刀|{CHEM}|{ELEC}).{0,4}${NOT}(可以玩|很好玩|拿来玩|拿出来|拿下来|好玩|来玩|试试|玩一玩|自己点|自己放|拿在手里|可以点|来点|没关系|踮起脚|就能拿到)`),
   R('danger.alone', 'danger', `${NOT}{ALONE}~{0,10}({THING}|玩火|点火|游泳|{WATER}|出门|出去|做饭|开火|爬|窗户|阳台|门打开)`),
@@ -186,7 +184,6 @@ export const RULES: readonly SafetyRule[] = [
   R('drugs.drunk', 'drugs', '(喝醉|(?<!陶|心|沉)醉了|醉醺醺|酒驾|酒后开车|喝了酒再开车)'),
   R('drugs.where', 'drugs', '酒.{0,6}(放在|藏在).{0,6}({PLACE})'),
   R('drugs.sniff', 'drugs', '(闻|吸)(一闻|一下|一口)?(.{0,2})(胶水|汽油|油漆|打火机的气|香蕉水)'),
-  R('drugs.pills', 'drugs', '(药|药片|药丸).{0,6}(飘|兴奋|快乐|嗨|爽)'),
   R('drugs.betel', 'drugs', '槟榔'),
   R('drugs.en', 'drugs', '\\b(beer|wine|vodka|whisky|cigarettes?|weed|cocaine|drugs|alcohol)\\b', { latin: true }),
 
@@ -240,7 +237,7 @@ export const RULES: readonly SafetyRule[] = [
   R('danger.topic2', 'danger', '{THING}', { with: ['{DANGER_DO}'], unless: '{PROTECT}', scope: 'line' }),
   R('danger.where3', 'danger', '{PLACE}(里|上|下|下面|里面)?.{0,8}(有|放着|藏着|搁着).{0,6}{THING}'),
   R('danger.lean', 'danger', '(探出身子|探出去|探出头|把身子探出|翻过栏杆|(站|蹲|爬|踩)(在|到|上)(.{0,3})(栏杆|护栏|阳台边|楼顶|屋顶|窗台边))'),
-  R('danger.bath', 'danger', '(一个人|自己|偷偷).{0,6}(浴缸|泡在|泳池|水里)'),
+  R('danger.water_alone', 'danger', '(一个人|自己|偷偷).{0,6}(浴缸|泡在|泳池|水里)'),
   R('violence.brutal', 'violence', '{BRUTAL}', { with: ['{VICTIM}'], unless: `(不要|${BIE}|不能|不可以|不许|不准|不对|不好|会疼|要告诉|告诉爸爸妈妈|告诉老师|告诉大人|马上告诉)` }),
   R('violence.words', 'violence', `${NOT}(打人|砍人|捅人|杀人|揍人|打一顿|尸体|鲜血|血腥|内脏|砍头|断头)(?!是不对|不对|不好)`, { unless: `(不对|不好|不可以|不能|不要|${BIE}|受伤|会疼|会痛)` }),
   R('violence.throw', 'violence', '(朝|向|往|对着)({VICTIM}).{0,3}(砸|扔|丢|泼|打|踢|吐|开枪|射)'),
