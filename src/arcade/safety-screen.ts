@@ -46,7 +46,6 @@ export function joinSentences(previous: string, next: string): string {
 
 export class SafetyScreen {
   private readonly replies = new Map<string, ReplyState>();
-  private anonymous = 0;
   private readonly check = loadSafetyCheck();
 
   /** Checks one sentence (in the order asked: every call waits on the same load, then runs at once). */
@@ -55,7 +54,9 @@ export class SafetyScreen {
   }
 
   private screenWith(checkLine: CheckLine, text: string, role: SpeakerRole, opts: { roundId?: string; requestId?: string }): Screened {
-    const key = opts.requestId ? `req:${opts.requestId}` : opts.roundId ? `round:${opts.roundId}:${role}` : `line:${this.anonymous++}`;
+    const key = opts.requestId ? `req:${opts.requestId}` : opts.roundId ? `round:${opts.roundId}:${role}` : null;
+    // A line of no reply (a robot notice): checked alone, nothing kept for it.
+    if (key === null) return this.verdictOf(checkLine(text), role);
     const state = this.replies.get(key) ?? { previous: '', blocked: null };
     this.replies.delete(key);
     this.replies.set(key, state);
@@ -65,9 +66,14 @@ export class SafetyScreen {
     // Joined without the full stop between them, so "它" in the second still belongs to the first.
     const verdict = alone.verdict === 'blocked' || !state.previous ? alone : checkLine(joinSentences(state.previous, text));
     state.previous = text;
+    const screened = this.verdictOf(verdict, role);
+    if (screened.kind === 'blocked') state.blocked = screened.finding;
+    return screened;
+  }
+
+  private verdictOf(verdict: SafetyVerdict, role: SpeakerRole): Screened {
     if (verdict.verdict === 'ok') return { kind: 'ok' };
-    state.blocked = finding(verdict)!;
-    return { kind: 'blocked', say: role === 'game_agent' ? REDIRECT.game : REDIRECT.main, finding: state.blocked };
+    return { kind: 'blocked', say: role === 'game_agent' ? REDIRECT.game : REDIRECT.main, finding: finding(verdict)! };
   }
 }
 
