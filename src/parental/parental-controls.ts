@@ -213,7 +213,8 @@ export class ParentalControls {
     const r = advance(this.playState, this.settings.play, { deviceNow: this.deps.now(), elapsedMs, active }, this.deps.local);
     const changed = r.state.usedMs !== this.playState.usedMs || r.state.day !== this.playState.day || r.state.warnedFor !== this.playState.warnedFor || r.events.length > 0;
     this.playState = r.state;
-    // Saved when something a reload must keep changed (the clock is saved with it).
+    // Saved on every tick that moved the app's own clock (what a device clock turned back is caught
+    // against) and whenever something a reload must keep changed.
     if (changed || elapsedMs > 0) void this.persist((s) => s.put('play', this.playState));
     if (changed) this.emit();
     return r.events;
