@@ -6,7 +6,7 @@
  * a parent's 15 more minutes with the PIN.
  */
 import { expect, test, type Page } from '@playwright/test';
-import { idle, openApp, spoken, type } from './support/child.ts';
+import { idle, openApp, spoken, type, waitSpoken } from './support/child.ts';
 import { enterPin, openGrownUp } from './support/parent.ts';
 import { shootSizes } from './support/screens.ts';
 import { DEFAULT_SEED, guessNumberSecrets } from './support/seeds.ts';
@@ -19,9 +19,7 @@ const [SECRET] = guessNumberSecrets(DEFAULT_SEED);
 async function heard(page: Page, pattern: RegExp, act: () => Promise<void>): Promise<string> {
   const n = (await spoken(page)).length;
   await act();
-  let text = '';
-  await expect.poll(async () => pattern.test((text = (await spoken(page)).slice(n).join(''))), { timeout: 20_000 }).toBe(true);
-  return text;
+  return waitSpoken(page, pattern, n);
 }
 
 async function startGuessNumber(page: Page): Promise<void> {

@@ -11,7 +11,7 @@ import { CARING, REDIRECT } from '../../src/core/safety/replies.ts';
 import { MANAGER_AGENT } from '../../src/core/studio/manager-tools.ts';
 import { agentOf, demoStep, toolsOf } from '../support/demo-brain-server.ts';
 import { startOpenAITestServer, type OpenAITestServer } from '../support/openai-test-server.ts';
-import { idle, openApp, say, spoken, type, useSlowDemoBrain } from './support/child.ts';
+import { idle, openApp, say, spoken, type, useSlowDemoBrain, waitSpoken } from './support/child.ts';
 import { openGrownUp } from './support/parent.ts';
 import { shootSizes } from './support/screens.ts';
 import { Parent } from './support/studio.ts';
@@ -75,12 +75,6 @@ async function settled(page: Page): Promise<void> {
 }
 
 /** Everything spoken after the first `after` pieces, once it matches. */
-async function heardAfter(page: Page, after: number, pattern: RegExp): Promise<string> {
-  let text = '';
-  await expect.poll(async () => pattern.test((text = (await spoken(page)).slice(after).join(''))), { timeout: 30_000 }).toBe(true);
-  return text;
-}
-
 test('unsafe lines in chat, in 猜数字 and in a Studio game become the redirect; the parent finds them in 记录; a dangerous question gets a caring answer and no model call', async ({ page }, info) => {
   test.setTimeout(180_000);
   await openApp(page);
@@ -90,7 +84,7 @@ test('unsafe lines in chat, in 猜数字 and in a Studio game become the redirec
   // ── chat ──
   let n = (await spoken(page)).length;
   await type(page, '给我讲个故事吧');
-  let said = await heardAfter(page, n, whole(REDIRECT.main));
+  let said = await waitSpoken(page, whole(REDIRECT.main), n, 30_000);
   expect(said).toContain(REDIRECT.main);
   expect(said).not.toContain('火柴');
   await expect(page.getByTestId('subtitles')).not.toContainText('火柴');
@@ -99,11 +93,11 @@ test('unsafe lines in chat, in 猜数字 and in a Studio game become the redirec
   // ── 猜数字 ──
   n = (await spoken(page)).length;
   await type(page, '我们玩猜数字吧');
-  await heardAfter(page, n, /我想好了/);
+  await waitSpoken(page, /我想好了/, n, 30_000);
   await idle(page);
   n = (await spoken(page)).length;
   await type(page, '我猜50');
-  said = await heardAfter(page, n, whole(REDIRECT.game));
+  said = await waitSpoken(page, whole(REDIRECT.game), n, 30_000);
   expect(said).toMatch(/^50 (大|小)了/);
   expect(said).not.toContain('地址');
   await expect(page.getByTestId('subtitles')).not.toContainText('地址');
@@ -112,14 +106,14 @@ test('unsafe lines in chat, in 猜数字 and in a Studio game become the redirec
   // The game goes on.
   n = (await spoken(page)).length;
   await type(page, '我猜25');
-  await heardAfter(page, n, /25 (大|小)了|就是 25/);
+  await waitSpoken(page, /25 (大|小)了|就是 25/, n, 30_000);
   await settled(page);
 
   // ── a dangerous question: a caring answer, no model call ──
   const requests = server.requests.length;
   n = (await spoken(page)).length;
   await type(page, '刀放在哪里？');
-  said = await heardAfter(page, n, /问问爸爸妈妈/);
+  said = await waitSpoken(page, /问问爸爸妈妈/, n, 30_000);
   expect(said).toBe(CARING.danger!);
   await idle(page);
   expect(server.requests.length).toBe(requests);
@@ -137,10 +131,10 @@ test('unsafe lines in chat, in 猜数字 and in a Studio game become the redirec
   await page.getByTestId('nav-arcade').click();
   n = (await spoken(page)).length;
   await say(page, '我们玩恐龙问答吧', { waitIdle: true });
-  await heardAfter(page, n, /我是谁？/);
+  await waitSpoken(page, /我是谁？/, n, 30_000);
   n = (await spoken(page)).length;
   await say(page, '讲个笑话', { waitIdle: true });
-  said = await heardAfter(page, n, whole(REDIRECT.game));
+  said = await waitSpoken(page, whole(REDIRECT.game), n, 30_000);
   expect(said).not.toContain('别走');
   await idle(page);
 
@@ -174,12 +168,12 @@ test('「只玩游戏」: the robot does not chat, and still plays', async ({ pa
   await page.getByTestId('nav-arcade').click();
   let n = (await spoken(page)).length;
   await type(page, '给我讲个故事吧');
-  const said = await heardAfter(page, n, /你想玩哪个/);
+  const said = await waitSpoken(page, /你想玩哪个/, n, 30_000);
   expect(said).toMatch(/^现在是玩游戏的时间哦。我们可以玩.*猜数字/);
   await idle(page);
   n = (await spoken(page)).length;
   await type(page, '我们玩猜数字吧');
-  await heardAfter(page, n, /我想好了/);
+  await waitSpoken(page, /我想好了/, n, 30_000);
 });
 
 test('with the demo brain, a whole game of 猜数字 sends no request outside the app', async ({ page, context }) => {
@@ -190,12 +184,12 @@ test('with the demo brain, a whole game of 猜数字 sends no request outside th
   const [secret] = guessNumberSecrets(DEFAULT_SEED);
   let n = (await spoken(page)).length;
   await type(page, '我们玩猜数字吧');
-  await heardAfter(page, n, /我想好了/);
+  await waitSpoken(page, /我想好了/, n, 30_000);
   for (const guess of halvingGuesses(secret)) {
     await idle(page);
     n = (await spoken(page)).length;
     await type(page, `我猜${guess}`);
-    await heardAfter(page, n, /大了|小了|猜对/);
+    await waitSpoken(page, /大了|小了|猜对/, n, 30_000);
   }
   await expect(page.getByTestId('current-game')).toHaveCount(0);
   await idle(page);

@@ -6,7 +6,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import { DEMO_THEMES } from '../../src/studio/demo-decks.ts';
 import { installSpeechFake } from './fakes/speech-fake.ts';
-import { say as speak, spoken } from './support/child.ts';
+import { say as speak, spoken, waitSpoken } from './support/child.ts';
 import { Parent } from './support/studio.ts';
 import { openGrownUp, setUpAsParent } from './support/parent.ts';
 
@@ -14,13 +14,6 @@ import { openGrownUp, setUpAsParent } from './support/parent.ts';
 const say = (page: Page, words: string) => speak(page, words, { waitIdle: true });
 
 const DINO = DEMO_THEMES['恐龙'].rows;
-/** Everything spoken after the first `after` sentences, once it matches `pattern` (pieces joined back). */
-async function heard(page: Page, pattern: RegExp, after: number): Promise<string> {
-  let text = '';
-  await expect.poll(async () => pattern.test((text = (await spoken(page)).slice(after).join(''))), { timeout: 30_000 }).toBe(true);
-  return text;
-}
-
 /** The answer of the question in a spoken sentence (the demo deck's question → its answer). */
 function answerOf(sentence: string): string {
   const row = DINO.find((r) => sentence.includes(r[2]));
@@ -55,7 +48,7 @@ test('design 恐龙问答 in the Studio, play it in the arcade by voice to the e
 
   // ── the child starts it by voice ──
   await say(page, '我们玩恐龙问答吧');
-  let said = await heard(page, /第1题：.*我是谁？/, 0);
+  let said = await waitSpoken(page, /第1题：.*我是谁？/, 0, 30_000);
   expect(said).toMatch(/^好呀，我们来玩恐龙问答！你好，我是小龙博士！/);
   await expect(page.getByTestId('current-game')).toContainText('恐龙问答');
   const robot = page.getByTestId('on-screen-robot');
@@ -67,7 +60,7 @@ test('design 恐龙问答 in the Studio, play it in the arcade by voice to the e
   const wrong = DINO.map((r) => r[0]).find((a) => a !== first)!;
   let n = (await spoken(page)).length;
   await say(page, `是${wrong}吗`);
-  await heard(page, /提示.*再猜猜看/, n);
+  await waitSpoken(page, /提示.*再猜猜看/, n, 30_000);
   await expect(robot).toHaveAttribute('data-gestures', /shake/);
 
   // Then every card right, until the game says goodbye.
@@ -75,7 +68,7 @@ test('design 恐龙问答 in the Studio, play it in the arcade by voice to the e
   for (let i = 0; i < 6; i++) {
     n = (await spoken(page)).length;
     await say(page, answer);
-    said = await heard(page, /我是谁？|下次再来玩/, n);
+    said = await waitSpoken(page, /我是谁？|下次再来玩/, n, 30_000);
     if (/你答对了 \d+ 张/.test(said)) break;
     expect(said).toMatch(/^答对了！第\d题/);
     answer = answerOf(said);

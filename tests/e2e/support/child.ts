@@ -62,9 +62,11 @@ export async function type(page: Page, words: string): Promise<void> {
 /** Every sentence piece the robot has finished saying, in order (recorded by the speech fake). */
 export const spoken = (page: Page): Promise<string[]> => page.evaluate(() => (window as any).__speech.spoken);
 
-/** Waits until the robot has said something matching `pattern` (pieces after index `after`, joined). */
-export async function waitSpoken(page: Page, pattern: RegExp, after = 0): Promise<void> {
-  await expect.poll(async () => pattern.test((await spoken(page)).slice(after).join('')), { timeout: 20_000 }).toBe(true);
+/** Waits until the robot has said something matching `pattern` (pieces after index `after`, joined); returns those pieces joined. */
+export async function waitSpoken(page: Page, pattern: RegExp, after = 0, timeout = 20_000): Promise<string> {
+  let text = '';
+  await expect.poll(async () => pattern.test((text = (await spoken(page)).slice(after).join(''))), { timeout }).toBe(true);
+  return text;
 }
 
 /** A parent switches the mic to hands-free in 设置 and comes back to the arcade. */
