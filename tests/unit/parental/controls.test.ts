@@ -3,12 +3,9 @@ import { describe, expect, it } from 'vitest';
 import { ParentalControls } from '../../../src/parental/parental-controls.ts';
 import { openParentalStore } from '../../../src/parental/parental-store.ts';
 import { UNLOCK_IDLE_MS } from '../../../src/core/safety/grown-up.ts';
-import type { LocalTime } from '../../../src/core/safety/play-time.ts';
+import { chinaTime } from '../../support/local-time.ts';
 
-const local: LocalTime = (clock) => {
-  const d = new Date(clock + 8 * 3600_000);
-  return { day: d.toISOString().slice(0, 10), minute: d.getUTCHours() * 60 + d.getUTCMinutes() };
-};
+const local = chinaTime;
 let n = 0;
 
 function setup(name = `parental-${++n}`) {

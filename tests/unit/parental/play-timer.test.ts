@@ -1,15 +1,13 @@
 import 'fake-indexeddb/auto';
 import { describe, expect, it } from 'vitest';
 import type { AgentEvent, AgentSnapshot } from '../../../src/core/arcade/types.ts';
-import { PLAY_TIME_LINES, type LocalTime } from '../../../src/core/safety/play-time.ts';
+import { PLAY_TIME_LINES } from '../../../src/core/safety/play-time.ts';
 import { ParentalControls } from '../../../src/parental/parental-controls.ts';
 import { openParentalStore } from '../../../src/parental/parental-store.ts';
 import { PlayTimer } from '../../../src/parental/play-timer.ts';
+import { chinaTime } from '../../support/local-time.ts';
 
-const local: LocalTime = (clock) => {
-  const d = new Date(clock + 8 * 3600_000);
-  return { day: d.toISOString().slice(0, 10), minute: d.getUTCHours() * 60 + d.getUTCMinutes() };
-};
+const local = chinaTime;
 let n = 0;
 const MIN = 60_000;
 

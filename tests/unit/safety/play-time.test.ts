@@ -1,11 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { advance, grantMore, inBedtime, newPlayState, normalizeSettings, playStatus, resyncClock, snapLimit, unlimitedToday, type LocalTime, type PlaySettings, type PlayState } from '../../../src/core/safety/play-time.ts';
+import { advance, grantMore, inBedtime, newPlayState, normalizeSettings, playStatus, resyncClock, snapLimit, unlimitedToday, type PlaySettings, type PlayState } from '../../../src/core/safety/play-time.ts';
+import { chinaTime } from '../../support/local-time.ts';
 
 // A fixed time zone for the test (UTC+8), as the edge would compute it.
-const local: LocalTime = (clock) => {
-  const d = new Date(clock + 8 * 3600_000);
-  return { day: d.toISOString().slice(0, 10), minute: d.getUTCHours() * 60 + d.getUTCMinutes() };
-};
+const local = chinaTime;
 const at = (iso: string) => Date.parse(`${iso}+08:00`);
 const MIN = 60_000;
 const settings = (p: Partial<PlaySettings> = {}): PlaySettings => normalizeSettings({ dailyLimitMin: 30, bedtime: { on: true, start: 20 * 60 + 30, end: 7 * 60 }, ...p });
