@@ -4,7 +4,9 @@
  * same step layer (decoding, validation, retries) as every model.
  */
 import { createChatModel } from '../../src/llm/decide-step.ts';
+import { abortError } from '../../src/llm/errors.ts';
 import { scriptedProvider, type PolicySource } from '../../src/llm/scripted.ts';
+import { pause } from '../../src/llm/step-retry.ts';
 import type { ChatModel } from '../../src/core/llm/types.ts';
 
 export function pacedModel(policies: PolicySource, pace: { chunkChars: number; delayMs: number }): ChatModel {
@@ -16,8 +18,8 @@ export function pacedModel(policies: PolicySource, pace: { chunkChars: number; d
       if (req.onDelta) {
         const chars = Array.from(text);
         for (let i = 0; i < chars.length; i += pace.chunkChars) {
-          if (pace.delayMs > 0) await new Promise((r) => setTimeout(r, pace.delayMs));
-          if (req.signal?.aborted) throw new DOMException('aborted', 'AbortError');
+          await pause(pace.delayMs, req.signal);
+          if (req.signal?.aborted) throw abortError();
           req.onDelta(chars.slice(i, i + pace.chunkChars).join(''));
         }
       }
