@@ -274,7 +274,12 @@ export abstract class SkillAgent implements GameEngine {
     const turn = new Turn(t.kind, t.text, (s) => t.say(s), t.signal);
     // What the tools decided in this turn: the truth rules read it.
     const results: TurnResult[] = [];
-    const rules = () => this.truth(results, t.text);
+    // Built once per state of the turn: only a tool's result (which comes with its change of state) changes them.
+    let built: { results: number; rules: TruthRules | null } | undefined;
+    const rules = (): TruthRules | null => {
+      if (built?.results !== results.length) built = { results: results.length, rules: this.truth(results, t.text) };
+      return built.rules;
+    };
     const check = (sentence: string): TruthProblem | null => {
       const r = rules();
       return r ? checkSentence(sentence, r) : null;

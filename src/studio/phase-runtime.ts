@@ -109,6 +109,8 @@ export class StudioSession {
   private replies: Array<{ text: string; session: 'active' | 'ended' }> = [];
   /** In play: the manager's words of this turn, sentence by sentence, each checked (one stream across the turn's steps). */
   private playStream: SentenceStream<TruthProblem> | null = null;
+  /** The truth rules of the manager's current step (play). */
+  private stepRules: TruthRules | null = null;
   private truthRefusals = 0;
   private declared: DeclaredGame | null = null;
   private declaredSaved = false;
@@ -534,12 +536,13 @@ export class StudioSession {
     });
   }
 
-  /** The play manager's stream of this turn; a new step starts over (without saying again what was said). */
+  /**
+   * The play manager's stream of this turn; a new step starts over (without saying again what was
+   * said). The truth rules are built once per step: the board does not change while the manager writes.
+   */
   private managerStream(): SentenceStream<TruthProblem> {
-    this.playStream ??= new SentenceStream<TruthProblem>((sentence) => this.sayNow(sentence), true, (sentence) => {
-      const rules = this.deps.truth?.();
-      return rules ? checkSentence(sentence, rules) : null;
-    });
+    this.stepRules = this.deps.truth?.() ?? null;
+    this.playStream ??= new SentenceStream<TruthProblem>((sentence) => this.sayNow(sentence), true, (sentence) => (this.stepRules ? checkSentence(sentence, this.stepRules) : null));
     this.playStream.restart();
     return this.playStream;
   }
@@ -554,7 +557,7 @@ export class StudioSession {
       throw new ToolError(truthCorrection(problem.problem));
     }
     stream.restart();
-    return this.deps.truth?.()?.fallback() ?? '我们继续玩吧！';
+    return this.stepRules?.fallback() ?? '我们继续玩吧！';
   }
 
   /** A sentence of the manager's reply, said at once (play). */
