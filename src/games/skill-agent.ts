@@ -18,7 +18,7 @@
  * Truth (src/core/games/truth.ts): every sentence of `say` and `reply` is checked against the game's
  * truth rules before it is released; a sentence claiming an outcome the rules did not decide in this
  * turn is refused back to the model (a tool error: it writes the reply again), and after
- * TRUTH_RETRIES refusals the engine says the rules' line built from the tool results instead.
+ * the retries of its `TruthGate` the engine says the rules' line built from the tool results instead.
  *
  * Errors (seed 000 §出错处理): invalid tool arguments or a throwing tool → `{"error": …}` back to the
  * model (the tool loop); a model error, no reply within the step budget, or the turn's deadline →
@@ -33,7 +33,7 @@ import { remember } from '../core/agent/memory.ts';
 import { runToolLoop, ToolError, type AgentTool, type StepRecord } from '../core/agent/tool-loop.ts';
 import { EngineFailure, type EngineReply, type EngineTurn, type GameEngine } from '../core/games/engine.ts';
 import type { Skill } from '../core/games/skill.ts';
-import { checkSentence, TRUTH_RETRIES, truthCorrection, type TruthProblem, type TruthRules, type TurnResult } from '../core/games/truth.ts';
+import { checkSentence, truthCorrection, TruthGate, type TruthProblem, type TruthRules, type TurnResult } from '../core/games/truth.ts';
 import { Turn } from '../core/games/turn.ts';
 import type { ChatMessage, ChatModel, JsonSchema } from '../core/llm/types.ts';
 import { NOTHING_MORE, SentenceStream } from '../core/speech/sentence-stream.ts';
@@ -292,11 +292,11 @@ export abstract class SkillAgent implements GameEngine {
       const unsaid = sentencesOf(line).filter((x) => !turn.said.includes(x.trim()));
       return unsaid.length ? unsaid.join('') : line;
     };
-    let refusals = 0;
+    const gate = new TruthGate();
     const refused = (p: TruthProblem): string | null => {
       // The refused words stay under `secret` (hidden in the trace view until the answer is told): they may name it.
-      this.record('error', 'truth', { claim: p.claim.kind, reason: p.reason, refusal: refusals + 1, secret: { sentence: p.sentence, words: p.claim.words } });
-      if (++refusals <= TRUTH_RETRIES) return null;
+      this.record('error', 'truth', { claim: p.claim.kind, reason: p.reason, refusal: gate.refusals + 1, secret: { sentence: p.sentence, words: p.claim.words } });
+      if (gate.retry()) return null;
       return rulesLine() ?? '';
     };
     // The turn stops when it is cancelled, or when its deadline passes.

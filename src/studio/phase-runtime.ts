@@ -20,7 +20,7 @@ import { errorOf, toolResultMessage } from '../core/agent/messages.ts';
 import { endSentence } from '../core/text/punctuation.ts';
 import { runToolLoop, ToolError, type AgentTool } from '../core/agent/tool-loop.ts';
 import { NOTHING_MORE, SentenceStream } from '../core/speech/sentence-stream.ts';
-import { checkSentence, TRUTH_RETRIES, truthCorrection, type TruthProblem, type TruthRules } from '../core/games/truth.ts';
+import { checkSentence, truthCorrection, TruthGate, type TruthProblem, type TruthRules } from '../core/games/truth.ts';
 import type { CardAsset, DesignTraceEntry, SessionSnapshot, TranscriptItem } from '../core/studio/types.ts';
 import { assembleWorkerContext } from '../core/studio/worker-context.ts';
 import { runWorkerLoop, type WorkerOutcome } from './worker-executor.ts';
@@ -53,7 +53,7 @@ export interface SessionDeps {
   /**
    * In play: the truth rules of the turn now (src/core/games/truth.ts). Each sentence of the
    * manager's reply is checked before it is said; a reply that claims what the run skills did not
-   * decide is refused back to the manager, and after TRUTH_RETRIES the rules' own line is said.
+   * decide is refused back to the manager, and after the retries of a `TruthGate` the rules' own line is said.
    */
   truth?: () => TruthRules | null;
   /** Names (titles, aliases) of the games already in the arcade, this design's own excluded. */
@@ -111,7 +111,7 @@ export class StudioSession {
   private playStream: SentenceStream<TruthProblem> | null = null;
   /** The truth rules of the manager's current step (play). */
   private stepRules: TruthRules | null = null;
-  private truthRefusals = 0;
+  private truthGate = new TruthGate();
   private declared: DeclaredGame | null = null;
   private declaredSaved = false;
   private readonly now: () => number;
@@ -262,7 +262,7 @@ export class StudioSession {
     this.replies = [];
     this.onSentence = onSentence ?? null;
     this.playStream = null;
-    this.truthRefusals = 0;
+    this.truthGate = new TruthGate();
     const r = await this.drive({ type: 'player_input', text }).finally(() => (this.onSentence = null));
     const replies = this.replies;
     this.replies = [];
@@ -552,7 +552,7 @@ export class StudioSession {
     const problem = stream.problemIn(text);
     if (!problem) return text;
     this.log('tool_call', { tool: 'truth', claim: problem.problem.claim.kind, reason: problem.problem.reason, kind: 'invalid' });
-    if (++this.truthRefusals <= TRUTH_RETRIES) {
+    if (this.truthGate.retry()) {
       stream.restart();
       throw new ToolError(truthCorrection(problem.problem));
     }

@@ -14,6 +14,22 @@ import { parseChineseNumeral } from '../speech/numbers.ts';
 /** Replies refused by the truth check in one turn before the engine says the rules' own line instead. */
 export const TRUTH_RETRIES = 2;
 
+/**
+ * One turn's refusals, for every engine: a refused sentence goes back to the model to be written
+ * again while retries last; after that the engine says the rules' own line instead.
+ */
+export class TruthGate {
+  private count = 0;
+  /** Counts one refusal: true while the model may write it again. */
+  retry(): boolean {
+    return ++this.count <= TRUTH_RETRIES;
+  }
+  /** Refusals so far in this turn. */
+  get refusals(): number {
+    return this.count;
+  }
+}
+
 /** A tool that ran in this turn (not refused), with what it returned. */
 export interface TurnResult {
   name: string;
