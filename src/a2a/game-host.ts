@@ -5,7 +5,8 @@
  * - Crash: the worker's `error` / `messageerror` event (or a failed init) fails every open request
  *   with `game_crashed` and drops the worker; the next request starts a fresh one.
  * - Hang: when an open request hears nothing for `hangTimeoutMs`, the worker is pinged. No pong within
- *   `pingTimeoutMs`: the worker is stuck, it is dropped and its open requests fail with `game_timeout`.
+ *   `pingTimeoutMs`: the worker is stuck, it is dropped and its open requests fail with
+ *   `game_timeout_lost` (the game's state went with it).
  *   A pong: the worker lives but this turn is stuck; the task is cancelled and the request fails
  *   with `game_timeout` (the game keeps its state).
  */
@@ -159,7 +160,7 @@ export function createGameClient(opts: GameClientOptions): GameClient {
     const alive = await proc.conn.ping(pingTimeoutMs);
     if (req.channel.settled || proc.dead) return;
     if (!alive) {
-      kill(proc, 'game_timeout', `The worker of ${proc.gameId} stopped answering (no pong within ${pingTimeoutMs} ms)`);
+      kill(proc, 'game_timeout_lost', `The worker of ${proc.gameId} stopped answering (no pong within ${pingTimeoutMs} ms)`);
       return;
     }
     const taskId = req.taskId;

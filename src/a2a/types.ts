@@ -52,7 +52,7 @@ export class GameRequestError extends Error {
   readonly sessionLost: boolean;
   constructor(
     /**
-     * Error catalogue code (src/a2a/errors.ts): 'game_failed' | 'game_crashed' | 'game_timeout' |
+     * Error catalogue code (src/a2a/errors.ts): 'game_failed' | 'game_crashed' | 'game_timeout' | 'game_timeout_lost' |
      * 'game_cancelled' | 'game_protocol' | 'game_not_found' | 'game_unreachable' (a remote agent).
      */
     readonly code: string,

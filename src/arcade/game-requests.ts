@@ -60,10 +60,9 @@ interface Pending {
   release: () => void;
 }
 
-/** The code of the line that tells a failure: a stuck game that lost its session does not say it goes on. */
-function failureCode(err: unknown, lost: boolean): string {
+/** The code of the line that tells a failure (one the catalogue has a sentence for). */
+function failureCode(err: unknown): string {
   const code = err instanceof GameRequestError ? err.code : 'main_game_request_failed';
-  if (lost && code === 'game_timeout') return 'game_timeout_lost';
   return childSentence(code) !== undefined ? code : 'main_game_request_failed';
 }
 
@@ -306,7 +305,7 @@ export class GameRequests {
     const lost = err instanceof GameRequestError && err.sessionLost;
     const over = kind !== 'message' || lost;
     if (over) this.clear(s);
-    await this.deps.sayMain(this.deps.line(failureCode(err, lost), 'main_game_request_failed'), roundId);
+    await this.deps.sayMain(this.deps.line(failureCode(err), 'main_game_request_failed'), roundId);
     if (over && !this.current) this.clearedHook(s, roundId);
   }
 

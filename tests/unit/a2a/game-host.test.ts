@@ -176,12 +176,12 @@ describe('GameClient (main thread)', () => {
     expect(workers).toHaveLength(2);
   });
 
-  it('detects a hung worker (no event, no pong): game_timeout, worker dropped, fresh worker next time', async () => {
+  it('detects a hung worker (no event, no pong): game_timeout_lost, worker dropped, fresh worker next time', async () => {
     const { client, workers } = setup(undefined, { hangTimeoutMs: 80, pingTimeoutMs: 40 });
     await all(client.request('echo', 's', gameInput('start', '开始')));
     workers[0].freeze();
     const err = await failure(client.request('echo', 's', gameInput('message', '你好')));
-    expect(err).toMatchObject({ code: 'game_timeout', sessionLost: true });
+    expect(err).toMatchObject({ code: 'game_timeout_lost', sessionLost: true });
     expect(err.message).toContain('stopped answering');
     expect(workers[0].terminated).toBe(true);
     const fresh = await all(client.request('echo', 's', gameInput('start', '重新开始')));
