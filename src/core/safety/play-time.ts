@@ -114,9 +114,7 @@ export function playStatus(state: PlayState, settings: PlaySettings, local: Loca
   if (inBedtime(minute, settings.bedtime) && !granted) return { kind: 'locked', reason: 'bedtime', untilMinute: settings.bedtime.end };
   const limit = settings.dailyLimitMin === null ? null : settings.dailyLimitMin * 60_000 + state.extraMs - state.usedMs;
   if (limit !== null && limit <= 0) return { kind: 'locked', reason: 'limit' };
-  const toBed = granted ? state.bedtimeGrantUntil! - state.clock : (minutesToBedtime(minute, settings.bedtime) ?? Infinity) * 60_000 - (state.clock % 60_000);
-  const remaining = Math.min(limit ?? Infinity, toBed);
-  return { kind: 'open', remainingMs: Number.isFinite(remaining) ? remaining : null };
+  return { kind: 'open', remainingMs: nextLock(state, settings, local)?.inMs ?? null };
 }
 
 /** The lock coming next and the key the warning is given for (so it is given once per lock). */

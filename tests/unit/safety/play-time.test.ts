@@ -85,7 +85,10 @@ describe('play time', () => {
     const s = settings();
     const locked = play(newPlayState(at('2025-03-03T10:00:00'), local), s, 31).state;
     const more = grantMore(locked, s, local);
-    expect(playStatus(more, s, local)).toMatchObject({ kind: 'open' });
+    expect(playStatus(more, s, local)).toEqual({ kind: 'open', remainingMs: 15 * MIN });
+    // Near bedtime the evening lock comes first: 10 minutes of play used, 20:20 → 10 minutes left.
+    const evening = play(newPlayState(at('2025-03-03T20:10:00'), local), s, 10).state;
+    expect(playStatus(evening, s, local)).toEqual({ kind: 'open', remainingMs: 10 * MIN });
     const r = play(more, s, 16);
     expect(r.events).toEqual(['warn:limit', 'lock:limit']);
     const free = unlimitedToday(r.state);
