@@ -10,17 +10,12 @@
  */
 import { numberValue, POINTS, rightCount, verdictClaims, type Claim, type TruthFn } from '../../src/core/games/truth.ts';
 import { squash } from '../../src/core/jev/normalize.ts';
-import type { PlayTruthState } from '../../src/core/studio/device-effects.ts';
-import type { CardAsset } from '../../src/core/studio/types.ts';
+import { answerNamedIn, type PlayTruthState } from '../../src/core/studio/device-effects.ts';
 
 const PATTERNS: Array<[kind: string, re: RegExp]> = [
   ['score', POINTS],
   ['correct_count', rightCount('张|题|道')],
 ];
-
-function names(card: CardAsset): string[] {
-  return [card.answer, ...card.aliases].map(squash).filter((n) => n.length > 0);
-}
 
 export const truth: TruthFn<PlayTruthState> = ({ state: { changes, cards, used, current }, heard }) => {
   const verdict = changes.verdict;
@@ -34,9 +29,8 @@ export const truth: TruthFn<PlayTruthState> = ({ state: { changes, cards, used, 
       const s = sentence.normalize('NFKC');
       const out = verdictClaims(s);
       for (const [kind, re] of PATTERNS) for (const m of s.matchAll(re)) out.push({ kind, value: numberValue(m[1]), words: m[0] });
-      const flat = squash(s);
       for (const c of cards) {
-        const n = names(c).find((x) => flat.includes(x));
+        const n = answerNamedIn(s, c);
         if (n) out.push({ kind: 'answer', value: c.cardId, words: n });
       }
       return out;

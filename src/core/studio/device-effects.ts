@@ -129,10 +129,15 @@ export function turnChanges(before: Blackboard, after: Blackboard, cards: readon
   return out;
 }
 
+/** The card's answer or alias that `text` names (as squashed), if any. */
+export function answerNamedIn(text: string, card: Pick<CardAsset, 'answer' | 'aliases'>): string | undefined {
+  const t = squash(text);
+  return [card.answer, ...card.aliases].map(squash).find((n) => n.length > 0 && t.includes(n));
+}
+
 /** True when `text` names the card's answer or one of its aliases. */
 export function namesAnswer(text: string, card: Pick<CardAsset, 'answer' | 'aliases'>): boolean {
-  const t = squash(text);
-  return [card.answer, ...card.aliases].some((n) => squash(n).length > 0 && t.includes(squash(n)));
+  return answerNamedIn(text, card) !== undefined;
 }
 
 /**
