@@ -15,7 +15,8 @@
  * The views are built by ./views.ts: clauses are separated by `|` in the character view and by
  * ` |` in the pinyin view, where every syllable is one ` token`.
  */
-import { pinyin } from 'pinyin-pro';
+import { isHan } from '../jev/normalize.ts';
+import { syllables } from '../jev/pinyin.ts';
 
 type Node =
   | { t: 'lit'; s: string }
@@ -34,7 +35,6 @@ export interface CompiledPattern {
   py: RegExp;
 }
 
-const HAN = /\p{Script=Han}/u;
 
 function parse(src: string): Node[] {
   let i = 0;
@@ -99,11 +99,11 @@ export function wordTokens(word: string): string[] {
   const out: string[] = [];
   let latin = '';
   const chars = [...word];
-  const han = chars.filter((c) => HAN.test(c)).join('');
-  const readings = han ? (pinyin(han, { toneType: 'none', type: 'array', v: true }) as string[]) : [];
+  const han = chars.filter((c) => isHan(c)).join('');
+  const readings = han ? syllables(han) : [];
   let h = 0;
   for (const c of chars) {
-    if (HAN.test(c)) {
+    if (isHan(c)) {
       if (latin) out.push(latin);
       latin = '';
       out.push(readings[h++] ?? c);

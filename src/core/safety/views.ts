@@ -10,10 +10,9 @@
  *   or most clauses are a single character;
  * - `pinyin`: the line as toneless syllables, when it contains romanised words (huo chai, 吸du).
  */
-import { normalizeWritten } from '../jev/normalize.ts';
-import { fuzzyKey } from '../jev/pinyin.ts';
+import { isHan, normalizeWritten } from '../jev/normalize.ts';
+import { fuzzyKey, syllables } from '../jev/pinyin.ts';
 import { wordTokens } from './patterns.ts';
-import { pinyin } from 'pinyin-pro';
 
 export type ViewName = 'text' | 'homophone' | 'squashed' | 'pinyin';
 
@@ -37,7 +36,6 @@ export interface HomophoneTable {
   typos: Readonly<Record<string, string>>;
 }
 
-const HAN = /\p{Script=Han}/u;
 const INVISIBLE = /[\p{Cf}\u034f\u115f\u1160\u3164\uffa0]/gu;
 /** Separators a sentence uses normally; any other symbol between two characters is a trick. */
 const ORDINARY_PUNCT = '，。！？、；：,!?;:…—~～「」“”‘’"\'()（）《》 \n\r\t';
@@ -83,11 +81,11 @@ function clauseTokens(clause: string, offset: number): { tokens: Token[] } {
   let i = 0;
   let pos = offset;
   while (i < chars.length) {
-    if (HAN.test(chars[i])) {
+    if (isHan(chars[i])) {
       let j = i;
-      while (j < chars.length && HAN.test(chars[j])) j++;
+      while (j < chars.length && isHan(chars[j])) j++;
       const run = chars.slice(i, j).join('');
-      const readings = pinyin(run, { toneType: 'none', type: 'array', v: true }) as string[];
+      const readings = syllables(run);
       for (let k = 0; k < j - i; k++) tokens.push({ py: readings[k] ?? chars[i + k], at: pos + k });
       pos += j - i;
       i = j;
@@ -178,7 +176,7 @@ function applyTable(text: string, table: HomophoneTable): string {
 
 function spacedOut(raw: string, text: string): boolean {
   const chars = [...raw];
-  const isSep = (c: string) => !HAN.test(c) && !/[\p{L}\p{N}]/u.test(c);
+  const isSep = (c: string) => !isHan(c) && !/[\p{L}\p{N}]/u.test(c);
   for (let i = 1; i < chars.length - 1; i++) {
     if (!isSep(chars[i]) || ORDINARY_PUNCT.includes(chars[i])) continue;
     // An unusual separator between two characters (other separators around it skipped).
@@ -186,7 +184,7 @@ function spacedOut(raw: string, text: string): boolean {
     while (a > 0 && isSep(chars[a])) a--;
     let b = i + 1;
     while (b < chars.length - 1 && isSep(chars[b])) b++;
-    if (HAN.test(chars[a]) && HAN.test(chars[b])) return true;
+    if (isHan(chars[a]) && isHan(chars[b])) return true;
   }
   const clauses = text.split('|').filter(Boolean);
   const single = clauses.filter((c) => [...c].length === 1).length;
