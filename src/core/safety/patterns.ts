@@ -119,17 +119,34 @@ export function wordTokens(word: string): string[] {
 
 const tokenRe = (t: string) => ` ${escape(t)}(?![^ ])`;
 
+/** A word list as one alternation, in characters and in pinyin tokens: built once per list (rules refer to a list many times). */
+const expanded = new WeakMap<WordLists, Map<string, { han: string; py: string }>>();
+
+function listAlternatives(lists: WordLists, name: string): { han: string; py: string } {
+  let byName = expanded.get(lists);
+  if (!byName) expanded.set(lists, (byName = new Map()));
+  let alt = byName.get(name);
+  if (!alt) {
+    const words = lists[name];
+    if (!words) throw new Error(`unknown word list {${name}}`);
+    const py = [...new Set(words.map((w) => wordTokens(w).map(tokenRe).join('')))];
+    alt = {
+      han: `(?:${[...words].sort((a, b) => b.length - a.length).map(escape).join('|')})`,
+      py: `(?:${py.sort((a, b) => b.length - a.length).join('|')})`,
+    };
+    byName.set(name, alt);
+  }
+  return alt;
+}
+
 function emitHan(nodes: Node[], lists: WordLists): string {
   return nodes
     .map((n): string => {
       switch (n.t) {
         case 'lit':
           return escape(n.s);
-        case 'ref': {
-          const words = lists[n.name];
-          if (!words) throw new Error(`unknown word list {${n.name}}`);
-          return `(?:${[...words].sort((a, b) => b.length - a.length).map(escape).join('|')})`;
-        }
+        case 'ref':
+          return listAlternatives(lists, n.name).han;
         case 'gap':
           return `${n.cross ? '[^]' : '[^|]'}{${n.min},${n.max}}`;
         case 'class':
@@ -159,13 +176,9 @@ function emitPy(nodes: Node[], lists: WordLists): string {
     }
     flush();
     switch (n.t) {
-      case 'ref': {
-        const words = lists[n.name];
-        if (!words) throw new Error(`unknown word list {${n.name}}`);
-        const alts = [...new Set(words.map((w) => wordTokens(w).map(tokenRe).join('')))];
-        out += `(?:${alts.sort((a, b) => b.length - a.length).join('|')})`;
+      case 'ref':
+        out += listAlternatives(lists, n.name).py;
         break;
-      }
       case 'gap':
         out += `(?: ${n.cross ? '[^ ]' : '[^ |]'}+){${n.min},${n.max}}`;
         break;
