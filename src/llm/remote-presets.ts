@@ -5,7 +5,12 @@
  * steps and address from the home-computer guide (src/core/llm/home-brain.ts), so 设置 and
  * 选大脑 give the same advice.
  */
-import type { HomeBrainProgramId } from '../core/llm/home-brain.ts';
+import { HOME_BRAIN_PROGRAMS, type HomeBrainProgramId } from '../core/llm/home-brain.ts';
+
+/** A home program's own address on this computer (the guide gives the one for the page). */
+function programUrl(id: HomeBrainProgramId): string {
+  return `http://localhost:${HOME_BRAIN_PROGRAMS.find((p) => p.id === id)!.port}/v1`;
+}
 
 export interface RemotePreset {
   id: string;
@@ -13,7 +18,8 @@ export interface RemotePreset {
   /** The base URL to start from (the parent replaces localhost with the computer's address). */
   baseUrl: string;
   placeholderModel: string;
-  note: string;
+  /** What a parent has to know (a home program's steps come from the guide instead). */
+  note?: string;
   /** The service needs an API key. */
   needsKey: boolean;
   /** A home computer's program: its steps and address come from the guide for the page the app is open on. */
@@ -27,27 +33,24 @@ export const REMOTE_PRESETS: RemotePreset[] = [
   {
     id: 'ollama',
     label: 'Ollama',
-    baseUrl: 'http://localhost:11434/v1',
+    baseUrl: programUrl('ollama'),
     placeholderModel: 'qwen2.5:1.5b',
-    note: '在电脑上运行 Ollama。',
     needsKey: false,
     program: 'ollama',
   },
   {
     id: 'llamacpp',
     label: 'llama.cpp 服务器（llama-server）',
-    baseUrl: 'http://localhost:8080/v1',
+    baseUrl: programUrl('llama-server'),
     placeholderModel: 'qwen2.5-1.5b-instruct',
-    note: '在电脑上运行 llama-server。',
     needsKey: false,
     program: 'llama-server',
   },
   {
     id: 'lmstudio',
     label: 'LM Studio',
-    baseUrl: 'http://localhost:1234/v1',
+    baseUrl: programUrl('lm-studio'),
     placeholderModel: 'qwen2.5-1.5b-instruct',
-    note: '在电脑上运行 LM Studio。',
     needsKey: false,
     program: 'lm-studio',
   },
