@@ -16,13 +16,9 @@ export interface TurnWatchDeps {
   clearTimer(handle: unknown): void;
 }
 
-interface Watched {
-  start: number;
-  timer: unknown;
-}
-
 export class TurnWatch {
-  private readonly rounds = new Map<string, Watched>();
+  /** The "still thinking" timer of each round not yet answered. */
+  private readonly rounds = new Map<string, unknown>();
   /** Start times of recent rounds (deadlines are asked after a round is over: later game replies). */
   private readonly starts = new Map<string, number>();
 
@@ -36,7 +32,7 @@ export class TurnWatch {
       this.rounds.delete(roundId);
       this.deps.stillThinking(roundId);
     }, this.deps.budget().stillThinkingMs);
-    this.rounds.set(roundId, { start, timer });
+    this.rounds.set(roundId, timer);
     this.starts.set(roundId, start);
     // Bounded: a round's deadline is asked within T2 of its start.
     while (this.starts.size > 16) this.starts.delete(this.starts.keys().next().value as string);
@@ -44,10 +40,9 @@ export class TurnWatch {
 
   /** Something was said for the round: no "still thinking" line is needed any more. */
   spoke(roundId: string | undefined): void {
-    const w = roundId !== undefined ? this.rounds.get(roundId) : undefined;
-    if (!w) return;
-    this.deps.clearTimer(w.timer);
-    this.rounds.delete(roundId!);
+    if (roundId === undefined || !this.rounds.has(roundId)) return;
+    this.deps.clearTimer(this.rounds.get(roundId));
+    this.rounds.delete(roundId);
   }
 
   /** The round is over. */

@@ -19,7 +19,7 @@ export interface RetryOptions {
   timeouts?: () => StepTimeouts | undefined;
 }
 
-export const DEFAULT_BACKOFF_MS = [250, 800] as const;
+const DEFAULT_BACKOFF_MS = [250, 800] as const;
 /** An attempt that could not last this long before the deadline is not started. */
 export const MIN_ATTEMPT_MS = 600;
 
