@@ -20,7 +20,7 @@ import { createContext, runInContext } from 'node:vm';
 const ROOT = resolve(import.meta.dirname, '..');
 /** Packages the core may use: plain JavaScript with no I/O. */
 export const CORE_PACKAGES = ['ajv', 'fast-deep-equal', 'fast-uri', 'json-schema-traverse', 'require-from-string', 'yaml', 'pinyin-pro', 'opencc-js'];
-const PURE_GAME_FILE = /^skills\/[^/]+\/(rules|numbers|animals|summary|truth)\.ts$/;
+const PURE_GAME_FILE = /^skills\/[^/]+\/(rules|numbers|animals|summary|truth|reader)\.ts$/;
 
 function walk(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {

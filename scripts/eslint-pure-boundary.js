@@ -4,7 +4,7 @@
 import { dirname, relative, resolve, sep } from 'node:path';
 
 const ROOT = resolve(import.meta.dirname, '..');
-const PURE_GAME_FILES = /^skills\/[^/]+\/(rules|numbers|animals|summary)\.ts$/;
+const PURE_GAME_FILES = /^skills\/[^/]+\/(rules|numbers|animals|summary|truth|reader)\.ts$/;
 
 function repoPath(abs) {
   return relative(ROOT, abs).split(sep).join('/');

@@ -14,6 +14,8 @@ import type { Drawing } from '../../src/core/robot/types.ts';
 import { ANIMALS } from './animals.ts';
 import { DEFAULT_CONFIG, DrawGuessGame, type Card, type DrawGuessConfig } from './rules.ts';
 import { animalsIn, truth } from './truth.ts';
+import { rules } from './reader.ts';
+import type { GameRules } from '../../src/core/games/reader.ts';
 
 const skill = Skill.load('/skills/draw-guess/SKILL.md', skillText);
 
@@ -52,6 +54,11 @@ export class DrawGuessAgent extends SkillAgent {
 
   state(): Record<string, unknown> {
     return this.game.snapshot();
+  }
+
+  /** What the rules read without doubt is done before the model is asked (reader.ts). */
+  protected override reader(): GameRules {
+    return rules;
   }
 
   protected override truth(results: readonly TurnResult[], heard: string): TruthRules {

@@ -36,6 +36,8 @@ export const hintLine = (hint: string | null): string => (hint ? `好，给你�
 export const endLine = (r: { score?: number; unanswered?: string }): string =>
   `${r.unanswered ? `这一题是${r.unanswered}。` : ''}好的，这局就玩到这里，你答对了 ${r.score ?? 0} 题。下次再来玩吧！`;
 
+export const NOT_DRAWN_LINE = '机器人今天画不出这幅画，我说给你听。';
+
 export const UNCLEAR_LINE = '我没听出你猜的是什么动物，再说一遍好吗？';
 
 /** What 你画我猜's tools return about a question (the fields the lines read). */
@@ -54,12 +56,14 @@ export interface Resolution {
   unanswered?: string;
 }
 
-function fallbackLine(results: readonly TurnResult[]): string | null {
+/** The true line of this turn's tool results (the fallback, the rules' first words), or null. */
+export function fallbackLine(results: readonly TurnResult[]): string | null {
   const parts: string[] = [];
   let drawn: number | null = null;
   for (const { name, result } of results) {
     const r = (result ?? {}) as Resolution;
-    if (typeof r !== 'object' || 'error' in r) continue;
+    // A drawing the robot could not finish comes back with the robot's error: it is still a result.
+    if (typeof r !== 'object' || ('error' in r && !(name === 'show_drawing' && r.device_completed === false))) continue;
     switch (name) {
       case 'start_game':
         parts.push('我们来玩你画我猜！');
@@ -77,6 +81,8 @@ function fallbackLine(results: readonly TurnResult[]): string | null {
         break;
       case 'show_drawing':
         if (r.device_completed) drawn = r.question ?? null;
+        // Never "画好啦" over a picture the child cannot see: say so (a hint follows).
+        else if (r.device_completed === false) parts.push(NOT_DRAWN_LINE);
         break;
       case 'end_game':
         parts.push(endLine(r));

@@ -12,6 +12,8 @@ import { numeralMentions } from '../../src/core/speech/numbers.ts';
 import { guessIn } from './numbers.ts';
 import { DEFAULT_CONFIG, GuessNumberGame, type GuessConfig } from './rules.ts';
 import { truth } from './truth.ts';
+import { rules } from './reader.ts';
+import type { GameRules } from '../../src/core/games/reader.ts';
 
 const skill = Skill.load('/skills/guess-number/SKILL.md', skillText);
 
@@ -31,6 +33,11 @@ export class GuessNumberAgent extends SkillAgent {
 
   state(): Record<string, unknown> {
     return this.game.snapshot();
+  }
+
+  /** What the rules read without doubt is done before the model is asked (reader.ts). */
+  protected override reader(): GameRules {
+    return rules;
   }
 
   protected override truth(results: readonly TurnResult[], heard: string): TruthRules {

@@ -57,6 +57,12 @@ export function goodbyeLine(result: unknown): string {
   return typeof answer === 'number' ? `好的，这局先玩到这里。答案是 ${answer}，下次再来玩吧！` : '好的，下次再来玩猜数字吧！';
 }
 
+/** The true line of this turn's tool results (the fallback, the rules' first words), or null. */
+export function fallbackLine(results: readonly TurnResult[]): string | null {
+  const lines = results.map(lineFor).filter((l): l is string => !!l);
+  return lines.length ? lines.join('') : null;
+}
+
 function lineFor(r: TurnResult): string | null {
   const res = r.result as Record<string, unknown> | undefined;
   if (!res || typeof res !== 'object' || 'error' in res) return null;
@@ -190,9 +196,6 @@ export const truth: TruthFn<GuessNumberGame> = ({ results, state: game, heard })
           return true;
       }
     },
-    fallback(): string | null {
-      const lines = results.map(lineFor).filter((l): l is string => !!l);
-      return lines.length ? lines.join('') : null;
-    },
+    fallback: () => fallbackLine(results),
   };
 };

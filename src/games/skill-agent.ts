@@ -31,11 +31,16 @@
  */
 import { remember } from '../core/agent/memory.ts';
 import { runToolLoop, ToolError, type AgentTool, type StepRecord } from '../core/agent/tool-loop.ts';
+import { stepMessage } from '../core/agent/messages.ts';
+import { COLOUR_WINDOW_MS } from '../core/arcade/turn-budget.ts';
+import { alreadySaid, repeatsClaims } from '../core/games/already-said.ts';
+import { readTurn } from '../core/games/demo-kit.ts';
+import { rulesStep, type GameRules } from '../core/games/reader.ts';
 import { EngineFailure, type EngineReply, type EngineTurn, type GameEngine } from '../core/games/engine.ts';
 import type { Skill } from '../core/games/skill.ts';
 import { checkSentence, truthCorrection, TruthGate, type TruthProblem, type TruthRules, type TurnResult } from '../core/games/truth.ts';
 import { Turn } from '../core/games/turn.ts';
-import type { ChatMessage, ChatModel, JsonSchema } from '../core/llm/types.ts';
+import type { ChatMessage, ChatModel, JsonSchema, ToolSpec } from '../core/llm/types.ts';
 import { NOTHING_MORE, SentenceStream } from '../core/speech/sentence-stream.ts';
 import { sentencesOf } from '../core/speech/split.ts';
 import { fitReplyText } from '../core/protocol/game-protocol.ts';
@@ -59,6 +64,13 @@ export interface AgentDeps {
   /** Upper bound of model steps per input (tool calls + the final reply). */
   maxSteps?: number;
   now?: () => number;
+  /**
+   * Pre-executed steps (default on): the game's reader runs before any model call and what the
+   * rules read without doubt is performed and written into the transcript as a model step.
+   */
+  preExecute?: boolean;
+  /** The colour window after the rules' truthful line (default COLOUR_WINDOW_MS). */
+  colourMs?: number;
 }
 
 export const REPLY_ACTION = 'reply';
@@ -82,6 +94,11 @@ class DeadlineReached extends Error {
   override name = 'DeadlineReached';
 }
 
+/** The rules spoke first and the model's reply was not ready within the colour window. */
+class ColourWindowPassed extends Error {
+  override name = 'ColourWindowPassed';
+}
+
 interface TurnSpeech {
   saying: SentenceStream<TruthProblem>;
   replying: SentenceStream<TruthProblem>;
@@ -95,6 +112,7 @@ export const COMMON_PROMPT = [
   '工具结果在 <tool_response> 里，出现 error 时按提示改正或向小朋友说明。',
   '做耗时的事（比如画画）之前，先用 say 说一句话。',
   '说话要温暖、简短（一两句），适合小朋友听，不用表情符号。回复的第一句要很短，先说结果，小朋友马上就能听到。',
+  '这一轮已经用 say 说过的话，小朋友已经听到了：reply 接着往下说，不要再说一遍。',
   HONEST_COMPANION,
 ].join('\n');
 
@@ -133,6 +151,14 @@ export abstract class SkillAgent implements GameEngine {
     return null;
   }
 
+  /**
+   * The game's rules as a reader (skills/<id>/reader.ts): what they read without doubt is performed
+   * before any model call; null: the model decides every step.
+   */
+  protected reader(): GameRules | null {
+    return null;
+  }
+
   /** Every answer of this session so far that the child must hear before the session ends. */
   protected answers(): SessionAnswer[] {
     return [];
@@ -144,6 +170,8 @@ export abstract class SkillAgent implements GameEngine {
   protected readonly random: Random;
   private readonly maxSteps: number;
   private readonly now: () => number;
+  private readonly preExecute: boolean;
+  private readonly colourMs: number;
   /** The remembered rounds, oldest first (the last 16). */
   private memory: ChatMessage[] = [];
   /** Answers of this session the child has heard (SessionAnswer ids). */
@@ -159,6 +187,8 @@ export abstract class SkillAgent implements GameEngine {
     this.random = deps.random;
     this.maxSteps = deps.maxSteps ?? DEFAULT_MAX_STEPS;
     this.now = deps.now ?? Date.now;
+    this.preExecute = deps.preExecute ?? true;
+    this.colourMs = deps.colourMs ?? COLOUR_WINDOW_MS;
   }
 
   /** The session's remembered conversation (the last 16 rounds). */
@@ -263,7 +293,7 @@ export abstract class SkillAgent implements GameEngine {
   }
 
   private onStep(r: StepRecord): void {
-    this.record('model_step', r.step.action, { step: r.index + 1, args: r.step.args }, r.modelMs);
+    this.record('model_step', r.step.action, { step: r.index + 1, args: r.step.args, ...(r.pre ? { pre: true } : {}) }, r.modelMs);
     if (r.step.action !== REPLY_ACTION || r.refused) this.record('game_tool', r.step.action, { args: r.step.args, result: r.result }, r.toolMs);
   }
 
@@ -284,13 +314,31 @@ export abstract class SkillAgent implements GameEngine {
       const r = rules();
       return r ? checkSentence(sentence, r) : null;
     };
-    const speech: TurnSpeech = { saying: new SentenceStream((s) => turn.say(s), false, check), replying: new SentenceStream((s) => turn.say(s), true, check) };
+    // After the colour window nothing more of the model's output is said.
+    let muted = false;
+    const out = (s: string) => {
+      if (!muted) turn.say(s);
+    };
+    /** The already-said check: a sentence that says again what this turn said is dropped. */
+    const repeated = (sentence: string): boolean => {
+      if (!turn.said.length) return false;
+      if (alreadySaid(sentence, turn.said)) return true;
+      const r = rules();
+      return r !== null && repeatsClaims(sentence, turn.said, (x) => r.claims(x));
+    };
+    const speech: TurnSpeech = { saying: new SentenceStream(out, false, check, repeated), replying: new SentenceStream(out, true, check, repeated) };
+    const gameRules = this.preExecute ? this.reader() : null;
+    /** The conversation when the rules handed over to the model (after the pre-executed steps). */
+    let handover: readonly ChatMessage[] | undefined;
+    const viewOf = (messages: readonly ChatMessage[], tools: readonly ToolSpec[] = []) => readTurn({ agent: this.source, messages: [...messages], tools: [...tools] });
     /** The rules' line built from the tool results, without the sentences this turn already said (a `say` told the skip). */
     const rulesLine = (): string | null => {
       const line = rules()?.fallback();
       if (!line) return null;
       const unsaid = sentencesOf(line).filter((x) => !turn.said.includes(x.trim()));
-      return unsaid.length ? unsaid.join('') : line;
+      if (unsaid.length) return unsaid.join('');
+      // Everything true was said already (the rules spoke first): the rules' next prompt ends the turn.
+      return gameRules && handover ? gameRules.nextPrompt(viewOf(handover)) : line;
     };
     const gate = new TruthGate();
     const refused = (p: TruthProblem): string | null => {
@@ -305,6 +353,7 @@ export abstract class SkillAgent implements GameEngine {
     if (t.signal.aborted) onCancel();
     else t.signal.addEventListener('abort', onCancel, { once: true });
     const timer = t.deadline !== undefined ? setTimeout(() => stop.abort(new DeadlineReached(`the turn's deadline passed`)), Math.max(0, t.deadline - this.now())) : undefined;
+    let colour: ReturnType<typeof setTimeout> | undefined;
     /** What the tools decided, said truly, when the model did not get to say it (or null). */
     const instead = (why: string): EngineReply | null => {
       const line = rulesLine();
@@ -313,9 +362,9 @@ export abstract class SkillAgent implements GameEngine {
       speech.replying.restart();
       return { text: speech.replying.finish(line) || NOTHING_MORE, ended: turn.sessionEnding || t.kind === 'end' };
     };
+    const history = [{ role: 'system' as const, content: this.systemPrompt() }, ...this.memory];
     try {
       const input = inputMessage(t.kind, t.text, this.state());
-      const history = [{ role: 'system' as const, content: this.systemPrompt() }, ...this.memory];
       const outcome = await runToolLoop({
         agent: this.source,
         model: this.model,
@@ -325,6 +374,20 @@ export abstract class SkillAgent implements GameEngine {
         now: this.now,
         signal: stop.signal,
         deadline: t.deadline,
+        ...(gameRules
+          ? {
+              pre: (messages: readonly ChatMessage[], tools: readonly ToolSpec[]) => rulesStep(gameRules, viewOf(messages, tools), true),
+              onHandover: (messages: readonly ChatMessage[]) => {
+                handover = messages;
+                // The rules spoke: the model has the colour window to add its reply.
+                if (turn.said.length)
+                  colour = setTimeout(() => {
+                    muted = true;
+                    stop.abort(new ColourWindowPassed('the colour window passed'));
+                  }, this.colourMs);
+              },
+            }
+          : {}),
         onStep: (r) => {
           this.onStep(r);
           if (r.kind === 'loop' && !r.refused && r.step.action !== SAY_ACTION) results.push({ name: r.step.action, args: r.step.args, result: r.result });
@@ -347,6 +410,15 @@ export abstract class SkillAgent implements GameEngine {
     } catch (e) {
       if (t.signal.aborted) throw t.signal.reason;
       if (e instanceof EngineFailure) throw e;
+      if (stop.signal.reason instanceof ColourWindowPassed && gameRules && handover) {
+        // The rules' next prompt ends the turn; the late output is not said. The round is kept as
+        // far as the rules took it, with the prompt as its reply (the next request continues it).
+        muted = true;
+        const text = gameRules.nextPrompt(viewOf(handover));
+        this.record('error', 'model_step', { error: 'the colour window passed', instead: text });
+        this.memory = remember(this.memory, [...handover.slice(history.length), stepMessage({ action: REPLY_ACTION, args: { text } })], isInputMessage);
+        return { text, ended: turn.sessionEnding || t.kind === 'end' };
+      }
       // Out of time: no model error to name (GameSessions says the fallback of the input's kind).
       const code = stop.signal.aborted ? undefined : (e as { code?: unknown }).code;
       const told = instead(String((e as Error)?.message ?? e));
@@ -356,6 +428,7 @@ export abstract class SkillAgent implements GameEngine {
       throw new EngineFailure(String((e as Error)?.message ?? e), { sessionOver: turn.sessionEnding, code: typeof code === 'string' ? code : undefined });
     } finally {
       clearTimeout(timer);
+      clearTimeout(colour);
       t.signal.removeEventListener('abort', onCancel);
       this.requestId = undefined;
     }

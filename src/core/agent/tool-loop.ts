@@ -52,6 +52,8 @@ export interface StepRecord {
   refused: boolean;
   modelMs: number;
   toolMs: number;
+  /** A step the rules took before any model call (`pre`), not one the model decoded. */
+  pre?: boolean;
 }
 
 interface ToolLoopOptions {
@@ -73,7 +75,19 @@ interface ToolLoopOptions {
   deadline?: number;
   /** After every step, whatever happened (trace, the Studio's phase machine). */
   onStep?(record: StepRecord): void;
+  /**
+   * Pre-executed steps (src/core/games/reader.ts): asked before the loop's first model call, with
+   * the conversation so far and the tools on offer; a step it returns is performed and written into
+   * the conversation exactly as a model step would be, and it is asked again. Once it returns null,
+   * or a step it took is refused (the refusal goes to the model), the model decides the rest.
+   */
+  pre?(messages: readonly ChatMessage[], tools: readonly ToolSpec[]): Step | null;
+  /** With `pre`: the rules' steps are over and the model decides from here (the conversation so far). */
+  onHandover?(messages: readonly ChatMessage[]): void;
 }
+
+/** At most this many pre-executed steps in one loop (a reader that never stops cannot hang a turn). */
+const MAX_PRE_STEPS = 8;
 
 type LoopOutcome =
   | { kind: 'boundary'; step: Step; result: unknown; messages: ChatMessage[]; steps: number }
@@ -103,6 +117,26 @@ async function perform(tool: AgentTool | undefined, step: Step, offered: readonl
 
 export async function runToolLoop(o: ToolLoopOptions): Promise<LoopOutcome> {
   const messages = [...o.messages];
+  let preSteps = 0;
+  let pre = o.pre !== undefined;
+  // The rules' steps: performed and written exactly like a model's, before the first model call.
+  while (pre && preSteps < MAX_PRE_STEPS) {
+    throwIfAborted(o.signal);
+    const tools = o.tools();
+    const step = o.pre!(messages, toolSpecs(tools));
+    if (!step) break;
+    const t0 = o.now();
+    messages.push(stepMessage(step));
+    const tool = tools.find((t) => t.name === step.action);
+    const { result, refused } = await perform(tool, step, tools, o.signal);
+    throwIfAborted(o.signal);
+    o.onStep?.({ index: preSteps, step, kind: tool?.kind ?? null, result, refused, modelMs: 0, toolMs: o.now() - t0, pre: true });
+    preSteps++;
+    if (tool?.kind === 'boundary' && !refused) return { kind: 'boundary', step, result, messages, steps: preSteps };
+    messages.push(toolResultMessage(step.action, result));
+    if (refused) pre = false;
+  }
+  if (o.pre) o.onHandover?.(messages);
   for (let index = 0; index < o.maxSteps; index++) {
     throwIfAborted(o.signal);
     const tools = o.tools();

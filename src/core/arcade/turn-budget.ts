@@ -67,3 +67,10 @@ export function stepTimeouts(b: TurnBudget): StepTimeouts {
 export function hangTimeoutMs(b: TurnBudget): number {
   return b.answerMs + 5000;
 }
+
+/**
+ * The colour window: once the game's rules have spoken a turn's truthful line (a pre-executed step,
+ * src/core/games/reader.ts), the model has this long to finish its own reply; after it the turn ends
+ * with the rules' next prompt and the late output is not spoken. One setting for every game.
+ */
+export const COLOUR_WINDOW_MS = 2000;

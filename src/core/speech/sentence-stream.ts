@@ -36,6 +36,8 @@ export class SentenceStream<P = unknown> {
     private readonly holdLast: boolean,
     /** A sentence's problem (it must not be said), or null when it may be said. */
     private readonly check?: (sentence: string) => P | null,
+    /** A sentence that says nothing new (the already-said check): dropped, neither checked nor said. */
+    private readonly drop?: (sentence: string) => boolean,
   ) {}
 
   /** The text decoded so far for `attempt`. */
@@ -52,6 +54,10 @@ export class SentenceStream<P = unknown> {
     if (this.holdLast && ready.length === parts.length - 1 && CLOSERS.test(parts[parts.length - 1])) ready = ready.slice(0, -1);
     for (let i = this.done; i < ready.length; i++) {
       const sentence = ready[i].trim();
+      if (!this.said(sentence, i) && this.drop?.(sentence)) {
+        this.done = i + 1;
+        continue;
+      }
       if (!this.said(sentence, i) && this.check?.(sentence)) {
         this.held = true;
         return;
@@ -69,7 +75,7 @@ export class SentenceStream<P = unknown> {
     if (!this.check) return null;
     const parts = sentencesOf(text).map((p) => p.trim());
     for (let i = this.done; i < parts.length; i++) {
-      if (this.said(parts[i], i)) continue;
+      if (this.said(parts[i], i) || this.drop?.(parts[i])) continue;
       const problem = this.check(parts[i]);
       if (problem) return { sentence: parts[i], problem };
     }
@@ -93,7 +99,7 @@ export class SentenceStream<P = unknown> {
     let skip = this.done;
     // Sentences this attempt repeats from an earlier one were said already.
     while (skip < parts.length && this.released.includes(parts[skip])) skip++;
-    const rest = parts.slice(skip);
+    const rest = parts.slice(skip).filter((p) => !this.drop?.(p));
     if (!this.holdLast) for (const [i, p] of rest.entries()) this.release(p, skip + i);
     this.restart();
     return this.holdLast ? rest.join('') : '';

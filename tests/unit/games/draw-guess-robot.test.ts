@@ -27,7 +27,7 @@ const DECK: Card[] = [
 ];
 const inOrder = () => 0.9999;
 /** The game's first sentence, said before the first drawing is sent. */
-const INTRO = '我来画一个小动物，你猜猜是什么！';
+const INTRO = '我们来玩你画我猜！';
 
 /** A device whose drawings come out as scripted: the first results in turn, then complete. */
 class ScriptedDevice extends FakeDevice {
@@ -56,7 +56,7 @@ describe('你画我猜 and a drawing the robot could not finish', () => {
     const device = new ScriptedDevice([stuck]);
     const r = await send(play(device), 'start', '我们玩你画我猜吧');
     expect(r.intermediate.slice(0, 2)).toEqual([INTRO, STUCK_LINE]);
-    expect(r.reply.text).toBe(`${INTRO}${STUCK_LINE}画好啦！第 1 题，这是什么动物呀？`);
+    expect(r.reply.text).toBe(`${INTRO}${STUCK_LINE}画好啦！第 1 题，这是什么动物呀？说出它的名字就行！`);
     expect(device.calls.map((c) => c.op)).toEqual(['showProgress', 'showDrawing', 'showDrawing']);
   });
 
@@ -64,7 +64,7 @@ describe('你画我猜 and a drawing the robot could not finish', () => {
     const device = new ScriptedDevice([stuck, stuck]);
     const r = await send(play(device), 'start', '我们玩你画我猜吧');
     expect(r.reply.text).not.toContain('画好啦');
-    expect(r.reply.text).toBe(`${INTRO}${STUCK_LINE}机器人今天画不出这幅画。第 1 题，我说给你听：它是森林之王。你猜是什么动物？`);
+    expect(r.reply.text).toBe(`${INTRO}${STUCK_LINE}机器人今天画不出这幅画，我说给你听。好，给你一个提示！它是森林之王。你猜是什么动物？`);
     expect(device.calls.filter((c) => c.op === 'showDrawing').length).toBe(2); // one retry, not a loop
   });
 
@@ -107,6 +107,7 @@ describe('你画我猜 on the simulated USB robot, every reply to one stroke los
       { line: STUCK_LINE, strokes: 0, complete: false },
       { line: '画好啦！', strokes: 12, complete: true },
       { line: '第 1 题，这是什么动物呀？', strokes: 12, complete: true },
+      { line: '说出它的名字就行！', strokes: 12, complete: true },
     ]);
     expect(rig.link.stats.ackTimeouts).toBe(1);
   });

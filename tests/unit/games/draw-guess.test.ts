@@ -46,8 +46,8 @@ describe('你画我猜 played with its demo policy', () => {
     const { service, device, shown } = play();
     const r = await send(service, 'start', '我们玩你画我猜吧');
     // Sentence by sentence: the say before drawing, then the reply's sentences; its last is the final reply.
-    expect(r.intermediate).toEqual(['我来画一个小动物，你猜猜是什么！', '画好啦！']);
-    expect(r.final).toMatchObject({ text: '第 1 题，这是什么动物呀？', session: 'active' });
+    expect(r.intermediate).toEqual(['我们来玩你画我猜！', '画好啦！', '第 1 题，这是什么动物呀？']);
+    expect(r.final).toMatchObject({ text: '说出它的名字就行！', session: 'active' });
     expect(shown()).toEqual([{ id: 'tiger', strokes: DECK[0].drawing.strokes }]);
     expect(device.calls.map((c) => c.op)).toEqual(['showProgress', 'showDrawing']);
     expect(device.calls[0]).toEqual({ op: 'showProgress', progress: { current: 1, total: 3, label: '第 1 题 · 0 分' } });
@@ -58,8 +58,8 @@ describe('你画我猜 played with its demo policy', () => {
     await send(service, 'start', '玩你画我猜');
     const r = await send(service, 'message', '我觉得是一只大老虎吧');
     expect(device.reacts()).toEqual(['happy+nod']);
-    expect(r.intermediate).toEqual(['答对啦！', '就是老虎！', '下一题来咯，看我画！', '画好啦！']);
-    expect(r.final.text).toBe('第 2 题，这是什么动物呀？');
+    expect(r.intermediate).toEqual(['答对啦！', '就是老虎！', '画好啦！', '第 2 题，这是什么动物呀？']);
+    expect(r.final.text).toBe('说出它的名字就行！');
     expect(agent().game.score).toBe(1);
     expect(shown().at(-1)!.id).toBe('dog');
   });
@@ -68,11 +68,11 @@ describe('你画我猜 played with its demo policy', () => {
     const { service, device, agent } = play();
     await send(service, 'start', '玩你画我猜');
     const w1 = await send(service, 'message', '是小猫');
-    expect(w1.reply.text).toBe('不是猫哦！再猜猜看，还有 2 次机会。');
+    expect(w1.reply.text).toBe('不是猫哦！再猜猜看，还有 2 次机会。你猜是什么动物？');
     const w2 = await send(service, 'message', '兔子');
-    expect(w2.reply.text).toBe('不是兔子哦！再猜猜看，还有 1 次机会。');
+    expect(w2.reply.text).toBe('不是兔子哦！再猜猜看，还有 1 次机会。你猜是什么动物？');
     const w3 = await send(service, 'message', '那是狗狗吗');
-    expect(w3.intermediate).toEqual(['答案是老虎，没关系！', '下一题来咯，看我画！', '画好啦！']);
+    expect(w3.intermediate).toEqual(['答案是老虎，没关系！', '画好啦！', '第 2 题，这是什么动物呀？']);
     expect(device.reacts()).toEqual(['sorry+shake', 'sorry+shake', 'sorry+shake']);
     expect(agent().game.number).toBe(2);
     expect(agent().game.score).toBe(0);
@@ -82,7 +82,7 @@ describe('你画我猜 played with its demo policy', () => {
     const { service, device, agent } = play();
     await send(service, 'start', '玩你画我猜');
     const r = await send(service, 'message', '嗯……让我想想');
-    expect(r.reply.text).toBe('我没听出你猜的是什么动物，再说一遍好吗？');
+    expect(r.reply.text).toBe('我没听出你猜的是什么动物，再说一遍好吗？你猜是什么动物？');
     expect(device.reacts()).toEqual([]);
     expect(agent().game.attemptsLeft).toBe(3);
   });
@@ -93,10 +93,10 @@ describe('你画我猜 played with its demo policy', () => {
     const texts = [];
     for (let i = 0; i < 4; i++) texts.push((await send(service, 'message', '给我一个提示')).reply.text);
     expect(texts).toEqual([
-      '好，给你一个提示！它是森林之王。',
-      '好，给你一个提示！它身上有黑色的条纹。',
-      '好，给你一个提示！它的额头上有个王字，就是它。',
-      '提示都用完啦！再猜猜看，或者说“跳过”。',
+      '好，给你一个提示！它是森林之王。再想想看！',
+      '好，给你一个提示！它身上有黑色的条纹。再想想看！',
+      '好，给你一个提示！它的额头上有个王字，就是它。再想想看！',
+      '提示都用完啦！再猜猜看，或者说“跳过”。再想想看！',
     ]);
   });
 
@@ -104,7 +104,7 @@ describe('你画我猜 played with its demo policy', () => {
     const { service, shown, agent } = play();
     await send(service, 'start', '玩你画我猜');
     const r = await send(service, 'message', '太难了，跳过吧');
-    expect(r.intermediate).toEqual(['这一题是老虎。', '下一题来咯，看我画！', '画好啦！']);
+    expect(r.intermediate).toEqual(['这一题是老虎。', '画好啦！', '第 2 题，这是什么动物呀？']);
     expect(shown().map((d) => d.id)).toEqual(['tiger', 'dog']);
     expect(agent().game.snapshot().finished).toEqual([{ question: 1, result: 'skipped', answer: '老虎' }]);
   });
@@ -115,7 +115,7 @@ describe('你画我猜 played with its demo policy', () => {
     await send(service, 'message', `是${nameOf(shown().at(-1)!.id)}`);
     await send(service, 'message', '跳过');
     const last = await send(service, 'message', `我猜是${nameOf(shown().at(-1)!.id)}！`);
-    expect(last.reply).toEqual({ protocol: 'desktop-game/5', text: '答对啦！就是猫！游戏结束啦！你答对了 2 题，一共 3 题，真棒！下次再来玩吧。', session: 'ended' });
+    expect(last.reply).toEqual({ protocol: 'desktop-game/5', text: '答对啦！就是猫！游戏结束啦！你答对了 2 题，一共 3 题，真棒！下次再来玩吧。谢谢你陪我玩！', session: 'ended' });
     expect(device.calls.at(-1)).toEqual({ op: 'idle' });
     expect((await send(service, 'message', '再来')).reply.session).toBe('ended');
   });
@@ -124,7 +124,7 @@ describe('你画我猜 played with its demo policy', () => {
     const { service } = play();
     await send(service, 'start', '玩你画我猜');
     const r = await send(service, 'end', '');
-    expect(r.reply).toMatchObject({ session: 'ended', text: '这一题是老虎。好的，这局就玩到这里，你答对了 0 题。下次再来玩吧！' });
+    expect(r.reply).toMatchObject({ session: 'ended', text: '这一题是老虎。好的，这局就玩到这里，你答对了 0 题。下次再来玩吧！拜拜！' });
   });
 });
 
@@ -137,7 +137,7 @@ describe('submit_answer takes only the child’s complete original words, judged
       playing ? decide(req, n) : n === 1 ? { action: 'start_game', args: {} } : { action: 'reply', args: { text: '猜吧' } },
     );
     const device = new FakeDevice();
-    const agent = new DrawGuessAgent({ model, device, random: inOrder }, { deck: DECK });
+    const agent = new DrawGuessAgent({ model, device, random: inOrder, preExecute: false }, { deck: DECK });
     await turn(agent, 'start', '玩');
     playing = true;
     return { agent, model, device, base: model.requests.length };
@@ -181,7 +181,7 @@ describe('submit_answer takes only the child’s complete original words, judged
 
   it('is not offered before the game starts, nor after the question is over', async () => {
     const model = new RecordingModel(() => ({ action: 'reply', args: { text: '好' } }));
-    const agent = new DrawGuessAgent({ model, device: new FakeDevice(), random: inOrder }, { deck: DECK });
+    const agent = new DrawGuessAgent({ model, device: new FakeDevice(), random: inOrder, preExecute: false }, { deck: DECK });
     await turn(agent, 'start', '玩');
     expect(model.requests[0].tools.map((t) => t.name)).not.toContain('submit_answer');
     agent.game.start();
@@ -205,7 +205,7 @@ describe('device tools', () => {
       }
       return { action: 'reply', args: { text: '好' } };
     });
-    const agent = new DrawGuessAgent({ model, device, random: inOrder }, { deck: DECK });
+    const agent = new DrawGuessAgent({ model, device, random: inOrder, preExecute: false }, { deck: DECK });
     await turn(agent, 'start', '玩');
     expect(results[0]).toEqual({ device_completed: true, question: 1 });
     expect(results[1]).toEqual({ error: '工具执行失败：robot unplugged' });
@@ -218,7 +218,7 @@ describe('device tools', () => {
       { action: 'reply', args: { text: '好' } },
     );
     const device = new FakeDevice();
-    const agent = new DrawGuessAgent({ model, device, random: inOrder }, { deck: DECK });
+    const agent = new DrawGuessAgent({ model, device, random: inOrder, preExecute: false }, { deck: DECK });
     await turn(agent, 'start', '玩');
     const drawings = device.calls.flatMap((c) => (c.op === 'showDrawing' ? [c.drawing] : []));
     expect(drawings[0].label).toBeUndefined();

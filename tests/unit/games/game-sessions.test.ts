@@ -70,7 +70,7 @@ const FIXTURES: Fixture[] = [
     name: 'a built-in game (猜数字, SkillAgent)',
     async setup() {
       const model = new Controlled(createScriptedModel({ 'game:guess-number': guessPolicy }), 'game:guess-number');
-      return { model, create: () => new GuessNumberAgent({ model, device: new FakeDevice(), random: () => secretRandom(37) }) };
+      return { model, create: () => new GuessNumberAgent({ model, device: new FakeDevice(), random: () => secretRandom(37), preExecute: false }) };
     },
     message: (i) => `我猜${[50, 20, 80, 10, 90, 60][i % 6]}`,
   },

@@ -104,10 +104,13 @@ describe('猜数字 played through the game service with its demo policy', () =>
   it('a win: warm short Chinese replies, tries counted down, happy nod on the right guess, session ends', async () => {
     const { service, device, agent } = play(73);
     const start = await send(service, 'start', '我们玩猜数字吧');
-    expect(start.reply.text).toBe('我想好了一个 1 到 100 的数字，你有 7 次机会，猜猜看吧！');
+    // The rules speak first (a working reply); the rules brain's own reply is the next prompt.
+    expect(start.intermediate.join('')).toBe('我想好了一个 1 到 100 的数字，你有 7 次机会，猜猜看吧！');
+    expect(start.final.text).toBe('说“我猜”再加上一个数字就行。');
     expect(start.reply.session).toBe('active');
     const first = await send(service, 'message', '我猜50');
-    expect(first.reply.text).toBe('50 小了！再大一点哦，还有 6 次机会。');
+    expect(first.intermediate.join('')).toBe('50 小了！再大一点哦，还有 6 次机会。');
+    expect(first.final.text).toBe('再猜一个吧！');
     const { last } = await binarySearchChild(service);
     expect(last.session).toBe('ended');
     expect(last.text).toMatch(/^太棒啦！就是 73！/);
@@ -125,7 +128,7 @@ describe('猜数字 played through the game service with its demo policy', () =>
     for (const n of [10, 20, 30, 40, 50, 60, 70]) replies.push((await send(service, 'message', `我猜${n}`)).reply);
     expect(replies.slice(0, 6).every((r) => r.session === 'active')).toBe(true);
     expect(replies[5].text).toContain('还有 1 次机会');
-    expect(replies[6]).toMatchObject({ session: 'ended', text: '70 小了。次数用完啦，答案是 88。没关系，下次一定能猜中！' });
+    expect(replies[6]).toMatchObject({ session: 'ended', text: '70 小了。次数用完啦，答案是 88。没关系，下次一定能猜中！下次再一起玩吧！' });
     expect(device.reacts()).toEqual(Array(7).fill('sorry+shake'));
   });
 
@@ -134,9 +137,9 @@ describe('猜数字 played through the game service with its demo policy', () =>
     await send(service, 'start', '玩猜数字');
     await send(service, 'message', '我猜50');
     const h1 = await send(service, 'message', '给我一个提示吧');
-    expect(h1.reply.text).toBe('好，给你一个提示！这个数字是双数。');
+    expect(h1.reply.text).toBe('好，给你一个提示！这个数字是双数。再猜一个吧！');
     const h2 = await send(service, 'message', '再来一个提示');
-    expect(h2.reply.text).toBe('好，给你一个提示！这个数字比 50 大，比 76 小。');
+    expect(h2.reply.text).toBe('好，给你一个提示！这个数字比 50 大，比 76 小。再猜一个吧！');
     expect(agent().game.triesLeft).toBe(6);
   });
 
@@ -145,7 +148,7 @@ describe('猜数字 played through the game service with its demo policy', () =>
     await send(service, 'start', '玩猜数字');
     await send(service, 'message', '我猜50');
     const end = await send(service, 'end', '');
-    expect(end.reply).toMatchObject({ session: 'ended', text: '好的，这局先玩到这里。答案是 21，下次再来玩吧！' });
+    expect(end.reply).toMatchObject({ session: 'ended', text: '好的，这局先玩到这里。答案是 21，下次再来玩吧！拜拜！' });
   });
 
   it('a number out of range or said twice is not counted', async () => {
@@ -155,7 +158,7 @@ describe('猜数字 played through the game service with its demo policy', () =>
     expect(out.reply.text).toBe('要猜 1 到 100 之间的数字哦，再说一个吧。');
     await send(service, 'message', '我猜50');
     const again = await send(service, 'message', '我猜50');
-    expect(again.reply.text).toBe('50 你已经猜过啦！它大了，换一个数字吧。还有 6 次机会。');
+    expect(again.reply.text).toBe('50 你已经猜过啦！它大了，换一个数字吧。还有 6 次机会。再猜一个吧！');
     expect(agent().game.triesLeft).toBe(6);
     expect(device.reacts()).toEqual(['sorry+shake']);
   });
@@ -169,7 +172,7 @@ describe('submit_guess only judges what the child said, once per input', () => {
   async function started(decide: (req: StepRequest, n: number) => Step) {
     let started = false;
     const model = new RecordingModel((req, n) => (!started ? (n === 1 ? { action: 'start_game', args: {} } : reply) : decide(req, n)));
-    const agent = new GuessNumberAgent({ model, device: new FakeDevice(), random: () => secretRandom(40) });
+    const agent = new GuessNumberAgent({ model, device: new FakeDevice(), random: () => secretRandom(40), preExecute: false });
     await turn(agent, 'start', '玩');
     started = true;
     return { agent, model };
@@ -201,7 +204,7 @@ describe('submit_guess only judges what the child said, once per input', () => {
 
   it('submit_guess is not offered before the game starts', async () => {
     const model = new RecordingModel(() => reply);
-    const agent = new GuessNumberAgent({ model, device: new FakeDevice(), random: () => 0.5 });
+    const agent = new GuessNumberAgent({ model, device: new FakeDevice(), random: () => 0.5, preExecute: false });
     await turn(agent, 'start', '玩');
     expect(model.requests[0].tools.map((t) => t.name)).toEqual(['start_game', 'end_game', 'say', 'reply']);
   });

@@ -99,7 +99,8 @@ describe('the secret number never reaches a prompt before it is revealed', () =>
     const end = await send(service, 'end', '', 'end');
     expect(end.reply.text).toContain(`答案是 ${secret}`);
 
-    expect(count()).toBeGreaterThan(30);
+    // The rules take the judging steps before the model is asked: one prompt per turn or more.
+    expect(count()).toBeGreaterThan(15);
     expect(leaks).toEqual([]);
   });
 });

@@ -52,7 +52,7 @@ const startText = stepJson({ action: 'start_game', args: {} });
 /** 猜数字 started (secret 37): its `start_game` step done, the model now writing the start's reply. */
 async function startedGuessNumber() {
   const { provider, model } = typed();
-  const s = sessions(() => new GuessNumberAgent({ model, device: new FakeDevice(), random: () => secretRandom(37) }));
+  const s = sessions(() => new GuessNumberAgent({ model, device: new FakeDevice(), random: () => secretRandom(37), preExecute: false }));
   const c = ctx();
   const turn = s.handle(gameInput('start', '我们玩猜数字'), c);
   await provider.started();
@@ -98,7 +98,7 @@ describe('a game reply is said sentence by sentence while the model writes it', 
 
   it.each(CLIENT_KINDS)('through the A2A executor (%s): sentences are WORKING replies, exactly one COMPLETED, only it may be ended', async (kind) => {
     const { provider, model } = typed();
-    const client = await connect(kind, sessions(() => new GuessNumberAgent({ model, device: new FakeDevice(), random: () => secretRandom(37) })));
+    const client = await connect(kind, sessions(() => new GuessNumberAgent({ model, device: new FakeDevice(), random: () => secretRandom(37), preExecute: false })));
     const start = collect(a2aSend(client, 'g', 'start', '玩猜数字'));
     await provider.started();
     provider.finish(startText);

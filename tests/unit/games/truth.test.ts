@@ -146,7 +146,7 @@ function lyingGame(lies: string[], opts: { stream?: boolean } = {}) {
     return { action: 'reply', args: { text: lie ?? '50 小了！再大一点哦，还有 6 次机会。' } };
   };
   const model = opts.stream ? pacedModel({ 'game:guess-number': policy }, { chunkChars: 2, delayMs: 0 }) : createScriptedModel({ 'game:guess-number': policy });
-  const service = new GameSessions({ create: () => new GuessNumberAgent({ model, device, random: () => secretRandom(63), trace }), device, trace, source: 'game:test' });
+  const service = new GameSessions({ create: () => new GuessNumberAgent({ model, device, random: () => secretRandom(63), trace, preExecute: false }), device, trace, source: 'game:test' });
   return { service, trace };
 }
 
@@ -180,7 +180,7 @@ describe('the answer is always told when a session ends', () => {
   function guessGame(decide: (req: StepRequest) => Step | Promise<Step>) {
     const device = new FakeDevice();
     const model = createScriptedModel({ 'game:guess-number': decide });
-    return new GameSessions({ create: () => new GuessNumberAgent({ model, device, random: () => secretRandom(63) }), device, source: 'game:test' });
+    return new GameSessions({ create: () => new GuessNumberAgent({ model, device, random: () => secretRandom(63), preExecute: false }), device, source: 'game:test' });
   }
 
   const normal = (req: StepRequest): Step => {
@@ -230,7 +230,7 @@ describe('the answer is always told when a session ends', () => {
       },
     });
     const agents: DrawGuessAgent[] = [];
-    const s = new GameSessions({ create: () => (agents.push(new DrawGuessAgent({ model, device, random: () => 0 })), agents.at(-1)!), device, source: 'game:test' });
+    const s = new GameSessions({ create: () => (agents.push(new DrawGuessAgent({ model, device, random: () => 0, preExecute: false })), agents.at(-1)!), device, source: 'game:test' });
     await send(s, 'start', '玩');
     const animal = agents[0].game.card.name;
     const r = await send(s, 'end', '不玩了');
@@ -251,7 +251,7 @@ describe("a turn's deadline", () => {
     };
     vi.useFakeTimers();
     try {
-      const agent = new GuessNumberAgent({ model, device, random: () => secretRandom(63) });
+      const agent = new GuessNumberAgent({ model, device, random: () => secretRandom(63), preExecute: false });
       agent.game.start();
       const c = ctx();
       const turn = agent.turn({ kind: 'message', text: '我猜50', requestId: c.requestId, contextId: c.contextId, signal: c.signal, say: c.say, deadline: Date.now() + 300 });

@@ -56,7 +56,7 @@ describe('the probe picks the strongest mode each server honours', () => {
 async function playGuessNumber(model: ChatModel, secret: number) {
   const device = new FakeDevice();
   const service = new GameSessions({
-    create: () => new GuessNumberAgent({ model, device, random: () => secretRandom(secret) }),
+    create: () => new GuessNumberAgent({ model, device, random: () => secretRandom(secret), preExecute: false }),
     device,
     source: 'game:test',
   });

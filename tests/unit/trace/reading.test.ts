@@ -43,7 +43,7 @@ describe('a round of 猜数字 reads as what happened', () => {
   it('孩子说 / 机器人说 (every sentence) / 「猜了 50，偏小，还剩 6 次」, and the number only once revealed', async () => {
     const trace = new RecordingTrace();
     const { model } = scriptedRecording('game:guess-number', guessPolicy);
-    const service = new GameSessions({ create: () => new GuessNumberAgent({ model, device: new FakeDevice(), random: () => secretRandom(63), trace }), source: 'game:guess-number' });
+    const service = new GameSessions({ create: () => new GuessNumberAgent({ model, device: new FakeDevice(), random: () => secretRandom(63), trace, preExecute: false }), source: 'game:guess-number' });
     const events = await playRounds(service, trace, [['start', '我们玩猜数字吧'], ['message', '我猜50'], ['message', '我猜75'], ['message', '我猜63']]);
     const readings = viewRounds(groupRounds(events).rounds).map((r) => readRound(r, SUMMARIES));
     expect(readings.map((r) => r.happened)).toEqual([
@@ -61,7 +61,7 @@ describe('a round of 猜数字 reads as what happened', () => {
   it('不玩了 reveals the answer: 「不玩了，答案揭晓：63」', async () => {
     const trace = new RecordingTrace();
     const { model } = scriptedRecording('game:guess-number', guessPolicy);
-    const service = new GameSessions({ create: () => new GuessNumberAgent({ model, device: new FakeDevice(), random: () => secretRandom(63), trace }), source: 'game:guess-number' });
+    const service = new GameSessions({ create: () => new GuessNumberAgent({ model, device: new FakeDevice(), random: () => secretRandom(63), trace, preExecute: false }), source: 'game:guess-number' });
     const events = await playRounds(service, trace, [['start', '我们玩猜数字吧'], ['end', '不玩了']]);
     const [, end] = viewRounds(groupRounds(events).rounds).map((r) => readRound(r, SUMMARIES));
     expect(end.happened).toEqual(['不玩了，答案揭晓：63']);
@@ -73,8 +73,8 @@ describe('a round of 你画我猜 reads as what happened', () => {
     const trace = new RecordingTrace();
     const { model } = scriptedRecording('game:draw-guess', drawPolicy);
     const keep = () => 0.9999; // the deck in catalogue order
-    const service = new GameSessions({ create: () => new DrawGuessAgent({ model, device: new FakeDevice(), random: keep, trace }), source: 'game:draw-guess' });
-    const first = new DrawGuessAgent({ model, device: new FakeDevice(), random: keep });
+    const service = new GameSessions({ create: () => new DrawGuessAgent({ model, device: new FakeDevice(), random: keep, trace, preExecute: false }), source: 'game:draw-guess' });
+    const first = new DrawGuessAgent({ model, device: new FakeDevice(), random: keep, preExecute: false });
     first.game.start();
     const answer = first.game.card.name;
     const wrong = answer === '猫' ? '狗' : '猫';
