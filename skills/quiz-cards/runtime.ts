@@ -14,6 +14,9 @@ import { storyExecutors } from './story.ts';
 /** What the play manager's own words may claim (the truth rules over the `运行.*` tags). */
 export { truth } from './truth.ts';
 
+/** What the rules read without doubt in play: pre-executed before the manager's model is asked. */
+export { reader } from './reader.ts';
+
 export function createCodeExecutors(judge: typeof jevJudge = jevJudge): Record<string, CodeExecutor> {
   return { ...quizExecutors(judge), ...storyExecutors(), ...actionExecutors() };
 }

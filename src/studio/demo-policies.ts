@@ -11,6 +11,7 @@ import { errorOf, readToolResult, toolResultsIn } from '../core/agent/messages.t
 import type { ChatMessage, ScriptPolicy, Step, StepRequest } from '../core/llm/types.ts';
 import { MANAGER_AGENT, workerAgent } from '../core/studio/manager-tools.ts';
 import { statedAge, statedDifficulty, statedRounds } from '../core/studio/parent-words.ts';
+import { QUIT, reader } from '../../skills/quiz-cards/reader.ts';
 import { DEMO_ACTIONS, DEMO_STORIES, DEMO_THEMES, demoDeckFor, STORY_CONTINUATIONS, STORY_SOOTHE } from './demo-decks.ts';
 
 const step = (action: string, args: Record<string, unknown> = {}): Step => ({ action, args });
@@ -263,77 +264,9 @@ const persona: ScriptPolicy = (req) => {
   });
 };
 
-// ── play manager: one decision per step ──────────────────────────────────────────
-// 问答 / 猜谜语: judge-answer (scored in the same call), then present-card / give-hint / wrap-up.
-// 故事接龙: story-continue, or story-end at the last round. 我说你做: action-check, then
-// action-give / action-end. The shape is the run skills offered (the game's list).
-interface PlayResult { skill: string; values: Record<string, unknown> }
-function playResults(messages: ChatMessage[]): { child: string; results: PlayResult[]; all: PlayResult[] } {
-  let child = '';
-  let results: PlayResult[] = [];
-  const all: PlayResult[] = [];
-  for (const m of messages) {
-    if (m.role !== 'user') continue;
-    // A message may carry the last burst's result first, then the child's next words.
-    for (const r of toolResultsIn(m)) {
-      if (r.name !== 'run_worker' || typeof r.result !== 'string') continue;
-      for (const line of r.result.split('\n')) {
-        const x = /^(\S+) 已更新：(.*)$/.exec(line);
-        if (!x) continue;
-        const res = { skill: x[1], values: JSON.parse(x[2]) as Record<string, unknown> };
-        results.push(res);
-        all.push(res);
-      }
-    }
-    const words = /(?:^|\n)\[孩子\] ([\s\S]*)$/.exec(m.content);
-    if (words) {
-      child = words[1];
-      results = [];
-    }
-  }
-  return { child, results, all };
-}
-
-const QUIT = /不玩|结束|再见|不讲了|不想/;
-
-function offered(req: StepRequest): string[] {
-  const run = req.tools.find((t) => t.name === 'run_worker');
-  const skill = (run?.parameters as { properties?: { skill?: { enum?: string[] } } } | undefined)?.properties?.skill;
-  return skill?.enum ?? [];
-}
-
-const playManager: ScriptPolicy = (req) => {
-  const { child, results, all } = playResults(req.messages);
-  const skills = offered(req);
-  const run = (skill: string) => step('run_worker', { skill });
-  const started = (s: string) => all.some((r) => r.skill === s);
-  if (skills.includes('story-open')) {
-    if (!started('story-open')) return run('story-open');
-    if (results.length) return step('reply', { text: '我们接着讲吧！' });
-    const story = [...all].reverse().find((r) => '运行.故事' in r.values)?.values['运行.故事'] as { 轮?: number; 轮数?: number } | undefined;
-    if (QUIT.test(child) || (story?.轮 ?? 0) + 1 >= (story?.轮数 ?? 4)) return run('story-end');
-    return run('story-continue');
-  }
-  if (skills.includes('action-give')) {
-    const score = results.find((r) => r.skill === 'action-check')?.values['运行.得分'] as { 结束?: boolean } | undefined;
-    if (!started('action-give')) return run('action-give');
-    if (results.length === 0) return run(QUIT.test(child) ? 'action-end' : 'action-check');
-    if (score) return run(score.结束 ? 'action-end' : 'action-give');
-    return step('reply', { text: '我们继续吧！' });
-  }
-  const verdict = results.find((r) => r.skill === 'judge-answer')?.values['运行.判定'] as { 结果?: string; 答案?: string } | undefined;
-  const score = results.find((r) => r.skill === 'keep-score')?.values['运行.得分'] as { 结束?: boolean } | undefined;
-  if (results.length === 0) {
-    if (!started('present-card')) return run('present-card');
-    if (QUIT.test(child)) return run('wrap-up');
-    return run('judge-answer');
-  }
-  if (verdict) {
-    if (verdict.结果 === '对' || verdict.答案) return run(score?.结束 ? 'wrap-up' : 'present-card');
-    return run('give-hint');
-  }
-  return step('reply', { text: '我们继续吧！' });
-};
+// ── play manager: the package's reader (skills/quiz-cards/reader.ts), then a fixed reply ──
+// The rules brain's play manager is the reader the runtime pre-executes: one implementation.
+const playManager: ScriptPolicy = (req) => reader(req) ?? step('reply', { text: has(req, 'run_worker') && /story-open/.test(JSON.stringify(req.tools)) ? '我们接着讲吧！' : '我们继续吧！' });
 
 export const managerPolicy: ScriptPolicy = (req) => (has(req, 'reply') ? playManager(req) : designManager(req));
 

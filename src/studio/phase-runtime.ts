@@ -4,7 +4,7 @@
  * model with the tools allowed now, runs workers, writes the board, persists snapshots and the
  * design trace. No DOM: it runs on the main thread for the Studio and in a Web Worker for play.
  */
-import { ModelError, type ChatMessage, type ChatModel } from '../core/llm/types.ts';
+import { ModelError, type ChatMessage, type ChatModel, type Step, type ToolSpec } from '../core/llm/types.ts';
 import './errors.ts';
 import type { GameDeclaration } from '../core/protocol/declaration.ts';
 import * as bb from '../core/studio/blackboard.ts';
@@ -58,6 +58,12 @@ export interface SessionDeps {
   truth?: () => TruthRules | null;
   /** Names (titles, aliases) of the games already in the arcade, this design's own excluded. */
   takenNames?: () => readonly string[];
+  /**
+   * In play: the package's reader (skills/<pkg>/reader.ts). Before the manager's model is asked in
+   * a burst, the run skill the rules call for is performed and written into the manager's
+   * conversation exactly as its own step; once the model has taken a step, the model decides.
+   */
+  reader?: (req: { messages: readonly ChatMessage[]; tools: readonly ToolSpec[] }) => Step | null;
 }
 
 export interface SessionView {
@@ -112,6 +118,8 @@ export class StudioSession {
   /** The truth rules of the manager's current step (play). */
   private stepRules: TruthRules | null = null;
   private truthGate = new TruthGate();
+  /** The manager's model has taken a step in this burst: no more pre-executed steps in it. */
+  private modelStepped = false;
   private declared: DeclaredGame | null = null;
   private declaredSaved = false;
   private readonly now: () => number;
@@ -263,6 +271,7 @@ export class StudioSession {
     this.onSentence = onSentence ?? null;
     this.playStream = null;
     this.truthGate = new TruthGate();
+    this.modelStepped = false;
     const r = await this.drive({ type: 'player_input', text }).finally(() => (this.onSentence = null));
     const replies = this.replies;
     this.replies = [];
@@ -485,6 +494,7 @@ export class StudioSession {
    */
   private async managerRound(work: Effect[]): Promise<void> {
     const s = this.snap.state;
+    const reader = s.stage === 'play' && !this.modelStepped ? this.deps.reader : undefined;
     let outcome;
     try {
       outcome = await runToolLoop({
@@ -494,7 +504,9 @@ export class StudioSession {
         tools: () => this.managerTools(work),
         maxSteps: Math.max(1, s.burstCap - s.burst),
         now: this.now,
+        ...(reader ? { pre: (messages: readonly ChatMessage[], tools: readonly ToolSpec[]) => reader({ messages, tools }) } : {}),
         onStep: (r) => {
+          if (!r.pre) this.modelStepped = true;
           this.log('tool_call', { tool: r.step.action, args: r.step.args, kind: r.refused ? 'invalid' : r.kind });
           // The loop goes on by itself: a step's `call_model` effect is not queued again.
           if (r.refused) this.dispatch({ type: 'agent_tool_error', message: errorOf(r.result) ?? '' }, []);

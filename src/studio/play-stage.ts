@@ -10,10 +10,11 @@ import { discoverPackages } from './bundled-packages.ts';
 import type { CodeExecutor } from './phase-runtime.ts';
 import type { CardAsset, ProjectRecord } from '../core/studio/types.ts';
 import type { TruthFn } from '../core/games/truth.ts';
+import type { ChatMessage, Step, ToolSpec } from '../core/llm/types.ts';
 import type { PlayTruthState } from '../core/studio/device-effects.ts';
 
 /** Each package's runtime code (`skills/<pkg>/runtime.ts` exporting `createCodeExecutors()` and, if it has them, its truth rules `truth`). */
-const runtimes = import.meta.glob<{ createCodeExecutors?: () => Record<string, CodeExecutor>; truth?: TruthFn<PlayTruthState> }>('/skills/*/runtime.ts', { eager: true });
+const runtimes = import.meta.glob<{ createCodeExecutors?: () => Record<string, CodeExecutor>; truth?: TruthFn<PlayTruthState>; reader?: PlayReader }>('/skills/*/runtime.ts', { eager: true });
 
 export function codeExecutorsFor(packageId: string): Record<string, CodeExecutor> {
   return runtimes[`/skills/${packageId}/runtime.ts`]?.createCodeExecutors?.() ?? {};
@@ -22,6 +23,13 @@ export function codeExecutorsFor(packageId: string): Record<string, CodeExecutor
 /** A package's truth rules for the play manager's own words (none: every sentence may be said). */
 export function playTruthFor(packageId: string): TruthFn<PlayTruthState> | undefined {
   return runtimes[`/skills/${packageId}/runtime.ts`]?.truth;
+}
+
+/** A package's play reader (its `reader` export): the run skill the rules call for now, or null. */
+export type PlayReader = (req: { messages: readonly ChatMessage[]; tools: readonly ToolSpec[] }) => Step | null;
+
+export function playReaderFor(packageId: string): PlayReader | undefined {
+  return runtimes[`/skills/${packageId}/runtime.ts`]?.reader;
 }
 
 export interface PlayableGame {

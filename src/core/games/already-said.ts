@@ -36,5 +36,6 @@ export function repeatsClaims(sentence: string, said: readonly string[], claims:
   const mine = claims(sentence);
   if (!mine.length) return false;
   const before = said.flatMap((s) => claims(s));
-  return mine.every((c) => before.some((b) => b.kind === c.kind && b.value === c.value));
+  // A number merely mentioned is covered by any claim about that number.
+  return mine.every((c) => before.some((b) => b.value === c.value && (b.kind === c.kind || c.kind === 'number')));
 }

@@ -12,7 +12,7 @@
  */
 import type { ChatMessage, ChatModel } from '../../core/llm/types.ts';
 import { StudioSession, type CodeExecutor, type SessionDeps } from '../phase-runtime.ts';
-import { codeExecutorsFor, playTruthFor, type PlayableGame, type PlayReply } from '../play-stage.ts';
+import { codeExecutorsFor, playReaderFor, playTruthFor, type PlayableGame, type PlayReply } from '../play-stage.ts';
 import type { CardAsset, PlayBook } from '../../core/studio/types.ts';
 import { abortReason, signalBoundModel } from './bound-model.ts';
 import { lastRounds } from '../../core/agent/memory.ts';
@@ -36,6 +36,8 @@ export interface PlayRuntimeOptions {
   id?: string;
   random: Random;
   codeExecutors?: Record<string, CodeExecutor>;
+  /** Pre-executed steps (default on): the package's play reader runs before the manager's model is asked. */
+  preExecute?: boolean;
 }
 
 export class PlayRuntime {
@@ -60,6 +62,7 @@ export class PlayRuntime {
       now: this.now,
       codeExecutors: opts.codeExecutors ?? codeExecutorsFor(game.pkg.id),
       truth: () => this.truthNow(),
+      ...(opts.preExecute === false ? {} : { reader: playReaderFor(game.pkg.id) }),
     };
     this.session = StudioSession.startPlay(this.deps, game.project.id, game.design);
     const at = this.now();

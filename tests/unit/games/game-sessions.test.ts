@@ -79,7 +79,7 @@ const FIXTURES: Fixture[] = [
     async setup() {
       const { game } = await designedGame();
       const model = new Controlled(demoModel().model, 'studio:manager');
-      const create = studioEngineFactory(async () => game, { model, device: new FakeDevice(), source: 'game:studio-test', random: seededRandom(5), runtime: { now: clock() } });
+      const create = studioEngineFactory(async () => game, { model, device: new FakeDevice(), source: 'game:studio-test', random: seededRandom(5), runtime: { now: clock(), preExecute: false } });
       return { model, create };
     },
     message: (i) => ['不知道', '是甲龙吗', '我猜不到', '是翼龙吗', '再给个提示', '是剑龙吗'][i % 6],

@@ -87,7 +87,9 @@ export function harness(game: PlayableGame, model: ChatModel, extra: Partial<Stu
     source,
     random: seededRandom(7),
     savePlayBook: async (pb) => void saved.push(pb),
-    runtime: { now: clock() },
+    // The model path: the package's reader is off unless a test turns it on (the app's path, shown in
+    // tests/unit/games/readers.test.ts and the e2e), so a scripted model decides every step here.
+    runtime: { now: clock(), preExecute: false },
     ...extra,
   });
   const sessions = new GameSessions({

@@ -151,6 +151,7 @@ describe('the protocol error table holds for a studio game', () => {
     const h = harness(game, new ControlledModel(), {
       runtime: {
         now: clock(),
+        preExecute: false,
         codeExecutors: {
           ...code,
           'give-hint': (r) => {
@@ -176,7 +177,7 @@ describe('the protocol error table holds for a studio game', () => {
     const { game } = await designedGame();
     const code = createCodeExecutors();
     const h = harness(game, new ControlledModel(), {
-      runtime: { now: clock(), codeExecutors: { ...code, 'keep-score': () => { throw new Error('计分坏了'); } } },
+      runtime: { now: clock(), preExecute: false, codeExecutors: { ...code, 'keep-score': () => { throw new Error('计分坏了'); } } },
     });
     await send(h.handler, 'start', '开始');
     const rt = h.handler.runtimeOf('ctx-1')!;
