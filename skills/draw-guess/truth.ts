@@ -36,6 +36,8 @@ export const hintLine = (hint: string | null): string => (hint ? `好，给你�
 export const endLine = (r: { score?: number; unanswered?: string }): string =>
   `${r.unanswered ? `这一题是${r.unanswered}。` : ''}好的，这局就玩到这里，你答对了 ${r.score ?? 0} 题。下次再来玩吧！`;
 
+export const NEXT_LINE = '下一题来咯，看我画！';
+
 export const NOT_DRAWN_LINE = '机器人今天画不出这幅画，我说给你听。';
 
 export const UNCLEAR_LINE = '我没听出你猜的是什么动物，再说一遍好吗？';
@@ -66,7 +68,7 @@ export function fallbackLine(results: readonly TurnResult[]): string | null {
     if (typeof r !== 'object' || ('error' in r && !(name === 'show_drawing' && r.device_completed === false))) continue;
     switch (name) {
       case 'start_game':
-        parts.push('我们来玩你画我猜！');
+        parts.push('我来画一个小动物，你猜猜是什么！');
         break;
       case 'submit_answer':
         if (r.verdict === 'correct') parts.push(`答对啦！就是${r.answer}！`);
@@ -89,6 +91,8 @@ export function fallbackLine(results: readonly TurnResult[]): string | null {
         break;
     }
     if (r.game_over) parts.push(summaryLine(r.score ?? 0, r.total ?? 0));
+    // The question is over and the game goes on: said before the next picture is prepared.
+    else if ((r as { next?: string }).next === 'next_question') parts.push(NEXT_LINE);
   }
   if (drawn !== null) parts.push(askLine(drawn));
   return parts.length ? parts.join('') : null;

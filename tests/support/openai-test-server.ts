@@ -34,6 +34,8 @@ export interface RecordedRequest {
   receivedAt: number;
   /** When the last piece of the answer's content was written (streamed answers). */
   lastContentAt?: number;
+  /** When the first piece of the answer's content was written (paced answers): the model's first byte. */
+  firstContentAt?: number;
 }
 
 export type Responder = (body: any, index: number) => TestReply | Promise<TestReply>;
@@ -155,6 +157,7 @@ export async function startOpenAITestServer(responder?: Responder): Promise<Open
         if (i > 0 && i < events.length - 2) await new Promise((r) => setTimeout(r, reply.pieceDelayMs));
         if (i === events.length - 3 && reply.holdLastPiece) await reply.holdLastPiece;
         res.write(`${ev}\n\n`);
+        if (i === 1) record.firstContentAt = Date.now();
         if (i === events.length - 3) record.lastContentAt = Date.now();
       }
       finished = true;

@@ -27,7 +27,7 @@ const DECK: Card[] = [
 ];
 const inOrder = () => 0.9999;
 /** The game's first sentence, said before the first drawing is sent. */
-const INTRO = '我们来玩你画我猜！';
+const INTRO = '我来画一个小动物，你猜猜是什么！';
 
 /** A device whose drawings come out as scripted: the first results in turn, then complete. */
 class ScriptedDevice extends FakeDevice {

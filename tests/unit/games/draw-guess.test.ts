@@ -46,7 +46,7 @@ describe('你画我猜 played with its demo policy', () => {
     const { service, device, shown } = play();
     const r = await send(service, 'start', '我们玩你画我猜吧');
     // Sentence by sentence: the say before drawing, then the reply's sentences; its last is the final reply.
-    expect(r.intermediate).toEqual(['我们来玩你画我猜！', '画好啦！', '第 1 题，这是什么动物呀？']);
+    expect(r.intermediate).toEqual(['我来画一个小动物，你猜猜是什么！', '画好啦！', '第 1 题，这是什么动物呀？']);
     expect(r.final).toMatchObject({ text: '说出它的名字就行！', session: 'active' });
     expect(shown()).toEqual([{ id: 'tiger', strokes: DECK[0].drawing.strokes }]);
     expect(device.calls.map((c) => c.op)).toEqual(['showProgress', 'showDrawing']);
@@ -58,7 +58,7 @@ describe('你画我猜 played with its demo policy', () => {
     await send(service, 'start', '玩你画我猜');
     const r = await send(service, 'message', '我觉得是一只大老虎吧');
     expect(device.reacts()).toEqual(['happy+nod']);
-    expect(r.intermediate).toEqual(['答对啦！', '就是老虎！', '画好啦！', '第 2 题，这是什么动物呀？']);
+    expect(r.intermediate).toEqual(['答对啦！', '就是老虎！', '下一题来咯，看我画！', '画好啦！', '第 2 题，这是什么动物呀？']);
     expect(r.final.text).toBe('说出它的名字就行！');
     expect(agent().game.score).toBe(1);
     expect(shown().at(-1)!.id).toBe('dog');
@@ -72,7 +72,7 @@ describe('你画我猜 played with its demo policy', () => {
     const w2 = await send(service, 'message', '兔子');
     expect(w2.reply.text).toBe('不是兔子哦！再猜猜看，还有 1 次机会。你猜是什么动物？');
     const w3 = await send(service, 'message', '那是狗狗吗');
-    expect(w3.intermediate).toEqual(['答案是老虎，没关系！', '画好啦！', '第 2 题，这是什么动物呀？']);
+    expect(w3.intermediate).toEqual(['答案是老虎，没关系！', '下一题来咯，看我画！', '画好啦！', '第 2 题，这是什么动物呀？']);
     expect(device.reacts()).toEqual(['sorry+shake', 'sorry+shake', 'sorry+shake']);
     expect(agent().game.number).toBe(2);
     expect(agent().game.score).toBe(0);
@@ -104,7 +104,7 @@ describe('你画我猜 played with its demo policy', () => {
     const { service, shown, agent } = play();
     await send(service, 'start', '玩你画我猜');
     const r = await send(service, 'message', '太难了，跳过吧');
-    expect(r.intermediate).toEqual(['这一题是老虎。', '画好啦！', '第 2 题，这是什么动物呀？']);
+    expect(r.intermediate).toEqual(['这一题是老虎。', '下一题来咯，看我画！', '画好啦！', '第 2 题，这是什么动物呀？']);
     expect(shown().map((d) => d.id)).toEqual(['tiger', 'dog']);
     expect(agent().game.snapshot().finished).toEqual([{ question: 1, result: 'skipped', answer: '老虎' }]);
   });

@@ -42,7 +42,7 @@ describe('createGameAgent (what workers/game-agent.ts calls): engines by kind', 
     expect(card.skills[0].examples).toContain('猜动物');
 
     const r = await send(handler, 'start', '玩你画我猜');
-    expect(r.reply).toMatchObject({ text: '我们来玩你画我猜！画好啦！第 1 题，这是什么动物呀？说出它的名字就行！', session: 'active' });
+    expect(r.reply).toMatchObject({ text: '我来画一个小动物，你猜猜是什么！画好啦！第 1 题，这是什么动物呀？说出它的名字就行！', session: 'active' });
     expect(r.final.text).toBe('说出它的名字就行！');
     expect(device.calls.map((c) => c.op)).toEqual(['showProgress', 'showDrawing']);
     await expect.poll(() => trace.events.filter((e) => e.requestId === r.requestId && e.kind === 'game_tool').map((e) => e.name)).toContain('show_drawing');
