@@ -111,6 +111,31 @@ describe('问答 (Studio) reader', () => {
   });
 });
 
+describe('故事接龙 and 我说你做 (Studio) reader', () => {
+  const offer = (skills: string[]) => [{ name: 'run_worker', description: '', parameters: { type: 'object', properties: { skill: { enum: skills } } } }];
+  const child = (words: string): ChatMessage => ({ role: 'user', content: `[孩子] ${words}` });
+  const ran = (lines: string): ChatMessage => toolResultMessage('run_worker', lines);
+
+  it("the child's line continues the story; the last round or stop words end it", () => {
+    const tools = offer(['story-open', 'story-continue', 'story-say', 'story-end', 'story-finish']);
+    const opened = ran('story-open 已更新：{"运行.故事":{"轮":0,"轮数":4}}');
+    expect(readQuiz({ messages: [child('讲故事')], tools })).toEqual({ action: 'run_worker', args: { skill: 'story-open' } });
+    expect(readQuiz({ messages: [opened, child('小兔子去找妈妈')], tools })).toEqual({ action: 'run_worker', args: { skill: 'story-continue' } });
+    expect(readQuiz({ messages: [opened, child('不讲了')], tools })).toEqual({ action: 'run_worker', args: { skill: 'story-end' } });
+    const last = ran('story-continue 已更新：{"运行.故事":{"轮":3,"轮数":4}}');
+    expect(readQuiz({ messages: [opened, last, child('它们回家了')], tools })).toEqual({ action: 'run_worker', args: { skill: 'story-end' } });
+  });
+
+  it('「做好了」 is checked, then the next action or the end', () => {
+    const tools = offer(['action-give', 'action-check', 'action-end']);
+    const given = ran('action-give 已更新：{"运行.当前动作":{"序号":1}}');
+    expect(readQuiz({ messages: [given, child('做好了')], tools })).toEqual({ action: 'run_worker', args: { skill: 'action-check' } });
+    const checked = (end: boolean) => ran(`action-check 已更新：{"运行.得分":{"结束":${end}}}`);
+    expect(readQuiz({ messages: [given, child('做好了'), checked(false)], tools })).toEqual({ action: 'run_worker', args: { skill: 'action-give' } });
+    expect(readQuiz({ messages: [given, child('做好了'), checked(true)], tools })).toEqual({ action: 'run_worker', args: { skill: 'action-end' } });
+  });
+});
+
 describe('the already-said check', () => {
   it('is punctuation- and particle-insensitive, and finds a sentence inside what was said', () => {
     expect(claimForm('80 大了！')).toBe(claimForm('80大了。'));
