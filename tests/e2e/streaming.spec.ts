@@ -2,7 +2,8 @@
  * Speak while thinking, in the app, against a remote brain that writes slowly (a local
  * OpenAI-compatible test server streaming one small piece every 100 ms):
  * - the thinking face is on the on-screen robot before the server has even received the request;
- * - the first sentence of the game's reply is being spoken before the server has sent its last piece;
+ * - the first sentence of the game's reply (to words its rules cannot read) is being spoken before
+ *   the server has sent its last piece;
  * - what the game sent is still a valid `desktop-game/5` reply sequence.
  */
 import { expect, test, type Page } from '@playwright/test';
@@ -21,19 +22,19 @@ test.afterAll(async () => {
   await server.close();
 });
 
-const REPLY = '我想好了一个数字。你有七次机会。快来猜吧！';
+const REPLY = '你说的是一个范围哦。要说一个确切的数字。快来猜吧！';
 
 /**
- * Plays 猜数字's start like a (slow) model: start_game at once, then the reply a piece at a time,
- * its last piece held until `release` is called.
+ * Plays 猜数字 like a (slow) model. The game's rules take the start and every guess they can read
+ * (pre-executed steps), so the model is asked here to answer words the rules cannot read
+ * (「我猜六十多」): its reply goes out a piece at a time, the last piece held until `release`.
  */
 function slowGame(): { release: () => void } {
   let release!: () => void;
   const held = new Promise<void>((r) => (release = r));
   server.respond((body) => {
-    const tools = toolsOf(body).map((t) => t.name);
-    const last = body.messages.at(-1).content as string;
-    if (tools.includes('start_game') && !last.startsWith('<tool_response>')) return { content: stepJson({ action: 'start_game', args: {} }) };
+    const input = [...body.messages].reverse().find((m: { role: string; content: string }) => m.role === 'user' && m.content.startsWith('{"event":'));
+    if (!input?.content.includes('六十多')) return { content: stepJson({ action: 'reply', args: { text: '好呀！' } }) };
     return { content: stepJson({ action: 'reply', args: { text: REPLY } }), pieceChars: 2, pieceDelayMs: 100, holdLastPiece: held };
   });
   return { release };
@@ -59,26 +60,32 @@ test('the thinking face shows before the request leaves, and the first sentence 
       if (el.getAttribute('data-face') === 'thinking' && w.__thinkingAt === null) w.__thinkingAt = Date.now();
     }).observe(el, { attributes: true, attributeFilter: ['data-face'] });
   });
-  const before = server.requests.length;
+  // The game starts (the rules say its opening line), then the child says what the rules cannot read.
   await page.getByTestId('game-card').filter({ hasText: '猜数字' }).click();
+  await expect.poll(() => page.evaluate(() => (window as any).__speech.spoken.join('')), { timeout: 20_000 }).toContain('好呀！');
+  await expect(page.getByTestId('mic-button')).toHaveAttribute('data-state', 'idle', { timeout: 20_000 });
+  await page.evaluate(() => ((window as any).__thinkingAt = null));
+  const before = server.requests.length;
+  await page.getByTestId('text-input').fill('我猜六十多');
+  await page.getByTestId('send').click();
   // The first sentence is spoken while the model's answer is unfinished (its last piece is held).
-  await page.waitForFunction(() => (window as any).__speech.startedAt.some((s: { text: string }) => s.text === '我想好了一个数字。'), null, { timeout: 20_000 });
+  await page.waitForFunction(() => (window as any).__speech.startedAt.some((s: { text: string }) => s.text === '你说的是一个范围哦。'), null, { timeout: 20_000 });
   game.release();
 
   await expect.poll(() => page.evaluate(() => (window as any).__speech.spoken.join('')), { timeout: 20_000 }).toContain('快来猜吧！');
   const chats = server.requests.slice(before).filter((r) => r.path === '/v1/chat/completions');
-  expect(chats).toHaveLength(2);
+  expect(chats).toHaveLength(1);
   const thinkingAt: number = await page.evaluate(() => (window as any).__thinkingAt);
   expect(thinkingAt).not.toBeNull();
   expect(thinkingAt).toBeLessThan(chats[0].receivedAt);
 
   const started: Array<{ text: string; at: number }> = await page.evaluate(() => (window as any).__speech.startedAt);
-  const first = started.find((s) => s.text === '我想好了一个数字。');
+  const first = started.find((s) => s.text === '你说的是一个范围哦。');
   expect(first, JSON.stringify(started)).toBeDefined();
-  expect(chats[1].lastContentAt).toBeDefined();
-  expect(first!.at).toBeLessThan(chats[1].lastContentAt!);
+  expect(chats[0].lastContentAt).toBeDefined();
+  expect(first!.at).toBeLessThan(chats[0].lastContentAt!);
   // Each sentence was spoken on its own, in order.
-  expect(started.map((s) => s.text).filter((t) => REPLY.includes(t))).toEqual(['我想好了一个数字。', '你有七次机会。', '快来猜吧！']);
+  expect(started.map((s) => s.text).filter((t) => REPLY.includes(t))).toEqual(['你说的是一个范围哦。', '要说一个确切的数字。', '快来猜吧！']);
 
   // The game's replies, as the trace recorded them: a valid desktop-game/5 sequence.
   const replies: Array<{ text: string; session: string; final: boolean }> = await page.evaluate(async () => {
@@ -88,8 +95,9 @@ test('the thinking face shows before the request leaves, and the first sentence 
     const events = g.rounds.flatMap((r: { events: Array<{ kind: string; data?: any }> }) => r.events);
     return events.filter((e: { kind: string; data?: any }) => e.kind === 'reply' && e.data?.final !== undefined).map((e: { data: any }) => e.data);
   });
-  expect(replies.map((r) => r.text)).toEqual(['我想好了一个数字。', '你有七次机会。', '快来猜吧！']);
-  expect(replies.map((r) => r.final)).toEqual([false, false, true]);
-  expect(replies.slice(0, -1).every((r) => r.session === 'active')).toBe(true);
+  const turn = replies.slice(-3);
+  expect(turn.map((r) => r.text)).toEqual(['你说的是一个范围哦。', '要说一个确切的数字。', '快来猜吧！']);
+  expect(turn.map((r) => r.final)).toEqual([false, false, true]);
+  expect(replies.every((r) => r.session === 'active')).toBe(true);
   for (const r of replies) expect([...r.text].length).toBeGreaterThanOrEqual(1);
 });
