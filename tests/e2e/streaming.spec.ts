@@ -11,7 +11,6 @@ import { startOpenAITestServer, type OpenAITestServer } from '../support/openai-
 import { installSpeechFake } from './fakes/speech-fake.ts';
 import { useRemoteBrain } from './support/child.ts';
 import { setUpAsParent } from './support/parent.ts';
-import { toolsOf } from '../support/demo-brain-server.ts';
 import { stepJson } from '../../src/core/llm/step-format.ts';
 
 let server: OpenAITestServer;
