@@ -253,6 +253,14 @@ describe('pre-executed steps (SkillAgent through runToolLoop)', () => {
     expect([...out.said, out.reply.text]).toEqual(['50 小了！', '再大一点哦，还有 6 次机会。', '你离答案越来越近啦！']);
   });
 
+  it('a model that contradicts the truthful line is refused; after the retries the rules end the turn with their next prompt', async () => {
+    const model = new RecordingModel(() => REPLY('50 大了！'));
+    const { agent } = agentWith(model);
+    const out = await turn(agent, '我猜50');
+    expect(model.requests).toHaveLength(3);
+    expect([...out.said, out.reply.text]).toEqual(['50 小了！', '再大一点哦，还有 6 次机会。', '再猜一个吧！']);
+  });
+
   it("the colour window: a reply not ready in time → the rules' next prompt ends the turn, the late output is not said", async () => {
     vi.useFakeTimers();
     let late: ((s: Step) => void) | undefined;
