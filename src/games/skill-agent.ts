@@ -15,6 +15,14 @@
  * sent as an intermediate reply while the model is still writing; the reply's last sentence is the
  * turn's final reply.
  *
+ * Rules first (src/core/games/reader.ts): before any model call of a turn, the game's reader
+ * (`reader()`, skills/<id>/reader.ts) takes the steps its rules read without doubt — performed through
+ * the same tools and written into the transcript exactly as model steps — and the true line of their
+ * results is said at once as a `say` step. The model's first step is then the reply; a sentence of it
+ * that says again what was said is dropped (src/core/games/already-said.ts). If the model has not
+ * finished within the colour window after that line, the rules' next prompt ends the turn and
+ * nothing more of the model's output is said.
+ *
  * Truth (src/core/games/truth.ts): every sentence of `say` and `reply` is checked against the game's
  * truth rules before it is released; a sentence claiming an outcome the rules did not decide in this
  * turn is refused back to the model (a tool error: it writes the reply again), and after
