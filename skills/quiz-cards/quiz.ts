@@ -8,6 +8,7 @@
 import { judge as jevJudge, type JevTarget } from '../../src/core/jev/index.ts';
 import type { CodeExecutor } from '../../src/studio/phase-runtime.ts';
 import { closing, first, opening, roundsOf, type Persona, type Score } from './shared.ts';
+import { GIVE_UP } from './reader.ts';
 
 interface Card { id: string; prompt?: string; answer: string; aliases?: string[]; hints?: string[]; difficulty?: number }
 interface Progress { 第几张?: number; 已用?: string[]; 本卡猜?: number; 本卡提示?: number }
@@ -17,7 +18,7 @@ interface Verdict { 结果: '对' | '错' | '不知道'; 答案?: string; 卡?: 
 /** Kid-friendly fixed rules: tries and hints per card, points right away / after a hint. */
 export const QUIZ_RULES = { 每张最多猜: 3, 每张最多提示: 2, 答对得分: 2, 提示后答对得分: 1 } as const;
 
-const GIVE_UP = /不知道|不会|猜不到|想不出|告诉我|放弃/;
+
 
 /** What to say first about the card just judged, if it is over (right or revealed) and still current. */
 function verdictWords(v: Verdict | undefined, currentId: string | undefined, right: string): string {

@@ -4,7 +4,8 @@
  * conversation: the child's words after 「[孩子] 」, the run skills' results 「<skill> 已更新：{…}」,
  * and the run skills on offer in `run_worker`). Performed before any manager model call (the phase
  * runtime), and, with a fixed reply when it has nothing, the rules brain's play manager.
- * - 问答／猜谜语: words to the card → `judge-answer` (JEV judges them, scored in the same call); a
+ * - 问答／猜谜语: words that name one of the deck's answers, or give up → `judge-answer` (JEV judges
+ *   them, scored in the same call; with no deck given — the rules brain — any words); a
  *   card that is over → `present-card` (the next card), or `wrap-up` after the last round; a wrong
  *   answer → `give-hint`; words that stop the game → `wrap-up`;
  * - 故事接龙: the child's line → `story-continue`, or `story-end` at the last round or on stop words;
@@ -12,6 +13,7 @@
  * Nothing else: a burst that already has its answer is for the manager to say.
  */
 import { toolResultsIn } from '../../src/core/agent/messages.ts';
+import { judge, type JevTarget } from '../../src/core/jev/index.ts';
 import type { ChatMessage, Step, ToolSpec } from '../../src/core/llm/types.ts';
 
 interface PlayResult { skill: string; values: Record<string, unknown> }
@@ -49,6 +51,9 @@ export function playResults(messages: readonly ChatMessage[]): { child: string; 
   return { child, results, all };
 }
 
+/** The words of a child who gives up on a card (judge-answer says 「不知道」, not 「错」). */
+export const GIVE_UP = /不知道|不会|猜不到|想不出|告诉我|放弃/;
+
 /** Words that stop the game (not a turn of it). */
 export const QUIT = /不玩|结束|再见|不讲了|不想/;
 
@@ -61,8 +66,16 @@ function offered(tools: readonly ToolSpec[]): string[] {
 
 const run = (skill: string): Step => ({ action: 'run_worker', args: { skill } });
 
-/** The run skill the rules call for now, or null (the manager decides, or says its reply). */
-export function reader(req: { messages: readonly ChatMessage[]; tools: readonly ToolSpec[] }): Step | null {
+/** Whether the child's words are an answer the judge can read: they name an answer of the deck, or give up. */
+function answers(words: string, deck: readonly JevTarget[]): boolean {
+  return GIVE_UP.test(words) || (deck.length > 0 && judge(words, deck[0], [...deck]).mentioned.length > 0);
+}
+
+/**
+ * The run skill the rules call for now, or null (the manager decides, or says its reply). `deck`:
+ * every answer of the game's cards with its aliases (the runtime's own state, never a prompt's).
+ */
+export function reader(req: { messages: readonly ChatMessage[]; tools: readonly ToolSpec[]; deck?: readonly JevTarget[] }): Step | null {
   const { child, results, all } = playResults(req.messages);
   const skills = offered(req.tools);
   const ok = (s: string): Step | null => (skills.includes(s) ? run(s) : null);
@@ -86,7 +99,8 @@ export function reader(req: { messages: readonly ChatMessage[]; tools: readonly 
   if (results.length === 0) {
     if (!started('present-card')) return ok('present-card');
     if (QUIT.test(child)) return ok('wrap-up');
-    return child.trim() ? ok('judge-answer') : null;
+    if (!child.trim() || (req.deck && !answers(child, req.deck))) return null;
+    return ok('judge-answer');
   }
   if (verdict) {
     if (verdict.结果 === '对' || verdict.答案) return ok(score?.结束 ? 'wrap-up' : 'present-card');

@@ -11,6 +11,7 @@ import type { CodeExecutor } from './phase-runtime.ts';
 import type { CardAsset, ProjectRecord } from '../core/studio/types.ts';
 import type { TruthFn } from '../core/games/truth.ts';
 import type { ChatMessage, Step, ToolSpec } from '../core/llm/types.ts';
+import type { JevTarget } from '../core/jev/index.ts';
 import type { PlayTruthState } from '../core/studio/device-effects.ts';
 
 /** Each package's runtime code (`skills/<pkg>/runtime.ts` exporting `createCodeExecutors()` and, if it has them, its truth rules `truth`). */
@@ -26,7 +27,7 @@ export function playTruthFor(packageId: string): TruthFn<PlayTruthState> | undef
 }
 
 /** A package's play reader (its `reader` export): the run skill the rules call for now, or null. */
-export type PlayReader = (req: { messages: readonly ChatMessage[]; tools: readonly ToolSpec[] }) => Step | null;
+export type PlayReader = (req: { messages: readonly ChatMessage[]; tools: readonly ToolSpec[]; deck?: readonly JevTarget[] }) => Step | null;
 
 export function playReaderFor(packageId: string): PlayReader | undefined {
   return runtimes[`/skills/${packageId}/runtime.ts`]?.reader;

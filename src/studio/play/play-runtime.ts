@@ -12,7 +12,7 @@
  */
 import type { ChatMessage, ChatModel } from '../../core/llm/types.ts';
 import { StudioSession, type CodeExecutor, type SessionDeps } from '../phase-runtime.ts';
-import { codeExecutorsFor, playReaderFor, playTruthFor, type PlayableGame, type PlayReply } from '../play-stage.ts';
+import { codeExecutorsFor, playReaderFor, playTruthFor, type PlayableGame, type PlayReader, type PlayReply } from '../play-stage.ts';
 import type { CardAsset, PlayBook } from '../../core/studio/types.ts';
 import { abortReason, signalBoundModel } from './bound-model.ts';
 import { lastRounds } from '../../core/agent/memory.ts';
@@ -40,6 +40,13 @@ export interface PlayRuntimeOptions {
   preExecute?: boolean;
 }
 
+/** The package's play reader, given the deck's answers (the rules' own knowledge: never in a prompt). */
+function readerWithDeck(reader: PlayReader | undefined, game: PlayableGame): SessionDeps['reader'] {
+  if (!reader) return undefined;
+  const deck = game.cards.map((c) => ({ name: c.answer, aliases: [...c.aliases] }));
+  return (req) => reader({ ...req, deck });
+}
+
 export class PlayRuntime {
   private session: StudioSession;
   private readonly deps: SessionDeps;
@@ -62,7 +69,7 @@ export class PlayRuntime {
       now: this.now,
       codeExecutors: opts.codeExecutors ?? codeExecutorsFor(game.pkg.id),
       truth: () => this.truthNow(),
-      ...(opts.preExecute === false ? {} : { reader: playReaderFor(game.pkg.id) }),
+      ...(opts.preExecute === false ? {} : { reader: readerWithDeck(playReaderFor(game.pkg.id), game) }),
     };
     this.session = StudioSession.startPlay(this.deps, game.project.id, game.design);
     const at = this.now();

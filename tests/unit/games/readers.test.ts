@@ -103,6 +103,15 @@ describe('问答 (Studio) reader', () => {
     expect(readQuiz({ messages: [...started, child('不玩了')], tools })).toEqual({ action: 'run_worker', args: { skill: 'wrap-up' } });
   });
 
+  it('with the deck known, only words that name an answer (or give up) are judged; chat goes to the model', () => {
+    const deck = [{ name: '霸王龙', aliases: ['暴龙'] }, { name: '三角龙', aliases: [] }];
+    expect(readQuiz({ messages: [...started, child('我觉得是暴龙')], tools, deck })).toEqual({ action: 'run_worker', args: { skill: 'judge-answer' } });
+    expect(readQuiz({ messages: [...started, child('不是三角龙')], tools, deck })).toEqual({ action: 'run_worker', args: { skill: 'judge-answer' } });
+    expect(readQuiz({ messages: [...started, child('我不知道')], tools, deck })).toEqual({ action: 'run_worker', args: { skill: 'judge-answer' } });
+    expect(readQuiz({ messages: [...started, child('讲个笑话')], tools, deck })).toBeNull();
+    expect(readQuiz({ messages: [...started, child('你喜欢什么颜色')], tools, deck })).toBeNull();
+  });
+
   it('the next card after a right answer, a hint after a wrong one, the wrap-up after the last round', () => {
     const judged = (verdict: string, over: boolean) => ran(`judge-answer 已更新：{"运行.判定":${verdict}}\nkeep-score 已更新：{"运行.得分":{"结束":${over}}}`);
     expect(readQuiz({ messages: [...started, child('苹果'), judged('{"结果":"对","卡":"c1"}', false)], tools })).toEqual({ action: 'run_worker', args: { skill: 'present-card' } });
