@@ -6,9 +6,9 @@
  */
 import * as Comlink from 'comlink';
 import type { StepProvider } from './decide-step.ts';
-import type { EngineDetails, EngineResult, EngineStatus, LoadProgress, LoadRequest, ModelEngineService } from './engine-service.ts';
+import type { EngineDetails, EngineResult, EngineStatus, LoadProgress, LoadRequest, ModelEngineService, StepRates } from './engine-service.ts';
 import { abortError, modelError, toModelError } from './errors.ts';
-import type { JsonSchema } from '../core/llm/types.ts';
+import type { ChatMessage, JsonSchema } from '../core/llm/types.ts';
 
 export interface LocalProvider extends StepProvider {
   /** Checks the device, then loads the model; resolves with the model id actually loaded. */
@@ -22,6 +22,8 @@ export interface LocalProvider extends StepProvider {
   status(): Promise<EngineStatus>;
   /** What the loaded engine tells about itself (threads, last speeds). */
   details(): Promise<EngineDetails | undefined>;
+  /** One step's cost on this device (the calibration after a load): the engine's counts and rates. */
+  measure(messages: ChatMessage[], schema: JsonSchema, maxTokens: number): Promise<StepRates>;
   /** Builds (and caches in the worker) the grammar for a step schema. */
   prepareGrammar(schema: JsonSchema): Promise<string>;
   /** Ends the worker. */
@@ -89,6 +91,12 @@ export function createLocalProvider(spec: LocalProviderSpec): LocalProvider {
       } finally {
         req.signal?.removeEventListener('abort', onAbort);
       }
+    },
+
+    async measure(messages, schema, maxTokens) {
+      if (!service) throw modelError('model_not_loaded');
+      const id = `${Date.now().toString(36)}-${++seq}`;
+      return unwrap(await service.measure({ id, agent: 'calibration', messages, schema, maxTokens, temperature: 0 }));
     },
 
     interrupt() {

@@ -85,7 +85,7 @@ export function createAppRuntime(): AppRuntime {
   const hub = modelHub;
   // One turn budget for the whole app (T1 "still thinking", T2 a real answer): the remote step
   // timeouts, the game host's hang detection and the main agent's rounds are all sized from it.
-  const controller = createModelController(hub, () => import('./demo-brain.ts').then((m) => m.createDemoModel()), { stepTimeouts: () => stepTimeouts(turnBudget()) });
+  const controller = createModelController(hub, () => import('./demo-brain.ts').then((m) => m.createDemoModel()), { stepTimeouts: () => stepTimeouts(turnBudget()), turnBudget });
   void controller.init().catch((e) => console.error('model settings', e));
   followLocalModel(controller); // persistent storage when a model starts downloading
 

@@ -83,7 +83,7 @@ test('no WebGPU, enough memory: the CPU brain is recommended and says it is slow
   await expect(setup.getByTestId('brain-choice').nth(0)).toContainText('下载本机 CPU 慢速大脑推荐');
   await expect(setup.getByTestId('brain-choice').nth(0)).toContainText('每轮回答估计要等 10 到 40 秒');
   await expect(setup.getByTestId('brain-choice').nth(1)).toContainText('用家里的电脑当大脑');
-  await expect(setup.getByTestId('brain-choice').nth(2)).toContainText('先用演示脚本玩');
+  await expect(setup.getByTestId('brain-choice').nth(2)).toContainText('用规则大脑玩');
   await page.screenshot({ path: info.outputPath('first-run-cpu.png'), fullPage: true });
   // The model's address is a local one here (no download leaves this machine); a family gets the default.
   await page.evaluate(([url]) => (window as any).__agentcade.controller.chooseModel('cpu', 'qwen2.5-0.5b-instruct-q4_k_m', { modelUrl: url }), [files.url(GGUF)]);
@@ -101,12 +101,12 @@ test('no WebGPU, 1 GB of memory: the brain button → the demo script (a real bu
   // Without a GPU there is no local model to offer: the home computer (recommended), then the demo.
   await expect(setup.getByTestId('brain-choice')).toHaveCount(2);
   await expect(setup.getByTestId('brain-choice').nth(0)).toContainText('用家里的电脑当大脑推荐');
-  await expect(setup.getByTestId('brain-choice').nth(1)).toContainText('先用演示脚本玩');
+  await expect(setup.getByTestId('brain-choice').nth(1)).toContainText('用规则大脑玩');
   await page.screenshot({ path: info.outputPath('first-run-path.png'), fullPage: true });
   await taps.tap('choose-demo');
-  await expect(page.getByTestId('brain-ready')).toContainText('好了！现在的大脑：演示脚本。断网也能用。');
+  await expect(page.getByTestId('brain-ready')).toContainText('好了！现在的大脑：规则大脑。断网也能用。');
   await taps.tap('brain-done');
-  await expect(page.getByTestId('model-status')).toHaveText('大脑：演示脚本');
+  await expect(page.getByTestId('model-status')).toHaveText('大脑：规则大脑');
   const toBrain = taps.n;
   await playGuessNumber(page, taps);
   await idle(page);

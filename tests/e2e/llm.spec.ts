@@ -30,7 +30,7 @@ test('without WebGPU the settings screen says so and offers the CPU engine or th
   await expect(page.getByTestId('local-state')).toHaveText('状态：本机不能运行模型');
   await expect(page.getByRole('button', { name: '下载并加载', exact: true })).toBeDisabled();
   await expect(alert.getByRole('button', { name: '改用 CPU 引擎' })).toBeVisible();
-  await expect(alert.getByRole('button', { name: '先用演示脚本玩' })).toBeVisible();
+  await expect(alert.getByRole('button', { name: '用规则大脑玩' })).toBeVisible();
   await alert.getByRole('button', { name: '用家里的电脑当大脑' }).click();
   await expect(page.getByLabel('接口地址')).toBeVisible();
   await expect(page.getByRole('radio', { name: /远程接口/ })).toBeChecked();
@@ -92,11 +92,11 @@ test('a failing remote API is reported clearly, not silently', async ({ page }) 
 test('the demo script is chosen only explicitly and named honestly', async ({ page }) => {
   await page.goto('/tests/lab/settings.html');
   await expect(page.getByTestId('active-model')).toHaveText('正在使用：未选择模型');
-  await page.getByRole('radio', { name: '演示脚本（无模型）' }).check();
-  await expect(page.getByTestId('active-model')).toHaveText('正在使用：演示脚本（无模型）');
+  await page.getByRole('radio', { name: '规则大脑（不用模型）' }).check();
+  await expect(page.getByTestId('active-model')).toHaveText('正在使用：规则大脑（不用模型）');
   await page.getByLabel('对“大脑”说一句').fill('你好');
   await page.getByRole('button', { name: '试一步', exact: true }).click();
-  await expect(page.getByTestId('try-result')).toHaveText('回答：（演示脚本）你说的是：“你好”');
+  await expect(page.getByTestId('try-result')).toHaveText('回答：（规则大脑）你说的是：“你好”');
 });
 
 test('the model worker loads in Chromium and builds the bounded-whitespace grammar for a step', async ({ page }) => {

@@ -56,7 +56,7 @@ export interface StepRequest {
 }
 
 export interface ChatModel {
-  /** Human-readable name shown in the UI, e.g. "Qwen2.5-1.5B（本地）" or "演示脚本，无模型". */
+  /** Human-readable name shown in the UI, e.g. "Qwen2.5-1.5B（本地）" or "规则大脑（不用模型）". */
   readonly label: string;
   step(req: StepRequest): Promise<Step>;
 }
@@ -76,7 +76,7 @@ export class ModelError extends Error {
 
 /**
  * A scripted model's policy: a small deterministic function of the request (used by tests,
- * e2e and the demo mode "演示脚本，无模型"). It may return a Step, or `{raw}` text to exercise
+ * e2e and the demo mode "规则大脑（不用模型）"). It may return a Step, or `{raw}` text to exercise
  * the decoder's validation and retry path.
  */
 export type ScriptPolicy = (req: StepRequest) => Step | { raw: string } | Promise<Step | { raw: string }>;
