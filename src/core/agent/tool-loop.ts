@@ -73,6 +73,8 @@ interface ToolLoopOptions {
   deadline?: number;
   /** After every step, whatever happened (trace, the Studio's phase machine). */
   onStep?(record: StepRecord): void;
+  /** The conversation as it grows (a round cut before it ends is remembered as far as it went). */
+  onMessages?(messages: readonly ChatMessage[]): void;
 }
 
 type LoopOutcome =
@@ -120,12 +122,14 @@ export async function runToolLoop(o: ToolLoopOptions): Promise<LoopOutcome> {
     throwIfAborted(o.signal);
     const t1 = o.now();
     messages.push(stepMessage(step));
+    o.onMessages?.(messages);
     const tool = tools.find((t) => t.name === step.action);
     const { result, refused } = await perform(tool, step, tools, o.signal);
     throwIfAborted(o.signal);
     o.onStep?.({ index, step, kind: tool?.kind ?? null, result, refused, modelMs: t1 - t0, toolMs: o.now() - t1 });
     if (tool?.kind === 'boundary' && !refused) return { kind: 'boundary', step, result, messages, steps: index + 1 };
     messages.push(toolResultMessage(step.action, result));
+    o.onMessages?.(messages);
   }
   return { kind: 'exhausted', messages, steps: o.maxSteps };
 }
