@@ -21,6 +21,12 @@ export interface LoadRequest {
   contextWindow?: number;
   /** CPU engine: threads to use (default: chosen from the cores when cross-origin isolated, else 1). */
   threads?: number;
+  /**
+   * CPU engine: cache slots (llama.cpp's parallel sequences over one unified KV cache). With two, a
+   * request goes to the slot whose cached prompt it shares most with, so the main agent's requests
+   * and a game's keep their own caches.
+   */
+  slots?: number;
 }
 
 export interface LoadProgress {
