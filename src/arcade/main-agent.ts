@@ -301,6 +301,17 @@ export class MainAgent {
     return { games: this.deps.catalog(), inGame: this.requests.session !== null, voiceCommands: !!this.deps.voice, fastPath: this.deps.fastPath !== false };
   }
 
+  /**
+   * While the arcade is idle (no game, no round), the main agent's prompt and history are read into
+   * a local engine's cache ahead of the next chat turn (the hub stops it when any step comes).
+   */
+  prewarm(): void {
+    if (this.requests.session || this.roundActive || !this.hasBrain()) return;
+    void this.modelLoop()
+      .then((l) => l.prewarm(this.deps.catalog(), this.history))
+      .catch(() => undefined);
+  }
+
   private async round(words: string): Promise<RoundResult> {
     // Routed again now: an earlier round may have started or ended a game meanwhile; and with the
     // child-safety check of the child's words (loaded with the speaking path).
@@ -357,6 +368,7 @@ export class MainAgent {
       }
     } finally {
       this.endRound();
+      this.prewarm();
     }
   }
 

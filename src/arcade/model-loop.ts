@@ -126,6 +126,19 @@ export class MainModelLoop {
     }
   }
 
+  /**
+   * While the arcade is idle: the main agent's next request without the child's words yet (its
+   * system prompt and history, exactly as `think` will send them) goes into a local engine's cache,
+   * so the next chat turn prefills only the new words.
+   */
+  prewarm(games: readonly ArcadeGame[], history: readonly HistoryEntry[]): void {
+    const model = this.deps.model();
+    if (!model.prewarm) return;
+    const { requests } = this.deps;
+    const messages = buildMessages(games, history, requests.session, requests.busy, '', [], { gamesOnly: this.deps.gamesOnly?.() ?? false });
+    void model.prewarm('main', messages.slice(0, -1), new AbortController().signal);
+  }
+
   /** The tools legal now: no game → list/start/reply; a game running → also end_game and send_message. */
   private registry(words: string, roundId: string, games: readonly ArcadeGame[], mode: ChatMode, acting: () => void, speech: RoundSpeech): AgentTool[] {
     const { requests, sayMain } = this.deps;

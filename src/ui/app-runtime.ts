@@ -241,6 +241,13 @@ export function createAppRuntime(): AppRuntime {
   });
   // The robot's own notices ("机器人断开了…") go through the one speaking path too.
   robot.output.on('notice', (text) => void agent.voice.say(text, 'main'));
+  // A brain chosen while the arcade is idle: the main agent's prompt goes into its cache ahead of the first chat.
+  let brainKind: string | undefined;
+  hub.subscribe((s) => {
+    if (s.kind === brainKind) return;
+    brainKind = s.kind;
+    if (s.kind) agent.prewarm();
+  });
   let lastSpoken: string | null = null;
   agent.subscribe((e) => {
     if (e.type === 'spoken') lastSpoken = e.text;

@@ -59,6 +59,12 @@ export interface ChatModel {
   /** Human-readable name shown in the UI, e.g. "Qwen2.5-1.5B（本地）" or "规则大脑（不用模型）". */
   readonly label: string;
   step(req: StepRequest): Promise<Step>;
+  /**
+   * Reads `messages` into a local engine's cache ahead of the request that will start with them
+   * (only an engine that keeps the longest common prefix of its last prompt has it); nothing is
+   * generated or said. Resolves when done or stopped by `signal`; never rejects.
+   */
+  prewarm?(agent: string, messages: ChatMessage[], signal: AbortSignal): Promise<void>;
 }
 
 /** Model failures the user can meet; `code` is a key of the error catalogue. */
