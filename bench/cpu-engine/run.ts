@@ -15,7 +15,7 @@
  *    estimate: research/webllm.md §8, wllama#4), the plain rows keep them.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { chromium } from 'playwright-core';
 import { startFileServer } from '../../tests/support/file-server.ts';
@@ -248,6 +248,8 @@ async function measureQwen(): Promise<{ rows: QwenRow[]; slotRows: SlotRow[]; br
       row.afterAbandonFirstPieceS = after.firstPieceMs / 1000;
       row.aloneFirstPieceS = alone.firstPieceMs / 1000;
       rows.push(row);
+      // Each row as soon as it is measured (a long run may be stopped).
+      console.error(`[measured] ${JSON.stringify(row)}`);
       await page.close();
     }
     // A main-agent turn in the middle of a game: game step, main step, the game's next step — how many
@@ -294,6 +296,12 @@ if (args.includes('--qwen')) {
   for (const r of q.rows)
     console.log(`${r.threads} | ${r.multi ? 'yes' : 'no'} | ${r.promptTokens} | ${med(r.prefill).toFixed(1)} | ${med(r.decode).toFixed(1)} | ${r.afterAbandonFirstPieceS.toFixed(1)} s | ${r.aloneFirstPieceS.toFixed(1)} s`);
   const [one, two] = q.rows;
+  const best = [...q.rows].sort((a, b) => med(b.prefill) - med(a.prefill))[0];
+  if (best)
+    writeFileSync(
+      resolve(root, '.cache/cpu-measured.json'),
+      JSON.stringify({ prefillTps: med(best.prefill), decodeTps: med(best.decode), threads: best.threads, source: `bench/cpu-engine --qwen on this machine (${best.threads} threads, ${new Date().toISOString().slice(0, 10)}; shared, noisy)` }),
+    );
   if (one && two) console.log(`2 threads vs 1, side by side in this run: prefill ×${(med(two.prefill) / med(one.prefill)).toFixed(2)}, decode ×${(med(two.decode) / med(one.decode)).toFixed(2)}`);
   for (const r of q.slotRows) console.log(`cache slots ${r.slots}: game step prefilled ${r.gameFirstPrefill}, main step ${r.mainPrefill}, the game's next step after the chat ${r.gameAfterChatPrefill} tokens`);
   process.exit(0);
