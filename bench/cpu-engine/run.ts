@@ -1,5 +1,5 @@
 /**
- * `npx tsx bench/cpu-engine/run.ts [--runs 5] [--port 4183] [--no-build]`
+ * `npx tsx bench/cpu-engine/run.ts [--runs 5] [--port 4183] [--no-build] [--qwen [--qwen-runs 2] [--slots] [--json]]`
  *
  * 1. Measured on THIS machine: prefill and decode tokens/s of the CPU engine (@wllama/wllama, the
  *    real model worker, in Debian's Chromium) on the tiny random-weight llama model the tests write
@@ -15,11 +15,13 @@
  *    estimate: research/webllm.md §8, wllama#4), the plain rows keep them.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { chromium } from 'playwright-core';
 import { startFileServer } from '../../tests/support/file-server.ts';
 import { tinyGguf } from '../../tests/support/tiny-gguf.ts';
+import { writeQwenShapedGguf } from '../../tests/support/qwen-gguf.ts';
+import { calibrationMessages } from '../../src/core/llm/brain-speed.ts';
 import { qwenTokenizer } from '../llm/run.ts';
 import { recordSessions } from '../latency/run.ts';
 import { percentile, renderChatML, SimulatedEngine, timeTurn, type StepCost, type Tokenizer } from '../latency/simulate.ts';
@@ -152,7 +154,158 @@ async function project() {
   };
 }
 
+// ---- 3. Qwen2.5-0.5B's real shapes, measured here (`--qwen`) ----
+
+/** What one thread count measured on the real-shape file. */
+interface QwenRow {
+  threads: number;
+  multi: boolean;
+  prefill: number[];
+  decode: number[];
+  promptTokens: number;
+  /** A step abandoned mid-prefill, then a short step at once: how long the short one waited for its first piece. */
+  afterAbandonFirstPieceS: number;
+  /** The short step alone (nothing abandoned before it). */
+  aloneFirstPieceS: number;
+}
+
+interface SlotRow {
+  slots: number;
+  gameFirstPrefill: number;
+  mainPrefill: number;
+  /** Tokens the game's next step prefilled anew after the main agent's step. */
+  gameAfterChatPrefill: number;
+}
+
+async function measureQwen(): Promise<{ rows: QwenRow[]; slotRows: SlotRow[]; browser: string; fileMB: number }> {
+  const file = resolve(root, '.cache/qwen2.5-0.5b-shapes-q4_0.gguf');
+  if (!existsSync(file)) {
+    console.log('writing the Qwen2.5-0.5B-shaped GGUF (random Q4_0 weights) …');
+    writeQwenShapedGguf(file);
+  }
+  const bytes = new Uint8Array(readFileSync(file));
+  if (!args.includes('--no-build') || !existsSync(resolve(root, DIST, 'tests/lab/cpu-engine.html'))) {
+    console.log(`building into ${DIST} …`);
+    const b = spawnSync('npx', ['vite', 'build', '--logLevel', 'error', '--outDir', DIST], { cwd: root, stdio: 'inherit', env: { ...process.env, AGENTCADE_LAB: '1' } });
+    if (b.status !== 0) process.exit(b.status ?? 1);
+  }
+  const server = spawn('npx', ['vite', 'preview', '--outDir', DIST, '--port', String(PORT), '--strictPort'], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'], detached: true });
+  const stop = () => {
+    try {
+      process.kill(-server.pid!, 'SIGTERM');
+    } catch {
+      /* already gone */
+    }
+  };
+  process.on('exit', stop);
+  const files = await startFileServer({ '/qwen.gguf': bytes });
+  const url = `http://localhost:${PORT}/tests/lab/cpu-engine.html`;
+  for (let i = 0; i < 300; i++) {
+    try {
+      if ((await fetch(url)).ok) break;
+    } catch {
+      /* not yet */
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-first-run', '--disable-background-networking'] });
+  type Lab = {
+    load(u: string, t: number, slots?: number): Promise<{ details: { threads: number; multiThread: boolean } }>;
+    step(m: unknown, t: unknown, max: number, temp: number): Promise<{ error?: string; details: { promptPerSecond: number; decodePerSecond: number; promptTokens: number } }>;
+    abandonThenStep(long: unknown, short: unknown, t: unknown, ms: number): Promise<{ firstPieceMs: number }>;
+  };
+  try {
+    const tools = [{ name: 'reply', description: '', parameters: { type: 'object', properties: { text: { type: 'string', minLength: 12, maxLength: 12 } }, required: ['text'] } }];
+    const rows: QwenRow[] = [];
+    for (const threads of [1, 2]) {
+      const page = await browser.newPage();
+      page.setDefaultTimeout(600_000);
+      await page.goto(url);
+      await page.waitForFunction(() => document.getElementById('state')?.textContent === 'ready');
+      const loaded = await page.evaluate(({ u, t }) => (globalThis as unknown as { __cpuLab: Lab }).__cpuLab.load(u, t), { u: files.url('/qwen.gguf'), t: threads });
+      const row: QwenRow = { threads: loaded.details.threads, multi: loaded.details.multiThread, prefill: [], decode: [], promptTokens: 0, afterAbandonFirstPieceS: 0, aloneFirstPieceS: 0 };
+      // The calibration layout the app measures after a load (a new first character each run: no prompt cache).
+      for (let r = 0; r < QWEN_RUNS; r++) {
+        const [sys, user] = calibrationMessages();
+        const messages = [{ ...sys, content: `${r}${sys.content}` }, user];
+        const res = await page.evaluate(({ m, t }) => (globalThis as unknown as { __cpuLab: Lab }).__cpuLab.step(m, t, 64, 1), { m: messages, t: tools });
+        if (res.error) throw new Error(res.error);
+        row.prefill.push(res.details.promptPerSecond);
+        row.decode.push(res.details.decodePerSecond);
+        row.promptTokens = res.details.promptTokens;
+      }
+      // Abandoned mid-prefill (a long prompt, given up after 3 s), then a short step at once.
+      const long = [
+        { role: 'system', content: `x${'每一步只做一个动作：调用一个工具，或者用 reply 说出这一轮最后要说的话。'.repeat(12)}` },
+        { role: 'user', content: '我猜五十' },
+      ];
+      const short = [
+        { role: 'system', content: 'y你好' },
+        { role: 'user', content: '我猜五十' },
+      ];
+      const after = await page.evaluate(({ l, s, t }) => (globalThis as unknown as { __cpuLab: Lab }).__cpuLab.abandonThenStep(l, s, t, 3000), { l: long, s: short, t: tools });
+      const alone = await page.evaluate(({ l, s, t }) => (globalThis as unknown as { __cpuLab: Lab }).__cpuLab.abandonThenStep(l, s, t, 0), { l: short, s: [{ role: 'system', content: 'z你好' }, short[1]], t: tools });
+      row.afterAbandonFirstPieceS = after.firstPieceMs / 1000;
+      row.aloneFirstPieceS = alone.firstPieceMs / 1000;
+      rows.push(row);
+      // Each row as soon as it is measured (a long run may be stopped).
+      console.error(`[measured] ${JSON.stringify(row)}`);
+      await page.close();
+    }
+    // A main-agent turn in the middle of a game: game step, main step, the game's next step — how many
+    // tokens the game's next step prefilled anew (llama.cpp's prompt_n), with one cache slot and with two.
+    const slotRows: SlotRow[] = [];
+    if (args.includes('--slots'))
+      for (const slots of [1, 2]) {
+        const page = await browser.newPage();
+        page.setDefaultTimeout(900_000);
+        await page.goto(url);
+        await page.waitForFunction(() => document.getElementById('state')?.textContent === 'ready');
+        await page.evaluate(({ u, n }) => (globalThis as unknown as { __cpuLab: Lab }).__cpuLab.load(u, 2, n), { u: files.url('/qwen.gguf'), n: slots });
+        const game = [
+          { role: 'system', content: `g${slots}${'你是游戏主持人。每一步只做一个动作：调用一个工具，或者用 reply 说出这一轮最后要说的话。'.repeat(6)}` },
+          { role: 'user', content: '{"event":"message","user_text":"我猜五十"}' },
+        ];
+        const main = [
+          { role: 'system', content: `m${slots}${'你是陪孩子聊天的小机器人，用一句简短、温暖的中文回答。'.repeat(6)}` },
+          { role: 'user', content: '你叫什么名字' },
+        ];
+        const step = (m: unknown) => page.evaluate(({ m, t }) => (globalThis as unknown as { __cpuLab: Lab }).__cpuLab.step(m, t, 64, 1), { m, t: tools });
+        const g1 = (await step(game)) as unknown as { step: { raw?: string; action: string; args: unknown }; details: { promptTokens: number } };
+        const m1 = (await step(main)) as unknown as { details: { promptTokens: number } };
+        const next = [...game, { role: 'assistant', content: g1.step.raw ?? JSON.stringify({ [g1.step.action]: g1.step.args }) }, { role: 'user', content: '{"event":"message","user_text":"我猜七十"}' }];
+        const g2 = (await step(next)) as unknown as { details: { promptTokens: number } };
+        slotRows.push({ slots, gameFirstPrefill: g1.details.promptTokens, mainPrefill: m1.details.promptTokens, gameAfterChatPrefill: g2.details.promptTokens });
+        await page.close();
+      }
+    return { rows, slotRows, browser: browser.version(), fileMB: bytes.length / 1e6 };
+  } finally {
+    await browser.close();
+    await files.close();
+    stop();
+  }
+}
+
+const QWEN_RUNS = Number(arg('qwen-runs', '2'));
 const med = (xs: number[]) => percentile(xs, 50);
+if (args.includes('--qwen')) {
+  const q = await measureQwen();
+  if (args.includes('--json')) console.log(JSON.stringify(q, null, 2));
+  console.log(`\n# Qwen2.5-0.5B 的真实形状（随机 Q4_0 权重，${q.fileMB.toFixed(0)} MB），本机 Chromium 实测（2 核，与其他任务共用，数字有噪声；${q.browser}）`);
+  console.log('threads | multi-thread | prompt tokens | prefill tok/s (median) | decode tok/s (median) | first piece after an abandoned prefill | first piece alone');
+  for (const r of q.rows)
+    console.log(`${r.threads} | ${r.multi ? 'yes' : 'no'} | ${r.promptTokens} | ${med(r.prefill).toFixed(1)} | ${med(r.decode).toFixed(1)} | ${r.afterAbandonFirstPieceS.toFixed(1)} s | ${r.aloneFirstPieceS.toFixed(1)} s`);
+  const [one, two] = q.rows;
+  const best = [...q.rows].sort((a, b) => med(b.prefill) - med(a.prefill))[0];
+  if (best)
+    writeFileSync(
+      resolve(root, '.cache/cpu-measured.json'),
+      JSON.stringify({ prefillTps: med(best.prefill), decodeTps: med(best.decode), threads: best.threads, source: `bench/cpu-engine --qwen on this machine (${best.threads} threads, ${new Date().toISOString().slice(0, 10)}; shared, noisy)` }),
+    );
+  if (one && two) console.log(`2 threads vs 1, side by side in this run: prefill ×${(med(two.prefill) / med(one.prefill)).toFixed(2)}, decode ×${(med(two.decode) / med(one.decode)).toFixed(2)}`);
+  for (const r of q.slotRows) console.log(`cache slots ${r.slots}: game step prefilled ${r.gameFirstPrefill}, main step ${r.mainPrefill}, the game's next step after the chat ${r.gameAfterChatPrefill} tokens`);
+  process.exit(0);
+}
 const m = await measure();
 console.log(`\n# 1. 本机实测（这台机器：2 核，与其他任务共用；${m.browser}）— 测试用的随机权重小模型，不是真模型`);
 console.log('threads | multi-thread | prompt tokens | prefill tok/s (median) | decode tokens | decode tok/s (median)');

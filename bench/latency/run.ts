@@ -13,7 +13,12 @@
  *   sentences spoken as they are decoded, and the instant thinking cue;
  * - and, to show what the step's shape alone is worth, "after" with paired steps.
  */
+import { readFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
+import type { ChatMessage } from '../../src/core/llm/types.ts';
+import type { ArcadeGame } from '../../src/core/arcade/types.ts';
+import { buildMessages } from '../../src/core/arcade/prompt.ts';
+import { afterFor, BEFORE, modelApp, type CacheRule } from './app-model.ts';
 import type { StepRequest } from '../../src/core/llm/types.ts';
 import { qwenTokenizer } from '../llm/run.ts';
 import { closeVite, viteImport } from '../llm/vite-runner.ts';
@@ -24,13 +29,13 @@ import { percentile, SimulatedEngine, timeTurn, type Tokenizer, type TurnSteps, 
 interface Session {
   name: string;
   /** Every turn in order; `inGame` marks the child's in-game inputs (not the start or the end). */
-  turns: Array<TurnSteps & { inGame: boolean }>;
+  turns: Array<TurnSteps & { inGame: boolean; kind?: string }>;
 }
 
 function split(steps: StepRequest[], outputs: string[], turns: Array<{ kind: string; steps: number }>): Session['turns'] {
   let i = 0;
   return turns.map((t) => {
-    const out = { inGame: t.kind === 'message', steps: steps.slice(i, i + t.steps).map((req, k) => ({ req, output: outputs[i + k] })) };
+    const out = { inGame: t.kind === 'message', kind: t.kind, steps: steps.slice(i, i + t.steps).map((req, k) => ({ req, output: outputs[i + k] })) };
     i += t.steps;
     return out;
   });
@@ -103,11 +108,58 @@ export function runLatency(sessions: Session[], tok: Tokenizer) {
   return { tokenizer: tok.name, turns, before: side('before'), after: side('after'), afterWithPairedSteps: side('pairedSteps') };
 }
 
+/** The main agent's chat requests as it sends them (its real prompt; a few turns of chat). */
+function chatRequests(): ChatMessage[][] {
+  const games: ArcadeGame[] = [
+    { declaration: { id: 'guess-number', title: '猜数字', description: '猜一个 1 到 100 的数', aliases: [], capabilities: [], engine: 'skill' }, available: true },
+    { declaration: { id: 'draw-guess', title: '你画我猜', description: '机器人画，小朋友猜', aliases: [], capabilities: [], engine: 'skill' }, available: true },
+  ] as ArcadeGame[];
+  const session = { gameId: 'guess-number', title: '猜数字', contextId: 'c' };
+  return ['你叫什么名字', '你喜欢什么颜色', '你会唱歌吗'].map((w) => buildMessages(games, [], session, false, w));
+}
+
+/**
+ * The CPU profile measured on this machine: bench/cpu-engine --qwen writes its two-thread medians
+ * to .cache/cpu-measured.json; without that file, issue 24's figures measured here earlier.
+ */
+function cpuMeasured(): DeviceProfile & { rule: CacheRule } {
+  try {
+    const m = JSON.parse(readFileSync(new URL('../../.cache/cpu-measured.json', import.meta.url), 'utf8')) as { prefillTps: number; decodeTps: number; source: string };
+    return { id: 'cpu-measured', label: 'CPU engine · Qwen2.5-0.5B shapes (this machine)', prefillTps: m.prefillTps, decodeTps: m.decodeTps, source: m.source, rule: 'prefix' };
+  } catch {
+    return { id: 'cpu-measured', label: 'CPU engine · Qwen2.5-0.5B shapes (this machine)', prefillTps: 11, decodeTps: 7.8, source: 'issue 24: wllama in Chromium on this machine, two threads', rule: 'prefix' };
+  }
+}
+
+/** The app's turn modelled (app-model.ts) at the laptop, the Pixel and the CPU profile, before and after. */
+export function runApp(sessions: Session[], tok: Tokenizer) {
+  const chat = chatRequests();
+  const profiles: Array<DeviceProfile & { rule: CacheRule }> = [
+    { ...PROFILES.find((p) => p.id === 'amd680m-1.5b')!, rule: 'webllm' },
+    { ...PROFILES.find((p) => p.id === 'pixel8pro-1.5b')!, rule: 'webllm' },
+    cpuMeasured(),
+  ];
+  return Object.fromEntries(
+    profiles.map((p) => [
+      p.id,
+      {
+        label: p.label,
+        source: p.source,
+        cache: p.rule,
+        before: modelApp(sessions, chat, p, p.rule, BEFORE, tok),
+        after: modelApp(sessions, chat, p, p.rule, afterFor(p.rule), tok),
+        afterPreExecutedInInput: modelApp(sessions, chat, p, p.rule, { ...afterFor(p.rule), preExecutedInInput: true }, tok),
+      },
+    ]),
+  );
+}
+
 const s = (x: number) => `${x.toFixed(2)} s`;
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   const tok = await qwenTokenizer();
-  const r = runLatency(await recordSessions(), tok);
+  const sessions = await recordSessions();
+  const r = { ...runLatency(sessions, tok), app: runApp(sessions, tok) };
   if (process.argv.includes('--json')) console.log(JSON.stringify(r, null, 2));
   else {
     console.log(`# Latency per in-game turn — estimated from device profiles, not measured (${r.turns} turns; tokens: ${r.tokenizer})\n`);
@@ -124,5 +176,12 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
       const q = r.afterWithPairedSteps[p.id];
       console.log(`${p.label} (estimated, ${p.source}): first sentence p50 ×${(b.firstSentenceP50S / a.firstSentenceP50S).toFixed(1)} sooner, prefilled tokens ×${(b.prefillTokensPerTurn / a.prefillTokensPerTurn).toFixed(1)} fewer; the keyed step alone: first sentence p50 ${s(q.firstSentenceP50S)} → ${s(a.firstSentenceP50S)}, whole reply ${s(q.fullReplyP50S)} → ${s(a.fullReplyP50S)}`);
     }
+    console.log('\n# The app\'s turn modelled (app-model.ts): T2 = 20 s, one engine shared with a chat turn every 3 in-game turns, show_drawing 4 s, cut rounds; after = rules first + cut rounds remembered (+ a second cache slot on the CPU engine)');
+    console.log('profile | variant | cue | truthful line p50 | p95 | model first sentence p50 | turns cut | start first words | in place | prefill/turn | prefill after chat');
+    for (const [, x] of Object.entries(r.app))
+      for (const v of ['before', 'after', 'afterPreExecutedInInput'] as const) {
+        const f = x[v];
+        console.log(`${x.label} (${x.cache}) | ${v} | ${s(f.cueS)} | ${s(f.truthfulLineP50S)} | ${s(f.truthfulLineP95S)} | ${s(f.firstModelSentenceP50S)} | ${(f.turnsCutShare * 100).toFixed(0)}% | ${s(f.startFirstWordsS)} | ${(f.inPlaceShare * 100).toFixed(0)}% | ${f.prefillTokensPerTurn.toFixed(0)} | ${f.prefillAfterChatTokens.toFixed(0)}`);
+      }
   }
 }

@@ -21,7 +21,7 @@ import { route } from '../core/arcade/router.ts';
 import type { AgentEvent, AgentSnapshot, ArcadeGame, HistoryEntry, RoundResult, Speaker } from '../core/arcade/types.ts';
 import { DEFAULT_TURN_BUDGET, MAIN_REPLY_MARGIN_MS, type TurnBudget } from '../core/arcade/turn-budget.ts';
 import { childSentence } from '../core/errors/catalogue.ts';
-import type { ChatModel } from '../core/llm/types.ts';
+import type { ChatMessage, ChatModel } from '../core/llm/types.ts';
 import { LineRotation } from '../core/speech/line-rotation.ts';
 import { CARING } from '../core/safety/replies.ts';
 import { nullTrace, type TraceEvent, type TraceSink } from '../core/trace/types.ts';
@@ -301,6 +301,17 @@ export class MainAgent {
     return { games: this.deps.catalog(), inGame: this.requests.session !== null, voiceCommands: !!this.deps.voice, fastPath: this.deps.fastPath !== false };
   }
 
+  /**
+   * While the arcade is idle (no game, no round), the main agent's prompt and history are read into
+   * a local engine's cache ahead of the next chat turn (the hub stops it when any step comes).
+   */
+  prewarm(): void {
+    if (this.requests.session || this.roundActive || !this.hasBrain()) return;
+    void this.modelLoop()
+      .then((l) => l.prewarm(this.deps.catalog(), this.history))
+      .catch(() => undefined);
+  }
+
   private async round(words: string): Promise<RoundResult> {
     // Routed again now: an earlier round may have started or ended a game meanwhile; and with the
     // child-safety check of the child's words (loaded with the speaking path).
@@ -346,7 +357,9 @@ export class MainAgent {
           this.modelAbort = abort;
           try {
             const loop = await this.modelLoop();
+            const asked = this.history.at(-1);
             const out = await loop.think(words, roundId, this.deps.catalog(), this.history.slice(0, -1), abort.signal);
+            if (out.sent && asked) this.keepSent(asked, out.sent);
             return { roundId, route: 'model', modelCalls: out.modelCalls, action: out.action };
           } finally {
             this.modelAbort = null;
@@ -355,6 +368,7 @@ export class MainAgent {
       }
     } finally {
       this.endRound();
+      this.prewarm();
     }
   }
 
@@ -420,6 +434,17 @@ export class MainAgent {
   private async sayMain(text: string, roundId: string): Promise<void> {
     await this.voice.say(text, 'main', { roundId });
     this.remember({ role: 'main', text, at: this.now() });
+  }
+
+  /**
+   * The child's entry of a round the model decided keeps that round exactly as it was sent and
+   * generated; the main agent's lines of the round are inside it (the game's replies stay their own).
+   */
+  private keepSent(asked: HistoryEntry, sent: ChatMessage[]): void {
+    const i = this.history.indexOf(asked);
+    if (i < 0) return;
+    this.history[i] = { ...asked, sent };
+    for (let k = i + 1; k < this.history.length; k++) if (this.history[k].role === 'main') this.history[k] = { ...this.history[k], inSent: true };
   }
 
   /** History is bounded: the model only ever sees the newest entries. */

@@ -16,7 +16,7 @@ import { buildMessages, listGamesResult, mainTools, type ChatMode } from '../cor
 import type { ArcadeGame, HistoryEntry, SpokenOutcome } from '../core/arcade/types.ts';
 import { describe } from '../core/errors/catalogue.ts';
 import { checkSentence, noOutcomeRules, truthCorrection, verdictClaims, type TruthProblem } from '../core/games/truth.ts';
-import { ModelError, type ChatModel, type Step, type StepRequest } from '../core/llm/types.ts';
+import { ModelError, type ChatMessage, type ChatModel, type Step, type StepRequest } from '../core/llm/types.ts';
 import { SentenceStream } from '../core/speech/sentence-stream.ts';
 import { SAY, gamesOnlyText, unavailableText } from './errors.ts';
 import type { GameRequests } from './game-requests.ts';
@@ -53,6 +53,8 @@ export interface ModelRound {
   /** The tool the round ended with: 'reply' | 'start_game' | 'end_game' | 'send_message' | 'error' | 'aborted'. */
   action: string;
   modelCalls: number;
+  /** A round decided by a boundary tool: its messages exactly as sent and generated, from the input on. */
+  sent?: ChatMessage[];
 }
 
 /** What a round has said so far, shared by every step of the round. */
@@ -92,11 +94,12 @@ export class MainModelLoop {
     const check = (sentence: string): TruthProblem | null => checkSentence(sentence, NO_OUTCOMES);
     const speech: RoundSpeech = { spoken, sayOne, replying: new SentenceStream((s) => sayOne(s), true, check) };
     const tools = (): AgentTool[] => this.registry(words, roundId, games, mode, acting, speech);
+    const messages = buildMessages(games, history, requests.session, requests.busy, words, [], mode);
     try {
       const out = await runToolLoop({
         agent: 'main',
         model,
-        messages: buildMessages(games, history, requests.session, requests.busy, words, [], mode),
+        messages,
         tools,
         maxSteps: this.deps.maxSteps,
         now: this.deps.now,
@@ -108,7 +111,7 @@ export class MainModelLoop {
           if (r.refused) this.deps.record({ kind: 'main_tool', roundId, name: r.step.action, data: { args: r.step.args, refused: r.result } });
         },
       });
-      if (out.kind === 'boundary') return { action: out.step.action, modelCalls: calls };
+      if (out.kind === 'boundary') return { action: out.step.action, modelCalls: calls, sent: out.messages.slice(messages.length - 1) };
       await this.deps.sayMain(this.deps.line('main_no_decision', 'main_no_decision'), roundId);
       return { action: 'error', modelCalls: calls };
     } catch (err) {
@@ -121,6 +124,19 @@ export class MainModelLoop {
       acting();
       signal.removeEventListener('abort', onStop);
     }
+  }
+
+  /**
+   * While the arcade is idle: the main agent's next request without the child's words yet (its
+   * system prompt and history, exactly as `think` will send them) goes into a local engine's cache,
+   * so the next chat turn prefills only the new words.
+   */
+  prewarm(games: readonly ArcadeGame[], history: readonly HistoryEntry[]): void {
+    const model = this.deps.model();
+    if (!model.prewarm) return;
+    const { requests } = this.deps;
+    const messages = buildMessages(games, history, requests.session, requests.busy, '', [], { gamesOnly: this.deps.gamesOnly?.() ?? false });
+    void model.prewarm('main', messages.slice(0, -1), new AbortController().signal);
   }
 
   /** The tools legal now: no game → list/start/reply; a game running → also end_game and send_message. */

@@ -1,9 +1,9 @@
 /**
  * The turn budget in use (src/core/arcade/turn-budget.ts): T1 and T2, the defaults unless a value is
- * stored in localStorage (there is no screen for it yet; the chaos tests store short ones). Read at
- * every round; anything stored out of range is brought inside.
+ * stored in localStorage (a parent sets T2 in 设置 → 大脑, 「回答时限」; the chaos tests store short
+ * ones). Read at every round; anything stored out of range is brought inside.
  */
-import { normalizeTurnBudget, type TurnBudget } from '../core/arcade/turn-budget.ts';
+import { normalizeTurnBudget, withParentAnswer, type TurnBudget } from '../core/arcade/turn-budget.ts';
 
 const KEY = 'agentcade.settings.turn-budget';
 
@@ -23,4 +23,16 @@ export function turnBudget(): TurnBudget {
     stored = null;
   }
   return normalizeTurnBudget(stored);
+}
+
+/** A parent's 「回答时限」 in seconds, kept within the parent's range; returns the budget now in use. */
+export function setAnswerSeconds(seconds: number): TurnBudget {
+  const next = withParentAnswer(turnBudget(), seconds);
+  try {
+    storage()?.setItem(KEY, JSON.stringify(next));
+  } catch {
+    // Storage full or blocked: the budget stays as it was for this page.
+    return turnBudget();
+  }
+  return next;
 }

@@ -31,13 +31,14 @@
  * Errors (seed 000 §出错处理): invalid tool arguments or a throwing tool → `{"error": …}` back to the
  * model (the tool loop); a model error, no reply within the step budget, or the turn's deadline →
  * the rules' line built from what the tools decided in this turn (the child hears the truth of a
- * guess that was judged), or EngineFailure when they decided nothing; either way the round is not
- * written to memory.
+ * guess that was judged), remembered as far as it went with that line as its reply (so the next
+ * request starts with everything the engine has read), or EngineFailure when they decided nothing
+ * (that round is not written to memory).
  *
  * Answers (GameEngine.reveal): a game lists the answers of the session (`answers()`); the engine
  * notes which ones the child has heard, so when the session ends the runtime tells the rest.
  */
-import { remember } from '../core/agent/memory.ts';
+import { cutRound, remember } from '../core/agent/memory.ts';
 import { runToolLoop, ToolError, type AgentTool, type StepRecord } from '../core/agent/tool-loop.ts';
 import { stepMessage } from '../core/agent/messages.ts';
 import { COLOUR_WINDOW_MS } from '../core/arcade/turn-budget.ts';
@@ -362,17 +363,21 @@ export abstract class SkillAgent implements GameEngine {
     else t.signal.addEventListener('abort', onCancel, { once: true });
     const timer = t.deadline !== undefined ? setTimeout(() => stop.abort(new DeadlineReached(`the turn's deadline passed`)), Math.max(0, t.deadline - this.now())) : undefined;
     let colour: ReturnType<typeof setTimeout> | undefined;
+    const input = inputMessage(t.kind, t.text, this.state());
+    // The round as far as it went (input, steps, results), remembered when it is cut.
+    let partial: readonly ChatMessage[] = [input];
     /** What the tools decided, said truly, when the model did not get to say it (or null). */
     const instead = (why: string): EngineReply | null => {
       const line = rulesLine();
       if (!line) return null;
       this.record('error', 'model_step', { error: why, instead: line });
       speech.replying.restart();
+      // Remembered as far as it went, with the line said instead as its reply.
+      this.memory = remember(this.memory, cutRound(partial, line), isInputMessage);
       return { text: speech.replying.finish(line) || NOTHING_MORE, ended: turn.sessionEnding || t.kind === 'end' };
     };
     const history = [{ role: 'system' as const, content: this.systemPrompt() }, ...this.memory];
     try {
-      const input = inputMessage(t.kind, t.text, this.state());
       const outcome = await runToolLoop({
         agent: this.source,
         model: this.model,
@@ -396,6 +401,7 @@ export abstract class SkillAgent implements GameEngine {
               },
             }
           : {}),
+        onMessages: (m) => (partial = m.slice(history.length)),
         onStep: (r) => {
           this.onStep(r);
           if (r.kind === 'loop' && !r.refused && r.step.action !== SAY_ACTION) results.push({ name: r.step.action, args: r.step.args, result: r.result });

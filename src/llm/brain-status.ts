@@ -24,6 +24,7 @@ export function remoteHost(baseUrl: string): string {
 function localWaiting(label: string, state: LocalState): BrainFacts | undefined {
   if (state.kind === 'downloading') return { chosen: true, label, ready: false, offline: false, note: `下载中 ${state.percent}%`, waiting: `下载中 ${state.percent}%` };
   if (state.kind === 'cached') return { chosen: true, label, ready: false, offline: true, note: '已下载，正在加载', waiting: '正在加载' };
+  if (state.kind === 'measuring') return { chosen: true, label, ready: false, offline: true, note: localStateText(state), waiting: '正在测速度' };
   if (state.kind === 'failed') return { chosen: true, label, ready: false, offline: false, note: localStateText(state), waiting: '没下载成功' };
   return undefined;
 }
@@ -39,7 +40,7 @@ export function brainFacts(s: ControllerState): BrainFacts {
   const cpu = `本机 CPU 大脑 ${cpuModelLabel(s.settings.cpu.modelId).replace(/（.*$/, '')}`;
   switch (s.active) {
     case 'scripted':
-      return { chosen: true, label: '演示脚本', ready: true, offline: true, note: '回答是写好的，不会随孩子的话变' };
+      return { chosen: true, label: '规则大脑', ready: true, offline: true, note: '按游戏规则马上回答，聊天用固定的句子' };
     case 'webllm':
       return { chosen: true, label: local, ready: true, offline: true };
     case 'cpu':
@@ -56,7 +57,7 @@ export function brainFacts(s: ControllerState): BrainFacts {
   const notChosen: BrainFacts = { chosen: false, label: '', ready: false, offline: false, note: s.probe?.usable ? '可以下载本机大脑。' : '点「选大脑」选一个。' };
   switch (s.settings.provider) {
     case 'scripted':
-      return { chosen: true, label: '演示脚本', ready: false, offline: true, note: '正在准备', waiting: '正在准备' };
+      return { chosen: true, label: '规则大脑', ready: false, offline: true, note: '正在准备', waiting: '正在准备' };
     case 'remote':
       return { chosen: true, label: '家里的电脑', ready: false, offline: false, note: s.remoteProblem ?? '还没填家里电脑的地址', waiting: s.remoteProblem ? '地址用不了' : '还没填地址' };
     case 'webllm':

@@ -95,7 +95,8 @@ export class WllamaEngine implements EngineLike {
       n_ctx: this.req.contextWindow ?? 4096,
       n_threads: threads,
       n_gpu_layers: 0,
-      n_parallel: 1,
+      n_parallel: this.req.slots ?? 1,
+      ...((this.req.slots ?? 1) > 1 ? { kv_unified: true } : {}),
       progressCallback: ({ loaded, total }) => {
         const mb = (n: number) => (n / 1e6).toFixed(n < 1e7 ? 1 : 0);
         this.onProgress({ progress: total > 0 ? Math.min(0.99, loaded / total) : 0, text: `下载模型 ${mb(loaded)} / ${mb(total)} MB`, loaded, total });

@@ -27,5 +27,7 @@ export function createCpuProvider(opts: CpuProviderOptions = {}): LocalProvider 
       return req;
     },
     label: (id) => (id ? `${cpuModelLabel(id)}（本机 CPU）` : 'CPU 引擎（未加载）'),
+    // llama.cpp reuses the longest common token prefix of the last prompt.
+    prefixCache: true,
   });
 }

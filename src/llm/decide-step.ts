@@ -29,6 +29,8 @@ export interface CompletionRequest extends StepRequest {
 export interface StepProvider {
   readonly label: string;
   complete(req: CompletionRequest): Promise<string>;
+  /** A prefix-caching engine reads these messages into its cache (ChatModel.prewarm). */
+  prewarm?(messages: ChatMessage[], signal: AbortSignal): Promise<void>;
 }
 
 export interface InvalidOutput {
@@ -59,6 +61,7 @@ export function createChatModel(provider: StepProvider, opts: ChatModelOptions =
   const now = opts.now ?? Date.now;
   return {
     label: provider.label,
+    ...(provider.prewarm ? { prewarm: (_agent: string, messages: ChatMessage[], signal: AbortSignal) => provider.prewarm!(messages, signal).catch(() => undefined) } : {}),
     async step(req: StepRequest): Promise<Step> {
       const schema = buildStepSchema(req.tools);
       const maxRetries = req.retries ?? defaultRetries;

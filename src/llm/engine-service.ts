@@ -21,6 +21,12 @@ export interface LoadRequest {
   contextWindow?: number;
   /** CPU engine: threads to use (default: chosen from the cores when cross-origin isolated, else 1). */
   threads?: number;
+  /**
+   * CPU engine: cache slots (llama.cpp's parallel sequences over one unified KV cache). With two, a
+   * request goes to the slot whose cached prompt it shares most with, so the main agent's requests
+   * and a game's keep their own caches.
+   */
+  slots?: number;
 }
 
 export interface LoadProgress {
@@ -39,6 +45,18 @@ export interface EngineCompletion {
   schema: JsonSchema;
   maxTokens: number;
   temperature: number;
+}
+
+/** What one step cost the engine: its own counts and rates when it tells them, else wall-clock ones. */
+export interface StepRates {
+  promptTokens?: number;
+  decodeTokens?: number;
+  /** Tokens per second of the prompt (prefill) and of the generated text (decode). */
+  prefillPerS?: number;
+  decodePerS?: number;
+  /** Wall clock: request → first decoded piece, and first piece → end (ms). */
+  firstPieceMs: number;
+  decodeMs: number;
 }
 
 export type EngineResult<T> = { ok: true; value: T } | { ok: false; code: string; message: string };
@@ -62,10 +80,20 @@ export interface EngineStatus {
   waiting: string[];
 }
 
+/**
+ * One streamed chunk: the decoded piece, and at the end the engine's own counts — WebLLM's `usage`
+ * (asked for with `stream_options.include_usage`), llama.cpp's `timings` (the CPU engine).
+ */
+export interface EngineChunk {
+  choices: Array<{ delta?: { content?: string | null } }>;
+  usage?: { prompt_tokens?: number; completion_tokens?: number; extra?: { prefill_tokens_per_s?: number; decode_tokens_per_s?: number } } | null;
+  timings?: { prompt_n?: number; prompt_per_second?: number; predicted_n?: number; predicted_per_second?: number };
+}
+
 /** What we use of WebLLM's MLCEngine. */
 export interface EngineLike {
   reload(modelId: string, chatOpts?: Record<string, unknown>): Promise<void>;
-  chatCompletion(req: Record<string, unknown>): Promise<AsyncIterable<{ choices: Array<{ delta?: { content?: string | null } }> }>>;
+  chatCompletion(req: Record<string, unknown>): Promise<AsyncIterable<EngineChunk>>;
   interruptGenerate(): void | Promise<void>;
   unload(): Promise<void>;
   details?(): EngineDetails;
@@ -83,10 +111,12 @@ export interface EngineDeps {
   isCached?(req: LoadRequest): Promise<boolean>;
   deleteCached?(req: LoadRequest): Promise<void>;
   online?(): boolean;
+  /** Milliseconds clock for the step rates (performance.now by default). */
+  now?(): number;
 }
 
 /** What an engine module (webllm-engine.ts, cpu-engine.ts) gives; the worker adds the rest (lazyEngineDeps). */
-export type EngineModule = Omit<EngineDeps, 'isQwen3' | 'online'>;
+export type EngineModule = Omit<EngineDeps, 'isQwen3' | 'online' | 'now'>;
 
 /** `url` made absolute against the page (WebLLM throws on a relative one; the CPU engine's cache is keyed by the absolute one). */
 export function absoluteUrl(url: string): string {
@@ -98,6 +128,8 @@ export interface ModelEngineService {
   load(req: LoadRequest, onProgress?: (p: LoadProgress) => void): Promise<EngineResult<string>>;
   /** One step under its grammar; `onDelta` hears each decoded piece as it comes. */
   complete(c: EngineCompletion, onDelta?: (delta: string) => void): Promise<EngineResult<string>>;
+  /** One step like `complete`, answered with what it cost (the calibration after a load). */
+  measure(c: EngineCompletion): Promise<EngineResult<StepRates>>;
   cancel(id: string): void;
   /** Stops the running generation (the request resolves with what it has, flagged aborted). */
   interrupt(): void;
@@ -142,7 +174,9 @@ export function createEngineService(deps: EngineDeps): ModelEngineService {
     }
   }
 
-  async function generate(c: EngineCompletion, signal: AbortSignal, onDelta?: (delta: string) => void): Promise<string> {
+  const clock = () => deps.now?.() ?? (globalThis as { performance?: { now(): number } }).performance?.now() ?? Date.now();
+
+  async function generate(c: EngineCompletion, signal: AbortSignal, onDelta?: (delta: string) => void, rates?: (r: StepRates) => void): Promise<string> {
     if (loading) {
       const r = await loading.done;
       if (!r.ok) throw new Error(r.message);
@@ -152,10 +186,15 @@ export function createEngineService(deps: EngineDeps): ModelEngineService {
     const grammar = await deps.grammar(c.schema);
     const e = engine;
     runningId = c.id;
+    const t0 = clock();
+    let first: number | undefined;
+    let counted: EngineChunk['usage'];
+    let timings: EngineChunk['timings'];
     try {
       const stream = await e.chatCompletion({
         messages: c.messages,
         stream: true,
+        stream_options: { include_usage: true },
         max_tokens: c.maxTokens,
         temperature: c.temperature,
         response_format: { type: 'grammar', grammar },
@@ -166,11 +205,30 @@ export function createEngineService(deps: EngineDeps): ModelEngineService {
       let text = '';
       for await (const chunk of stream) {
         const piece = chunk.choices[0]?.delta?.content ?? '';
+        if (piece && first === undefined) first = clock();
+        if (chunk.usage) counted = chunk.usage;
+        if (chunk.timings) timings = chunk.timings;
         text += piece;
         if (piece && onDelta) void Promise.resolve(onDelta(piece)).catch(() => undefined);
         if (signal.aborted) break; // safe in 0.2.86: the lock is released in a finally
       }
       if (signal.aborted) throw new DOMException('aborted', 'AbortError');
+      if (rates) {
+        const end = clock();
+        const firstPieceMs = (first ?? end) - t0;
+        const decodeMs = end - (first ?? end);
+        const promptTokens = timings?.prompt_n ?? counted?.prompt_tokens;
+        const decodeTokens = timings?.predicted_n ?? counted?.completion_tokens;
+        rates({
+          promptTokens,
+          decodeTokens,
+          prefillPerS: timings?.prompt_per_second ?? counted?.extra?.prefill_tokens_per_s ?? (promptTokens && firstPieceMs > 0 ? promptTokens / (firstPieceMs / 1000) : undefined),
+          decodePerS:
+            timings?.predicted_per_second ?? counted?.extra?.decode_tokens_per_s ?? (decodeTokens && decodeTokens > 1 && decodeMs > 0 ? (decodeTokens - 1) / (decodeMs / 1000) : undefined),
+          firstPieceMs,
+          decodeMs,
+        });
+      }
       return text;
     } finally {
       runningId = undefined;
@@ -192,6 +250,20 @@ export function createEngineService(deps: EngineDeps): ModelEngineService {
       try {
         const text = await queue.run(() => generate(c, ac.signal, onDelta), { signal: ac.signal, label: `${c.agent}#${c.id}` });
         return { ok: true, value: text };
+      } catch (err) {
+        return fail(err, online());
+      } finally {
+        controllers.delete(c.id);
+      }
+    },
+
+    async measure(c) {
+      const ac = new AbortController();
+      controllers.set(c.id, ac);
+      let got: StepRates | undefined;
+      try {
+        await queue.run(() => generate(c, ac.signal, undefined, (r) => (got = r)), { signal: ac.signal, label: `${c.agent}#${c.id}` });
+        return got ? { ok: true, value: got } : { ok: false, code: 'unknown', message: 'no rates' };
       } catch (err) {
         return fail(err, online());
       } finally {

@@ -49,7 +49,7 @@ export const modelErrors: ErrorTable = {
   },
   model_not_configured: {
     child: '我还没有选好用哪个大脑，请大人在设置里选一下。',
-    parent: '还没有选择可用的模型。请在设置里选择本机模型、远程接口或演示脚本。',
+    parent: '还没有选择可用的模型。请在设置里选择本机模型、远程接口或规则大脑。',
   },
   model_invalid_output: {
     child: '我刚才想糊涂了，我们再来一次吧。',
@@ -74,7 +74,7 @@ export const modelErrors: ErrorTable = {
   model_remote_timeout: {
     child: '远方的大脑想得太久了，我们再试一次吧。',
     also: ['远方的大脑这次没来得及回答，你再说一遍好吗？', '大脑那边有点慢，我们再试一次吧。'],
-    parent: '远程模型接口在限定时间内没有回答。请检查服务端负载，或在设置里加大超时时间。',
+    parent: '远程模型接口在限定时间内没有回答。请检查服务端负载，或在设置 → 大脑里加大“回答时限”（最长 120 秒）；远程接口的“超时”只在回答时限以内起作用。',
   },
   model_too_slow: {
     child: '我想得太久了，你再说一遍好吗？',

@@ -6,9 +6,10 @@
  */
 import * as Comlink from 'comlink';
 import type { StepProvider } from './decide-step.ts';
-import type { EngineDetails, EngineResult, EngineStatus, LoadProgress, LoadRequest, ModelEngineService } from './engine-service.ts';
+import type { EngineDetails, EngineResult, EngineStatus, LoadProgress, LoadRequest, ModelEngineService, StepRates } from './engine-service.ts';
 import { abortError, modelError, toModelError } from './errors.ts';
-import type { JsonSchema } from '../core/llm/types.ts';
+import { buildStepSchema } from '../core/llm/step-schema.ts';
+import type { ChatMessage, JsonSchema } from '../core/llm/types.ts';
 
 export interface LocalProvider extends StepProvider {
   /** Checks the device, then loads the model; resolves with the model id actually loaded. */
@@ -22,6 +23,8 @@ export interface LocalProvider extends StepProvider {
   status(): Promise<EngineStatus>;
   /** What the loaded engine tells about itself (threads, last speeds). */
   details(): Promise<EngineDetails | undefined>;
+  /** One step's cost on this device (the calibration after a load): the engine's counts and rates. */
+  measure(messages: ChatMessage[], schema: JsonSchema, maxTokens: number): Promise<StepRates>;
   /** Builds (and caches in the worker) the grammar for a step schema. */
   prepareGrammar(schema: JsonSchema): Promise<string>;
   /** Ends the worker. */
@@ -34,6 +37,8 @@ export interface LocalProviderSpec {
   prepare(req: LoadRequest): Promise<LoadRequest>;
   /** The provider's label for a loaded model id (or undefined: not loaded). */
   label(loadedId: string | undefined): string;
+  /** The engine keeps the longest common prefix of its last prompt (llama.cpp): prewarming helps. */
+  prefixCache?: boolean;
 }
 
 function unwrap<T>(r: EngineResult<T>): T {
@@ -43,6 +48,9 @@ function unwrap<T>(r: EngineResult<T>): T {
 }
 
 let seq = 0;
+
+/** Any short reply: a prewarm decodes one token of it. */
+const PREWARM_SCHEMA: JsonSchema = buildStepSchema([{ name: 'reply', description: '', parameters: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] } }]);
 
 export function createLocalProvider(spec: LocalProviderSpec): LocalProvider {
   let worker: Worker | undefined;
@@ -90,6 +98,29 @@ export function createLocalProvider(spec: LocalProviderSpec): LocalProvider {
         req.signal?.removeEventListener('abort', onAbort);
       }
     },
+
+    async measure(messages, schema, maxTokens) {
+      if (!service) throw modelError('model_not_loaded');
+      const id = `${Date.now().toString(36)}-${++seq}`;
+      return unwrap(await service.measure({ id, agent: 'calibration', messages, schema, maxTokens, temperature: 0 }));
+    },
+
+    ...(spec.prefixCache
+      ? {
+          async prewarm(messages: ChatMessage[], signal: AbortSignal) {
+            if (!service || !loadedId || signal.aborted) return;
+            const id = `${Date.now().toString(36)}-${++seq}`;
+            const onAbort = () => void service?.cancel(id);
+            signal.addEventListener('abort', onAbort, { once: true });
+            try {
+              // One token decoded: the prompt is read into the cache, the output is thrown away.
+              await service.complete({ id, agent: 'prewarm', messages, schema: PREWARM_SCHEMA, maxTokens: 1, temperature: 0 });
+            } finally {
+              signal.removeEventListener('abort', onAbort);
+            }
+          },
+        }
+      : {}),
 
     interrupt() {
       void service?.interrupt();

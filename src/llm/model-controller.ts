@@ -14,9 +14,11 @@
  * - Remote API: `saveRemote`, `testRemote` (lists the server's models and probes its
  *   structured-output mode, kept with the settings; `snapshot.remoteTest`).
  */
-import type { StepTimeouts } from '../core/arcade/turn-budget.ts';
+import { DEFAULT_TURN_BUDGET, type StepTimeouts, type TurnBudget } from '../core/arcade/turn-budget.ts';
+import { brainSpeed, CALIBRATION_DECODE_TOKENS, calibrationMessages, chooseThreads, rejudge, threadCandidates, type BrainSpeed, type ThreadSample } from '../core/llm/brain-speed.ts';
 import type { ChatModel, ModelError } from '../core/llm/types.ts';
 import { describeModelError } from './describe.ts';
+import { buildStepSchema } from '../core/llm/step-schema.ts';
 import { modelError, toModelError } from './errors.ts';
 import type { EngineDetails, LoadProgress, LoadRequest } from './engine-service.ts';
 import type { ModelHub, ProviderKind } from './model-hub.ts';
@@ -47,6 +49,8 @@ export type LocalState =
   | { kind: 'not-downloaded' }
   | { kind: 'downloading'; percent: number; text: string; loaded?: number; total?: number }
   | { kind: 'cached' }
+  /** Loaded; the calibration step is measuring this device's speed. */
+  | { kind: 'measuring' }
   | { kind: 'ready' }
   | { kind: 'failed'; code: string; reason: string };
 
@@ -71,6 +75,8 @@ export interface ControllerState {
   cpu: LocalState;
   /** The loaded CPU engine's threads and last speeds. */
   cpuDetails?: EngineDetails;
+  /** Each engine's speed as measured on this device after its chosen model loaded (judged against the current T2). */
+  speeds: Partial<Record<LocalEngine, BrainSpeed>>;
   /** The WebLLM model id actually loaded / to load on this GPU (q4f32 twin without f16). */
   effectiveModelId: string;
   /** Last problem with the remote API (checked before trying, or from the connection test). */
@@ -94,6 +100,8 @@ export interface ControllerDeps {
   save?: (s: ModelSettings) => Promise<void>;
   /** Per-attempt limits of a remote step, sized to the turn budget (read at every attempt). */
   stepTimeouts?: () => StepTimeouts;
+  /** The turn budget in use (a local brain's measured wait is judged against its T2). */
+  turnBudget?: () => TurnBudget;
 }
 
 const MB = 1e6;
@@ -111,6 +119,8 @@ export function localStateText(s: LocalState): string {
       return s.total ? `下载中 ${s.percent}%（${(s.loaded! / MB).toFixed(1)} / ${(s.total / MB).toFixed(1)} MB）` : `下载中 ${s.percent}%`;
     case 'cached':
       return '已可离线使用（未加载）';
+    case 'measuring':
+      return '正在测这台设备上的速度…';
     case 'ready':
       return '已可离线使用';
     case 'failed':
@@ -176,9 +186,11 @@ const ENGINES: Record<LocalEngine, LocalEngineSpec> = {
     field: 'cpu',
     provider: (deps) => (deps.cpu ?? (() => createCpuProvider()))(),
     cannotRun: ({ cpuProbe }) => (cpuProbe?.usable ? undefined : modelError('model_cpu_unsupported', cpuProbe ? cpuProbeSummary(cpuProbe) : undefined)),
-    request: ({ settings: { cpu: c } }) =>
+    request: ({ settings: { cpu: c } }) => ({
       // A self-hosted file is named by its file name (the label says what is really loaded).
-      c.modelUrl ? { modelId: decodeURIComponent(c.modelUrl.split(/[?#]/)[0].split('/').pop() || c.modelUrl), modelUrl: c.modelUrl } : { modelId: c.modelId },
+      ...(c.modelUrl ? { modelId: decodeURIComponent(c.modelUrl.split(/[?#]/)[0].split('/').pop() || c.modelUrl), modelUrl: c.modelUrl } : { modelId: c.modelId }),
+      ...(c.threads ? { threads: c.threads } : {}),
+    }),
     // Its CPU_MODELS id, or its own address.
     offlineKey: ({ settings: { cpu: c } }) => (c.modelUrl ? `cpu:${c.modelUrl}` : `cpu:${c.modelId}`),
     withModel: (s, modelId, urls) => ({ ...s, cpu: { modelId, modelUrl: urls.modelUrl ?? s.cpu.modelUrl } }),
@@ -208,6 +220,7 @@ export class ModelController {
       cpu: { kind: 'unknown' },
       effectiveModelId: settings.localModelId,
       activeLabel: deps.hub.label,
+      speeds: {},
     };
     // Whether the home computer answered is known only from a step that reached it (or not).
     deps.hub.onStep((r) => {
@@ -239,6 +252,7 @@ export class ModelController {
     const next = { ...this.state, ...patch };
     next.provider = effective(next.settings, next.choice);
     next.effectiveModelId = adaptToGpu(next.settings.localModelId, next.probe ?? { f16: true });
+    next.speeds = this.speedsOf(next);
     this.state = { ...next, active: this.deps.hub.kind, activeLabel: this.deps.hub.label };
     for (const fn of this.listeners) fn(this.state);
   }
@@ -252,6 +266,26 @@ export class ModelController {
 
   private fail(engine: LocalEngine, e: ModelError): void {
     this.setEngine(engine, { kind: 'failed', code: e.code, reason: describeModelError(e).short });
+  }
+
+  private answerMs(): number {
+    return (this.deps.turnBudget?.() ?? DEFAULT_TURN_BUDGET).answerMs;
+  }
+
+  /** The measured speed of each engine's chosen model, judged against the T2 in use now. */
+  private speedsOf(s: ControllerState): Partial<Record<LocalEngine, BrainSpeed>> {
+    const out: Partial<Record<LocalEngine, BrainSpeed>> = {};
+    for (const engine of LOCAL_ENGINES) {
+      const m = s.settings.speeds?.[ENGINES[engine].offlineKey(s)];
+      if (m) out[engine] = rejudge(m, this.answerMs());
+    }
+    return out;
+  }
+
+  /** The T2 changed (the parent set it): the measured speeds are judged again, and so is the automatic choice. */
+  budgetChanged(): void {
+    if (this.state.probe && this.state.cpuProbe) this.set({ choice: this.computeChoice(this.state.settings, this.state.probe, this.state.cpuProbe) });
+    else this.set({});
   }
 
   private provider(engine: LocalEngine): LocalProvider {
@@ -269,6 +303,7 @@ export class ModelController {
       remoteConfigured: !!(settings.remote.baseUrl && settings.remote.model),
       cpuModelRamMB: m.ramMB,
       cpuModelDownloadMB: m.downloadMB,
+      speeds: this.speedsOf({ ...this.state, settings }),
     });
   }
 
@@ -360,12 +395,58 @@ export class ModelController {
       const loadedId = await provider.load(e.request(this.state), (p) => this.setEngine(engine, downloading(p)));
       const key = e.offlineKey(this.state, loadedId);
       await this.persist({ ...this.state.settings, readyOffline: [...new Set([...this.state.settings.readyOffline, key])] });
+      if (!this.state.settings.speeds?.[key]) await this.calibrate(engine, provider, key);
       if (this.state.provider === engine) this.deps.hub.setModel(engine, await chatModelOf(provider));
       this.setEngine(engine, { kind: 'ready' }, e.details ? { cpuDetails: await provider.details() } : {});
     } catch (err) {
       if ((err as Error)?.name === 'AbortError') return this.refresh(engine);
       this.fail(engine, toModelError(err));
     }
+  }
+
+  /**
+   * Measures the loaded model on this device: one short step on the real prompt layout, its
+   * prefill and decode rates kept with the settings. The CPU engine, when it may use several
+   * threads, is measured with each candidate count (loaded again for each) and keeps the fastest.
+   * A failed measurement leaves the brain usable, only unmeasured.
+   */
+  private async calibrate(engine: LocalEngine, provider: LocalProvider, key: string): Promise<void> {
+    this.setEngine(engine, { kind: 'measuring' });
+    const once = async (): Promise<ThreadSample | undefined> => {
+      try {
+        const r = await provider.measure(calibrationMessages(), CALIBRATION_SCHEMA, CALIBRATION_DECODE_TOKENS);
+        const threads = (await provider.details().catch(() => undefined))?.threads ?? 1;
+        return r.prefillPerS && r.decodePerS ? { threads, prefillPerS: r.prefillPerS, decodePerS: r.decodePerS } : undefined;
+      } catch {
+        return undefined;
+      }
+    };
+    const samples: ThreadSample[] = [];
+    const first = await once();
+    if (first) samples.push(first);
+    const probe = this.state.cpuProbe;
+    if (engine === 'cpu' && first && probe && this.state.settings.cpu.threads === undefined) {
+      const e = ENGINES[engine];
+      let loadedThreads = first.threads;
+      for (const threads of threadCandidates(probe.isolated, probe.cores).filter((t) => t !== first.threads)) {
+        try {
+          await provider.load({ ...e.request(this.state), threads }, () => {});
+          loadedThreads = threads;
+          const s = await once();
+          if (s) samples.push(s);
+        } catch {
+          break;
+        }
+      }
+      const best = chooseThreads(samples) ?? first.threads;
+      if (best !== loadedThreads) await provider.load({ ...e.request(this.state), threads: best }, () => {});
+      await this.persist({ ...this.state.settings, cpu: { ...this.state.settings.cpu, threads: best } });
+    }
+    const chosen = samples.find((x) => x.threads === (engine === 'cpu' ? (this.state.settings.cpu.threads ?? first?.threads) : first?.threads)) ?? samples[0];
+    if (!chosen) return;
+    const speed = brainSpeed(chosen, this.answerMs(), engine === 'cpu' ? chosen.threads : undefined);
+    await this.persist({ ...this.state.settings, speeds: { ...this.state.settings.speeds, [key]: speed } });
+    if (this.state.probe && this.state.cpuProbe) this.set({ choice: this.computeChoice(this.state.settings, this.state.probe, this.state.cpuProbe) });
   }
 
   /** Reads the CPU engine's threads and last speeds again (after a step). */
@@ -484,6 +565,11 @@ async function chatModelOf(provider: LocalProvider): Promise<ChatModel> {
   return createChatModel(provider);
 }
 
+/** The calibration step's schema: a short reply, like a game's reply step. */
+const CALIBRATION_SCHEMA = buildStepSchema([
+  { name: 'reply', description: '说出这一轮最后的回复', parameters: { type: 'object', properties: { text: { type: 'string', minLength: 1, maxLength: 40 } }, required: ['text'] } },
+]);
+
 export const TRY_AGENT = 'settings:test';
 const TRY_TOOLS = [
   {
@@ -511,6 +597,6 @@ export async function tryStep(hub: ModelHub, text: string, signal?: AbortSignal)
 }
 
 /** The app's controller over the app's hub (the lead mounts ModelSettings with these). */
-export function createModelController(hub: ModelHub, demoModel: () => Promise<ChatModel>, opts: Pick<ControllerDeps, 'stepTimeouts'> = {}): ModelController {
+export function createModelController(hub: ModelHub, demoModel: () => Promise<ChatModel>, opts: Pick<ControllerDeps, 'stepTimeouts' | 'turnBudget'> = {}): ModelController {
   return new ModelController({ hub, webllm: () => createWebLlmProvider(), cpu: () => createCpuProvider(), demoModel, ...opts });
 }

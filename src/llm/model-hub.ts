@@ -7,7 +7,7 @@
 import { modelError } from './errors.ts';
 import { exposeModel } from './model-port.ts';
 import { FifoQueue } from './request-queue.ts';
-import type { ChatModel, Step, StepRequest } from '../core/llm/types.ts';
+import type { ChatMessage, ChatModel, Step, StepRequest } from '../core/llm/types.ts';
 
 export type ProviderKind = 'webllm' | 'cpu' | 'remote' | 'scripted';
 
@@ -82,6 +82,7 @@ export class ModelHub {
         return hub.label;
       },
       step: (req) => this.step(req),
+      prewarm: async (agent, messages) => this.prewarm(agent, messages),
     };
   }
 
@@ -95,7 +96,32 @@ export class ModelHub {
     return { port: port2, close };
   }
 
+  /**
+   * While nothing waits: reads `messages` into the engine's cache for the request that will start
+   * with them (ChatModel.prewarm). Any step that comes stops it first, so a prewarm never delays a
+   * turn more than the engine takes to stop.
+   */
+  prewarm(agent: string, messages: ChatMessage[]): void {
+    const model = this.current?.model;
+    if (!model?.prewarm || this.queue.running !== undefined || this.queue.waitingLabels.length || this.warming) return;
+    const ac = new AbortController();
+    this.warming = ac;
+    void model.prewarm(agent, messages, ac.signal).finally(() => {
+      if (this.warming === ac) this.warming = undefined;
+    });
+  }
+
+  /** The running prewarm, stopped by the next step. */
+  private warming: AbortController | undefined;
+
+  /** Whether a prewarm is reading into the engine's cache now. */
+  get prewarming(): boolean {
+    return this.warming !== undefined;
+  }
+
   step(req: StepRequest): Promise<Step> {
+    this.warming?.abort();
+    this.warming = undefined;
     const p = this.queue.run(() => this.run(req), { signal: req.signal, label: req.agent });
     this.emit();
     return p.finally(() => this.emit());

@@ -9,7 +9,7 @@ import { modelError } from './errors.ts';
 import { stepJson } from '../core/llm/step-format.ts';
 import type { ChatModel, ScriptPolicy, Step } from '../core/llm/types.ts';
 
-export const SCRIPTED_LABEL = '演示脚本（无模型）';
+export const SCRIPTED_LABEL = '规则大脑（不用模型）';
 
 export type PolicySource = Record<string, ScriptPolicy> | ((agent: string) => ScriptPolicy | undefined);
 
@@ -22,7 +22,7 @@ export function scriptedProvider(policies: PolicySource): StepProvider {
     label: SCRIPTED_LABEL,
     async complete(req) {
       const policy = find(req.agent);
-      if (!policy) throw modelError('model_not_configured', `演示脚本里没有“${req.agent}”的策略`);
+      if (!policy) throw modelError('model_not_configured', `规则大脑里没有“${req.agent}”的策略`);
       const out = await policy(req);
       const text = typeof out.raw === 'string' ? out.raw : stepJson(out as Step);
       if (req.onDelta) {

@@ -10,6 +10,7 @@ import { DEFAULT_MODEL_ID } from '../core/llm/models.ts';
 import { DEFAULT_CPU_MODEL_ID } from '../core/llm/cpu-models.ts';
 import type { ProviderKind } from './model-hub.ts';
 import { isOutputMode, type OutputMode } from '../core/llm/output-modes.ts';
+import type { BrainSpeed } from '../core/llm/brain-speed.ts';
 
 export const SETTINGS_DB = 'agentcade-settings';
 export const SETTINGS_DB_VERSION = 1;
@@ -36,6 +37,8 @@ export interface CpuSettings {
   modelId: string;
   /** A self-hosted GGUF address (optional; made absolute before loading). */
   modelUrl: string;
+  /** Threads chosen by measurement on this device (unset: not measured yet). */
+  threads?: number;
 }
 
 /** `auto`: the engine chosen from what the device has (core/llm/engine-choice.ts). */
@@ -53,6 +56,8 @@ export interface ModelSettings {
   cpu: CpuSettings;
   /** Model ids (WebLLM and CPU engine) that completed one full load here, so they work offline. */
   readyOffline: string[];
+  /** Speeds measured on this device after a load, by the same key as `readyOffline`. */
+  speeds?: Record<string, BrainSpeed>;
 }
 
 export function probedKey(r: Pick<RemoteSettings, 'baseUrl' | 'model'>): string {
@@ -99,9 +104,25 @@ export function migrateModelSettings(stored: unknown): ModelSettings {
       preset: str(r.preset, baseUrl ? 'custom' : d.remote.preset) || d.remote.preset,
       ...(isOutputMode(r.mode) && typeof r.probedFor === 'string' ? { mode: r.mode, probedFor: r.probedFor } : {}),
     },
-    cpu: { modelId: str(c.modelId, d.cpu.modelId) || d.cpu.modelId, modelUrl: str(c.modelUrl, '') },
+    cpu: {
+      modelId: str(c.modelId, d.cpu.modelId) || d.cpu.modelId,
+      modelUrl: str(c.modelUrl, ''),
+      ...(typeof c.threads === 'number' && c.threads >= 1 && c.threads <= 16 ? { threads: Math.round(c.threads) } : {}),
+    },
     readyOffline: Array.isArray(s.readyOffline) ? s.readyOffline.filter((x): x is string => typeof x === 'string') : [],
+    ...(speedsOf(s.speeds) ? { speeds: speedsOf(s.speeds) } : {}),
   };
+}
+
+function isSpeed(v: unknown): v is BrainSpeed {
+  const o = v as Partial<BrainSpeed> | null;
+  return typeof o === 'object' && o !== null && [o.prefillPerS, o.decodePerS, o.turnWaitS, o.answerMs].every((n) => typeof n === 'number' && n > 0) && typeof o.fits === 'boolean';
+}
+
+function speedsOf(v: unknown): Record<string, BrainSpeed> | undefined {
+  if (typeof v !== 'object' || v === null) return undefined;
+  const kept = Object.entries(v).filter(([, x]) => isSpeed(x));
+  return kept.length ? Object.fromEntries(kept) : undefined;
 }
 
 let dbPromise: Promise<IDBPDatabase> | undefined;

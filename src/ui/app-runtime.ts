@@ -85,7 +85,7 @@ export function createAppRuntime(): AppRuntime {
   const hub = modelHub;
   // One turn budget for the whole app (T1 "still thinking", T2 a real answer): the remote step
   // timeouts, the game host's hang detection and the main agent's rounds are all sized from it.
-  const controller = createModelController(hub, () => import('./demo-brain.ts').then((m) => m.createDemoModel()), { stepTimeouts: () => stepTimeouts(turnBudget()) });
+  const controller = createModelController(hub, () => import('./demo-brain.ts').then((m) => m.createDemoModel()), { stepTimeouts: () => stepTimeouts(turnBudget()), turnBudget });
   void controller.init().catch((e) => console.error('model settings', e));
   followLocalModel(controller); // persistent storage when a model starts downloading
 
@@ -241,6 +241,13 @@ export function createAppRuntime(): AppRuntime {
   });
   // The robot's own notices ("机器人断开了…") go through the one speaking path too.
   robot.output.on('notice', (text) => void agent.voice.say(text, 'main'));
+  // A brain chosen while the arcade is idle: the main agent's prompt goes into its cache ahead of the first chat.
+  let brainKind: string | undefined;
+  hub.subscribe((s) => {
+    if (s.kind === brainKind) return;
+    brainKind = s.kind;
+    if (s.kind) agent.prewarm();
+  });
   let lastSpoken: string | null = null;
   agent.subscribe((e) => {
     if (e.type === 'spoken') lastSpoken = e.text;

@@ -1,5 +1,5 @@
 /**
- * The demo brain "演示脚本（无模型）": the scripted model with every agent's policy — each game's
+ * The rules brain "规则大脑（不用模型）": the scripted model with every agent's policy — each game's
  * `skills/<id>/demo.ts`, the main agent's, the Studio's manager and workers, and the settings'
  * try-out. Loaded only when the demo brain is chosen, never on the first screen.
  */
@@ -13,7 +13,7 @@ import { studioDemoPolicies } from '../studio/demo-policies.ts';
 registerPolicy('main', mainDemoPolicy);
 for (const [agent, policy] of Object.entries(studioDemoPolicies)) registerPolicy(agent, policy);
 // The settings' "试一步" is not a game, so it has no skills/*/demo.ts.
-registerPolicy(TRY_AGENT, (req) => ({ action: 'reply', args: { text: `（演示脚本）你说的是：“${req.messages.at(-1)?.content ?? ''}”` } }));
+registerPolicy(TRY_AGENT, (req) => ({ action: 'reply', args: { text: `（规则大脑）你说的是：“${req.messages.at(-1)?.content ?? ''}”` } }));
 
 export function createDemoModel(): ChatModel {
   return createScriptedModel(demoPolicy);

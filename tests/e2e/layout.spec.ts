@@ -85,7 +85,7 @@ for (const [size, viewport] of Object.entries(SIZES)) {
     await expect(page.getByTestId('brain-ready')).toBeInViewport();
     await checkScreen(page, info, 'brain-ready');
     await page.getByTestId('brain-done').click();
-    await expect(page.getByTestId('model-status')).toHaveText('大脑：演示脚本');
+    await expect(page.getByTestId('model-status')).toHaveText('大脑：规则大脑');
 
     // 游戏厅 in a game: a few exchanges of 猜数字, the latest lines whole.
     await typeWords(page, '我们玩猜数字吧');

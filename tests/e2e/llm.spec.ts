@@ -16,11 +16,12 @@ test.afterAll(async () => {
 
 test('without WebGPU the settings screen says so and offers the CPU engine or the remote API', async ({ page }) => {
   await page.goto('/tests/lab/settings.html');
-  // The automatic choice on this machine (no GPU, a browser that runs the CPU engine).
-  await expect(page.getByTestId('engine-choice')).toContainText('这台设备适合：本机 CPU 引擎');
+  // The automatic choice on this machine (no GPU, a browser that runs the CPU engine, not measured yet): the rules brain.
+  await expect(page.getByTestId('engine-choice')).toContainText('这台设备适合：规则大脑');
   await expect(page.getByTestId('engine-choice')).toContainText('没有可用的显卡');
-  await expect(page.getByTestId('engine-choice')).toContainText('比显卡慢');
+  await expect(page.getByTestId('engine-choice')).toContainText('要先在这台设备上测过够快才会用它');
   await expect(page.getByRole('radio', { name: /自动选择/ })).toBeChecked();
+  await page.getByRole('radio', { name: /本机 CPU 引擎（/ }).check();
   await expect(page.getByTestId('cpu-state')).toHaveText('状态：未下载');
   await page.getByRole('radio', { name: /本机模型（显卡/ }).check();
   const alert = page.getByTestId('no-webgpu');
@@ -30,10 +31,10 @@ test('without WebGPU the settings screen says so and offers the CPU engine or th
   await expect(page.getByTestId('local-state')).toHaveText('状态：本机不能运行模型');
   await expect(page.getByRole('button', { name: '下载并加载', exact: true })).toBeDisabled();
   await expect(alert.getByRole('button', { name: '改用 CPU 引擎' })).toBeVisible();
-  await expect(alert.getByRole('button', { name: '先用演示脚本玩' })).toBeVisible();
+  await expect(alert.getByRole('button', { name: '用规则大脑玩' })).toBeVisible();
   await alert.getByRole('button', { name: '用家里的电脑当大脑' }).click();
   await expect(page.getByLabel('接口地址')).toBeVisible();
-  await expect(page.getByRole('radio', { name: /远程接口/ })).toBeChecked();
+  await expect(page.locator('input[name=provider][value=remote]')).toBeChecked();
 });
 
 test('an agent step round-trips through the remote API (test server), in the page and from a worker', async ({ page }) => {
@@ -45,7 +46,7 @@ test('an agent step round-trips through the remote API (test server), in the pag
       : { content: stepJson({ action: 'reply', args: { text: `你好呀，我是测试服务器（第${++n}次）` } }), chunkBytes: 5 },
   );
   await page.goto('/tests/lab/settings.html');
-  await page.getByRole('radio', { name: /远程接口/ }).check();
+  await page.locator('input[name=provider][value=remote]').check();
   await page.getByLabel('接口地址').fill(server.baseUrl);
   await page.getByLabel('模型名称').fill('test-model');
   await page.getByLabel('API 密钥（可不填）').fill('sk-test');
@@ -70,7 +71,7 @@ test('an agent step round-trips through the remote API (test server), in the pag
 
   // The choice persists across a reload.
   await page.reload();
-  await expect(page.getByRole('radio', { name: /远程接口/ })).toBeChecked();
+  await expect(page.locator('input[name=provider][value=remote]')).toBeChecked();
   await expect(page.getByLabel('接口地址')).toHaveValue(server.baseUrl);
   await expect(page.getByTestId('active-model')).toHaveText('正在使用：远程接口：test-model');
 });
@@ -78,7 +79,7 @@ test('an agent step round-trips through the remote API (test server), in the pag
 test('a failing remote API is reported clearly, not silently', async ({ page }) => {
   server.respond(() => ({ status: 500, body: JSON.stringify({ error: { message: 'out of VRAM' } }) }));
   await page.goto('/tests/lab/settings.html');
-  await page.getByRole('radio', { name: /远程接口/ }).check();
+  await page.locator('input[name=provider][value=remote]').check();
   await page.getByLabel('接口地址').fill(server.baseUrl);
   await page.getByLabel('模型名称').fill('test-model');
   await page.getByRole('button', { name: '保存并使用' }).click();
@@ -92,11 +93,11 @@ test('a failing remote API is reported clearly, not silently', async ({ page }) 
 test('the demo script is chosen only explicitly and named honestly', async ({ page }) => {
   await page.goto('/tests/lab/settings.html');
   await expect(page.getByTestId('active-model')).toHaveText('正在使用：未选择模型');
-  await page.getByRole('radio', { name: '演示脚本（无模型）' }).check();
-  await expect(page.getByTestId('active-model')).toHaveText('正在使用：演示脚本（无模型）');
+  await page.getByRole('radio', { name: '规则大脑（不用模型）' }).check();
+  await expect(page.getByTestId('active-model')).toHaveText('正在使用：规则大脑（不用模型）');
   await page.getByLabel('对“大脑”说一句').fill('你好');
   await page.getByRole('button', { name: '试一步', exact: true }).click();
-  await expect(page.getByTestId('try-result')).toHaveText('回答：（演示脚本）你说的是：“你好”');
+  await expect(page.getByTestId('try-result')).toHaveText('回答：（规则大脑）你说的是：“你好”');
 });
 
 test('the model worker loads in Chromium and builds the bounded-whitespace grammar for a step', async ({ page }) => {

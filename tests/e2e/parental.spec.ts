@@ -68,7 +68,7 @@ test('the first run sets the PIN; the child cannot reach the grown-up screens wi
   await expect(page.getByTestId('play-time-settings')).toBeVisible();
   await expect(page.getByTestId('privacy-settings')).toBeVisible();
   await expect(page.getByTestId('privacy-audio')).toHaveAttribute('data-leaves', 'no');
-  await expect(page.getByTestId('privacy-brain')).toContainText('演示脚本');
+  await expect(page.getByTestId('privacy-brain')).toContainText('规则大脑');
   await expect(page.getByTestId('privacy-brain')).toHaveAttribute('data-leaves', 'no');
   for (const panel of ['child-safety-settings', 'play-time-settings', 'privacy-settings']) {
     await shootSizes(page, info, `parental-4-${panel}`, { target: page.getByTestId(panel) });

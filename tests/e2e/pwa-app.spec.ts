@@ -44,7 +44,7 @@ test('after one online visit, a game of 猜数字 is played with the network off
     await expectSeedsPinned(page);
     expect(await page.evaluate(() => navigator.onLine)).toBe(false);
     // The saved choice of the demo model came back without the network.
-    await expect(page.getByTestId('model-status')).toContainText('演示');
+    await expect(page.getByTestId('model-status')).toContainText('规则大脑');
 
     await exchange(page, '我们玩猜数字吧', /我想好了一个 1 到 100 的数字，你有 7 次机会/);
     await expect(page.getByTestId('current-game')).toContainText('猜数字');
@@ -100,6 +100,6 @@ test('设置: storage used and free, and whether the games work offline — hone
   await page.reload();
   await enterPin(page);
   await expect(page.getByTestId('status-card').getByTestId('offline-ready')).toContainText('断网后不能玩');
-  await page.getByRole('radio', { name: /演示/ }).check();
+  await page.getByRole('radio', { name: /规则大脑/ }).check();
   await expect(page.getByTestId('status-card').getByTestId('offline-ready')).toHaveText('断网也能玩，但听不懂说话（要打字）');
 });

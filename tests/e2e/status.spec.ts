@@ -26,7 +26,7 @@ async function visitThenOffline(page: Page, speech: SpeechFakeOptions): Promise<
 test('demo brain, offline after one visit, listening on this device: the header and 设置 say 可以离线游戏', async ({ page }, info) => {
   await visitThenOffline(page, { recognition: 'on-device' });
   try {
-    await expect(page.getByTestId('model-status')).toHaveText('大脑：演示脚本');
+    await expect(page.getByTestId('model-status')).toHaveText('大脑：规则大脑');
     await expect(page.getByTestId('mic-status')).toHaveText('听：在本机');
     await expect(page.getByTestId('voice-status')).toHaveText('说：测试普通话');
     await expect(page.getByTestId('offline-status')).toHaveText('可以离线游戏');
@@ -35,7 +35,7 @@ test('demo brain, offline after one visit, listening on this device: the header 
     const card = page.getByTestId('status-card');
     await expect(card.getByTestId('offline-ready')).toHaveText('可以离线游戏');
     await expect(card.getByTestId('part-app')).toHaveText('应用已经存在这台设备上，断网也能打开。');
-    await expect(card.getByTestId('part-brain')).toHaveText('演示脚本，断网也能用（回答是写好的，不会随孩子的话变）。');
+    await expect(card.getByTestId('part-brain')).toHaveText('规则大脑，断网也能用（按游戏规则马上回答，聊天用固定的句子）。');
     await expect(card.getByTestId('part-listening')).toHaveText('在这台设备上听懂说话，断网也能听。');
     await expect(card.getByTestId('part-speaking')).toHaveText('用「测试普通话」说话，这个声音在本机，断网也能说。');
     await expect(card.getByTestId('part-robot')).toContainText('屏幕上的机器人');

@@ -28,7 +28,7 @@ test('design 恐龙问答 in the Studio, play it in the arcade by voice to the e
   await page.waitForFunction(() => '__agentcade' in window);
   await setUpAsParent(page);
   await page.evaluate(() => (window as any).__agentcade.controller.chooseProvider('scripted'));
-  await expect(page.getByTestId('model-status')).toContainText('演示');
+  await expect(page.getByTestId('model-status')).toContainText('规则大脑');
 
   // ── the parent designs the game ──
   await expect(page.locator('body[data-studio-ready="1"]')).toHaveCount(1);

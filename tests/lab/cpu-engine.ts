@@ -15,10 +15,10 @@ const progress: LoadProgress[] = [];
 
 (globalThis as { __cpuLab?: unknown }).__cpuLab = {
   probe: () => probeCpu(),
-  async load(modelUrl: string, threads?: number) {
+  async load(modelUrl: string, threads?: number, slots?: number) {
     progress.length = 0;
     const started = performance.now();
-    const id = await provider.load({ modelId: 'tiny-test', modelUrl, threads, contextWindow: 8192 }, (p) => progress.push(p));
+    const id = await provider.load({ modelId: 'tiny-test', modelUrl, threads, slots, contextWindow: 8192 }, (p) => progress.push(p));
     return { id, ms: performance.now() - started, progress: [...progress], details: await provider.details(), cached: await provider.isCached({ modelId: 'tiny-test', modelUrl }) };
   },
   async isCached(modelUrl: string) {
@@ -38,6 +38,28 @@ const progress: LoadProgress[] = [];
     } catch (err) {
       return { error: String(err), deltas, invalid, ms: performance.now() - started };
     }
+  },
+  /**
+   * A step abandoned after `abortMs` (its signal aborts, as when a turn's budget runs out), then at
+   * once a short step: how long the short one waits for its first decoded piece tells whether the
+   * abandoned request still occupied the engine.
+   */
+  async abandonThenStep(long: ChatMessage[], short: ChatMessage[], tools: ToolSpec[], abortMs: number) {
+    const model = createChatModel(provider, { maxRetries: 0 });
+    const ac = new AbortController();
+    const started = performance.now();
+    const abandoned = model.step({ agent: 'lab', messages: long, tools, maxTokens: 64, temperature: 1, signal: ac.signal }).catch((e) => String(e));
+    setTimeout(() => ac.abort(), abortMs);
+    await new Promise((r) => setTimeout(r, abortMs));
+    const t0 = performance.now();
+    let first: number | undefined;
+    // Only its timing matters: a step the random weights leave unfinished is still timed.
+    const step = await model
+      .step({ agent: 'lab', messages: short, tools, maxTokens: 16, temperature: 1, onStream: () => (first ??= performance.now()) })
+      .catch((e) => String(e));
+    const end = performance.now();
+    await abandoned;
+    return { abandonedAfterMs: t0 - started, firstPieceMs: (first ?? end) - t0, totalMs: end - t0, step, details: await provider.details() };
   },
   async unload() {
     await provider.unload();

@@ -84,6 +84,8 @@ interface ToolLoopOptions {
   pre?(messages: readonly ChatMessage[], tools: readonly ToolSpec[]): Step | null;
   /** With `pre`: the rules' steps are over and the model decides from here (the conversation so far). */
   onHandover?(messages: readonly ChatMessage[]): void;
+  /** The conversation as it grows (a round cut before it ends is remembered as far as it went). */
+  onMessages?(messages: readonly ChatMessage[]): void;
 }
 
 /** At most this many pre-executed steps in one loop (a reader that never stops cannot hang a turn). */
@@ -134,6 +136,7 @@ export async function runToolLoop(o: ToolLoopOptions): Promise<LoopOutcome> {
     preSteps++;
     if (tool?.kind === 'boundary' && !refused) return { kind: 'boundary', step, result, messages, steps: preSteps };
     messages.push(toolResultMessage(step.action, result));
+    o.onMessages?.(messages);
     if (refused) pre = false;
   }
   if (o.pre) o.onHandover?.(messages);
@@ -154,12 +157,14 @@ export async function runToolLoop(o: ToolLoopOptions): Promise<LoopOutcome> {
     throwIfAborted(o.signal);
     const t1 = o.now();
     messages.push(stepMessage(step));
+    o.onMessages?.(messages);
     const tool = tools.find((t) => t.name === step.action);
     const { result, refused } = await perform(tool, step, tools, o.signal);
     throwIfAborted(o.signal);
     o.onStep?.({ index, step, kind: tool?.kind ?? null, result, refused, modelMs: t1 - t0, toolMs: o.now() - t1 });
     if (tool?.kind === 'boundary' && !refused) return { kind: 'boundary', step, result, messages, steps: index + 1 };
     messages.push(toolResultMessage(step.action, result));
+    o.onMessages?.(messages);
   }
   return { kind: 'exhausted', messages, steps: o.maxSteps };
 }

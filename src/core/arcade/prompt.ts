@@ -59,6 +59,17 @@ export function stateLine(session: Session | null, busy: boolean): string {
 
 export const STATE_LINE_RE = /^【(没有在玩游戏|正在玩：[^】]*)】\n?/;
 
+/**
+ * The newest history entries the model sees: at least HISTORY_WINDOW, and the window's start moves
+ * only every HISTORY_WINDOW / 2 entries (not at every turn), so most requests repeat the one before
+ * them and a local engine's cache continues in place.
+ */
+export function historyWindow<T>(history: readonly T[]): readonly T[] {
+  const step = HISTORY_WINDOW / 2;
+  const start = Math.floor(Math.max(0, history.length - HISTORY_WINDOW) / step) * step;
+  return history.slice(start);
+}
+
 export function buildMessages(
   games: readonly ArcadeGame[],
   history: readonly HistoryEntry[],
@@ -69,8 +80,10 @@ export function buildMessages(
   mode: ChatMode = {},
 ): ChatMessage[] {
   const msgs: ChatMessage[] = [{ role: 'system', content: systemPrompt(games, mode) }];
-  for (const h of history.slice(-HISTORY_WINDOW)) {
-    if (h.role === 'user') msgs.push({ role: 'user', content: h.text });
+  for (const h of historyWindow(history)) {
+    if (h.sent) msgs.push(...h.sent);
+    else if (h.inSent) continue;
+    else if (h.role === 'user') msgs.push({ role: 'user', content: h.text });
     else if (h.role === 'main') msgs.push({ role: 'assistant', content: h.text });
     else msgs.push({ role: 'assistant', content: `（游戏说）${h.text}` });
   }

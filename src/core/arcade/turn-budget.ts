@@ -22,6 +22,20 @@ export const DEFAULT_TURN_BUDGET: TurnBudget = { stillThinkingMs: 4000, answerMs
 export const TURN_BUDGET_LIMITS = { stillThinkingMs: { min: 500, max: 15_000 }, answerMs: { min: 2000, max: 180_000 } } as const;
 
 /**
+ * The range of T2 a parent may choose in 设置 (「回答时限」, whole seconds): long enough for a slow
+ * brain or a busy home computer, short enough that a child is never left longer than two minutes.
+ * Both the remote 超时 field and a local brain's measured wait are bounded by it.
+ */
+export const PARENT_ANSWER_LIMITS = { min: 10_000, max: 120_000, step: 5000 } as const;
+
+/** A parent's T2 in seconds → the budget that keeps their T1 (T2 brought inside the parent's range). */
+export function withParentAnswer(b: TurnBudget, seconds: number): TurnBudget {
+  const ms = Number.isFinite(seconds) ? Math.round(seconds) * 1000 : b.answerMs;
+  const answerMs = Math.min(PARENT_ANSWER_LIMITS.max, Math.max(PARENT_ANSWER_LIMITS.min, ms));
+  return normalizeTurnBudget({ ...b, answerMs });
+}
+
+/**
  * Time kept back at the end of a turn for the line that answers it to reach the speaker: a game
  * answers by `answerMs - GAME_REPLY_MARGIN_MS` (its reply still crosses the A2A channel), and the
  * main agent's model steps must be decided by `answerMs - MAIN_REPLY_MARGIN_MS`.

@@ -2,6 +2,7 @@
  * The main agent's small world (seed 000 §职责, §主 Agent): who said what, what the robot can say,
  * which games exist. Everything with I/O (speech, game workers, the model) is behind these interfaces.
  */
+import type { ChatMessage } from '../llm/types.ts';
 import type { GameDeclaration } from '../protocol/declaration.ts';
 
 /** History roles: the user, the main agent itself, and a game agent's spoken reply. */
@@ -13,6 +14,14 @@ export interface HistoryEntry {
   /** For `game_agent` entries: which game said it. */
   gameId?: string;
   at: number;
+  /**
+   * For a `user` entry the main agent's model decided: the round exactly as it was sent and
+   * generated (the input with its state line, every step and tool result, the last step), so the
+   * next request repeats it byte for byte and a local engine continues its cache in place.
+   */
+  sent?: readonly ChatMessage[];
+  /** A `main` entry already inside the `sent` round before it (not written again). */
+  inSent?: boolean;
 }
 
 /** Who a spoken sentence belongs to (subtitles show both sides). */

@@ -1,9 +1,13 @@
 /**
  * Which brain this device should use, decided from what it has, and why in plain Chinese:
- * a usable WebGPU → the local WebLLM model; else the CPU engine (llama.cpp in WebAssembly) when the
- * browser can run it and the device has the memory; else the remote API when one is set up; else
- * the demo script. Pure: the facts are passed in.
+ * a usable WebGPU → the local WebLLM model, unless it was measured here and its wait does not fit
+ * the turn budget; else the CPU engine (llama.cpp in WebAssembly) only when it was measured here and
+ * fits (the browser can run it and the device has the memory); else the remote API when one is set
+ * up; else the rules brain (the games' own rules and fixed lines, no model). Pure: the facts are
+ * passed in.
  */
+import { speedText, type BrainSpeed } from './brain-speed.ts';
+
 export type EngineKind = 'webllm' | 'cpu' | 'remote' | 'scripted';
 
 export interface EngineFacts {
@@ -19,6 +23,8 @@ export interface EngineFacts {
   cpuModelRamMB: number;
   /** Its download, MB. */
   cpuModelDownloadMB: number;
+  /** Speeds measured on this device (after a load), judged against the turn budget in use. */
+  speeds?: { webllm?: BrainSpeed; cpu?: BrainSpeed };
 }
 
 export interface EngineChoice {
@@ -27,6 +33,8 @@ export interface EngineChoice {
   why: string;
   /** The chosen engine is noticeably slower than a GPU (said honestly). */
   slower: boolean;
+  /** The CPU engine runs in this browser and the device has the memory for its model (it may be offered). */
+  cpuRuns?: boolean;
 }
 
 /**
@@ -37,41 +45,57 @@ const MIN_DEVICE_MEMORY_GB = 2;
 
 /**
  * Threads the CPU engine uses: several only when the page is cross-origin isolated (memory shared
- * between threads), half the cores (the big cores of a phone or tablet), at most 4 (more slow
- * llama.cpp down); or what the settings ask for.
+ * between threads); the count measured fastest on this device (the model controller measures each
+ * candidate after the first load, brain-speed.ts), or before that as many as the cores, at most 4.
  */
 export function cpuThreadCount(isolated: boolean, cores: number, requested?: number): number {
   if (!isolated) return 1;
   if (requested && requested > 0) return requested;
-  return Math.max(1, Math.min(4, Math.floor(cores / 2)));
+  return Math.max(1, Math.min(4, cores));
 }
 
 /** How the CPU engine will run here, in words (threads). */
 export function cpuThreadsText(isolated: boolean, cores: number): string {
   if (!isolated) return '本页面没有跨源隔离，只能用 1 个线程，会更慢';
-  const n = cpuThreadCount(isolated, cores);
-  return n > 1 ? `可以同时用 ${n} 个线程` : `这台设备只有 ${cores} 个核心，只用 1 个线程`;
+  return cores > 1 ? `最多可以同时用 ${Math.min(4, cores)} 个线程，用几个由实测决定` : '这台设备只有 1 个核心，只用 1 个线程';
 }
 
 export function chooseEngine(f: EngineFacts): EngineChoice {
-  if (f.gpuUsable)
-    return { engine: 'webllm', slower: false, why: '这台设备有可用的显卡（WebGPU），用本机模型：下载一次后离线也能玩，回答最快。' };
   const memoryOk = f.deviceMemoryGB === undefined || f.deviceMemoryGB >= MIN_DEVICE_MEMORY_GB;
-  if (f.cpuUsable && memoryOk) {
-    const threads = cpuThreadsText(f.isolated, f.cores);
+  return { ...decide(f, memoryOk), cpuRuns: f.cpuUsable && memoryOk };
+}
+
+function decide(f: EngineFacts, memoryOk: boolean): EngineChoice {
+  const gpu = f.speeds?.webllm;
+  if (f.gpuUsable && (!gpu || gpu.fits))
+    return {
+      engine: 'webllm',
+      slower: false,
+      why: gpu
+        ? `这台设备有可用的显卡（WebGPU），用本机模型：下载一次后离线也能玩。${speedText(gpu)}`
+        : '这台设备有可用的显卡（WebGPU），用本机模型：下载一次后离线也能玩；下载后先在这台设备上测一下每轮要等多久。',
+    };
+  const cpu = f.speeds?.cpu;
+  if (f.cpuUsable && memoryOk && cpu?.fits)
     return {
       engine: 'cpu',
       slower: true,
-      why: `这台设备没有可用的显卡（WebGPU），改用 CPU 引擎在本机运行小模型：下载一次（约 ${f.cpuModelDownloadMB} MB）后离线也能玩，但比显卡慢很多：估计每轮回答要等 10 到 40 秒（${threads}）。`,
+      why: `这台设备没有可用的显卡（WebGPU），用 CPU 引擎在本机运行小模型（${cpuThreadsText(f.isolated, f.cores)}）。${speedText(cpu)}`,
     };
-  }
-  const because = !f.cpuUsable
-    ? '这台设备没有可用的显卡，浏览器也不能运行 CPU 引擎'
-    : `这台设备没有可用的显卡，内存（约 ${f.deviceMemoryGB} GB）也不够在本机运行模型（需要约 ${(f.cpuModelRamMB / 1024).toFixed(1)} GB 空闲内存）`;
-  if (f.remoteConfigured) return { engine: 'remote', slower: false, why: `${because}，所以用已经设置好的远程接口（需要局域网或网络）。` };
+  const because = gpu
+    ? `本机模型太慢：${speedText(gpu)}`
+    : cpu
+      ? `这台设备没有可用的显卡；CPU 引擎太慢：${speedText(cpu)}`
+      : !f.cpuUsable
+        ? '这台设备没有可用的显卡，浏览器也不能运行 CPU 引擎'
+        : !memoryOk
+          ? `这台设备没有可用的显卡，内存（约 ${f.deviceMemoryGB} GB）也不够在本机运行模型（需要约 ${(f.cpuModelRamMB / 1024).toFixed(1)} GB 空闲内存）`
+          : `这台设备没有可用的显卡；CPU 引擎可以下载（约 ${f.cpuModelDownloadMB} MB），但要先在这台设备上测过够快才会用它`;
+  const sep = /[。！]$/.test(because) ? '' : '。';
+  if (f.remoteConfigured) return { engine: 'remote', slower: false, why: `${because}${sep}所以用已经设置好的家里电脑（需要局域网或网络）。` };
   return {
     engine: 'scripted',
     slower: false,
-    why: `${because}。请在设置里连上局域网或云端的远程接口（例如电脑上的 Ollama）；在那之前只能用演示脚本（回答是预先写好的）。`,
+    why: `${because}${sep}现在用规则大脑：每轮马上回答，不用联网，每个游戏都能玩到底，聊天用固定的友好句子。也可以在设置里连上家里的电脑（例如 Ollama）。`,
   };
 }

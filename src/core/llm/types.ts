@@ -56,9 +56,15 @@ export interface StepRequest {
 }
 
 export interface ChatModel {
-  /** Human-readable name shown in the UI, e.g. "Qwen2.5-1.5B（本地）" or "演示脚本，无模型". */
+  /** Human-readable name shown in the UI, e.g. "Qwen2.5-1.5B（本地）" or "规则大脑（不用模型）". */
   readonly label: string;
   step(req: StepRequest): Promise<Step>;
+  /**
+   * Reads `messages` into a local engine's cache ahead of the request that will start with them
+   * (only an engine that keeps the longest common prefix of its last prompt has it); nothing is
+   * generated or said. Resolves when done or stopped by `signal`; never rejects.
+   */
+  prewarm?(agent: string, messages: ChatMessage[], signal: AbortSignal): Promise<void>;
 }
 
 /** Model failures the user can meet; `code` is a key of the error catalogue. */
@@ -76,7 +82,7 @@ export class ModelError extends Error {
 
 /**
  * A scripted model's policy: a small deterministic function of the request (used by tests,
- * e2e and the demo mode "演示脚本，无模型"). It may return a Step, or `{raw}` text to exercise
+ * e2e and the demo mode "规则大脑（不用模型）"). It may return a Step, or `{raw}` text to exercise
  * the decoder's validation and retry path.
  */
 export type ScriptPolicy = (req: StepRequest) => Step | { raw: string } | Promise<Step | { raw: string }>;

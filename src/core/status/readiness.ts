@@ -16,7 +16,7 @@ export type PartId = 'app' | 'brain' | 'listening' | 'speaking' | 'robot';
 export interface BrainFacts {
   /** A grown-up has chosen a brain (the untouched default is not a choice). */
   chosen: boolean;
-  /** Its name for a parent: 「演示脚本」, 「本机大脑 Qwen2.5-1.5B」, 「家里的电脑（192.168.1.20）」. */
+  /** Its name for a parent: 「规则大脑」, 「本机大脑 Qwen2.5-1.5B」, 「家里的电脑（192.168.1.20）」. */
   label: string;
   /** It answers now. */
   ready: boolean;

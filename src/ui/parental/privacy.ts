@@ -21,7 +21,7 @@ export function brainPrivacy(model: Pick<ControllerState, 'active' | 'provider' 
   }
   if (provider === 'webllm' || provider === 'cpu')
     return { leaves: false, text: '本机模型：在这台设备上想和回答，说的话不离开设备。第一次用时会从模型网站（huggingface.co）下载模型文件——只下载文件，不上传你们说的话。' };
-  return { leaves: false, text: '演示脚本：在这台设备上运行，什么都不发出去。' };
+  return { leaves: false, text: '规则大脑：在这台设备上运行，什么都不发出去。' };
 }
 
 export function listeningPrivacy(place: StatusFacts['listening']['place']): PrivacyLine {

@@ -23,7 +23,7 @@ export async function openApp(page: Page, opts: { hash?: string; speech?: Speech
   await page.waitForFunction(() => '__agentcade' in window);
   await expectSeedsPinned(page);
   await setUpAsParent(page, opts.setup);
-  await expect(page.getByTestId('model-status')).toContainText('演示');
+  await expect(page.getByTestId('model-status')).toContainText('规则大脑');
 }
 
 /**
@@ -37,7 +37,7 @@ export async function firstVisitWithDemo(page: Page, speech: SpeechFakeOptions =
   await page.waitForFunction(() => !!navigator.serviceWorker?.controller, null, { timeout: 60_000 });
   await page.waitForFunction(() => '__agentcade' in window);
   await setUpAsParent(page);
-  await expect(page.getByTestId('model-status')).toHaveText('大脑：演示脚本');
+  await expect(page.getByTestId('model-status')).toHaveText('大脑：规则大脑');
 }
 
 /** The mic button is back to idle: the round is over. */

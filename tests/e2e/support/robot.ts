@@ -117,5 +117,5 @@ export async function openWithSerialFake(page: Page, fakeSerial: string, hello?:
   await page.waitForFunction(() => '__agentcade' in window);
   await expectSeedsPinned(page);
   await setUpAsParent(page);
-  await expect(page.getByTestId('model-status')).toContainText('演示');
+  await expect(page.getByTestId('model-status')).toContainText('规则大脑');
 }

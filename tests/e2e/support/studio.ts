@@ -98,7 +98,7 @@ export async function openStudio(page: Page, opts: { brain?: boolean } = {}): Pr
   await page.goto('/?e2e#studio');
   await page.waitForFunction(() => '__agentcade' in window);
   await setUpAsParent(page, { brain: opts.brain === false ? 'later' : 'demo' });
-  if (opts.brain !== false) await expect(page.getByTestId('model-status')).toContainText('演示');
+  if (opts.brain !== false) await expect(page.getByTestId('model-status')).toContainText('规则大脑');
   await expect(page.locator('body[data-studio-ready="1"]')).toHaveCount(1);
 }
 

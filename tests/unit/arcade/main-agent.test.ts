@@ -823,3 +823,34 @@ describe('the turn budget, the truth and the words around games', () => {
     expect(t.agent.getHistory().at(-1)).toMatchObject({ role: 'main' });
   });
 });
+
+describe("the main agent's requests continue in place", () => {
+  it('each round is kept exactly as sent (the state line, every step, the tool results): the next request repeats the last one and its output', async () => {
+    const t = setup();
+    await t.agent.handle('你好');
+    await t.agent.handle('有什么游戏');
+    await t.agent.handle('你叫什么名字');
+    expect(t.calls.length).toBeGreaterThanOrEqual(3);
+    for (let i = 1; i < t.calls.length; i++) {
+      const prev = t.calls[i - 1].messages;
+      const next = t.calls[i].messages;
+      // WebLLM's rule: the new request's history is the previous request plus what the model wrote for it.
+      expect(next.slice(0, prev.length)).toEqual(prev);
+      expect(next[prev.length].role).toBe('assistant');
+    }
+    // The state line travels with the words, in every later request too.
+    expect(t.calls.at(-1)!.messages.filter((m) => m.role === 'user' && m.content.endsWith('\n你好'))).toHaveLength(1);
+  });
+
+  it('the window of history moves in steps, so most requests still repeat the one before', async () => {
+    const { historyWindow, HISTORY_WINDOW } = await import('../../../src/core/arcade/prompt.ts');
+    const starts = Array.from({ length: 24 }, (_, n) => {
+      const h = Array.from({ length: n }, (_, i) => i);
+      const w = historyWindow(h);
+      expect(w.length).toBeGreaterThanOrEqual(Math.min(n, HISTORY_WINDOW));
+      return w[0] ?? 0;
+    });
+    // The start moves once every HISTORY_WINDOW / 2 entries, never at every one.
+    expect(new Set(starts).size).toBeLessThanOrEqual(Math.ceil(24 / (HISTORY_WINDOW / 2)));
+  });
+});

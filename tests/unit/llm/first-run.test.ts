@@ -7,6 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { brainChoices } from '../../../src/core/llm/brain-choices.ts';
+import { brainSpeed } from '../../../src/core/llm/brain-speed.ts';
 import { HOME_BRAIN_PROGRAMS, homeBrainAdvice } from '../../../src/core/llm/home-brain.ts';
 import { brainFacts } from '../../../src/llm/brain-status.ts';
 import { partStatuses, type BrainFacts, type StatusFacts } from '../../../src/core/status/readiness.ts';
@@ -31,19 +32,37 @@ const noGpu: WebGpuProbe = { usable: false, reason: 'no-webgpu-api', f16: false 
 const [ollama, llamaServer, lmStudio] = HOME_BRAIN_PROGRAMS;
 
 describe('the brains offered', () => {
-  it('with a GPU: the local model first and recommended, with its size; then the home computer, then the demo', () => {
-    const c = brainChoices({ gpu: true, cpu: true, localDownloadMB: 880, cpuDownloadMB: 491 });
+  // Measured on this 2-core machine (Qwen2.5-0.5B shapes, two threads) and a fast GPU, against the default T2 of 20 s.
+  const slow = brainSpeed({ prefillPerS: 11, decodePerS: 7.8 }, 20_000, 2);
+  const fast = brainSpeed({ prefillPerS: 300, decodePerS: 40 }, 20_000);
+  const device = { localDownloadMB: 880, cpuDownloadMB: 491 };
+  it('with a GPU, not measured yet: the rules brain and the home computer recommended, the local model offered with its size and "measured after the download"', () => {
+    const c = brainChoices({ gpu: true, cpu: true, ...device });
+    expect(c.map((x) => [x.id, x.recommended])).toEqual([['demo', true], ['remote', true], ['local', false]]);
+    expect(c[0].title).toBe('规则大脑');
+    expect(c[0].blurb).toContain('每轮马上回答');
+    expect(c[0].blurb).toContain('自己设计的游戏');
+    expect(c[2].blurb).toBe('下载一次（约 880 MB），之后不联网也能玩。下载后会先在这台设备上测一下每轮要等多久。');
+  });
+  it('with a GPU measured fast enough: the local model first and alone recommended, with its measured wait', () => {
+    const c = brainChoices({ gpu: true, cpu: true, ...device, speeds: { local: fast } });
     expect(c.map((x) => [x.id, x.recommended])).toEqual([['local', true], ['remote', false], ['demo', false]]);
-    expect(c[0].blurb).toBe('下载一次（约 880 MB），之后不联网也能玩。');
+    expect(c[0].blurb).toContain('每轮要等约 2 秒才有回答，在每轮 20 秒的时限以内');
   });
-  it('without one, on a device that runs the CPU engine: the CPU brain recommended, saying it is slower; then the home computer, then the demo', () => {
-    const c = brainChoices({ gpu: false, cpu: true, localDownloadMB: 880, cpuDownloadMB: 491 });
+  it('without one, the CPU brain measured too slow: the rules brain and the home computer recommended, the CPU brain saying its measured wait', () => {
+    const c = brainChoices({ gpu: false, cpu: true, ...device, speeds: { cpu: slow } });
+    expect(c.map((x) => [x.id, x.recommended])).toEqual([['demo', true], ['remote', true], ['cpu', false]]);
+    expect(c[2].blurb).toContain('约 491 MB');
+    expect(c[2].blurb).toContain('比显卡慢很多');
+    expect(c[2].blurb).toContain('超过了每轮 20 秒的时限');
+    expect(c.map((x) => x.blurb).join('')).not.toContain('10 到 40 秒');
+  });
+  it('without one, the CPU brain measured fast enough (a longer T2): recommended', () => {
+    const c = brainChoices({ gpu: false, cpu: true, ...device, speeds: { cpu: brainSpeed(slow, 40_000, 2) } });
     expect(c.map((x) => [x.id, x.recommended])).toEqual([['cpu', true], ['remote', false], ['demo', false]]);
-    expect(c[0].blurb).toContain('约 491 MB');
-    expect(c[0].blurb).toContain('比显卡慢很多');
   });
-  it('without either: the home computer recommended, the demo as a real choice, no local model', () => {
-    expect(brainChoices({ gpu: false, cpu: false, localDownloadMB: 880, cpuDownloadMB: 491 }).map((x) => [x.id, x.recommended])).toEqual([['remote', true], ['demo', false]]);
+  it('without either: the rules brain and the home computer, both recommended, no local model', () => {
+    expect(brainChoices({ gpu: false, cpu: false, ...device }).map((x) => [x.id, x.recommended])).toEqual([['demo', true], ['remote', true]]);
   });
 });
 
@@ -68,7 +87,7 @@ describe('the brain as the status line sees it', () => {
     await c.init();
     expect(brainFacts(c.snapshot)).toMatchObject({ chosen: false, ready: false });
     await c.chooseProvider('scripted');
-    expect(brainFacts(c.snapshot)).toMatchObject({ chosen: true, label: '演示脚本', ready: true, offline: true });
+    expect(brainFacts(c.snapshot)).toMatchObject({ chosen: true, label: '规则大脑', ready: true, offline: true });
   });
 
   it('the CPU engine: its download says how far; loaded, it works offline and says it is slower; left to the automatic choice and not downloaded, it is not a choice yet', async () => {

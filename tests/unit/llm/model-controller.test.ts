@@ -10,24 +10,41 @@ import { chooseEngine, cpuThreadCount } from '../../../src/core/llm/engine-choic
 import { startDialectServer } from '../../support/dialect-servers.ts';
 import { deferred } from '../../support/deferred.ts';
 import { brainFacts } from '../../../src/llm/brain-status.ts';
+import { brainSpeed } from '../../../src/core/llm/brain-speed.ts';
 
 const gpu: WebGpuProbe = { usable: true, f16: true, adapter: 'test', maxStorageBufferBindingSize: 1 << 30 };
 
-/** A WebLLM provider whose load the test drives (no worker, no GPU). */
-function fakeWebLlm(opts: { cached?: boolean; fail?: string } = {}) {
+/**
+ * A local provider whose load the test drives (no worker, no GPU). With `rates`, its calibration
+ * step answers with the rates of the thread count it was loaded with, and a load after the first
+ * one (a reload with other threads) finishes at once.
+ */
+function fakeWebLlm(opts: { cached?: boolean; fail?: string; rates?: (threads: number) => { prefillPerS: number; decodePerS: number } } = {}) {
   const calls: string[] = [];
   let progress: ((p: LoadProgress) => void) | undefined;
   let finish!: (id: string) => void;
   let failLoad!: (e: unknown) => void;
+  let threads = 1;
+  let loadedOnce: string | undefined;
   const provider: WebLlmProvider = {
     label: 'Qwen2.5-1.5B（推荐）（本机）',
     async load(req, onProgress) {
-      calls.push(`load ${req.modelId}`);
+      calls.push(`load ${req.modelId}${req.threads ? ` ×${req.threads}` : ''}`);
+      threads = req.threads ?? 1;
       progress = onProgress;
+      if (opts.rates && loadedOnce) return loadedOnce;
       return new Promise<string>((res, rej) => {
-        finish = res;
+        finish = (id) => {
+          loadedOnce = id;
+          res(id);
+        };
         failLoad = rej;
       });
+    },
+    async measure() {
+      if (!opts.rates) throw new Error('no calibration in this test');
+      calls.push(`measure ×${threads}`);
+      return { ...opts.rates(threads), firstPieceMs: 1, decodeMs: 1 };
     },
     complete: async () => '{"reply":{"text":"本机模型在此"}}',
     interrupt() {},
@@ -37,7 +54,7 @@ function fakeWebLlm(opts: { cached?: boolean; fail?: string } = {}) {
     isCached: async () => opts.cached ?? false,
     deleteCached: async () => void calls.push('delete'),
     status: async () => ({ waiting: [] }),
-    details: async () => undefined,
+    details: async () => (opts.rates ? { threads } : undefined),
     prepareGrammar: async () => '',
     dispose() {},
   };
@@ -153,7 +170,7 @@ describe('ModelController (settings screen logic)', () => {
     expect(hub.kind).toBe('remote');
     expect(hub.label).toBe('远程接口：m');
     await c.chooseProvider('scripted');
-    expect(hub.label).toBe('演示脚本（无模型）');
+    expect(hub.label).toBe('规则大脑（不用模型）');
   });
 });
 
@@ -162,38 +179,100 @@ const tablet: CpuProbe = { usable: true, isolated: true, cores: 8, deviceMemoryG
 
 describe('automatic engine choice', () => {
   const facts = { gpuUsable: false, cpuUsable: true, isolated: true, cores: 8, deviceMemoryGB: 4, remoteConfigured: false, cpuModelRamMB: 900, cpuModelDownloadMB: 491 };
-  it('WebGPU → WebLLM; else the CPU engine if memory allows; else remote; else the demo — each explained', () => {
+  // Rates measured on this 2-core machine for Qwen2.5-0.5B's shapes (two threads) and a fast laptop GPU.
+  const slowCpu = brainSpeed({ prefillPerS: 11, decodePerS: 7.8 }, 20_000, 2);
+  const fastCpu = brainSpeed({ prefillPerS: 60, decodePerS: 20 }, 20_000, 4);
+  it('WebGPU → WebLLM unless measured too slow; the CPU engine only once measured fast enough; else remote; else the rules brain — each explained', () => {
     expect(chooseEngine({ ...facts, gpuUsable: true })).toMatchObject({ engine: 'webllm', slower: false });
-    const cpu = chooseEngine(facts);
+    expect(chooseEngine({ ...facts, gpuUsable: true, speeds: { webllm: slowCpu } }).engine).toBe('scripted');
+    const unmeasured = chooseEngine(facts);
+    expect(unmeasured).toMatchObject({ engine: 'scripted', cpuRuns: true });
+    expect(unmeasured.why).toContain('要先在这台设备上测过够快才会用它');
+    expect(unmeasured.why).toContain('规则大脑');
+    const slow = chooseEngine({ ...facts, speeds: { cpu: slowCpu } });
+    expect(slow.engine).toBe('scripted');
+    expect(slow.why).toContain('每轮要等约 24 秒才有回答，超过了每轮 20 秒的时限');
+    const cpu = chooseEngine({ ...facts, speeds: { cpu: fastCpu } });
     expect(cpu).toMatchObject({ engine: 'cpu', slower: true });
     expect(cpu.why).toContain('没有可用的显卡');
-    expect(cpu.why).toContain('比显卡慢');
-    expect(cpu.why).toContain('4 个线程');
-    expect(chooseEngine({ ...facts, isolated: false }).why).toContain('只能用 1 个线程');
-    expect(chooseEngine({ ...facts, deviceMemoryGB: 1, remoteConfigured: true })).toMatchObject({ engine: 'remote' });
+    expect(cpu.why).toContain('在每轮 20 秒的时限以内');
+    expect(cpu.why).not.toContain('10 到 40 秒');
+    expect(chooseEngine({ ...facts, isolated: false, speeds: { cpu: fastCpu } }).why).toContain('只能用 1 个线程');
+    expect(chooseEngine({ ...facts, deviceMemoryGB: 1, remoteConfigured: true })).toMatchObject({ engine: 'remote', cpuRuns: false });
+    expect(chooseEngine({ ...facts, speeds: { cpu: slowCpu }, remoteConfigured: true }).engine).toBe('remote');
     const none = chooseEngine({ ...facts, cpuUsable: false });
     expect(none.engine).toBe('scripted');
-    expect(none.why).toContain('远程接口');
+    expect(none.why).toContain('家里的电脑');
     // A browser that does not tell its memory (Safari, Firefox) may still try the CPU engine.
-    expect(chooseEngine({ ...facts, deviceMemoryGB: undefined }).engine).toBe('cpu');
+    expect(chooseEngine({ ...facts, deviceMemoryGB: undefined, speeds: { cpu: fastCpu } }).engine).toBe('cpu');
   });
 
-  it('threads: one unless cross-origin isolated (the single-thread fallback), else half the cores, at most 4', () => {
+  it('threads: one unless cross-origin isolated (the single-thread fallback); else the measured count, before that the cores, at most 4', () => {
     expect(cpuThreadCount(false, 8)).toBe(1);
     expect(cpuThreadCount(true, 8)).toBe(4);
     expect(cpuThreadCount(true, 16)).toBe(4);
-    expect(cpuThreadCount(true, 2)).toBe(1);
-    expect(cpuThreadCount(true, 2, 2)).toBe(2);
+    expect(cpuThreadCount(true, 2)).toBe(2);
+    expect(cpuThreadCount(true, 2, 1)).toBe(1);
     expect(cpuThreadCount(false, 8, 4)).toBe(1);
   });
 
-  it('a tablet without WebGPU: the CPU engine is chosen, downloaded only on request, then serves every agent', async () => {
-    const f = fakeWebLlm();
-    const cpu = fakeWebLlm();
-    const { c, hub, saved } = controller(f, {}, noGpu, { fake: cpu, probe: tablet });
+  it.each([
+    { name: 'more threads measured faster: kept', rates: (t: number) => (t === 1 ? { prefillPerS: 5.5, decodePerS: 4.3 } : { prefillPerS: 11, decodePerS: 7.8 }), best: 4 },
+    { name: 'more threads measured slower (a busy device): one thread', rates: (t: number) => (t === 1 ? { prefillPerS: 5.5, decodePerS: 4.3 } : { prefillPerS: 4, decodePerS: 3 }), best: 1 },
+  ])('the CPU engine\'s threads are chosen by measurement on the device — $name', async ({ rates, best }) => {
+    const cpu = fakeWebLlm({ rates });
+    const { c, saved } = controller(fakeWebLlm(), {}, noGpu, { fake: cpu, probe: tablet });
     await c.init();
+    const loading = c.load('cpu');
+    await tick();
+    cpu.finish('qwen2.5-0.5b-instruct-q4_k_m');
+    await loading;
+    const id = 'qwen2.5-0.5b-instruct-q4_k_m';
+    expect(cpu.calls).toEqual([`load ${id}`, 'measure ×1', `load ${id} ×4`, 'measure ×4', ...(best === 1 ? [`load ${id} ×1`] : [])]);
+    expect(saved.at(-1)!.cpu.threads).toBe(best);
+    expect(c.snapshot.speeds.cpu).toMatchObject({ threads: best, ...rates(best) });
+    // Measured once: the next load uses the chosen count and measures nothing again.
+    await c.unload('cpu');
+    cpu.calls.length = 0;
+    await c.load('cpu');
+    expect(cpu.calls).toEqual([`load ${id} ×${best}`]);
+  });
+
+  it('a CPU brain measured too slow for T2 is not the automatic choice; a longer 回答时限 makes it fit', async () => {
+    let answerMs = 20_000;
+    const cpu = fakeWebLlm({ rates: (t) => (t === 1 ? { prefillPerS: 5.5, decodePerS: 4.3 } : { prefillPerS: 11, decodePerS: 7.8 }) });
+    const hub = new ModelHub();
+    const c = new ModelController({
+      hub,
+      webllm: () => fakeWebLlm().provider,
+      cpu: () => cpu.provider,
+      cpuProbe: () => tablet,
+      demoModel: async () => (await import('../../../src/ui/demo-brain.ts')).createDemoModel(),
+      probe: async () => noGpu,
+      load: async () => defaultModelSettings(),
+      save: async () => {},
+      turnBudget: () => ({ stillThinkingMs: 4000, answerMs }),
+    });
+    await c.init();
+    const loading = c.load('cpu');
+    await tick();
+    cpu.finish('qwen2.5-0.5b-instruct-q4_k_m');
+    await loading;
+    expect(c.snapshot.speeds.cpu?.fits).toBe(false);
+    expect(c.snapshot.choice?.engine).toBe('scripted');
+    expect(hub.kind).toBeUndefined();
+    answerMs = 40_000;
+    c.budgetChanged();
+    expect(c.snapshot.speeds.cpu?.fits).toBe(true);
     expect(c.snapshot.choice?.engine).toBe('cpu');
-    expect(c.snapshot.provider).toBe('cpu');
+  });
+
+  it('a tablet without WebGPU: the CPU engine is offered, downloaded only on request, then (measured fast enough) serves every agent', async () => {
+    const f = fakeWebLlm();
+    const cpu = fakeWebLlm({ rates: () => ({ prefillPerS: 60, decodePerS: 20 }) });
+    const { c, hub, saved } = controller(f, {}, noGpu, { fake: cpu, probe: { ...tablet, cores: 1 } });
+    await c.init();
+    expect(c.snapshot.choice).toMatchObject({ engine: 'scripted', cpuRuns: true });
     expect(localStateText(c.snapshot.cpu)).toBe('未下载');
     expect(cpu.calls).toEqual([]);
     const loading = c.load('cpu');
@@ -202,21 +281,24 @@ describe('automatic engine choice', () => {
     expect(localStateText(c.snapshot.cpu)).toBe('下载中 50%');
     cpu.finish('qwen2.5-0.5b-instruct-q4_k_m');
     await loading;
-    expect(cpu.calls).toEqual(['load qwen2.5-0.5b-instruct-q4_k_m']);
+    expect(cpu.calls).toEqual(['load qwen2.5-0.5b-instruct-q4_k_m', 'measure ×1']);
     expect(localStateText(c.snapshot.cpu)).toBe('已可离线使用');
     expect(saved.at(-1)!.readyOffline).toEqual(['cpu:qwen2.5-0.5b-instruct-q4_k_m']);
+    expect(c.snapshot.choice?.engine).toBe('cpu');
+    expect(c.snapshot.provider).toBe('cpu');
     expect(hub.kind).toBe('cpu');
     expect(await tryStep(hub, '你好')).toBe('本机模型在此');
     expect(f.calls).toEqual([]);
   });
 
-  it('at start, a CPU model that is ready offline is loaded again without asking', async () => {
+  it('at start, a CPU model that is ready offline and measured fast enough is loaded again without asking', async () => {
     const cpu = fakeWebLlm({ cached: true });
-    const { c } = controller(fakeWebLlm(), { readyOffline: ['cpu:qwen2.5-0.5b-instruct-q4_k_m'] }, noGpu, { fake: cpu, probe: tablet });
+    const speeds = { 'cpu:qwen2.5-0.5b-instruct-q4_k_m': brainSpeed({ prefillPerS: 60, decodePerS: 20 }, 20_000, 4) };
+    const { c } = controller(fakeWebLlm(), { readyOffline: ['cpu:qwen2.5-0.5b-instruct-q4_k_m'], speeds, cpu: { modelId: 'qwen2.5-0.5b-instruct-q4_k_m', modelUrl: '', threads: 4 } }, noGpu, { fake: cpu, probe: tablet });
     await c.init();
     await tick();
     expect(c.snapshot.cpu.kind).not.toBe('not-downloaded');
-    expect(cpu.calls).toEqual(['load qwen2.5-0.5b-instruct-q4_k_m']);
+    expect(cpu.calls).toEqual(['load qwen2.5-0.5b-instruct-q4_k_m ×4']);
   });
 
   it('neither GPU nor CPU engine: the demo is only recommended, never switched on silently', async () => {
@@ -236,7 +318,7 @@ describe('each engine on this device: unloading keeps the download, removing del
   ] as const)('$engine', async ({ engine, gpuProbe, loaded, key }) => {
     const gpuEngine = fakeWebLlm({ cached: true });
     const cpuEngine = fakeWebLlm({ cached: true });
-    const { c, hub, saved } = controller(gpuEngine, {}, gpuProbe, { fake: cpuEngine, probe: tablet });
+    const { c, hub, saved } = controller(gpuEngine, { provider: engine }, gpuProbe, { fake: cpuEngine, probe: tablet });
     await c.init();
     const [fake, other] = engine === 'webllm' ? [gpuEngine, cpuEngine] : [cpuEngine, gpuEngine];
     const loading = c.load(engine);

@@ -61,7 +61,7 @@ describe('ModelHub', () => {
     const hub = new ModelHub();
     const model = hub.model();
     hub.setModel('scripted', createScriptedModel({ main: () => ({ action: 'reply', args: { text: '一' } }) }));
-    expect(model.label).toBe('演示脚本（无模型）');
+    expect(model.label).toBe('规则大脑（不用模型）');
     expect(await model.step(req('main'))).toMatchObject({ action: 'reply', args: { text: '一' } });
     hub.setModel('remote', { label: '远程接口：m', step: async () => ({ action: 'end_game', args: {} }) });
     expect(model.label).toBe('远程接口：m');
@@ -75,7 +75,7 @@ describe('model ports (main thread ↔ game worker)', () => {
     hub.setModel('scripted', createScriptedModel({ 'game:guess-number': (r) => ({ action: 'reply', args: { text: `收到：${r.messages[0].content}` } }) }));
     const remote = connectModel(hub.openPort().port);
     expect(await remote.step(req('game:guess-number', '五十'))).toMatchObject({ action: 'reply', args: { text: '收到：五十' } });
-    expect(remote.label).toBe('演示脚本（无模型）');
+    expect(remote.label).toBe('规则大脑（不用模型）');
   });
 
   it('errors keep their catalogue code across the port', async () => {

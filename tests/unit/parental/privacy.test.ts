@@ -20,7 +20,7 @@ describe('brainPrivacy', () => {
   });
 
   it('the demo brain says nothing leaves; a remote brain names its host and says what leaves', () => {
-    expect(brainPrivacy(model('scripted', 'scripted', 'scripted'))).toEqual({ leaves: false, text: '演示脚本：在这台设备上运行，什么都不发出去。' });
+    expect(brainPrivacy(model('scripted', 'scripted', 'scripted'))).toEqual({ leaves: false, text: '规则大脑：在这台设备上运行，什么都不发出去。' });
     const remote = brainPrivacy(model('remote', 'remote', 'remote', 'http://192.168.1.20:8080/v1'));
     expect(remote.leaves).toBe(true);
     expect(remote.text).toContain('远程大脑（192.168.1.20:8080）');

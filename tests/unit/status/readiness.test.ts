@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { offlineVerdict, partStatuses, type StatusFacts } from '../../../src/core/status/readiness.ts';
 
-const demo = { chosen: true, label: '演示脚本', ready: true, offline: true };
+const demo = { chosen: true, label: '规则大脑', ready: true, offline: true };
 function facts(p: Partial<StatusFacts> = {}): StatusFacts {
   return {
     online: true,

@@ -1,0 +1,85 @@
+/**
+ * Prewarm: while nothing waits, the hub lets a prefix-caching engine read the main agent's next
+ * prompt into its cache; the next step stops a running prewarm before it runs. The main agent, idle
+ * after a chat turn, prewarms exactly the start of its next request (system prompt and history as
+ * sent), and never while a game runs.
+ */
+import { describe, expect, it } from 'vitest';
+import { ModelHub } from '../../../src/llm/model-hub.ts';
+import { MainAgent } from '../../../src/arcade/main-agent.ts';
+import { mainDemoPolicy } from '../../../src/arcade/demo-policy.ts';
+import { createScriptedModel } from '../../../src/llm/scripted.ts';
+import type { ChatMessage, ChatModel, StepRequest } from '../../../src/core/llm/types.ts';
+import { FakeGameClient, FakeSpeaker, GAMES, until } from '../arcade/fakes.ts';
+
+describe('the hub', () => {
+  it('prewarms only while idle, and the next step stops a running prewarm first', async () => {
+    const hub = new ModelHub();
+    const log: string[] = [];
+    let warmSignal: AbortSignal | undefined;
+    const model: ChatModel = {
+      label: 'fake',
+      step: async (req) => {
+        log.push(`step ${req.agent} (prewarm stopped: ${warmSignal?.aborted})`);
+        return { action: 'reply', args: { text: 'ok' } };
+      },
+      prewarm: (agent, messages, signal) =>
+        new Promise<void>((resolve) => {
+          log.push(`prewarm ${agent} ${messages.length}`);
+          warmSignal = signal;
+          signal.addEventListener('abort', () => resolve(), { once: true });
+        }),
+    };
+    hub.setModel('cpu', model);
+    hub.prewarm('main', [{ role: 'system', content: 's' }]);
+    expect(hub.prewarming).toBe(true);
+    hub.prewarm('main', [{ role: 'system', content: 's' }]); // one at a time
+    await hub.step({ agent: 'game:x', messages: [{ role: 'user', content: 'u' }], tools: [] });
+    expect(log).toEqual(['prewarm main 1', 'step game:x (prewarm stopped: true)']);
+    expect(hub.prewarming).toBe(false);
+  });
+
+  it('a model without a prefix cache (WebLLM, remote, the rules brain) is never prewarmed', () => {
+    const hub = new ModelHub();
+    hub.setModel('webllm', { label: 'x', step: async () => ({ action: 'reply', args: {} }) });
+    hub.prewarm('main', []);
+    expect(hub.prewarming).toBe(false);
+  });
+});
+
+describe('the main agent while idle', () => {
+  function setup() {
+    const games = new FakeGameClient();
+    const speaker = new FakeSpeaker();
+    const calls: StepRequest[] = [];
+    const warmed: ChatMessage[][] = [];
+    const scripted = createScriptedModel({ main: (req) => (calls.push(req), mainDemoPolicy(req)) });
+    const model: ChatModel = { label: 'cpu', step: (r) => scripted.step(r), prewarm: async (_a, m) => void warmed.push(m.map((x) => ({ ...x }))) };
+    let n = 0;
+    const agent = new MainAgent({ model: () => model, games, catalog: () => GAMES, speaker, newId: () => `id-${++n}` });
+    return { agent, games, calls, warmed };
+  }
+
+  it('after a chat turn, prewarms exactly the start of its next request', async () => {
+    const t = setup();
+    await t.agent.handle('你好');
+    await until(() => t.warmed.length === 1, 'prewarm');
+    await t.agent.handle('你叫什么名字');
+    const next = t.calls.at(-1)!.messages;
+    expect(next.slice(0, t.warmed[0].length)).toEqual(t.warmed[0]);
+    // Only the child's new words (with the state line) are left to read.
+    expect(next.length - t.warmed[0].length).toBe(1);
+  });
+
+  it('not while a game runs (the game keeps the cache)', async () => {
+    const t = setup();
+    t.games.auto = (r) => r.reply('我想好了一个数。', { final: true });
+    await t.agent.handle('我们玩猜数字吧');
+    await t.agent.settled();
+    const before = t.warmed.length;
+    t.games.auto = (r) => r.reply('大了。', { final: true });
+    await t.agent.handle('我猜50');
+    await t.agent.settled();
+    expect(t.warmed.length).toBe(before);
+  });
+});
