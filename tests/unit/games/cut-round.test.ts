@@ -44,18 +44,22 @@ describe('a cut round', () => {
       const c = ctx();
       const cut = agent.turn({ kind: 'message', text: '我猜50', requestId: c.requestId, contextId: c.contextId, signal: c.signal, say: c.say, deadline: Date.now() + 300 });
       await vi.advanceTimersByTimeAsync(300);
-      expect((await cut).text).toBe('50 小了！再大一点哦，还有 6 次机会。');
-      // The cut request: system, input, the judged step, its result.
+      // The rules read 50 and said its verdict at once; the cut turn ends with their next prompt.
+      expect(c.intermediate.join('')).toBe('50 小了！再大一点哦，还有 6 次机会。');
+      const told = (await cut).text;
+      expect(told).toBe('再猜一个吧！');
+      // The cut request: system, input, the judged step and its result, the rules' spoken line (a say step) and its result.
       const cutRequest = requests.at(-1)!;
-      expect(cutRequest).toHaveLength(4);
+      expect(cutRequest).toHaveLength(6);
+      expect(cutRequest[2]).toEqual(stepMessage({ action: 'submit_guess', args: { number: 50 } }));
       hang = false;
       const c2 = ctx();
       await agent.turn({ kind: 'message', text: '我猜70', requestId: c2.requestId, contextId: c2.contextId, signal: c2.signal, say: c2.say, deadline: Date.now() + 10_000 });
       const next = requests.find((r, i) => i > requests.indexOf(cutRequest) && r.length > 4)!;
       // In place: the cut request is the next request's prefix, then the line the child heard as the reply step.
       expect(next.slice(0, cutRequest.length)).toEqual(cutRequest);
-      expect(next[cutRequest.length]).toEqual(stepMessage({ action: 'reply', args: { text: '50 小了！再大一点哦，还有 6 次机会。' } }));
-      expect(next.at(-1)!.content).toContain('我猜70');
+      expect(next[cutRequest.length]).toEqual(stepMessage({ action: 'reply', args: { text: told } }));
+      expect(next[cutRequest.length + 1]!.content).toContain('我猜70');
       expect(agent.conversation.filter((m) => m.content.includes('"event":"message"'))).toHaveLength(2);
     } finally {
       vi.useRealTimers();
