@@ -20,6 +20,7 @@ import { GameRequestError, type GameClient, type GameRequest, type ReplyEvent } 
 import type { ArcadeGame, HistoryEntry, Session } from '../core/arcade/types.ts';
 import { childSentence } from '../core/errors/catalogue.ts';
 import { gameInput, type GameInputKind } from '../core/protocol/game-protocol.ts';
+import { lineFits } from '../core/games/claim-kinds.ts';
 import type { TraceEvent } from '../core/trace/types.ts';
 import type { SpeakingPath } from './speaking-path.ts';
 
@@ -305,7 +306,9 @@ export class GameRequests {
     const lost = err instanceof GameRequestError && err.sessionLost;
     const over = kind !== 'message' || lost;
     if (over) this.clear(s);
-    await this.deps.sayMain(this.deps.line(failureCode(err), 'main_game_request_failed'), roundId);
+    // The line is true about what happens next: no 「我们接着玩」 for a session that is over.
+    const told = lineFits(childSentence(failureCode(err)) ?? '', { continues: !over }) ? failureCode(err) : 'main_game_request_failed';
+    await this.deps.sayMain(this.deps.line(told, 'main_game_request_failed'), roundId);
     if (over && !this.current) this.clearedHook(s, roundId);
   }
 

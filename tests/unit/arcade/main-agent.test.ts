@@ -367,6 +367,42 @@ describe('failures (seed 出错处理: request itself failing)', () => {
   });
 });
 
+describe('truth of the main agent, and the line after faults', () => {
+  it('a short run of server faults says 「我有点卡住了」; the settings only once it persists', async () => {
+    const { ModelError } = await import('../../../src/core/llm/types.ts');
+    let fail = true;
+    const t = setup({
+      policy: (req) => {
+        if (fail) throw new ModelError('model_remote_http', 'HTTP 500', 500);
+        return mainDemoPolicy(req);
+      },
+    });
+    for (let i = 0; i < 2; i++) await t.agent.handle('你好');
+    expect(t.speaker.texts().every((s) => !s.includes('设置'))).toBe(true);
+    expect(t.speaker.texts().some((s) => s.includes('卡'))).toBe(true);
+    await t.agent.handle('你好');
+    expect(t.speaker.texts().at(-1)).toMatch(/设置/);
+    // One good round ends the streak: the next fault is a short outage again.
+    fail = false;
+    await t.agent.handle('你好');
+    fail = true;
+    await t.agent.handle('你好');
+    expect(t.speaker.texts().at(-1)).not.toMatch(/设置/);
+  });
+
+  it('with no game running, a verdict or a restart from the main agent never reaches the child', async () => {
+    let n = 0;
+    const t = setup({
+      policy: () => {
+        n++;
+        return n % 2 ? { action: 'reply', args: { text: '太小了，再大一点。' } } : { action: 'reply', args: { text: '我们重新开始一局吧！' } };
+      },
+    });
+    await t.agent.handle('我猜75');
+    expect(t.speaker.texts().join('')).not.toMatch(/太小了|重新开始/);
+  });
+});
+
 describe('pagehide', () => {
   it('with a game running, sends end with empty text to the current context', async () => {
     const t = setup();
