@@ -177,7 +177,7 @@ export class GameRequests {
   /** One reply of a game: recorded, spoken, and what the child heard kept in the history (the safety check may have said something else, or nothing). */
   private speakReply(ev: ReplyEvent, s: Session, requestId: string, roundId: string): Promise<void> {
     this.deps.record({ kind: 'reply', roundId, requestId, source: `game:${s.gameId}`, data: { text: ev.reply.text, session: ev.reply.session, final: ev.final } });
-    return this.deps.voice.say(ev.reply.text, 'game_agent', { roundId, gameId: s.gameId, requestId }).then((o) => {
+    return this.deps.voice.say(ev.reply.text, 'game_agent', { roundId, gameId: s.gameId, requestId, sessionEnds: ev.final && ev.reply.session === 'ended' }).then((o) => {
       const said = o.said ?? ev.reply.text;
       if (said) this.deps.heard({ role: 'game_agent', text: said, gameId: s.gameId, at: this.deps.now() });
     });

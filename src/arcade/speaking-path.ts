@@ -20,6 +20,8 @@ export interface SpeakOptions {
    * repeats afterwards.
    */
   aside?: boolean;
+  /** The line is a game's last: its session ends with it (a redirect then promises no 「接着玩」). */
+  sessionEnds?: boolean;
 }
 
 export interface SpokenLine {

@@ -34,6 +34,9 @@ import { runToolLoop, ToolError, type AgentTool, type StepRecord } from '../core
 import { EngineFailure, type EngineReply, type EngineTurn, type GameEngine } from '../core/games/engine.ts';
 import type { Skill } from '../core/games/skill.ts';
 import { checkSentence, truthCorrection, TruthGate, type TruthProblem, type TruthRules, type TurnResult } from '../core/games/truth.ts';
+import { rebuiltTurn } from '../core/games/blocked-turn.ts';
+import { REDIRECT } from '../core/safety/replies.ts';
+import { loadUnsafe, UNSAFE } from './unsafe-line.ts';
 import { Turn } from '../core/games/turn.ts';
 import type { ChatMessage, ChatModel, JsonSchema } from '../core/llm/types.ts';
 import { NOTHING_MORE, SentenceStream } from '../core/speech/sentence-stream.ts';
@@ -228,6 +231,12 @@ export abstract class SkillAgent implements GameEngine {
       perform: (args) => {
         const text = String(args.text);
         const problem = saying.problemIn(text);
+        if (problem?.problem.claim.kind === UNSAFE) {
+          // Not said (recorded for the parent); the turn goes on to its reply.
+          this.record('error', 'safety', { blocked: true, say: true, secret: { sentence: problem.sentence } });
+          saying.restart();
+          return { said: false, note: '这句话不适合小朋友，没有说出去；接着做这一轮的事' };
+        }
         if (problem) {
           refused(problem.problem);
           throw new ToolError(truthCorrection(problem.problem));
@@ -247,7 +256,7 @@ export abstract class SkillAgent implements GameEngine {
         if (text === '' && replying.sent.length === 0) throw new ToolError('reply 需要一句话：text 是空的');
         const problem = replying.problemIn(text);
         if (problem) {
-          // Refused back to the model, or — after the retries — the rules' own line instead.
+          // Refused back to the model, or — after the retries, or at once for an unsafe line — the rules' own line instead.
           const instead = refused(problem.problem);
           if (instead === null) throw new ToolError(truthCorrection(problem.problem));
           // '' when the rules have no line either: the turn fails (a fallback sentence) — nothing false is said.
@@ -280,7 +289,10 @@ export abstract class SkillAgent implements GameEngine {
       if (built?.results !== results.length) built = { results: results.length, rules: this.truth(results, t.text) };
       return built.rules;
     };
+    const unsafe = await loadUnsafe();
     const check = (sentence: string): TruthProblem | null => {
+      // A line the child-safety check would block is never sent: the turn is rebuilt from the rules instead.
+      if (unsafe(sentence)) return { sentence, claim: { kind: UNSAFE, words: sentence }, reason: '这句话不适合小朋友' };
       const r = rules();
       return r ? checkSentence(sentence, r) : null;
     };
@@ -293,7 +305,15 @@ export abstract class SkillAgent implements GameEngine {
       return unsaid.length ? unsaid.join('') : line;
     };
     const gate = new TruthGate();
+    let redirected = false;
     const refused = (p: TruthProblem): string | null => {
+      if (p.claim.kind === UNSAFE) {
+        // The redirect, then the rest of the turn from the tool results (never the model's words again).
+        this.record('error', 'safety', { blocked: true, secret: { sentence: p.sentence } });
+        const line = rebuiltTurn({ redirect: redirected ? '' : REDIRECT.game, rulesLine: rules()?.fallback() ?? null, continues: !turn.sessionEnding && t.kind !== 'end', said: turn.said });
+        redirected = true;
+        return line || REDIRECT.game;
+      }
       // The refused words stay under `secret` (hidden in the trace view until the answer is told): they may name it.
       this.record('error', 'truth', { claim: p.claim.kind, reason: p.reason, refusal: gate.refusals + 1, secret: { sentence: p.sentence, words: p.claim.words } });
       if (gate.retry()) return null;
