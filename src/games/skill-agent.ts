@@ -36,7 +36,7 @@ import type { Skill } from '../core/games/skill.ts';
 import { checkSentence, truthCorrection, TruthGate, type TruthProblem, type TruthRules, type TurnResult } from '../core/games/truth.ts';
 import { rebuiltTurn } from '../core/games/blocked-turn.ts';
 import { REDIRECT } from '../core/safety/replies.ts';
-import { loadUnsafe, UNSAFE } from './unsafe-line.ts';
+import { blockedRecord, loadUnsafe, unsafeNow, UNSAFE, type UnsafeFinding } from './unsafe-line.ts';
 import { Turn } from '../core/games/turn.ts';
 import type { ChatMessage, ChatModel, JsonSchema } from '../core/llm/types.ts';
 import { NOTHING_MORE, SentenceStream } from '../core/speech/sentence-stream.ts';
@@ -233,7 +233,7 @@ export abstract class SkillAgent implements GameEngine {
         const problem = saying.problemIn(text);
         if (problem?.problem.claim.kind === UNSAFE) {
           // Not said (recorded for the parent); the turn goes on to its reply.
-          this.record('error', 'safety', { blocked: true, say: true, secret: { sentence: problem.sentence } });
+          this.recordBlocked(problem.sentence, unsafeNow(problem.sentence), '');
           saying.restart();
           return { said: false, note: '这句话不适合小朋友，没有说出去；接着做这一轮的事' };
         }
@@ -269,6 +269,15 @@ export abstract class SkillAgent implements GameEngine {
       },
     };
     return [...this.tools(turn).map((t): AgentTool => ({ ...t, kind: 'loop' })), say, reply];
+  }
+
+  /** A line the safety check blocked before it was sent: recorded for the parent's 安全提醒. */
+  private recordBlocked(original: string, finding: UnsafeFinding | null, said: string): void {
+    try {
+      this.trace.record({ kind: 'safety', name: 'blocked', at: this.now(), requestId: this.requestId, contextId: this.contextId, source: this.source, data: blockedRecord(finding, { original, said, gameId: this.source.replace(/^game:/, '') }) });
+    } catch {
+      // Tracing never breaks a game.
+    }
   }
 
   private onStep(r: StepRecord): void {
@@ -309,8 +318,8 @@ export abstract class SkillAgent implements GameEngine {
     const refused = (p: TruthProblem): string | null => {
       if (p.claim.kind === UNSAFE) {
         // The redirect, then the rest of the turn from the tool results (never the model's words again).
-        this.record('error', 'safety', { blocked: true, secret: { sentence: p.sentence } });
         const line = rebuiltTurn({ redirect: redirected ? '' : REDIRECT.game, rulesLine: rules()?.fallback() ?? null, continues: !turn.sessionEnding && t.kind !== 'end', said: turn.said });
+        this.recordBlocked(p.sentence, unsafe(p.sentence), line);
         redirected = true;
         return line || REDIRECT.game;
       }

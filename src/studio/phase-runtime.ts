@@ -23,7 +23,7 @@ import { NOTHING_MORE, SentenceStream } from '../core/speech/sentence-stream.ts'
 import { checkSentence, truthCorrection, TruthGate, type TruthProblem, type TruthRules } from '../core/games/truth.ts';
 import { rebuiltTurn } from '../core/games/blocked-turn.ts';
 import { REDIRECT } from '../core/safety/replies.ts';
-import { unsafeNow, UNSAFE } from '../games/unsafe-line.ts';
+import { unsafeNow, UNSAFE, type UnsafeFinding } from '../games/unsafe-line.ts';
 import type { CardAsset, DesignTraceEntry, SessionSnapshot, TranscriptItem } from '../core/studio/types.ts';
 import { assembleWorkerContext } from '../core/studio/worker-context.ts';
 import { runWorkerLoop, type WorkerOutcome } from './worker-executor.ts';
@@ -53,6 +53,8 @@ export interface SessionDeps {
   store?: SessionStore;
   now?: () => number;
   codeExecutors?: Record<string, CodeExecutor>;
+  /** In play: a line of the manager the safety check blocked before it was said (for the parent's 安全提醒). */
+  blocked?: (original: string, finding: UnsafeFinding | null, said: string) => void;
   /**
    * In play: the truth rules of the turn now (src/core/games/truth.ts). Each sentence of the
    * manager's reply is checked before it is said; a reply that claims what the run skills did not
@@ -562,7 +564,9 @@ export class StudioSession {
       // A blocked line never swallows the turn: the redirect, then what the rules decided this turn.
       this.log('tool_call', { tool: 'safety', kind: 'invalid' });
       stream.restart();
-      return rebuiltTurn({ redirect: REDIRECT.game, rulesLine: this.stepRules?.fallback() ?? null, continues: true, said: stream.sent });
+      const line = rebuiltTurn({ redirect: REDIRECT.game, rulesLine: this.stepRules?.fallback() ?? null, continues: true, said: stream.sent });
+      this.deps.blocked?.(problem.sentence, unsafeNow(problem.sentence), line);
+      return line;
     }
     this.log('tool_call', { tool: 'truth', claim: problem.problem.claim.kind, reason: problem.problem.reason, kind: 'invalid' });
     if (this.truthGate.retry()) {

@@ -36,6 +36,8 @@ export interface PlayRuntimeOptions {
   id?: string;
   random: Random;
   codeExecutors?: Record<string, CodeExecutor>;
+  /** A line of the manager the safety check blocked before it was said. */
+  blocked?: SessionDeps['blocked'];
 }
 
 export class PlayRuntime {
@@ -60,6 +62,7 @@ export class PlayRuntime {
       now: this.now,
       codeExecutors: opts.codeExecutors ?? codeExecutorsFor(game.pkg.id),
       truth: () => this.truthNow(),
+      blocked: opts.blocked,
     };
     this.session = StudioSession.startPlay(this.deps, game.project.id, game.design);
     const at = this.now();

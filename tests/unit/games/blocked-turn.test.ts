@@ -52,7 +52,7 @@ describe('a blocked line in a game turn', () => {
     expect(heard).not.toContain('火柴');
     expect(heard).toBe('50 小了！哎呀，这句我不说了。再大一点哦，还有 6 次机会。');
     expect(r.final.session).toBe('active');
-    expect(trace.events.some((e) => e.name === 'safety')).toBe(true);
+    expect(trace.events.find((e) => e.kind === 'safety' && e.name === 'blocked')?.data).toMatchObject({ category: 'danger', role: 'game_agent', gameId: 'guess-number', original: UNSAFE });
   });
 
   it("the game's last reply: the goodbye and the result are told, and no 「接着玩」", async () => {
