@@ -21,6 +21,9 @@ import type { ArcadeGame, HistoryEntry, Session } from '../core/arcade/types.ts'
 import { childSentence } from '../core/errors/catalogue.ts';
 import { gameInput, type GameInputKind } from '../core/protocol/game-protocol.ts';
 import { lineFits } from '../core/games/claim-kinds.ts';
+import { SAY } from './errors.ts';
+
+const SAY_WAIT = SAY.wait;
 import type { TraceEvent } from '../core/trace/types.ts';
 import type { SpeakingPath } from './speaking-path.ts';
 
@@ -59,6 +62,9 @@ interface Pending {
   cancelledByUs: boolean;
   /** Ends the round waiting on this request's first reply (used when we cancel it). */
   release: () => void;
+  /** Resolves once the game is done with this request (its last reply read, or it was cancelled). */
+  done: Promise<void>;
+  finish: () => void;
 }
 
 /** The code of the line that tells a failure (one the catalogue has a sentence for). */
@@ -69,6 +75,8 @@ function failureCode(err: unknown): string {
 
 export class GameRequests {
   private current: Session | null = null;
+  /** Stops so far (「停」「不玩了」): words kept while the game was busy are not sent after one. */
+  private stops = 0;
   private inFlight: Pending | null = null;
   /** Background readers of reply streams (tests and shutdown wait on them). */
   private readonly readers = new Set<Promise<void>>();
@@ -110,6 +118,28 @@ export class GameRequests {
     return this.send('message', words, roundId);
   }
 
+  /**
+   * The child's words while the game may still be busy with the previous input (drawing, a slow
+   * step): kept, and handed to the game once it is free — never dropped. The child who talks over a
+   * turn hears 「请稍等」 first (seed 000). Words kept across a stop (「不玩了」) or a new game are
+   * not sent to the game they were not said to; that is recorded.
+   */
+  async messageWhenFree(words: string, roundId: string): Promise<void> {
+    const s = this.current;
+    if (!s) return;
+    if (this.inFlight) {
+      const stops = this.stops;
+      this.deps.record({ kind: 'main_tool', roundId, name: 'send_message', data: { kept: true, text: words } });
+      await this.deps.sayMain(SAY_WAIT, roundId);
+      while (this.inFlight) await this.inFlight.done;
+      if (this.current !== s || this.stops !== stops) {
+        this.deps.record({ kind: 'error', roundId, name: 'kept_words_not_sent', data: { text: words, why: this.stops !== stops ? 'the child stopped the game' : this.current ? 'another game started' : 'the game ended' } });
+        return;
+      }
+    }
+    await this.send('message', words, roundId, this.deps.freshDeadline());
+  }
+
   /** `end_game`: cancel the unfinished request, then send `end` with the child's words. */
   async end(words: string, roundId: string): Promise<void> {
     if (this.inFlight) await this.cancelPending(this.inFlight);
@@ -118,6 +148,7 @@ export class GameRequests {
 
   /** "停" / "不玩了" must not wait behind a game that is still thinking. */
   interrupt(): void {
+    this.stops++;
     if (this.inFlight) void this.cancelPending(this.inFlight);
   }
 
@@ -209,6 +240,7 @@ export class GameRequests {
   private async cancelPending(p: Pending): Promise<void> {
     p.cancelledByUs = true;
     if (this.inFlight === p) this.inFlight = null;
+    p.finish();
     p.release();
     this.deps.changed();
     try {
@@ -234,7 +266,9 @@ export class GameRequests {
     if (kind !== 'end') this.deps.sessions?.remember(s.gameId, s.contextId);
     let firstSpoken!: () => void;
     const roundOver = new Promise<void>((r) => (firstSpoken = r));
-    const p: Pending = { request, kind, session: s, cancelledByUs: false, release: firstSpoken };
+    let finish!: () => void;
+    const done = new Promise<void>((r) => (finish = r));
+    const p: Pending = { request, kind, session: s, cancelledByUs: false, release: firstSpoken, done, finish };
     this.inFlight = p;
     this.deps.changed();
     this.track(this.read(p, roundId, firstSpoken, deadline));
@@ -258,11 +292,13 @@ export class GameRequests {
         speeches.push(isFirst ? spoken.then(firstSpoken) : spoken);
       }
       if (this.inFlight === p) this.inFlight = null;
+      p.finish();
       if (p.kind === 'end') this.clear(s); // after `end` the session is over, whatever it said
       this.deps.changed();
       if (replies === 0 && !p.cancelledByUs) await this.failed(p.kind, s, new GameRequestError('game_protocol', 'no reply'), roundId);
     } catch (err) {
       if (this.inFlight === p) this.inFlight = null;
+      p.finish();
       this.deps.changed();
       if (!p.cancelledByUs) {
         await Promise.all(speeches);
@@ -270,6 +306,7 @@ export class GameRequests {
       }
     } finally {
       clearTimeout(overdue);
+      p.finish();
     }
     await Promise.all(speeches);
     firstSpoken();

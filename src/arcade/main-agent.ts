@@ -298,7 +298,7 @@ export class MainAgent {
   }
 
   private routeContext() {
-    return { games: this.deps.catalog(), inGame: this.requests.session !== null, voiceCommands: !!this.deps.voice, fastPath: this.deps.fastPath !== false };
+    return { games: this.deps.catalog(), inGame: this.requests.session !== null, running: this.requests.session?.gameId, voiceCommands: !!this.deps.voice, fastPath: this.deps.fastPath !== false };
   }
 
   private async round(words: string): Promise<RoundResult> {
@@ -332,7 +332,8 @@ export class MainAgent {
         case 'fast':
           this.record({ kind: 'main_tool', roundId, name: 'send_message', data: { args: { text: words }, fastPath: true } });
           if (this.requests.busy) {
-            await this.sayMain(SAY.wait, roundId);
+            // Kept and handed to the game once it is free (after 「请稍等」).
+            await this.requests.messageWhenFree(words, roundId);
             return { roundId, route: 'wait', modelCalls: 0, action: 'send_message' };
           }
           await this.requests.message(words, roundId);

@@ -18,6 +18,7 @@ import { describe } from '../core/errors/catalogue.ts';
 import { checkSentence, truthCorrection, type TruthProblem, type TruthRules } from '../core/games/truth.ts';
 import { declaredRules, NO_OWN_RULES } from '../core/games/claim-kinds.ts';
 import { faultCode } from '../core/arcade/fault-line.ts';
+import { clearlySwitches } from '../core/arcade/intents.ts';
 import { childSentence } from '../core/errors/catalogue.ts';
 import { ModelError, type ChatModel, type Step, type StepRequest } from '../core/llm/types.ts';
 import { SentenceStream } from '../core/speech/sentence-stream.ts';
@@ -150,14 +151,15 @@ export class MainModelLoop {
       start_game: async (args) => {
         const game = games.find((g) => g.declaration.id === args.game_id);
         if (!game) throw new ToolError(`没有这个游戏：${String(args.game_id)}`);
+        // The running game's name said as an answer is an answer, not a restart.
+        if (requests.session?.gameId === game.declaration.id && !clearlySwitches(words, games)) throw new ToolError(`「${game.declaration.title}」正在玩，小朋友的话是游戏里的回答：请用 send_message 交给游戏`);
         if (!game.available) await sayMain(unavailableText(game), roundId);
         else await requests.start(game, words, roundId);
       },
       end_game: () => requests.end(words, roundId),
       send_message: async () => {
         if (!requests.session) await sayMain(SAY.noGameToEnd, roundId);
-        else if (requests.busy) await sayMain(SAY.wait, roundId);
-        else await requests.message(words, roundId);
+        else await requests.messageWhenFree(words, roundId);
       },
       games_only: () => sayMain(gamesOnlyText(games), roundId),
       reply: async (args) => {

@@ -217,7 +217,7 @@ export abstract class SkillAgent implements GameEngine {
    * The tool registry of one step: the game's tools, `say`, and the final `reply` (both speak as
    * they are written, through the turn's streams, each sentence checked before it is released).
    */
-  private registry(turn: Turn, speech: TurnSpeech, refused: (p: TruthProblem) => string | null): AgentTool[] {
+  private registry(turn: Turn, speech: TurnSpeech, refused: (p: TruthProblem, whole?: string) => string | null): AgentTool[] {
     const { saying, replying } = speech;
     // A new step: whatever the last one wrote is over (said, or refused).
     saying.restart();
@@ -257,7 +257,7 @@ export abstract class SkillAgent implements GameEngine {
         const problem = replying.problemIn(text);
         if (problem) {
           // Refused back to the model, or — after the retries, or at once for an unsafe line — the rules' own line instead.
-          const instead = refused(problem.problem);
+          const instead = refused(problem.problem, text);
           if (instead === null) throw new ToolError(truthCorrection(problem.problem));
           // '' when the rules have no line either: the turn fails (a fallback sentence) — nothing false is said.
           if (instead === '') return '';
@@ -315,11 +315,13 @@ export abstract class SkillAgent implements GameEngine {
     };
     const gate = new TruthGate();
     let redirected = false;
-    const refused = (p: TruthProblem): string | null => {
+    const refused = (p: TruthProblem, whole?: string): string | null => {
       if (p.claim.kind === UNSAFE) {
         // The redirect, then the rest of the turn from the tool results (never the model's words again).
         const line = rebuiltTurn({ redirect: redirected ? '' : REDIRECT.game, rulesLine: rules()?.fallback() ?? null, continues: !turn.sessionEnding && t.kind !== 'end', said: turn.said });
-        this.recordBlocked(p.sentence, unsafe(p.sentence), line);
+        // What was held back: the blocked sentence and the rest of the model's words after it.
+        const at = whole?.indexOf(p.sentence) ?? -1;
+        this.recordBlocked(at >= 0 ? whole!.slice(at) : p.sentence, unsafe(p.sentence), line);
         redirected = true;
         return line || REDIRECT.game;
       }

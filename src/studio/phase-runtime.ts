@@ -565,7 +565,8 @@ export class StudioSession {
       this.log('tool_call', { tool: 'safety', kind: 'invalid' });
       stream.restart();
       const line = rebuiltTurn({ redirect: REDIRECT.game, rulesLine: this.stepRules?.fallback() ?? null, continues: true, said: stream.sent });
-      this.deps.blocked?.(problem.sentence, unsafeNow(problem.sentence), line);
+      const at = text.indexOf(problem.sentence);
+      this.deps.blocked?.(at >= 0 ? text.slice(at) : problem.sentence, unsafeNow(problem.sentence), line);
       return line;
     }
     this.log('tool_call', { tool: 'truth', claim: problem.problem.claim.kind, reason: problem.problem.reason, kind: 'invalid' });

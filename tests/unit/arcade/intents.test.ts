@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createScriptedModel } from '../../../src/llm/scripted.ts';
 import { mainDemoPolicy } from '../../../src/arcade/demo-policy.ts';
-import { globalIntent, isClearInGame, isEcho, mentionedGame, voiceCommand } from '../../../src/core/arcade/intents.ts';
+import { clearlySwitches, globalIntent, isClearInGame, isEcho, mentionedGame, voiceCommand } from '../../../src/core/arcade/intents.ts';
 import { buildMessages, mainTools, parseGameLines, systemPrompt } from '../../../src/core/arcade/prompt.ts';
 import { GAMES, game } from './fakes.ts';
 
@@ -61,6 +61,16 @@ describe('fast path', () => {
     expect(isClearInGame('猜数字', GAMES, true)).toBe(false);
     expect(isClearInGame('你叫什么名字', GAMES, true)).toBe(false);
     expect(isClearInGame('我今天在幼儿园里画了一幅很大很大的画还有一只小猫咪', GAMES, true)).toBe(false);
+  });
+  it("the running game's own name said as an answer is an answer; asking for a game is a switch", () => {
+    const doudou = [...GAMES, game('quiz-doudou', '豆豆')];
+    expect(isClearInGame('豆豆', doudou, true, 'quiz-doudou')).toBe(true);
+    expect(isClearInGame('是豆豆吗', doudou, true, 'quiz-doudou')).toBe(true);
+    expect(isClearInGame('我们玩豆豆吧', doudou, true, 'quiz-doudou')).toBe(false);
+    expect(isClearInGame('换成猜数字', doudou, true, 'quiz-doudou')).toBe(false);
+    expect(isClearInGame('猜数字', doudou, true, 'quiz-doudou')).toBe(false);
+    expect(clearlySwitches('我们玩猜数字吧', doudou)).toBe(true);
+    expect(clearlySwitches('豆豆', doudou)).toBe(false);
   });
   it('finds a game by title or alias, the longest name winning', () => {
     const gs = [game('a', '猜'), game('b', '猜数字')];

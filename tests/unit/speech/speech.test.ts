@@ -173,6 +173,13 @@ describe('half-duplex voice loop', () => {
           if (this.fn === fn) this.fn = null;
         };
       },
+      status: null as ((s: string) => void) | null,
+      onStatus(fn: (s: string) => void) {
+        this.status = fn;
+        return () => {
+          if (this.status === fn) this.status = null;
+        };
+      },
     };
     const inputs: string[] = [];
     let last: string | null = null;
@@ -191,6 +198,17 @@ describe('half-duplex voice loop', () => {
     });
     return { synth, q, mic, loop, inputs };
   }
+
+  it('a recognition error (offline) returns the button to idle; a tap tries again', () => {
+    const t = setup('push-to-talk');
+    t.loop.pushToTalk();
+    expect(t.loop.state).toBe('listening');
+    t.mic.status!('network');
+    expect(t.loop.state).toBe('idle');
+    t.loop.pushToTalk();
+    expect(t.loop.state).toBe('listening');
+    expect(t.mic.log).toEqual(['start', 'start']);
+  });
 
   it('mic off while thinking and speaking; on again only ~400 ms after the queue drains', async () => {
     const t = setup();
