@@ -119,7 +119,7 @@ export class MainAgent {
     this.voice = new SpeakingPath({ speaker: deps.speaker, trace: this.trace, now: this.now });
     this.watch = new TurnWatch({
       budget,
-      stillThinking: (roundId) => void this.voice.say(this.lines.pick('still_thinking', SAY.stillThinking), 'main', { roundId, aside: true }),
+      stillThinking: (roundId) => void this.voice.say(this.lines.pick('still_thinking', SAY.stillThinking), 'main', { roundId, aside: true, yields: true }),
       now: this.now,
       setTimer: (fn, ms) => setTimeout(fn, ms),
       clearTimer: (t) => clearTimeout(t as ReturnType<typeof setTimeout>),

@@ -20,6 +20,8 @@ export interface SpeakOptions {
    * repeats afterwards.
    */
   aside?: boolean;
+  /** A waiting line: it yields to a real sentence and is not the answer (Speaker's SayOptions.yields). */
+  yields?: boolean;
   /** The line is a game's last: its session ends with it (a redirect then promises no 「接着玩」). */
   sessionEnds?: boolean;
 }
@@ -85,7 +87,7 @@ export class SpeakingPath {
     this.emit({ type: 'speaking', count: this.speakingNow });
     let outcome: SpokenOutcome;
     try {
-      outcome = await this.deps.speaker.say(line, role);
+      outcome = await this.deps.speaker.say(line, role, opts.yields ? { yields: true } : undefined);
     } catch (err) {
       outcome = { completed: false, reason: String((err as Error)?.message ?? err) };
     } finally {
