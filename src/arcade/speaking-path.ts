@@ -9,6 +9,7 @@
 import type { Speaker, SpeakerRole, SpokenOutcome } from '../core/arcade/types.ts';
 import { nullTrace, type TraceEvent, type TraceSink } from '../core/trace/types.ts';
 import { SafetyScreen } from './safety-screen.ts';
+import { plainSpeech } from '../core/text/plain-speech.ts';
 
 export interface SpeakOptions {
   roundId?: string;
@@ -70,7 +71,8 @@ export class SpeakingPath {
 
   /** Says one line; resolves once it has settled (spoken, interrupted or failed) — never hangs. */
   async say(text: string, role: SpeakerRole, opts: SpeakOptions = {}): Promise<SpokenOutcome> {
-    const asked = String(text ?? '').trim();
+    // Plain text only: markup and control characters never reach speech or the subtitle.
+    const asked = plainSpeech(String(text ?? ''));
     if (!asked) {
       this.record({ kind: 'error', roundId: opts.roundId, requestId: opts.requestId, name: 'unspeakable', data: { role, text } });
       return { completed: false, reason: 'empty' };
