@@ -40,7 +40,7 @@ export interface GameRequestsDeps {
   /** The session or the pending request changed. */
   changed(): void;
   /** Remembers the running session across reloads (src/trace/session-guard.ts). */
-  sessions?: { remember(gameId: string, contextId: string): void; forget(): void };
+  sessions?: { remember(gameId: string, contextId: string): void; forget(): void; endSent?(): void };
   /**
    * A failed request (crashed worker, failed `start`/`end`) cleared the session; called after the
    * error was spoken, unless another game has started meanwhile. The game never said `ended`, so
@@ -162,6 +162,8 @@ export class GameRequests {
     if (this.inFlight) void this.cancelPending(this.inFlight);
     this.current = null;
     this.endQuietly(s, '');
+    // One `end` per session: the reload tells the child, and does not end it again.
+    this.deps.sessions?.endSent?.();
     this.deps.changed();
   }
 

@@ -62,7 +62,7 @@ export interface MainAgentDeps {
    */
   startRound?: (text: string) => string;
   /** Remembers the running session across reloads (src/trace/session-guard.ts). */
-  sessions?: { remember(gameId: string, contextId: string): void; forget(): void };
+  sessions?: { remember(gameId: string, contextId: string): void; forget(): void; endSent?(): void };
   /**
    * Voice commands ("大声点", "小声一点", "说慢一点"): applies one to the speech settings (and
    * persists it) at once; returns false when already at the limit. Without it such words are
