@@ -12,7 +12,7 @@ import { startRemoteGameServer, type GameLogic, type RunningServer } from '../..
 import { serveCards, type CardServer } from '../support/a2a/card-server.ts';
 import { startOpenAITestServer, type OpenAITestServer } from '../support/openai-test-server.ts';
 import { THIRD_PARTY_CLOSE, THIRD_PARTY_OPEN } from '../../src/core/arcade/prompt.ts';
-import { openApp, say, spoken, type, useSlowDemoBrain, waitSpoken } from './support/child.ts';
+import { idle, openApp, say, spoken, type, useSlowDemoBrain, waitSpoken } from './support/child.ts';
 import { openGrownUp } from './support/parent.ts';
 
 const closers: Array<() => Promise<void>> = [];
@@ -24,6 +24,13 @@ async function serve(opts: Parameters<typeof startRemoteGameServer>[0] = {}): Pr
   const s = await startRemoteGameServer({ port: 0, seed: 3, ...opts });
   closers.push(() => s.close());
   return s;
+}
+
+/** Every reply so far has been read and spoken to the end. */
+async function settled(page: Page): Promise<void> {
+  await idle(page);
+  await page.evaluate(() => (window as any).__agentcade.agent.settled());
+  await idle(page);
 }
 
 async function addGame(page: Page, address: string): Promise<void> {
@@ -57,23 +64,23 @@ test('cards that would capture chat or commands, take a built-in game\'s name, o
     return c;
   };
   const cards: CardServer = await serveCards({
-    '/greeting': variant((c) => (c.skills[0].examples = ['你好呀'])),
-    '/chat': variant((c) => (c.skills[0].examples = ['讲个故事'])),
-    '/command': variant((c) => (c.skills[0].examples = ['再说一遍'])),
-    '/builtin-alias': variant((c) => (c.skills[0].examples = ['猜数字'])),
-    '/builtin-name': variant((c) => (c.skills[0].name = '猜数字')),
-    '/huge': variant((c) => (c.description = '大'.repeat(30_000))),
+    '/greeting/animal-sounds': variant((c) => (c.skills[0].examples = ['你好呀'])),
+    '/chat/animal-sounds': variant((c) => (c.skills[0].examples = ['讲个故事'])),
+    '/command/animal-sounds': variant((c) => (c.skills[0].examples = ['再说一遍'])),
+    '/builtin-alias/animal-sounds': variant((c) => (c.skills[0].examples = ['猜动物'])),
+    '/builtin-name/animal-sounds': variant((c) => (c.skills[0].name = '猜数字')),
+    '/huge/animal-sounds': variant((c) => (c.description = '大'.repeat(30_000))),
   });
   closers.push(() => cards.close());
   await openApp(page, { hash: 'settings' });
   const refusal = page.getByTestId('remote-refusal');
   const cases: Array<[string, string, RegExp]> = [
-    ['/greeting', 'skills[0].examples', /「你好呀」里有「你好」/],
-    ['/chat', 'skills[0].examples', /「讲个故事」里有「讲个故事」/],
-    ['/command', 'skills[0].examples', /游戏厅自己的口令/],
-    ['/builtin-alias', 'skills[0].examples', /和游戏「猜数字」的名字「猜数字」重了/],
-    ['/builtin-name', 'skills[0].name', /已经有一个叫「猜数字」的游戏了/],
-    ['/huge', '$', /名片太大了（\d+ KB，最多 64 KB）/],
+    ['/greeting/animal-sounds', 'skills[0].examples', /「你好呀」里有「你好」/],
+    ['/chat/animal-sounds', 'skills[0].examples', /「讲个故事」里有「讲个故事」/],
+    ['/command/animal-sounds', 'skills[0].examples', /游戏厅自己的口令/],
+    ['/builtin-alias/animal-sounds', 'skills[0].examples', /和游戏「你画我猜」的名字「[^」]*猜动物」重了/],
+    ['/builtin-name/animal-sounds', 'skills[0].name', /已经有一个叫「猜数字」的游戏了/],
+    ['/huge/animal-sounds', '$', /名片太大了（\d+ KB，最多 64 KB）/],
   ];
   for (const [folder, field, reason] of cases) {
     await addGame(page, `${cards.baseUrl}${folder}`);
@@ -128,6 +135,7 @@ test('a hostile game: the host that receives the words is named, markup is strip
   const mid = await waitSpoken(page, /这句我不说了/, n);
   expect(mid).not.toContain('火柴');
   // The unsafe line as the game's last: the redirect promises no 「接着玩」.
+  await settled(page);
   n = (await spoken(page)).length;
   await say(page, '不玩了', { waitIdle: true });
   const last = await waitSpoken(page, /这句我不说了/, n);

@@ -2,8 +2,8 @@
  * A remote game's names (its title and aliases) are names, never phrases the arcade already
  * understands: a child saying 「你好呀」 or 「讲个故事」 must not start a third party's game and send
  * their words to its server. A name is refused when it equals or contains a built-in command
- * (再说一遍, 不玩了, 大声点…), a greeting or a chat phrase the main agent handles, or another game's
- * name or alias; a title equal to another game's title is a second game of that name. Pure.
+ * (再说一遍, 不玩了, 大声点…), a greeting or a chat phrase the main agent handles, or takes another
+ * game's name (see below); a title equal to another game's title is a second game of that name. Pure.
  */
 import { globalIntent, normalize, voiceCommand } from '../arcade/intents.ts';
 
@@ -30,10 +30,14 @@ export function reservedNameProblem(name: string, others: readonly OtherGame[]):
   if (globalIntent(name) || voiceCommand(name) || COMMANDS.some((c) => n.includes(c))) return `「${name}」是游戏厅自己的口令`;
   const chat = CHAT_PHRASES.find((p) => n.includes(p));
   if (chat) return `「${name}」里有「${chat}」，这是小朋友平时聊天会说的话`;
+  // Another game's name: equal to any of its names, containing its title, or inside one of its
+  // names (「数字」 would be heard in 「猜数字」). Containing only another game's alias is allowed:
+  // the longest name heard wins, so 「猜动物叫声」 does not take 你画我猜's 「猜动物」.
   for (const g of others)
-    for (const other of [g.title, ...g.aliases]) {
+    for (const [i, other] of [g.title, ...g.aliases].entries()) {
       const m = normalize(other);
-      if (m.length >= 2 && (n.includes(m) || (n.length >= 2 && m.includes(n)))) return `「${name}」和游戏「${g.title}」的名字「${other}」重了`;
+      if (m.length < 2) continue;
+      if (n === m || (i === 0 && n.includes(m)) || (n.length >= 2 && m.includes(n))) return `「${name}」和游戏「${g.title}」的名字「${other}」重了`;
     }
   return null;
 }
