@@ -3,12 +3,15 @@
  * function of this turn's tool results and the game (the runtime's state: every card included):
  * - 答对了 only when `submit_answer` returned `correct` in this turn; 不对 / 不是猫 only after `wrong`;
  * - 还有 N 次 only with the attempts really left; 得了 N 分 / 答对了 N 题 only with the score;
+ * - no 大了 / 小了 (this game judges no direction); 重新开始 / 下一题 / 结束 only when this turn
+ *   started the game, moved on to a new question or ended it;
  * - an animal of this game is named only once its question is over (or when the child said it),
  *   and 答案是X only for an answer that was revealed.
  * The lines built from tool results are here too: the engine says them when the model cannot get
  * a reply right, and the demo brain says them as its replies.
  */
 import { isQuestion, NUMBER, numberValue, POINTS, rightCount, TIMES_LEFT, verdictClaims, type Claim, type TruthFn, type TurnResult } from '../../src/core/games/truth.ts';
+import { declaredRules, type ClaimClass, type TurnFacts } from '../../src/core/games/claim-kinds.ts';
 import { findMentions } from '../../src/core/jev/mentions.ts';
 import { lexiconFor } from '../../src/core/jev/lexicon.ts';
 import { normalize } from '../../src/core/jev/normalize.ts';
@@ -153,8 +156,8 @@ export const truth: TruthFn<DrawGuessTruthState> = ({ results, state: { game, an
   const attempts = new Set<number>(results.map((r) => (r.result as Resolution)?.attempts_left).filter((n): n is number => typeof n === 'number'));
   if (game.phase === 'playing') attempts.add(game.attemptsLeft);
 
-  return {
-    claims: (sentence) => claimsIn(sentence, animals),
+  const rules = {
+    claims: (sentence: string) => claimsIn(sentence, animals),
     judge(c: Claim): true | string {
       const v = c.value;
       switch (c.kind) {
@@ -183,4 +186,16 @@ export const truth: TruthFn<DrawGuessTruthState> = ({ results, state: { game, an
     },
     fallback: () => fallbackLine(results),
   };
+  return declaredRules(rules, { who: '你画我猜', can: CLAIMS, facts: factsOf(results, game) });
 };
+
+/** The kinds of result 你画我猜 can claim (it judges animals: no 大/小). */
+export const CLAIMS: readonly ClaimClass[] = ['verdict', 'score', 'answer', 'over', 'restart', 'next', 'continue'];
+
+/** What this turn did to the session: started it, ended it, or moved on to a new question. */
+function factsOf(results: readonly TurnResult[], game: DrawGuessGame): TurnFacts {
+  const ok = results.map((r) => ({ name: r.name, r: (r.result ?? {}) as Resolution })).filter(({ r }) => typeof r === 'object' && !('error' in r));
+  const over = ok.some(({ name, r }) => name === 'end_game' || r.game_over === true);
+  const next = !over && ok.some(({ name, r }) => name === 'skip_question' || r.question_over === true || (name === 'show_drawing' && (r.question ?? 0) > 1));
+  return { restarted: ok.some(({ name }) => name === 'start_game'), over, next, continues: game.phase === 'playing' && !over };
+}

@@ -1,8 +1,11 @@
 /**
  * 猜数字's truth rules (src/core/games/truth.ts): which outcomes a sentence may claim, as a pure
  * function of this turn's tool results and the game (the runtime's state, the secret included):
- * - 猜对了 only when `submit_guess` returned `correct` in this turn; 不对 only after a wrong guess;
- * - 50 大了 / 小一点 only as `submit_guess` judged that number (or this turn's guess);
+ * - 猜对了 only when `submit_guess` returned `correct` in this turn; 不对 only after a wrong guess of this turn;
+ * - 大了 / 小一点 only as `submit_guess` judged the number of THIS turn (never an earlier verdict
+ *   for a new guess); 50 大了 only as 50 was judged — and for the number the child said this turn,
+ *   only as this turn judged it;
+ * - 重新开始 only when this turn started a game; 结束 only when it ended; no 下一题 (no questions);
  * - 还剩 N 次 only with the tries really left; 用了 N 次 only with the guesses made;
  * - 答案是 N, or the secret number at all, only once the answer is revealed (or the child said it);
  * - 比 N 大 / 在 a 到 b 之间 / 单数 only when earlier answers or the hints given say so.
@@ -10,6 +13,7 @@
  * a reply right, and the demo brain says them as its replies.
  */
 import { isQuestion, NUMBER, numberValue, TIMES_LEFT, verdictClaims, type Claim, type TruthFn, type TurnResult } from '../../src/core/games/truth.ts';
+import { declaredRules, type ClaimClass, type TurnFacts } from '../../src/core/games/claim-kinds.ts';
 import { numeralMentions } from '../../src/core/speech/numbers.ts';
 import { isNumber, numbersIn } from './numbers.ts';
 import type { GuessNumberGame } from './rules.ts';
@@ -140,14 +144,17 @@ const dirWord = (r: string | undefined) => (r === 'too_big' ? '大了' : r === '
 export const truth: TruthFn<GuessNumberGame> = ({ results, state: game, heard }) => {
   const guesses = results.filter((r) => r.name === 'submit_guess').map((r) => r.result as Verdict);
   const judged = guesses.at(-1);
-  /** The verdict a bare "大了" speaks of: this turn's guess, else the last guess of the game. */
-  const lastVerdict = judged ? (judged.result === 'already_guessed' ? judged.earlier : judged.result) : game.guesses.at(-1)?.result;
+  /** The verdict a bare "大了" speaks of: this turn's guess only (an earlier verdict is not about the new number). */
+  const lastVerdict = judged ? (judged.result === 'already_guessed' ? judged.earlier : judged.result) : undefined;
+  /** This turn's verdict of each number it judged. */
+  const judgedNow = new Map<number, string | undefined>(guesses.filter((g) => typeof g.number === 'number').map((g) => [g.number!, g.result === 'already_guessed' ? g.earlier : g.result]));
+  const saidNow = new Set(numbersIn(heard));
   const secret = game.peekSecret();
   const { min, max } = game.config;
   /** Numbers the robot may say before the answer is revealed: said by the child, guessed, in the rules or a tool's result. */
   const spoken = new Set<number>([...numbersIn(heard), ...game.guesses.map((g) => g.number), min, max, game.config.maxTries, game.triesLeft, ...game.hints.flatMap(numbersIn), ...results.flatMap((r) => numbersIn(JSON.stringify(r.result ?? '')))]);
 
-  return {
+  const rules = {
     claims: claimsIn,
     judge(c: Claim): true | string {
       const v = c.value as number;
@@ -155,18 +162,21 @@ export const truth: TruthFn<GuessNumberGame> = ({ results, state: game, heard })
         case 'correct':
           return guesses.some((g) => g.result === 'correct') || 'submit_guess 这一轮没有返回 correct，不能说猜对了';
         case 'wrong':
+          if (!guesses.some((g) => g.result && g.result !== 'correct')) return '这一轮 submit_guess 没有判定一个猜错的数字，不能说不对';
           return (!guesses.some((g) => g.result === 'correct') && game.phase !== 'won') || '这一轮 submit_guess 返回的是 correct';
         case 'guess_too_big':
         case 'guess_too_small': {
           const want = c.kind === 'guess_too_big' ? 'too_big' : 'too_small';
-          const g = game.guesses.find((x) => x.number === v);
-          if (!g) return `${v} 还没有判定过`;
-          return g.result === want || `${v} 判定的是${dirWord(g.result)}`;
+          // The number the child said this turn: only this turn's verdict of it speaks for it.
+          if (saidNow.has(v) && !judgedNow.has(v)) return `${v} 这一轮还没有判定`;
+          const result = judgedNow.has(v) ? judgedNow.get(v) : game.guesses.find((x) => x.number === v)?.result;
+          if (!result) return `${v} 还没有判定过`;
+          return result === want || `${v} 判定的是${dirWord(result)}`;
         }
         case 'too_big':
         case 'too_small':
-          if (!lastVerdict) return '还没有判定过任何数字，不能说大了或小了';
-          return lastVerdict === c.kind || `判定的是${dirWord(lastVerdict)}`;
+          if (!lastVerdict) return '这一轮还没有判定数字，不能说大了或小了';
+          return lastVerdict === c.kind || `这一轮判定的是${dirWord(lastVerdict)}`;
         case 'above':
           return v < knownBounds(game).low || `没有判定说明答案比 ${v} 大`;
         case 'below':
@@ -198,4 +208,15 @@ export const truth: TruthFn<GuessNumberGame> = ({ results, state: game, heard })
     },
     fallback: () => fallbackLine(results),
   };
+  return declaredRules(rules, { who: '猜数字', can: CLAIMS, facts: factsOf(results, game) });
 };
+
+/** The kinds of result 猜数字 can claim (no questions, so no 下一题). */
+export const CLAIMS: readonly ClaimClass[] = ['direction', 'verdict', 'answer', 'over', 'restart', 'continue'];
+
+/** What this turn did to the session: started it, ended it (won, out of tries, ended), or left it running. */
+function factsOf(results: readonly TurnResult[], game: GuessNumberGame): TurnFacts {
+  const ok = results.filter((r) => r.result && typeof r.result === 'object' && !('error' in (r.result as object)));
+  const over = ok.some((r) => r.name === 'end_game' || (r.result as Verdict).game_over === true || (r.result as Verdict).result === 'correct') || (ok.length > 0 && game.revealed);
+  return { restarted: ok.some((r) => r.name === 'start_game'), over, continues: game.phase === 'playing' && !over };
+}

@@ -6,9 +6,12 @@
  * - 得了 N 分 / 答对了 N 张 only with the score on the board;
  * - a card's answer only once that card is over (judged right, or its answer revealed) or when the
  *   child said it — the same rule whatever the cards are, so a refusal tells nothing.
+ * - no 大了 / 小了, no 游戏结束 and no 重新开始 in the manager's own words (the run skills say the
+ *   ending); 下一张 only when this turn presented a new card.
  * The line built from the tags is here too (the runtime says it when the manager cannot get it right).
  */
 import { numberValue, POINTS, rightCount, verdictClaims, type Claim, type TruthFn } from '../../src/core/games/truth.ts';
+import { declaredRules, type ClaimClass } from '../../src/core/games/claim-kinds.ts';
 import { squash } from '../../src/core/jev/normalize.ts';
 import { answerNamedIn, type PlayTruthState } from '../../src/core/studio/device-effects.ts';
 
@@ -24,7 +27,7 @@ export const truth: TruthFn<PlayTruthState> = ({ state: { changes, cards, used, 
   if (verdict && changes.judgedCard && (verdict.result === '对' || verdict.revealed)) over.add(changes.judgedCard.cardId);
   const said = squash(heard);
 
-  return {
+  const rules = {
     claims(sentence: string): Claim[] {
       const s = sentence.normalize('NFKC');
       const out = verdictClaims(s);
@@ -57,4 +60,8 @@ export const truth: TruthFn<PlayTruthState> = ({ state: { changes, cards, used, 
       return `${head}你现在得了 ${changes.score.score} 分。`;
     },
   };
+  return declaredRules(rules, { who: '这个游戏', can: CLAIMS, facts: { next: !!changes.newCard, continues: true } });
 };
+
+/** The kinds of result the play manager's own words can claim (the run skills' lines say the rest). */
+export const CLAIMS: readonly ClaimClass[] = ['verdict', 'score', 'answer', 'next', 'continue'];

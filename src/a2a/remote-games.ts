@@ -38,6 +38,15 @@ export interface RemoteGameView {
   reason?: string;
 }
 
+/**
+ * The host(s) that receive the child's words: the card's interfaces (the SDK sends every request
+ * there), which may differ from the address the card was read from.
+ */
+export function wordsHost(card: RemoteGameCard, address: URL): string {
+  const hosts = [...new Set(card.interfaces.map((i) => new URL(i.url).host))];
+  return hosts.length ? hosts.join('、') : address.host;
+}
+
 export type AddResult = { ok: true; game: RemoteGameView } | { ok: false; refusal: Refusal };
 
 export interface Connectivity {
@@ -50,6 +59,8 @@ export interface RemoteGamesOptions {
   store: RemoteGameStore;
   /** Ids of every installed game (built-in, Studio, remote), for refusing a second game with the same id. */
   installedIds(): ReadonlySet<string>;
+  /** Every installed game's names (a remote game may not take a command, a chat phrase or another game's name). */
+  installedNames?(): ReadonlyArray<{ id: string; title: string; aliases: readonly string[] }>;
   fetch?: CardFetchOptions;
   connectivity?: Connectivity;
   now?: () => number;
@@ -122,7 +133,7 @@ export class RemoteGames {
       // Voice only: no device capability is asked of the robot (see `availability`).
       capabilities: [],
       engine: 'remote',
-      origin: { address: stored.address, host: url.host },
+      origin: { address: stored.address, host: wordsHost(card, url) },
     }));
 
   isRemote(id: string): boolean {
@@ -149,7 +160,7 @@ export class RemoteGames {
   views(): RemoteGameView[] {
     return [...this.entries.values()].map((e) => {
       const a = this.availability(e.card.id);
-      return { id: e.card.id, address: e.stored.address, host: e.url.host, card: e.card, health: e.health, available: a.available, ...(a.available ? {} : { reason: a.reason }) };
+      return { id: e.card.id, address: e.stored.address, host: wordsHost(e.card, e.url), card: e.card, health: e.health, available: a.available, ...(a.available ? {} : { reason: a.reason }) };
     });
   }
 
@@ -160,7 +171,7 @@ export class RemoteGames {
     if (!address.ok) return address;
     const already = [...this.entries.values()].find((e) => e.stored.address === addressText(address.value));
     if (already) return { ok: false, refusal: { field: 'address', reason: `这个地址已经添加过了（「${already.card.title}」）。`, detail: `already added as ${already.card.id}` } };
-    const fetched = await fetchGameCard({ address: address.value, installed: this.opts.installedIds() }, this.opts.fetch);
+    const fetched = await fetchGameCard({ address: address.value, installed: this.opts.installedIds(), others: this.opts.installedNames?.() }, this.opts.fetch);
     if (!fetched.ok) return fetched;
     const stored: StoredRemoteGame = { id: fetched.checked.id, address: addressText(address.value), card: fetched.raw, addedAt: this.now() };
     await this.opts.store.put(stored);
@@ -200,7 +211,7 @@ export class RemoteGames {
     const e = this.entries.get(id);
     if (!e) return;
     if (!isLoopbackHost(e.url.hostname) && !this.connectivity.online()) return; // coming online checks again
-    const fetched = await fetchGameCard({ address: e.url, expectedId: id }, this.opts.fetch);
+    const fetched = await fetchGameCard({ address: e.url, expectedId: id, others: this.opts.installedNames?.() }, this.opts.fetch);
     if (this.entries.get(id) !== e) return; // removed meanwhile
     if (fetched.ok) {
       if (JSON.stringify(fetched.raw) !== JSON.stringify(e.stored.card)) {
@@ -247,7 +258,7 @@ export class RemoteGames {
   private entryOf(stored: StoredRemoteGame, card: RemoteGameCard): Entry {
     const url = new URL(stored.address);
     const sdkCard: AgentCard = remoteAgentCard(stored.card, card);
-    return { stored, url, card, game: { id: card.id, host: url.host, card: sdkCard }, health: { state: 'unknown' }, failures: 0, retry: undefined };
+    return { stored, url, card, game: { id: card.id, host: wordsHost(card, url), card: sdkCard }, health: { state: 'unknown' }, failures: 0, retry: undefined };
   }
 
   private healthy(e: Entry): void {

@@ -8,6 +8,11 @@ export const mainAgentErrors: ErrorTable = {
     also: ['我刚才没想好，你再说一次好吗？', '哎呀，我走神了，你能再说一遍吗？'],
     parent: 'The main agent model step failed (see the trace for the model error).',
   },
+  main_model_stuck: {
+    child: '我有点卡住了，我们再试一次。',
+    also: ['我刚才卡了一下，我们再试一次吧。', '哎呀，我卡住了，你再说一次好吗？'],
+    parent: 'The model failed this round (a server error, a stall or a dropped connection) but not yet several rounds in a row; after three in a row the line names the setup.',
+  },
   main_no_decision: {
     child: '我没太明白，你可以换个说法吗？',
     also: ['我没听懂，你能换一种说法吗？'],

@@ -20,6 +20,10 @@ import { GameRequestError, type GameClient, type GameRequest, type ReplyEvent } 
 import type { ArcadeGame, HistoryEntry, Session } from '../core/arcade/types.ts';
 import { childSentence } from '../core/errors/catalogue.ts';
 import { gameInput, type GameInputKind } from '../core/protocol/game-protocol.ts';
+import { lineFits } from '../core/games/claim-kinds.ts';
+import { SAY } from './errors.ts';
+
+const SAY_WAIT = SAY.wait;
 import type { TraceEvent } from '../core/trace/types.ts';
 import type { SpeakingPath } from './speaking-path.ts';
 
@@ -36,7 +40,7 @@ export interface GameRequestsDeps {
   /** The session or the pending request changed. */
   changed(): void;
   /** Remembers the running session across reloads (src/trace/session-guard.ts). */
-  sessions?: { remember(gameId: string, contextId: string): void; forget(): void };
+  sessions?: { remember(gameId: string, contextId: string): void; forget(): void; endSent?(): void };
   /**
    * A failed request (crashed worker, failed `start`/`end`) cleared the session; called after the
    * error was spoken, unless another game has started meanwhile. The game never said `ended`, so
@@ -58,6 +62,9 @@ interface Pending {
   cancelledByUs: boolean;
   /** Ends the round waiting on this request's first reply (used when we cancel it). */
   release: () => void;
+  /** Resolves once the game is done with this request (its last reply read, or it was cancelled). */
+  done: Promise<void>;
+  finish: () => void;
 }
 
 /** The code of the line that tells a failure (one the catalogue has a sentence for). */
@@ -68,6 +75,8 @@ function failureCode(err: unknown): string {
 
 export class GameRequests {
   private current: Session | null = null;
+  /** Stops so far (「停」「不玩了」): words kept while the game was busy are not sent after one. */
+  private stops = 0;
   private inFlight: Pending | null = null;
   /** Background readers of reply streams (tests and shutdown wait on them). */
   private readonly readers = new Set<Promise<void>>();
@@ -109,6 +118,28 @@ export class GameRequests {
     return this.send('message', words, roundId);
   }
 
+  /**
+   * The child's words while the game may still be busy with the previous input (drawing, a slow
+   * step): kept, and handed to the game once it is free — never dropped. The child who talks over a
+   * turn hears 「请稍等」 first (seed 000). Words kept across a stop (「不玩了」) or a new game are
+   * not sent to the game they were not said to; that is recorded.
+   */
+  async messageWhenFree(words: string, roundId: string): Promise<void> {
+    const s = this.current;
+    if (!s) return;
+    if (this.inFlight) {
+      const stops = this.stops;
+      this.deps.record({ kind: 'main_tool', roundId, name: 'send_message', data: { kept: true, text: words } });
+      await this.deps.sayMain(SAY_WAIT, roundId);
+      while (this.inFlight) await this.inFlight.done;
+      if (this.current !== s || this.stops !== stops) {
+        this.deps.record({ kind: 'error', roundId, name: 'kept_words_not_sent', data: { text: words, why: this.stops !== stops ? 'the child stopped the game' : this.current ? 'another game started' : 'the game ended' } });
+        return;
+      }
+    }
+    await this.send('message', words, roundId, this.deps.freshDeadline());
+  }
+
   /** `end_game`: cancel the unfinished request, then send `end` with the child's words. */
   async end(words: string, roundId: string): Promise<void> {
     if (this.inFlight) await this.cancelPending(this.inFlight);
@@ -117,6 +148,7 @@ export class GameRequests {
 
   /** "停" / "不玩了" must not wait behind a game that is still thinking. */
   interrupt(): void {
+    this.stops++;
     if (this.inFlight) void this.cancelPending(this.inFlight);
   }
 
@@ -130,6 +162,8 @@ export class GameRequests {
     if (this.inFlight) void this.cancelPending(this.inFlight);
     this.current = null;
     this.endQuietly(s, '');
+    // One `end` per session: the reload tells the child, and does not end it again.
+    this.deps.sessions?.endSent?.();
     this.deps.changed();
   }
 
@@ -176,7 +210,7 @@ export class GameRequests {
   /** One reply of a game: recorded, spoken, and what the child heard kept in the history (the safety check may have said something else, or nothing). */
   private speakReply(ev: ReplyEvent, s: Session, requestId: string, roundId: string): Promise<void> {
     this.deps.record({ kind: 'reply', roundId, requestId, source: `game:${s.gameId}`, data: { text: ev.reply.text, session: ev.reply.session, final: ev.final } });
-    return this.deps.voice.say(ev.reply.text, 'game_agent', { roundId, gameId: s.gameId, requestId }).then((o) => {
+    return this.deps.voice.say(ev.reply.text, 'game_agent', { roundId, gameId: s.gameId, requestId, sessionEnds: ev.final && ev.reply.session === 'ended' }).then((o) => {
       const said = o.said ?? ev.reply.text;
       if (said) this.deps.heard({ role: 'game_agent', text: said, gameId: s.gameId, at: this.deps.now() });
     });
@@ -208,6 +242,7 @@ export class GameRequests {
   private async cancelPending(p: Pending): Promise<void> {
     p.cancelledByUs = true;
     if (this.inFlight === p) this.inFlight = null;
+    p.finish();
     p.release();
     this.deps.changed();
     try {
@@ -233,7 +268,9 @@ export class GameRequests {
     if (kind !== 'end') this.deps.sessions?.remember(s.gameId, s.contextId);
     let firstSpoken!: () => void;
     const roundOver = new Promise<void>((r) => (firstSpoken = r));
-    const p: Pending = { request, kind, session: s, cancelledByUs: false, release: firstSpoken };
+    let finish!: () => void;
+    const done = new Promise<void>((r) => (finish = r));
+    const p: Pending = { request, kind, session: s, cancelledByUs: false, release: firstSpoken, done, finish };
     this.inFlight = p;
     this.deps.changed();
     this.track(this.read(p, roundId, firstSpoken, deadline));
@@ -257,11 +294,13 @@ export class GameRequests {
         speeches.push(isFirst ? spoken.then(firstSpoken) : spoken);
       }
       if (this.inFlight === p) this.inFlight = null;
+      p.finish();
       if (p.kind === 'end') this.clear(s); // after `end` the session is over, whatever it said
       this.deps.changed();
       if (replies === 0 && !p.cancelledByUs) await this.failed(p.kind, s, new GameRequestError('game_protocol', 'no reply'), roundId);
     } catch (err) {
       if (this.inFlight === p) this.inFlight = null;
+      p.finish();
       this.deps.changed();
       if (!p.cancelledByUs) {
         await Promise.all(speeches);
@@ -269,6 +308,7 @@ export class GameRequests {
       }
     } finally {
       clearTimeout(overdue);
+      p.finish();
     }
     await Promise.all(speeches);
     firstSpoken();
@@ -305,7 +345,9 @@ export class GameRequests {
     const lost = err instanceof GameRequestError && err.sessionLost;
     const over = kind !== 'message' || lost;
     if (over) this.clear(s);
-    await this.deps.sayMain(this.deps.line(failureCode(err), 'main_game_request_failed'), roundId);
+    // The line is true about what happens next: no 「我们接着玩」 for a session that is over.
+    const told = lineFits(childSentence(failureCode(err)) ?? '', { continues: !over }) ? failureCode(err) : 'main_game_request_failed';
+    await this.deps.sayMain(this.deps.line(told, 'main_game_request_failed'), roundId);
     if (over && !this.current) this.clearedHook(s, roundId);
   }
 

@@ -62,7 +62,7 @@ export interface MainAgentDeps {
    */
   startRound?: (text: string) => string;
   /** Remembers the running session across reloads (src/trace/session-guard.ts). */
-  sessions?: { remember(gameId: string, contextId: string): void; forget(): void };
+  sessions?: { remember(gameId: string, contextId: string): void; forget(): void; endSent?(): void };
   /**
    * Voice commands ("大声点", "小声一点", "说慢一点"): applies one to the speech settings (and
    * persists it) at once; returns false when already at the limit. Without it such words are
@@ -119,7 +119,7 @@ export class MainAgent {
     this.voice = new SpeakingPath({ speaker: deps.speaker, trace: this.trace, now: this.now });
     this.watch = new TurnWatch({
       budget,
-      stillThinking: (roundId) => void this.voice.say(this.lines.pick('still_thinking', SAY.stillThinking), 'main', { roundId, aside: true }),
+      stillThinking: (roundId) => void this.voice.say(this.lines.pick('still_thinking', SAY.stillThinking), 'main', { roundId, aside: true, yields: true }),
       now: this.now,
       setTimer: (fn, ms) => setTimeout(fn, ms),
       clearTimer: (t) => clearTimeout(t as ReturnType<typeof setTimeout>),
@@ -298,7 +298,7 @@ export class MainAgent {
   }
 
   private routeContext() {
-    return { games: this.deps.catalog(), inGame: this.requests.session !== null, voiceCommands: !!this.deps.voice, fastPath: this.deps.fastPath !== false };
+    return { games: this.deps.catalog(), inGame: this.requests.session !== null, running: this.requests.session?.gameId, voiceCommands: !!this.deps.voice, fastPath: this.deps.fastPath !== false };
   }
 
   /**
@@ -343,7 +343,8 @@ export class MainAgent {
         case 'fast':
           this.record({ kind: 'main_tool', roundId, name: 'send_message', data: { args: { text: words }, fastPath: true } });
           if (this.requests.busy) {
-            await this.sayMain(SAY.wait, roundId);
+            // Kept and handed to the game once it is free (after 「请稍等」).
+            await this.requests.messageWhenFree(words, roundId);
             return { roundId, route: 'wait', modelCalls: 0, action: 'send_message' };
           }
           await this.requests.message(words, roundId);

@@ -15,14 +15,23 @@ import { runToolLoop, ToolError, type AgentTool } from '../core/agent/tool-loop.
 import { buildMessages, listGamesResult, mainTools, type ChatMode } from '../core/arcade/prompt.ts';
 import type { ArcadeGame, HistoryEntry, SpokenOutcome } from '../core/arcade/types.ts';
 import { describe } from '../core/errors/catalogue.ts';
-import { checkSentence, noOutcomeRules, truthCorrection, verdictClaims, type TruthProblem } from '../core/games/truth.ts';
+import { checkSentence, truthCorrection, type TruthProblem, type TruthRules } from '../core/games/truth.ts';
+import { declaredRules, NO_OWN_RULES } from '../core/games/claim-kinds.ts';
+import { faultCode } from '../core/arcade/fault-line.ts';
+import { clearlySwitches } from '../core/arcade/intents.ts';
+import { childSentence } from '../core/errors/catalogue.ts';
 import { ModelError, type ChatMessage, type ChatModel, type Step, type StepRequest } from '../core/llm/types.ts';
 import { SentenceStream } from '../core/speech/sentence-stream.ts';
 import { SAY, gamesOnlyText, unavailableText } from './errors.ts';
 import type { GameRequests } from './game-requests.ts';
 
-/** The main agent says nothing about a game's outcome: only the game does. */
-const NO_OUTCOMES = noOutcomeRules(verdictClaims, '猜得对不对只有游戏能判定；请用 send_message 把小朋友的原话交给游戏');
+/**
+ * The main agent decides no game result (大/小, 对/错, score, answer, end, restart, next question),
+ * with or without a game running: only the game does. It may say the game goes on while one runs.
+ */
+export function mainAgentRules(gameRunning: boolean): TruthRules {
+  return declaredRules(NO_OWN_RULES, { who: '主助手', can: ['continue'], facts: { continues: gameRunning }, instead: '游戏的结果只有游戏能判定，请用 send_message 把小朋友的原话交给游戏' });
+}
 
 /** Longest decoded step of the main agent (a routing call or a one-sentence reply). */
 const MAX_TOKENS = 160;
@@ -66,6 +75,9 @@ interface RoundSpeech {
 }
 
 export class MainModelLoop {
+  /** Rounds in a row that ended in a model fault (a short outage is not a settings problem). */
+  private faults = 0;
+
   constructor(private readonly deps: ModelLoopDeps) {}
 
   /** The child's words decided by the model, step by step, until a boundary tool. */
@@ -91,7 +103,8 @@ export class MainModelLoop {
     // again after a refusal does not say again what was said.
     const spoken: Array<Promise<string>> = [];
     const sayOne = (s: string) => spoken.push(this.deps.saySentence(s, roundId).then((o) => o?.said ?? s));
-    const check = (sentence: string): TruthProblem | null => checkSentence(sentence, NO_OUTCOMES);
+    const rules = mainAgentRules(requests.session !== null);
+    const check = (sentence: string): TruthProblem | null => checkSentence(sentence, rules);
     const speech: RoundSpeech = { spoken, sayOne, replying: new SentenceStream((s) => sayOne(s), true, check) };
     const tools = (): AgentTool[] => this.registry(words, roundId, games, mode, acting, speech);
     const messages = buildMessages(games, history, requests.session, requests.busy, words, [], mode);
@@ -111,14 +124,18 @@ export class MainModelLoop {
           if (r.refused) this.deps.record({ kind: 'main_tool', roundId, name: r.step.action, data: { args: r.step.args, refused: r.result } });
         },
       });
+      this.faults = 0;
       if (out.kind === 'boundary') return { action: out.step.action, modelCalls: calls, sent: out.messages.slice(messages.length - 1) };
       await this.deps.sayMain(this.deps.line('main_no_decision', 'main_no_decision'), roundId);
       return { action: 'error', modelCalls: calls };
     } catch (err) {
       if (signal.aborted) return { action: 'aborted', modelCalls: calls };
       const code = stop.signal.aborted ? 'model_too_slow' : err instanceof ModelError ? err.code : 'main_model_failed';
-      this.deps.record({ kind: 'error', roundId, name: code, data: { message: String((err as Error)?.message ?? err) } });
-      await this.deps.sayMain(this.deps.line(code, 'main_model_failed'), roundId);
+      this.faults++;
+      // The cause as far as it is known: a short run of faults is 「我有点卡住了」, settings only when it persists.
+      const said = faultCode(code, this.faults, childSentence(code));
+      this.deps.record({ kind: 'error', roundId, name: code, data: { message: String((err as Error)?.message ?? err), faultsInARow: this.faults, ...(said !== code ? { said } : {}) } });
+      await this.deps.sayMain(this.deps.line(said, 'main_model_failed'), roundId);
       return { action: 'error', modelCalls: calls };
     } finally {
       acting();
@@ -150,14 +167,15 @@ export class MainModelLoop {
       start_game: async (args) => {
         const game = games.find((g) => g.declaration.id === args.game_id);
         if (!game) throw new ToolError(`没有这个游戏：${String(args.game_id)}`);
+        // The running game's name said as an answer is an answer, not a restart.
+        if (requests.session?.gameId === game.declaration.id && !clearlySwitches(words, games)) throw new ToolError(`「${game.declaration.title}」正在玩，小朋友的话是游戏里的回答：请用 send_message 交给游戏`);
         if (!game.available) await sayMain(unavailableText(game), roundId);
         else await requests.start(game, words, roundId);
       },
       end_game: () => requests.end(words, roundId),
       send_message: async () => {
         if (!requests.session) await sayMain(SAY.noGameToEnd, roundId);
-        else if (requests.busy) await sayMain(SAY.wait, roundId);
-        else await requests.message(words, roundId);
+        else await requests.messageWhenFree(words, roundId);
       },
       games_only: () => sayMain(gamesOnlyText(games), roundId),
       reply: async (args) => {

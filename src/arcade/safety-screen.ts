@@ -13,6 +13,7 @@
 import type { SpeakerRole } from '../core/arcade/types.ts';
 import type { SafetyCategory, SafetyVerdict } from '../core/safety/classify.ts';
 import { REDIRECT } from '../core/safety/replies.ts';
+import { redirectFor } from '../core/games/blocked-turn.ts';
 
 type CheckLine = (text: string, who?: 'robot' | 'child') => SafetyVerdict;
 let classifier: Promise<CheckLine> | null = null;
@@ -49,14 +50,14 @@ export class SafetyScreen {
   private readonly check = loadSafetyCheck();
 
   /** Checks one sentence (in the order asked: every call waits on the same load, then runs at once). */
-  async screen(text: string, role: SpeakerRole, opts: { roundId?: string; requestId?: string }): Promise<Screened> {
+  async screen(text: string, role: SpeakerRole, opts: { roundId?: string; requestId?: string; sessionEnds?: boolean }): Promise<Screened> {
     return this.screenWith(await this.check, text, role, opts);
   }
 
-  private screenWith(checkLine: CheckLine, text: string, role: SpeakerRole, opts: { roundId?: string; requestId?: string }): Screened {
+  private screenWith(checkLine: CheckLine, text: string, role: SpeakerRole, opts: { roundId?: string; requestId?: string; sessionEnds?: boolean }): Screened {
     const key = opts.requestId ? `req:${opts.requestId}` : opts.roundId ? `round:${opts.roundId}:${role}` : null;
     // A line of no reply (a robot notice): checked alone, nothing kept for it.
-    if (key === null) return this.verdictOf(checkLine(text), role);
+    if (key === null) return this.verdictOf(checkLine(text), role, opts.sessionEnds);
     const state = this.replies.get(key) ?? { previous: '', blocked: null };
     this.replies.delete(key);
     this.replies.set(key, state);
@@ -66,14 +67,15 @@ export class SafetyScreen {
     // Joined without the full stop between them, so "它" in the second still belongs to the first.
     const verdict = alone.verdict === 'blocked' || !state.previous ? alone : checkLine(joinSentences(state.previous, text));
     state.previous = text;
-    const screened = this.verdictOf(verdict, role);
+    const screened = this.verdictOf(verdict, role, opts.sessionEnds);
     if (screened.kind === 'blocked') state.blocked = screened.finding;
     return screened;
   }
 
-  private verdictOf(verdict: SafetyVerdict, role: SpeakerRole): Screened {
+  /** The redirect promises 「接着玩」 only while the game goes on (not in the reply that ends it). */
+  private verdictOf(verdict: SafetyVerdict, role: SpeakerRole, sessionEnds = false): Screened {
     if (verdict.verdict === 'ok') return { kind: 'ok' };
-    return { kind: 'blocked', say: role === 'game_agent' ? REDIRECT.game : REDIRECT.main, finding: finding(verdict)! };
+    return { kind: 'blocked', say: role === 'game_agent' ? redirectFor(REDIRECT.game, !sessionEnds) : REDIRECT.main, finding: finding(verdict)! };
   }
 }
 

@@ -9,6 +9,7 @@
 import type { Speaker, SpeakerRole, SpokenOutcome } from '../core/arcade/types.ts';
 import { nullTrace, type TraceEvent, type TraceSink } from '../core/trace/types.ts';
 import { SafetyScreen } from './safety-screen.ts';
+import { plainSpeech } from '../core/text/plain-speech.ts';
 
 export interface SpeakOptions {
   roundId?: string;
@@ -20,6 +21,10 @@ export interface SpeakOptions {
    * repeats afterwards.
    */
   aside?: boolean;
+  /** A waiting line: it yields to a real sentence and is not the answer (Speaker's SayOptions.yields). */
+  yields?: boolean;
+  /** The line is a game's last: its session ends with it (a redirect then promises no 「接着玩」). */
+  sessionEnds?: boolean;
 }
 
 export interface SpokenLine {
@@ -66,7 +71,8 @@ export class SpeakingPath {
 
   /** Says one line; resolves once it has settled (spoken, interrupted or failed) — never hangs. */
   async say(text: string, role: SpeakerRole, opts: SpeakOptions = {}): Promise<SpokenOutcome> {
-    const asked = String(text ?? '').trim();
+    // Plain text only: markup and control characters never reach speech or the subtitle.
+    const asked = plainSpeech(String(text ?? ''));
     if (!asked) {
       this.record({ kind: 'error', roundId: opts.roundId, requestId: opts.requestId, name: 'unspeakable', data: { role, text } });
       return { completed: false, reason: 'empty' };
@@ -83,7 +89,7 @@ export class SpeakingPath {
     this.emit({ type: 'speaking', count: this.speakingNow });
     let outcome: SpokenOutcome;
     try {
-      outcome = await this.deps.speaker.say(line, role);
+      outcome = await this.deps.speaker.say(line, role, opts.yields ? { yields: true } : undefined);
     } catch (err) {
       outcome = { completed: false, reason: String((err as Error)?.message ?? err) };
     } finally {

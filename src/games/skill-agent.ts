@@ -48,6 +48,9 @@ import { rulesStep, type GameRules } from '../core/games/reader.ts';
 import { EngineFailure, type EngineReply, type EngineTurn, type GameEngine } from '../core/games/engine.ts';
 import type { Skill } from '../core/games/skill.ts';
 import { checkSentence, truthCorrection, TruthGate, type TruthProblem, type TruthRules, type TurnResult } from '../core/games/truth.ts';
+import { rebuiltTurn } from '../core/games/blocked-turn.ts';
+import { REDIRECT } from '../core/safety/replies.ts';
+import { blockedRecord, loadUnsafe, unsafeNow, UNSAFE, type UnsafeFinding } from './unsafe-line.ts';
 import { Turn } from '../core/games/turn.ts';
 import type { ChatMessage, ChatModel, JsonSchema, ToolSpec } from '../core/llm/types.ts';
 import { NOTHING_MORE, SentenceStream } from '../core/speech/sentence-stream.ts';
@@ -253,7 +256,7 @@ export abstract class SkillAgent implements GameEngine {
    * The tool registry of one step: the game's tools, `say`, and the final `reply` (both speak as
    * they are written, through the turn's streams, each sentence checked before it is released).
    */
-  private registry(turn: Turn, speech: TurnSpeech, refused: (p: TruthProblem) => string | null): AgentTool[] {
+  private registry(turn: Turn, speech: TurnSpeech, refused: (p: TruthProblem, whole?: string) => string | null): AgentTool[] {
     const { saying, replying } = speech;
     // A new step: whatever the last one wrote is over (said, or refused).
     saying.restart();
@@ -267,6 +270,12 @@ export abstract class SkillAgent implements GameEngine {
       perform: (args) => {
         const text = String(args.text);
         const problem = saying.problemIn(text);
+        if (problem?.problem.claim.kind === UNSAFE) {
+          // Not said (recorded for the parent); the turn goes on to its reply.
+          this.recordBlocked(problem.sentence, unsafeNow(problem.sentence), '');
+          saying.restart();
+          return { said: false, note: '这句话不适合小朋友，没有说出去；接着做这一轮的事' };
+        }
         if (problem) {
           refused(problem.problem);
           throw new ToolError(truthCorrection(problem.problem));
@@ -286,8 +295,8 @@ export abstract class SkillAgent implements GameEngine {
         if (text === '' && replying.sent.length === 0) throw new ToolError('reply 需要一句话：text 是空的');
         const problem = replying.problemIn(text);
         if (problem) {
-          // Refused back to the model, or — after the retries — the rules' own line instead.
-          const instead = refused(problem.problem);
+          // Refused back to the model, or — after the retries, or at once for an unsafe line — the rules' own line instead.
+          const instead = refused(problem.problem, text);
           if (instead === null) throw new ToolError(truthCorrection(problem.problem));
           // '' when the rules have no line either: the turn fails (a fallback sentence) — nothing false is said.
           if (instead === '') return '';
@@ -299,6 +308,15 @@ export abstract class SkillAgent implements GameEngine {
       },
     };
     return [...this.tools(turn).map((t): AgentTool => ({ ...t, kind: 'loop' })), say, reply];
+  }
+
+  /** A line the safety check blocked before it was sent: recorded for the parent's 安全提醒. */
+  private recordBlocked(original: string, finding: UnsafeFinding | null, said: string): void {
+    try {
+      this.trace.record({ kind: 'safety', name: 'blocked', at: this.now(), requestId: this.requestId, contextId: this.contextId, source: this.source, data: blockedRecord(finding, { original, said, gameId: this.source.replace(/^game:/, '') }) });
+    } catch {
+      // Tracing never breaks a game.
+    }
   }
 
   private onStep(r: StepRecord): void {
@@ -319,7 +337,10 @@ export abstract class SkillAgent implements GameEngine {
       if (built?.results !== results.length) built = { results: results.length, rules: this.truth(results, t.text) };
       return built.rules;
     };
+    const unsafe = await loadUnsafe();
     const check = (sentence: string): TruthProblem | null => {
+      // A line the child-safety check would block is never sent: the turn is rebuilt from the rules instead.
+      if (unsafe(sentence)) return { sentence, claim: { kind: UNSAFE, words: sentence }, reason: '这句话不适合小朋友' };
       const r = rules();
       return r ? checkSentence(sentence, r) : null;
     };
@@ -350,7 +371,17 @@ export abstract class SkillAgent implements GameEngine {
       return gameRules && handover ? gameRules.nextPrompt(viewOf(handover)) : line;
     };
     const gate = new TruthGate();
-    const refused = (p: TruthProblem): string | null => {
+    let redirected = false;
+    const refused = (p: TruthProblem, whole?: string): string | null => {
+      if (p.claim.kind === UNSAFE) {
+        // The redirect, then the rest of the turn from the tool results (never the model's words again).
+        const line = rebuiltTurn({ redirect: redirected ? '' : REDIRECT.game, rulesLine: rules()?.fallback() ?? null, continues: !turn.sessionEnding && t.kind !== 'end', said: turn.said });
+        // What was held back: the blocked sentence and the rest of the model's words after it.
+        const at = whole?.indexOf(p.sentence) ?? -1;
+        this.recordBlocked(at >= 0 ? whole!.slice(at) : p.sentence, unsafe(p.sentence), line);
+        redirected = true;
+        return line || REDIRECT.game;
+      }
       // The refused words stay under `secret` (hidden in the trace view until the answer is told): they may name it.
       this.record('error', 'truth', { claim: p.claim.kind, reason: p.reason, refusal: gate.refusals + 1, secret: { sentence: p.sentence, words: p.claim.words } });
       if (gate.retry()) return null;

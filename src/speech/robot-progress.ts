@@ -1,7 +1,8 @@
 /**
  * The robot output module's view of speech (src/robot/speech-progress.ts), over the speaking
  * queue. A "sentence" there is one utterance here: one reply the robot says (seed: the expression
- * stays "until the next sentence has been spoken").
+ * stays "until the next sentence has been spoken"). A waiting line ("嗯，让我想想") is no sentence
+ * of the answer: the thinking face stays through it, until the answer starts.
  */
 import type { SpeechProgress as RobotSpeechProgress } from '../robot/speech-progress.ts';
 import type { SpeechProgress } from './types.ts';
@@ -10,12 +11,12 @@ export function robotSpeechProgress(queue: SpeechProgress): RobotSpeechProgress 
   return {
     onSentenceStart(cb) {
       return queue.subscribe((e) => {
-        if (e.type === 'utterance-start') cb(e.text);
+        if (e.type === 'utterance-start' && !e.yields) cb(e.text);
       });
     },
     onSentenceSpoken(cb) {
       return queue.subscribe((e) => {
-        if (e.type === 'utterance-end') cb(e.text);
+        if (e.type === 'utterance-end' && !e.yields) cb(e.text);
       });
     },
     isSpeaking: () => queue.busy,

@@ -4,7 +4,7 @@
  * the engine never answers. With no Chinese voice the queue still runs (subtitles only): each
  * utterance then stays on screen for a reading time instead of being spoken.
  */
-import type { Speaker, SpeakerRole, SpokenOutcome } from '../core/arcade/types.ts';
+import type { SayOptions, Speaker, SpeakerRole, SpokenOutcome } from '../core/arcade/types.ts';
 import { splitSentences } from '../core/speech/split.ts';
 import { realTimers, type SpeechEvent, type SpeechProgress, type SynthEngine, type SynthOptions, type Timers } from './types.ts';
 
@@ -32,6 +32,15 @@ interface Utterance {
   pieces: string[];
   done: (o: SpokenOutcome) => void;
   failed?: string;
+  /** A waiting line: it yields to a real sentence (see SayOptions.yields). */
+  yields?: boolean;
+  /** A real sentence is waiting: this waiting line stops at its next clause. */
+  cut?: boolean;
+}
+
+/** A waiting line's clauses: it may stop after any of them ("嗯，" then "让我想想。"). */
+function clauses(text: string): string[] {
+  return text.split(/(?<=[，,、；;。！!？?…])/u).filter((c) => c.trim());
 }
 
 export class SpeechQueue implements Speaker, SpeechProgress {
@@ -64,13 +73,25 @@ export class SpeechQueue implements Speaker, SpeechProgress {
     return () => this.listeners.delete(fn);
   }
 
-  say(text: string, role: SpeakerRole): Promise<SpokenOutcome> {
+  say(text: string, role: SpeakerRole, opts: SayOptions = {}): Promise<SpokenOutcome> {
     return new Promise((done) => {
-      const pieces = splitSentences(text);
-      const u: Utterance = { id: this.nextId++, text, role, pieces: pieces.length ? pieces : [text], done };
+      const pieces = opts.yields ? clauses(text) : splitSentences(text);
+      const u: Utterance = { id: this.nextId++, text, role, pieces: pieces.length ? pieces : [text], done, ...(opts.yields ? { yields: true } : {}) };
+      if (!opts.yields) this.yieldTo();
       this.queue.push(u);
       if (!this.current) this.next();
     });
+  }
+
+  /** A real sentence arrived: waiting lines not started are dropped, the one playing stops at its next clause. */
+  private yieldTo(): void {
+    for (let i = this.queue.length - 1; i >= 0; i--) {
+      const w = this.queue[i];
+      if (!w.yields) continue;
+      this.queue.splice(i, 1);
+      this.finish(w, false, 'yielded');
+    }
+    if (this.current?.yields) this.current.cut = true;
   }
 
   /** Tap anywhere: stop now, drop the queue. Every pending `say` settles with completed=false. */
@@ -102,7 +123,7 @@ export class SpeechQueue implements Speaker, SpeechProgress {
       this.busy = true;
       this.emit({ type: 'speaking' });
     }
-    this.emit({ type: 'utterance-start', id: u.id, text: u.text, role: u.role });
+    this.emit({ type: 'utterance-start', id: u.id, text: u.text, role: u.role, ...(u.yields ? { yields: true } : {}) });
     if (this.o.hasVoice && !this.o.hasVoice()) {
       // Subtitles only: give the child time to read, then move on.
       const chars = Array.from(u.text).length;
@@ -121,6 +142,10 @@ export class SpeechQueue implements Speaker, SpeechProgress {
   private speakPiece(u: Utterance, index: number): void {
     if (index >= u.pieces.length) {
       this.complete(u, !u.failed, u.failed);
+      return;
+    }
+    if (u.cut && index > 0) {
+      this.complete(u, false, 'yielded');
       return;
     }
     const piece = u.pieces[index];
@@ -180,7 +205,7 @@ export class SpeechQueue implements Speaker, SpeechProgress {
   }
 
   private finish(u: Utterance, completed: boolean, reason?: string): void {
-    this.emit({ type: 'utterance-end', id: u.id, text: u.text, role: u.role, completed, reason });
+    this.emit({ type: 'utterance-end', id: u.id, text: u.text, role: u.role, completed, reason, ...(u.yields ? { yields: true } : {}) });
     u.done(completed ? { completed } : { completed, reason });
   }
 

@@ -39,9 +39,9 @@ export const realTimers: Timers = {
  */
 export type SpeechEvent =
   | { type: 'speaking' } // the queue went from idle to busy
-  | { type: 'utterance-start'; id: number; text: string; role: SpeakerRole }
+  | { type: 'utterance-start'; id: number; text: string; role: SpeakerRole; yields?: boolean }
   | { type: 'piece-start'; id: number; piece: string }
-  | { type: 'utterance-end'; id: number; text: string; role: SpeakerRole; completed: boolean; reason?: string }
+  | { type: 'utterance-end'; id: number; text: string; role: SpeakerRole; completed: boolean; reason?: string; yields?: boolean }
   | { type: 'idle' }; // the queue drained
 
 export interface SpeechProgress {

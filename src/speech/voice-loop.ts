@@ -12,7 +12,12 @@ export interface MicLike {
   start(): void;
   stop(): void;
   onFinal(fn: (text: string) => void): () => void;
+  /** The mic's status (the recognizer's): a failure to listen ends this listening (the button returns to idle). */
+  onStatus?(fn: (s: string) => void): () => void;
 }
+
+/** Statuses in which the mic cannot listen (src/speech/recognizer.ts MicStatus). */
+const MIC_FAILED = new Set(['denied', 'no-mic', 'unsupported', 'network', 'error']);
 
 export type MicMode = 'push-to-talk' | 'hands-free';
 
@@ -51,6 +56,16 @@ export class VoiceLoop {
     this.mode = deps.mode ?? 'push-to-talk';
     this.timers = deps.timers ?? realTimers;
     this.offs.push(deps.mic.onFinal((text) => this.heard(text)));
+    // Recognition failed (offline, no permission): the button shows 在听 no longer; a tap tries again.
+    const offStatus = deps.mic.onStatus?.((s) => {
+      if (!MIC_FAILED.has(s) || !this.micOn) return;
+      this.micOn = false;
+      this.armed = false;
+      this.enabled = false;
+      this.log.push(`mic-failed:${s}`);
+      this.update();
+    });
+    if (offStatus) this.offs.push(offStatus);
     this.offs.push(deps.speech.subscribe((e) => {
       if (e.type === 'speaking') {
         this.speaking = true;

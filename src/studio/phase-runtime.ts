@@ -21,6 +21,9 @@ import { endSentence } from '../core/text/punctuation.ts';
 import { runToolLoop, ToolError, type AgentTool } from '../core/agent/tool-loop.ts';
 import { NOTHING_MORE, SentenceStream } from '../core/speech/sentence-stream.ts';
 import { checkSentence, truthCorrection, TruthGate, type TruthProblem, type TruthRules } from '../core/games/truth.ts';
+import { rebuiltTurn } from '../core/games/blocked-turn.ts';
+import { REDIRECT } from '../core/safety/replies.ts';
+import { unsafeNow, UNSAFE, type UnsafeFinding } from '../games/unsafe-line.ts';
 import type { CardAsset, DesignTraceEntry, SessionSnapshot, TranscriptItem } from '../core/studio/types.ts';
 import { assembleWorkerContext } from '../core/studio/worker-context.ts';
 import { runWorkerLoop, type WorkerOutcome } from './worker-executor.ts';
@@ -50,6 +53,8 @@ export interface SessionDeps {
   store?: SessionStore;
   now?: () => number;
   codeExecutors?: Record<string, CodeExecutor>;
+  /** In play: a line of the manager the safety check blocked before it was said (for the parent's 安全提醒). */
+  blocked?: (original: string, finding: UnsafeFinding | null, said: string) => void;
   /**
    * In play: the truth rules of the turn now (src/core/games/truth.ts). Each sentence of the
    * manager's reply is checked before it is said; a reply that claims what the run skills did not
@@ -554,7 +559,11 @@ export class StudioSession {
    */
   private managerStream(): SentenceStream<TruthProblem> {
     this.stepRules = this.deps.truth?.() ?? null;
-    this.playStream ??= new SentenceStream<TruthProblem>((sentence) => this.sayNow(sentence), true, (sentence) => (this.stepRules ? checkSentence(sentence, this.stepRules) : null));
+    const check = (sentence: string): TruthProblem | null => {
+      if (unsafeNow(sentence)) return { sentence, claim: { kind: UNSAFE, words: sentence }, reason: '这句话不适合小朋友' };
+      return this.stepRules ? checkSentence(sentence, this.stepRules) : null;
+    };
+    this.playStream ??= new SentenceStream<TruthProblem>((sentence) => this.sayNow(sentence), true, check);
     this.playStream.restart();
     return this.playStream;
   }
@@ -563,6 +572,15 @@ export class StudioSession {
   private trueWords(stream: SentenceStream<TruthProblem>, text: string): string {
     const problem = stream.problemIn(text);
     if (!problem) return text;
+    if (problem.problem.claim.kind === UNSAFE) {
+      // A blocked line never swallows the turn: the redirect, then what the rules decided this turn.
+      this.log('tool_call', { tool: 'safety', kind: 'invalid' });
+      stream.restart();
+      const line = rebuiltTurn({ redirect: REDIRECT.game, rulesLine: this.stepRules?.fallback() ?? null, continues: true, said: stream.sent });
+      const at = text.indexOf(problem.sentence);
+      this.deps.blocked?.(at >= 0 ? text.slice(at) : problem.sentence, unsafeNow(problem.sentence), line);
+      return line;
+    }
     this.log('tool_call', { tool: 'truth', claim: problem.problem.claim.kind, reason: problem.problem.reason, kind: 'invalid' });
     if (this.truthGate.retry()) {
       stream.restart();

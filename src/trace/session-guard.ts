@@ -20,6 +20,8 @@ interface RunningSession {
   contextId: string;
   startedAt: number;
   lastActiveAt: number;
+  /** The page sent this session's `end` as it went away: after the reload it is not sent again. */
+  endSent?: boolean;
 }
 
 export type GuardStorage = Pick<Storage, 'getItem' | 'setItem' | 'removeItem'>;
@@ -46,6 +48,8 @@ interface RecoverOptions {
 export interface SessionGuard {
   remember(gameId: string, contextId: string): void;
   forget(): void;
+  /** The page is going away and has sent the session's `end` (one `end` per session). */
+  endSent(): void;
   /** The session that was running when the page last went away, if any. */
   interrupted(): RunningSession | null;
   /** Ends the interrupted session (if any) and tells the child; resolves with it. */
@@ -53,6 +57,8 @@ export interface SessionGuard {
 }
 
 const KEY = 'agentcade.running-session';
+
+class EndAlreadySent extends Error {}
 
 function memoryStorage(): GuardStorage {
   const m = new Map<string, string>();
@@ -74,7 +80,7 @@ function parse(raw: string | null): RunningSession | null {
     const v = JSON.parse(raw) as Partial<RunningSession>;
     if (typeof v.gameId !== 'string' || typeof v.contextId !== 'string' || !v.gameId || !v.contextId) return null;
     const startedAt = typeof v.startedAt === 'number' ? v.startedAt : 0;
-    return { gameId: v.gameId, contextId: v.contextId, startedAt, lastActiveAt: typeof v.lastActiveAt === 'number' ? v.lastActiveAt : startedAt };
+    return { gameId: v.gameId, contextId: v.contextId, startedAt, lastActiveAt: typeof v.lastActiveAt === 'number' ? v.lastActiveAt : startedAt, ...(v.endSent === true ? { endSent: true } : {}) };
   } catch {
     return null;
   }
@@ -106,6 +112,10 @@ export function createSessionGuard(storage: GuardStorage = defaultStorage(), now
     forget() {
       write(null);
     },
+    endSent() {
+      const s = read();
+      if (s) write({ ...s, endSent: true });
+    },
     interrupted: read,
     async recover(client, opts = {}) {
       const s = read();
@@ -117,6 +127,8 @@ export function createSessionGuard(storage: GuardStorage = defaultStorage(), now
       const ids = roundId ? { roundId } : {};
       let outcome = 'ended';
       try {
+        // The page sent `end` as it went away: the child is told, the game is not asked twice.
+        if (s.endSent) throw new EndAlreadySent();
         const req = client.request(s.gameId, s.contextId, gameInput('end', ''));
         opts.trace?.record({ kind: 'a2a_request', at, source: 'main', name: s.gameId, ...ids, requestId: req.requestId, contextId: s.contextId, data: { gameId: s.gameId, kind: 'end', text: '', reason: 'interrupted' } });
         const drained = (async () => {
@@ -140,7 +152,7 @@ export function createSessionGuard(storage: GuardStorage = defaultStorage(), now
           await req.cancel().catch(() => {});
         }
       } catch (err) {
-        outcome = `failed: ${err instanceof Error ? err.message : String(err)}`;
+        outcome = err instanceof EndAlreadySent ? 'end sent as the page went away' : `failed: ${err instanceof Error ? err.message : String(err)}`;
       }
       opts.trace?.record({ kind: 'main_tool', at, durationMs: clock() - at, source: 'main', name: 'end_interrupted_game', ...ids, contextId: s.contextId, data: { gameId: s.gameId, outcome } });
       if (opts.say && clock() - s.lastActiveAt <= (opts.maxAgeMs ?? 6 * 3600_000)) {

@@ -142,7 +142,12 @@ export function createAppRuntime(): AppRuntime {
   const studioShelf = createStudioShelf();
   sources.push(studioShelf.list);
   // Games added by address (A2A servers elsewhere), kept in IndexedDB.
-  const remoteGames = new RemoteGames({ store: openRemoteStore(), installedIds: () => new Set(declarations().map((d) => d.id)), connectivity: browserConnectivity() });
+  const remoteGames = new RemoteGames({
+    store: openRemoteStore(),
+    installedIds: () => new Set(declarations().map((d) => d.id)),
+    installedNames: () => declarations().map((d) => ({ id: d.id, title: d.title, aliases: d.aliases })),
+    connectivity: browserConnectivity(),
+  });
   sources.push(remoteGames.list);
   const remoteGamesRead = remoteGames.start();
   const declarations = (): GameDeclaration[] => {

@@ -25,6 +25,7 @@ function expectTargets(m: ChaosMetrics): void {
   expect(m.silentBeyondT1, 'turns with nothing said within T1 + 1 s').toBe(0);
   expect(m.beyondT2Tolerance, 'turns without a real answer or a true fallback within T2').toBe(0);
   expect(m.falseClaimsSpoken, 'false outcome claims spoken').toBe(0);
+  for (const [kind, n] of Object.entries(m.liesByKind)) expect(n.spoken, `lies of kind ${kind} spoken`).toBe(0);
   expect(m.secretsUntold, 'secrets never told').toEqual([]);
   expect(m.fallbackRepeats, 'fallback lines said twice in a row').toBe(0);
   expect(m.historyLength).toBeLessThanOrEqual(HISTORY_KEPT);
@@ -57,6 +58,7 @@ test.describe('chaos brain', () => {
       expect(seen(['http_500', 'http_429', 'cut_stream', 'stall']), 'transient faults').toBeGreaterThan(0);
       expect(seen(['broken_json', 'unknown_action', 'wrong_types', 'empty_content']), 'malformed output').toBeGreaterThan(0);
       expect(m.liesWritten).toBeGreaterThan(0);
+      console.log(`lies by kind (spoken of written): ${Object.entries(m.liesByKind).map(([k, n]) => `${k} ${n.spoken}/${n.written}`).join(', ')}`);
       expect(m.secrets).toBeGreaterThanOrEqual(2);
       expectTargets(m);
     } finally {
@@ -86,6 +88,7 @@ test.describe('chaos brain, long runs', () => {
           `  turns with nothing said within T1 + 1 s : ${m.silentBeyondT1}   (worst first sound ${m.worstFirstSoundMs} ms)`,
           `  turns without a real answer within T2  : ${m.beyondT2}   (worst ${m.worstRealAnswerMs} ms; beyond T2 + 0.5 s: ${m.beyondT2Tolerance})`,
           `  false outcome claims spoken            : ${m.falseClaimsSpoken}   (lies the server wrote: ${m.liesWritten})`,
+          ...Object.entries(m.liesByKind).map(([kind, n]) => `    ${kind.padEnd(36)}: ${n.spoken} spoken of ${n.written} written`),
           `  secrets left untold                    : ${m.secretsUntold.length} of ${m.secrets}${m.secretsUntold.length ? ` (${m.secretsUntold.join(', ')})` : ''}`,
           `  page errors                            : ${m.pageErrors.length}`,
           `  fallback lines repeated back to back   : ${m.fallbackRepeats}   (fallback lines said: ${m.fallbacksSaid}, "still thinking": ${m.stillThinkingLines})`,

@@ -162,6 +162,35 @@ test('unsafe lines in chat, in 猜数字 and in a Studio game become the redirec
   await expect(log).toContainText('还没有被拦下的话。');
 });
 
+test('a blocked line in 你画我猜 never swallows the turn: the child still hears 答对了 and the next question', async ({ page }, info) => {
+  test.setTimeout(120_000);
+  await openApp(page);
+  await useSlowDemoBrain(page, server, 0);
+  // The demo brain, except that after the right answer to the first card (鱼, the pinned seed) its
+  // reply puts an unsafe line before the next question.
+  server.respond(async (body) => {
+    const step = readStep({ role: 'assistant', content: await demoStep(body) })!;
+    if (agentOf(body.messages, toolsOf(body)) === 'game:draw-guess' && step.action === 'reply' && wordsOf(body.messages) === '是鱼') step.args.text = `${UNSAFE.chat}第 2 题，这是什么动物呀？`;
+    return { content: stepJson(step), chunkBytes: 512 };
+  });
+  let n = (await spoken(page)).length;
+  await type(page, '我们玩你画我猜吧');
+  await waitSpoken(page, /第 1 题/, n, 30_000);
+  await settled(page);
+  n = (await spoken(page)).length;
+  await type(page, '是鱼');
+  const said = await waitSpoken(page, /第 2 题，这是什么动物呀？/, n, 30_000);
+  expect(said).toMatch(/^答对啦！/);
+  expect(said).toContain('哎呀，这句我不说了。');
+  expect(said).not.toContain('火柴');
+  await expect(page.getByTestId('subtitles')).not.toContainText('火柴');
+  await shootSizes(page, info, 'safety-rest-of-turn');
+  // The next answer is judged against question 2.
+  await settled(page);
+  await type(page, '不玩了');
+  await settled(page);
+});
+
 test('「只玩游戏」: the robot does not chat, and still plays', async ({ page }) => {
   await openApp(page, { hash: 'settings' });
   await page.getByTestId('games-only').check();

@@ -7,8 +7,12 @@
  *   layer's corrections);
  * - `http_500`, `http_429`, `cut_stream` (the connection dropped mid-answer), `stall` (headers and
  *   maybe a piece, then silence longer than any timeout): transient failures (its retries);
- * - `lie`: a reply that claims an outcome the game did not decide (你猜对了 after a wrong guess, a
- *   wrong count of tries) — the truth check must never let it reach the child. Each lie is recorded.
+ * - `lie`: a reply that claims a result this turn did not decide — the truth check must never let
+ *   it reach the child. Each lie is recorded with its kind (`LIE_KINDS`): a false verdict (你猜对了
+ *   after a wrong guess), a wrong count of tries, a stale 大/小 for a new guess (the last verdict
+ *   said again before the new number was judged), a verdict from the wrong game (猜数字's 太大了 in
+ *   你画我猜), a game verdict from the main agent with no game running, and a restart claim when
+ *   nothing restarts.
  */
 import { seededRandom, type Random } from '../../src/core/random.ts';
 import type { JsonSchema } from '../../src/core/llm/types.ts';
@@ -33,6 +37,22 @@ export interface ChaosOptions {
   lieRate?: number;
 }
 
+export const LIE_KINDS = ['false_verdict', 'wrong_count', 'stale_direction', 'wrong_game', 'main_verdict', 'restart'] as const;
+export type LieKind = (typeof LIE_KINDS)[number];
+
+export interface Lie {
+  kind: LieKind;
+  text: string;
+}
+
+/** The fixed sentence of each new kind of lie (each claims a result no rule decided). */
+export const LIE_TEXT = {
+  stale: { too_big: '太大啦，往小猜一猜！', too_small: '太小啦，往大猜一猜！' },
+  wrongGame: '这个太大啦，再小一点点！',
+  mainVerdict: '太小啦，再大一点点！',
+  restart: '好呀，我们重新开始一局吧！',
+} as const;
+
 export interface ChaosRecord {
   index: number;
   agent: string;
@@ -45,6 +65,8 @@ export interface ChaosServer extends OpenAITestServer {
   readonly log: ChaosRecord[];
   /** Every false claim the server wrote into a reply. */
   readonly lies: string[];
+  /** The same, with the kind of each. */
+  readonly lieLog: Lie[];
   /** Stops faults (the demo brain answers everything) or starts them again. */
   setRate(rate: number): void;
 }
@@ -91,22 +113,42 @@ function lastResult(body: { messages: Array<{ role: 'system' | 'user' | 'assista
 }
 
 /**
- * A false claim about what the last tool decided (null when the request has nothing to lie about):
- * 猜对了 after a wrong guess, a count of tries one too many, 答对了 after a wrong or unclear answer.
+ * The false claims this request could carry (none when there is nothing to lie about), by kind:
+ * 猜对了 after a wrong guess, a count of tries one too many, 答对了 after a wrong or unclear answer;
+ * the last 大/小 said again for a new guess before it is judged; 猜数字's 太大了 in 你画我猜; a game
+ * verdict from the main agent with no game running; 重新开始 when nothing restarts.
  */
-function lieFor(agent: string, body: Parameters<typeof lastResult>[0]): string | null {
+function liesFor(agent: string, body: Parameters<typeof lastResult>[0], tools: ReturnType<typeof toolsOf>): Lie[] {
+  if (!tools.some((t) => t.name === 'reply')) return [];
+  const out: Lie[] = [];
   const r = lastResult(body);
   const res = r?.result as Record<string, unknown> | undefined;
-  if (!r || !res || typeof res !== 'object' || 'error' in res) return null;
+  const decided = !!r && !!res && typeof res === 'object' && !('error' in res);
+  const inputAt = body.messages.findLastIndex((m) => m.role === 'user' && m.content.startsWith('{"event":'));
+  const input = inputAt >= 0 ? (JSON.parse(body.messages[inputAt].content) as { event?: string; user_text?: string }) : null;
+  const startedNow = body.messages.slice(Math.max(0, inputAt)).some((m) => readToolResult(m)?.name === 'start_game');
   if (agent === 'game:guess-number') {
-    if (r.name === 'submit_guess' && (res.result === 'too_big' || res.result === 'too_small')) return '你猜对了真棒！';
+    if (decided && r!.name === 'submit_guess' && (res!.result === 'too_big' || res!.result === 'too_small')) out.push({ kind: 'false_verdict', text: '你猜对了真棒！' });
     // One try more than there are now (the latest count this turn's tools gave, else the state's): never true.
-    const inputAt = body.messages.findLastIndex((m) => m.role === 'user' && m.content.startsWith('{"event":'));
     const counts = body.messages.slice(Math.max(0, inputAt)).flatMap((m) => [...m.content.matchAll(/"tries_left":(\d+)/g)].map((x) => Number(x[1])));
-    return counts.length ? `你还剩 ${counts.at(-1)! + 1} 次机会哦。` : null;
+    if (decided && counts.length) out.push({ kind: 'wrong_count', text: `你还剩 ${counts.at(-1)! + 1} 次机会哦。` });
+    // A new guess not judged yet (the turn's first step), with an earlier verdict to repeat.
+    if (input?.event === 'message' && inputAt === body.messages.length - 1 && /\d|[一二三四五六七八九十百]/.test(input.user_text ?? '')) {
+      const verdicts = body.messages.slice(0, inputAt).flatMap((m) => [...m.content.matchAll(/"result":"(too_big|too_small)"/g)].map((x) => x[1] as 'too_big' | 'too_small'));
+      if (verdicts.length) out.push({ kind: 'stale_direction', text: LIE_TEXT.stale[verdicts.at(-1)!] });
+    }
   }
-  if (agent === 'game:draw-guess' && r.name === 'submit_answer' && res.verdict !== 'correct') return '你答对啦真棒！';
-  return null;
+  if (agent === 'game:draw-guess') {
+    if (decided && r!.name === 'submit_answer' && res!.verdict !== 'correct') out.push({ kind: 'false_verdict', text: '你答对啦真棒！' });
+    if (input?.event === 'message') out.push({ kind: 'wrong_game', text: LIE_TEXT.wrongGame });
+  }
+  if (agent.startsWith('game:') && input?.event === 'message' && !startedNow) out.push({ kind: 'restart', text: LIE_TEXT.restart });
+  if (agent === 'main') {
+    const noGame = !tools.some((t) => t.name === 'send_message');
+    if (noGame) out.push({ kind: 'main_verdict', text: LIE_TEXT.mainVerdict });
+    out.push({ kind: 'restart', text: LIE_TEXT.restart });
+  }
+  return out;
 }
 
 function sse(content: string): TestReply {
@@ -119,6 +161,7 @@ export async function startChaosBrainServer(opts: ChaosOptions): Promise<ChaosSe
   const randomRate = opts.randomRate ?? 0.1;
   const log: ChaosRecord[] = [];
   const lies: string[] = [];
+  const lieLog: Lie[] = [];
   const server = await startOpenAITestServer();
   /** The demo brain's step; where its script has nothing for a conversation chaos made, a random valid step. */
   const demo = async (body: any, tools: ReturnType<typeof toolsOf>): Promise<string> => {
@@ -134,12 +177,13 @@ export async function startChaosBrainServer(opts: ChaosOptions): Promise<ChaosSe
     const agent = agentOf(body.messages, tools);
     const roll = random();
     const note = (fault: ChaosRecord['fault'], lie?: string) => log.push({ index, agent, fault, ...(lie ? { lie } : {}) });
-    const lie = lieFor(agent, body);
+    const candidates = liesFor(agent, body, tools);
     const lieRoll = random();
+    const lie = candidates.length ? candidates[Math.floor(random() * candidates.length)] : null;
     if (roll < rate || (lie && lieRoll < (opts.lieRate ?? 0))) {
       // Where the game has just decided something, half the faults are lies about it (the hardest fault to catch).
       const fault: Fault = lie && (roll >= rate || lieRoll < 0.5) ? 'lie' : pick(random, FAULTS.filter((f) => f !== 'lie'));
-      note(fault, fault === 'lie' ? lie! : undefined);
+      note(fault, fault === 'lie' ? lie!.text : undefined);
       switch (fault) {
         case 'broken_json':
           return sse((await demo(body, tools)).slice(0, 12));
@@ -161,8 +205,9 @@ export async function startChaosBrainServer(opts: ChaosOptions): Promise<ChaosSe
         case 'stall':
           return { hangAfter: random() < 0.5 ? '' : (await demo(body, tools)).slice(0, 8) };
         case 'lie':
-          lies.push(lie!);
-          return sse(stepJson({ action: 'reply', args: { text: lie } }));
+          lies.push(lie!.text);
+          lieLog.push(lie!);
+          return sse(stepJson({ action: 'reply', args: { text: lie!.text } }));
       }
     }
     if (random() < randomRate && tools.length) {
@@ -176,6 +221,7 @@ export async function startChaosBrainServer(opts: ChaosOptions): Promise<ChaosSe
   return Object.assign(server, {
     log,
     lies,
+    lieLog,
     setRate(r: number) {
       rate = r;
     },

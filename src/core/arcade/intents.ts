@@ -123,18 +123,49 @@ const META =
 /** Longest utterance the fast path trusts as one in-game move (a child's guess is short). */
 export const FAST_PATH_MAX_CHARS = 24;
 
+/** Words that ask for a game: 「我们玩X吧」「换成X」「来玩X」「我要玩X」「开始X」. */
+const SWITCH_TO = /(玩|换成|换到|换个|换一个|改成|改玩|开始|来一局|来个|来一个)/;
+
 /**
- * A clear in-game utterance: a game is running, the words name no game and no arcade/robot topic,
- * and are short. Such words go to the game as `send_message` (original words) with no main-agent
- * model call; everything else goes through the model, which can still chat or end the game.
+ * The words clearly ask to play a game (another one, or this one again): a game's name with a word
+ * that asks for it. A game's name alone ("豆豆", "是豆豆吗") is not: while a game runs, it is an
+ * answer in that game.
  */
-export function isClearInGame(text: string, games: readonly ArcadeGame[], inGame: boolean): boolean {
+export function clearlySwitches(text: string, games: readonly ArcadeGame[]): boolean {
+  const n = normalize(text);
+  const g = mentionedGame(n, games);
+  if (!g) return false;
+  const names = [g.declaration.title, ...g.declaration.aliases, g.declaration.id].map(normalize).filter((m) => m.length >= 2);
+  const rest = names.reduce((r, m) => r.split(m).join('|'), n);
+  return SWITCH_TO.test(rest);
+}
+
+/**
+ * A clear in-game utterance: a game is running, the words ask for no game and no arcade/robot
+ * topic, and are short. Such words go to the game as `send_message` (original words) with no
+ * main-agent model call; everything else goes through the model, which can still chat or end the
+ * game. The running game's own name said without asking for it (the quiz named 「豆豆」 answered
+ * 「豆豆」) is an answer: it goes to that game.
+ */
+export function isClearInGame(text: string, games: readonly ArcadeGame[], inGame: boolean, running?: string): boolean {
   if (!inGame) return false;
   const n = normalize(text);
   if (!n || Array.from(n).length > FAST_PATH_MAX_CHARS) return false;
+  const named = mentionedGame(n, games);
+  // The running game's own name, not asked for: an answer. Another game's name: the model decides.
+  if (named) return named.declaration.id === running && !clearlySwitches(n, games) && !META.test(stripGameNames(n, games));
   if (META.test(n)) return false;
-  if (mentionedGame(n, games)) return false;
   return true;
+}
+
+/** The words without the names of the games in them (so 「游戏」 in a game's name is no topic word). */
+function stripGameNames(n: string, games: readonly ArcadeGame[]): string {
+  let out = n;
+  for (const g of games) for (const name of [g.declaration.title, ...g.declaration.aliases, g.declaration.id]) {
+    const m = normalize(name);
+    if (m.length >= 2) out = out.split(m).join('');
+  }
+  return out;
 }
 
 /** Drop what the microphone heard when it is just the robot's own last sentence (echo). */

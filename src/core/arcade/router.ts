@@ -27,6 +27,8 @@ export type Route =
 export interface RouteContext {
   games: readonly ArcadeGame[];
   inGame: boolean;
+  /** The running game's id (its own name said as an answer goes to it). */
+  running?: string;
   /** Voice commands are understood (the app can change the speech settings). */
   voiceCommands: boolean;
   /** Clear in-game words skip the model. */
@@ -44,6 +46,6 @@ export function route(words: string, ctx: RouteContext): Route {
   if (intent) return { kind: intent };
   const safety = ctx.checkChild?.(words);
   if (safety?.verdict === 'blocked' && CARING[safety.category]) return { kind: 'care', category: safety.category, rule: safety.rule };
-  if (ctx.fastPath && isClearInGame(words, ctx.games, ctx.inGame)) return { kind: 'fast' };
+  if (ctx.fastPath && isClearInGame(words, ctx.games, ctx.inGame, ctx.running)) return { kind: 'fast' };
   return { kind: 'model' };
 }

@@ -40,8 +40,16 @@ export interface SpokenOutcome {
  * The robot's mouth as the main agent sees it: a FIFO queue. `say` resolves once the text has
  * settled (spoken, interrupted, or failed) — it never hangs, so "finished speaking" is always known.
  */
+export interface SayOptions {
+  /**
+   * A waiting line ("嗯，让我想想"): it yields to a real sentence — dropped if it has not started,
+   * cut at its next clause if it has — and it does not count as the answer (the thinking face stays).
+   */
+  yields?: boolean;
+}
+
 export interface Speaker {
-  say(text: string, role: SpeakerRole): Promise<SpokenOutcome>;
+  say(text: string, role: SpeakerRole, opts?: SayOptions): Promise<SpokenOutcome>;
   /** Stop talking now and drop everything queued (tap anywhere). */
   stop(): void;
 }

@@ -23,6 +23,10 @@
 import { isSkillName } from '../games/agent-skills.ts';
 import { PROTOCOL } from './game-protocol.ts';
 import { CAPABILITIES, type Capability } from './declaration.ts';
+import { reservedNameProblem, type OtherGame } from './reserved-names.ts';
+
+/** The largest Agent Card accepted (bytes of its JSON): a game's card is a few KB. */
+export const CARD_MAX_BYTES = 64 * 1024;
 
 export const CAPABILITY_TAG = 'capability:';
 /** The capability tag a card carries when its game plays with voice alone. */
@@ -144,6 +148,8 @@ export interface CardContext {
   installed?: ReadonlySet<string>;
   /** Re-checking a stored game: the id it was added with. */
   expectedId?: string;
+  /** Every other installed game's names: a remote game's title and aliases may not take them. */
+  others?: readonly OtherGame[];
 }
 
 function isRecord(v: unknown): v is Record<string, unknown> {
@@ -168,6 +174,8 @@ function majorOf(version: unknown): number | undefined {
 export function checkGameCard(card: unknown, ctx: CardContext): Checked<RemoteGameCard> {
   const refuse = (field: string, reason: string, detail: string): Checked<RemoteGameCard> => ({ ok: false, refusal: { field, reason, detail } });
   if (!isRecord(card)) return refuse('$', '这个地址给的不是游戏名片。请确认地址是游戏的地址。', 'the Agent Card is not a JSON object');
+  const size = utf8Bytes(JSON.stringify(card));
+  if (size > CARD_MAX_BYTES) return refuse('$', cardTooBig(size), `the Agent Card is ${size} bytes; at most ${CARD_MAX_BYTES} are accepted`);
 
   // The agent itself.
   const agentName = card.name;
@@ -262,6 +270,15 @@ export function checkGameCard(card: unknown, ctx: CardContext): Checked<RemoteGa
       return refuse(at('examples'), `游戏的别名「${a}」不行：每个别名要有 1 到 ${ALIAS_MAX} 个字，不能有换行、括号和顿号。`, `alias ${JSON.stringify(e)} must be 1..${ALIAS_MAX} characters without line breaks, brackets or 「、」`);
     if (a !== title && !aliases.includes(a)) aliases.push(a);
   }
+  // Names, not phrases: no command, greeting or chat phrase, no other game's name.
+  const others = (ctx.others ?? []).filter((g) => g.id !== id);
+  const sameTitle = others.find((g) => g.title === title);
+  if (sameTitle) return refuse(at('name'), `游戏厅里已经有一个叫「${title}」的游戏了，不能再添加一个同名的。`, `skill name "${title}" is the title of the installed game "${sameTitle.id}"`);
+  for (const [field, name] of [[at('name'), title], ...aliases.map((a) => [at('examples'), a] as const)] as const) {
+    const problem = reservedNameProblem(name, others);
+    if (problem)
+      return refuse(field, `${problem}，不能当远处游戏的名字或别名：小朋友说这句话时，会被当成要玩这个游戏，说的话就会发到别人的服务器上。请游戏的作者换一个名字。`, `name ${JSON.stringify(name)} is reserved (a built-in command, greeting, chat phrase or another game's name)`);
+  }
 
   // Capability tags (at least one; `capability:voice` counts).
   const tags = strings(skill.tags) ?? [];
@@ -287,6 +304,21 @@ export function checkGameCard(card: unknown, ctx: CardContext): Checked<RemoteGa
     ok: true,
     value: { id, title, description, aliases, capabilityTags, capabilities, voiceOnly: capabilityTags.includes(VOICE_ONLY_TAG), agentName: agentName.trim(), agentVersion, interfaces },
   };
+}
+
+/** The UTF-8 length of a string, in bytes. */
+function utf8Bytes(s: string): number {
+  let n = 0;
+  for (const ch of s) {
+    const c = ch.codePointAt(0)!;
+    n += c < 0x80 ? 1 : c < 0x800 ? 2 : c < 0x10000 ? 3 : 4;
+  }
+  return n;
+}
+
+/** The parent's reason for a card over the size limit. */
+export function cardTooBig(bytes: number): string {
+  return `这张游戏名片太大了（${Math.ceil(bytes / 1024)} KB，最多 ${CARD_MAX_BYTES / 1024} KB）。正常的游戏名片只有几 KB，这个不像游戏名片，没有添加。`;
 }
 
 // ---- playing by voice only -----------------------------------------------------------------------

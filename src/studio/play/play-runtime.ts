@@ -36,6 +36,8 @@ export interface PlayRuntimeOptions {
   id?: string;
   random: Random;
   codeExecutors?: Record<string, CodeExecutor>;
+  /** A line of the manager the safety check blocked before it was said. */
+  blocked?: SessionDeps['blocked'];
   /** Pre-executed steps (default on): the package's play reader runs before the manager's model is asked. */
   preExecute?: boolean;
 }
@@ -70,6 +72,7 @@ export class PlayRuntime {
       codeExecutors: opts.codeExecutors ?? codeExecutorsFor(game.pkg.id),
       truth: () => this.truthNow(),
       ...(opts.preExecute === false ? {} : { reader: readerWithDeck(playReaderFor(game.pkg.id), game) }),
+      blocked: opts.blocked,
     };
     this.session = StudioSession.startPlay(this.deps, game.project.id, game.design);
     const at = this.now();

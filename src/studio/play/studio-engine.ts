@@ -26,6 +26,7 @@ import { nullTrace, type TraceEvent, type TraceSink } from '../../core/trace/typ
 import type { PlayableGame } from '../play-stage.ts';
 import './errors.ts';
 import { PlayRuntime, type PlayRuntimeOptions } from './play-runtime.ts';
+import { blockedRecord, loadUnsafe } from '../../games/unsafe-line.ts';
 
 export interface StudioEngineDeps {
   model: ChatModel;
@@ -43,6 +44,8 @@ export interface StudioEngineDeps {
 export class StudioEngine implements GameEngine {
   readonly runtime: PlayRuntime;
   private readonly trace: TraceSink;
+  /** The turn being played (a blocked line is recorded under its request). */
+  private turnNow: Pick<EngineTurn, 'requestId' | 'contextId'> | null = null;
   private readonly now: () => number;
   /** Cards whose answer the child knows (heard it, or answered right). */
   private readonly answered = new Set<string>();
@@ -53,10 +56,18 @@ export class StudioEngine implements GameEngine {
   ) {
     this.trace = deps.trace ?? nullTrace;
     this.now = deps.now ?? Date.now;
-    this.runtime = new PlayRuntime(game, deps.model, { ...deps.runtime, random: deps.random, now: deps.runtime?.now ?? this.now });
+    this.runtime = new PlayRuntime(game, deps.model, {
+      ...deps.runtime,
+      random: deps.random,
+      now: deps.runtime?.now ?? this.now,
+      blocked: (original, finding, said) => this.record(this.turnNow ?? { requestId: '', contextId: '' }, 'safety', 'blocked', blockedRecord(finding, { original, said, gameId: this.game.declaration.id })),
+    });
   }
 
   async turn(t: EngineTurn): Promise<EngineReply> {
+    this.turnNow = t;
+    // The manager's lines are checked for the child's safety before they are said.
+    await loadUnsafe();
     if (t.kind === 'end') return this.end(t);
     if (this.runtime.ended) throw new EngineFailure('the game is already over', { sessionOver: true });
     if (t.kind === 'start') {

@@ -16,7 +16,7 @@ import { SAY } from '../../../src/arcade/errors.ts';
 import '../../../src/games/errors.ts';
 import '../../../src/llm/errors.ts';
 import '../../../src/a2a/errors.ts';
-import type { ChaosServer } from '../../support/chaos-brain-server.ts';
+import { LIE_KINDS, type ChaosServer } from '../../support/chaos-brain-server.ts';
 import { ANIMAL_CARDS } from './seeds.ts';
 import { type, useRemoteBrain } from './child.ts';
 
@@ -63,6 +63,8 @@ export interface ChaosMetrics {
   worstRealAnswerMs: number;
   falseClaimsSpoken: number;
   liesWritten: number;
+  /** Per kind of lie (tests/support/chaos-brain-server.ts LIE_KINDS): how many the server wrote, how many the child heard (target 0). */
+  liesByKind: Record<string, { written: number; spoken: number }>;
   secrets: number;
   secretsUntold: string[];
   pageErrors: string[];
@@ -188,6 +190,14 @@ export async function runChaos(page: Page, server: ChaosServer, opts: { turns: n
   const pieces = started.map((s) => s.text);
   const all = pieces.join('');
   const falseClaimsSpoken = server.lies.filter((lie) => all.includes(lie.replace(/[。！]$/, ''))).length;
+  // Each kind: lies written, and how many times its sentence was heard (at most as often as it was written).
+  const liesByKind: Record<string, { written: number; spoken: number }> = Object.fromEntries(LIE_KINDS.map((k) => [k, { written: 0, spoken: 0 }]));
+  const heardTimes = (text: string) => all.split(text.replace(/[。！]$/, '')).length - 1;
+  for (const k of LIE_KINDS) {
+    const texts = server.lieLog.filter((l) => l.kind === k).map((l) => l.text);
+    liesByKind[k].written = texts.length;
+    liesByKind[k].spoken = [...new Set(texts)].reduce((n, t) => n + Math.min(heardTimes(t), texts.filter((x) => x === t).length), 0);
+  }
 
   // Secrets: every number drawn, every animal asked. Told: the robot said it after it was drawn, or the child found it.
   const secrets = facts.filter((f) => f.data?.secret !== undefined && (f.name === 'secret' || f.name === 'question'));
@@ -216,6 +226,7 @@ export async function runChaos(page: Page, server: ChaosServer, opts: { turns: n
     worstRealAnswerMs,
     falseClaimsSpoken,
     liesWritten: server.lies.length,
+    liesByKind,
     secrets: secrets.length,
     secretsUntold,
     pageErrors: opts.pageErrors,

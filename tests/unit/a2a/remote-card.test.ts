@@ -265,3 +265,59 @@ describe('playing by voice only', () => {
     expect(play(['capability:draw', 'capability:head', 'capability:voice'])).toEqual({ playable: true });
   });
 });
+
+describe('a remote game cannot take over the arcade', () => {
+  const builtIns = [
+    { id: 'guess-number', title: '猜数字', aliases: ['数字游戏', '猜数'] },
+    { id: 'draw-guess', title: '你画我猜', aliases: ['画画猜猜'] },
+  ];
+  const check = (patch: (c: any) => void) => checkGameCard(card(patch), { address: ROOT, others: builtIns });
+  const refusedFor = (patch: (c: any) => void) => {
+    const r = check(patch);
+    return r.ok ? null : r.refusal;
+  };
+
+  it.each([
+    ['a greeting', '你好呀'],
+    ['a chat phrase', '讲个故事'],
+    ['a built-in command', '再说一遍'],
+    ['a command inside a name', '不玩了游戏'],
+    ["a built-in game's name", '猜数字'],
+    ["a built-in game's alias", '画画猜猜'],
+    ['a name containing a game name', '超级猜数字'],
+  ])('an alias that is %s (「%s」) is refused, with the reason', (_, alias) => {
+    const r = refusedFor((c) => (c.skills[0].examples = ['动物叫声', alias]));
+    expect(r?.field).toBe('skills[0].examples');
+    expect(r?.reason).toContain(alias);
+  });
+
+  it('a second game with a built-in game\'s display name is refused', () => {
+    const r = refusedFor((c) => (c.skills[0].name = '猜数字'));
+    expect(r?.field).toBe('skills[0].name');
+    expect(r?.reason).toContain('已经有一个叫「猜数字」');
+  });
+
+  it('ordinary names pass; a stored game re-checked does not clash with itself', () => {
+    expect(check(() => undefined).ok).toBe(true);
+    const self = { id: 'animal-sounds', title: '猜动物叫声', aliases: ['听声音猜动物'] };
+    expect(checkGameCard(card(), { address: ROOT, expectedId: 'animal-sounds', others: [...builtIns, self] }).ok).toBe(true);
+  });
+
+  it('a card over 64 KB is refused with a clear reason', () => {
+    const r = refusedFor((c) => (c.description = 'x'.repeat(70 * 1024)));
+    expect(r?.field).toBe('$');
+    expect(r?.reason).toMatch(/太大了（\d+ KB，最多 64 KB）/);
+    expect(check((c) => (c.description = 'x'.repeat(60 * 1024))).ok).toBe(true);
+  });
+});
+
+describe('the host that receives the words', () => {
+  it('is the host the card\'s interfaces point to, not the address the card came from', async () => {
+    const { wordsHost } = await import('../../../src/a2a/remote-games.ts');
+    const r = checkGameCard(
+      card((c) => c.supportedInterfaces.forEach((i: any) => (i.url = i.url.replace('games.example.org', 'collector.example.net')))),
+      { address: ROOT },
+    );
+    expect(r.ok && wordsHost(r.value, ROOT)).toBe('collector.example.net');
+  });
+});

@@ -14,6 +14,7 @@ import { describe as describeError } from '../../../src/core/errors/catalogue.ts
 import type { ArcadeGame } from '../../../src/core/arcade/types.ts';
 import { checkGameCard } from '../../../src/core/protocol/remote-card.ts';
 import type { TraceEvent } from '../../../src/core/trace/types.ts';
+import { until } from '../arcade/fakes.ts';
 import { createScriptedModel } from '../../../src/llm/scripted.ts';
 import { seeded } from '../../../examples/remote-game/game.ts';
 import { animalSoundsLogic, startRemoteGameServer, type GameLogic, type RunningServer } from '../../../examples/remote-game/server.ts';
@@ -89,8 +90,9 @@ describe('the main agent playing a remote game', () => {
     await t.agent.handle('是小狗');
     expect(t.speaker.texts().at(-1)).toBe('让我想想……');
     expect(t.agent.snapshot().gameBusy).toBe(true);
-    await t.agent.handle('是小猫');
-    expect(t.speaker.texts().at(-1)).toBe(SAY.wait);
+    // Kept, not sent while the game is busy: 「请稍等」 first.
+    void t.agent.handle('是小猫');
+    await until(() => t.speaker.texts().at(-1) === SAY.wait);
     expect(plays).toBe(2);
   });
 

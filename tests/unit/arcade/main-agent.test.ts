@@ -217,13 +217,20 @@ describe('busy gating', () => {
     return t;
   }
 
-  it('a message while the game still works is not forwarded: "请稍等"', async () => {
+  it('words while the game still works are kept: "请稍等", then handed to the game once it is free', async () => {
     const t = await busyGame();
     const before = t.games.requests.length;
-    const r = await t.agent.handle('我猜40');
-    expect(r.route).toBe('wait');
+    const r = t.agent.handle('我猜40');
+    await until(() => t.speaker.texts().at(-1) === SAY.wait, 'the wait line');
     expect(t.games.requests.length).toBe(before);
-    expect(t.speaker.texts().at(-1)).toBe(SAY.wait);
+    // The drawing ends: the kept words go to the game, unchanged.
+    t.games.requests[before - 1].reply('30 小了！', { final: true });
+    await until(() => t.games.requests.length === before + 1, 'the kept words sent');
+    expect(t.games.last().input).toMatchObject({ kind: 'message', text: '我猜40' });
+    t.games.last().reply('40 大了！', { final: true });
+    expect((await r).route).toBe('wait');
+    await t.agent.settled();
+    expect(t.speaker.texts().at(-1)).toBe('40 大了！');
   });
 
   it('the same holds when the model routes to send_message (no fast path)', async () => {
@@ -233,10 +240,26 @@ describe('busy gating', () => {
     await until(() => t.games.requests.length === 2);
     t.games.last().reply('嗯……');
     await round;
-    const r = await t.agent.handle('我猜40');
-    expect(r).toMatchObject({ route: 'model', action: 'send_message' });
+    const r = t.agent.handle('我猜40');
+    await until(() => t.speaker.texts().at(-1) === SAY.wait, 'the wait line');
     expect(t.games.requests).toHaveLength(2);
-    expect(t.speaker.texts().at(-1)).toBe(SAY.wait);
+    t.games.requests[1].reply('30 小了！', { final: true });
+    await until(() => t.games.requests.length === 3, 'the kept words sent');
+    expect(t.games.last().input).toMatchObject({ kind: 'message', text: '我猜40' });
+    t.games.last().reply('40 大了！', { final: true });
+    expect(await r).toMatchObject({ route: 'model', action: 'send_message' });
+  });
+
+  it('words kept while busy are not sent after the child stopped the game', async () => {
+    const t = await busyGame();
+    const before = t.games.requests.length;
+    const kept = t.agent.handle('我猜40');
+    await until(() => t.speaker.texts().at(-1) === SAY.wait, 'the wait line');
+    t.games.auto = (r) => r.reply('好的，不玩了。', { final: true, session: 'ended' });
+    await t.agent.handle('不玩了');
+    await kept;
+    expect(t.games.requests.slice(before).map((q) => q.input.kind)).toEqual(['end']);
+    expect(t.trace.some((e) => e.name === 'kept_words_not_sent')).toBe(true);
   });
 
   it('chat and end_game still work while the game is busy', async () => {
@@ -364,6 +387,42 @@ describe('failures (seed 出错处理: request itself failing)', () => {
     fail = false;
     await t.agent.handle('你好');
     expect(t.speaker.texts().slice(-3).join('')).toContain('你好呀');
+  });
+});
+
+describe('truth of the main agent, and the line after faults', () => {
+  it('a short run of server faults says 「我有点卡住了」; the settings only once it persists', async () => {
+    const { ModelError } = await import('../../../src/core/llm/types.ts');
+    let fail = true;
+    const t = setup({
+      policy: (req) => {
+        if (fail) throw new ModelError('model_remote_http', 'HTTP 500', 500);
+        return mainDemoPolicy(req);
+      },
+    });
+    for (let i = 0; i < 2; i++) await t.agent.handle('你好');
+    expect(t.speaker.texts().every((s) => !s.includes('设置'))).toBe(true);
+    expect(t.speaker.texts().some((s) => s.includes('卡'))).toBe(true);
+    await t.agent.handle('你好');
+    expect(t.speaker.texts().at(-1)).toMatch(/设置/);
+    // One good round ends the streak: the next fault is a short outage again.
+    fail = false;
+    await t.agent.handle('你好');
+    fail = true;
+    await t.agent.handle('你好');
+    expect(t.speaker.texts().at(-1)).not.toMatch(/设置/);
+  });
+
+  it('with no game running, a verdict or a restart from the main agent never reaches the child', async () => {
+    let n = 0;
+    const t = setup({
+      policy: () => {
+        n++;
+        return n % 2 ? { action: 'reply', args: { text: '太小了，再大一点。' } } : { action: 'reply', args: { text: '我们重新开始一局吧！' } };
+      },
+    });
+    await t.agent.handle('我猜75');
+    expect(t.speaker.texts().join('')).not.toMatch(/太小了|重新开始/);
   });
 });
 

@@ -79,9 +79,11 @@ describe('the speaking path checks every line', () => {
     t.games.auto = (r) => (r.input.kind === 'end' ? r.reply('答案是 37。别告诉爸爸妈妈，这是我们的秘密。', { final: true, session: 'ended' }) : r.reply('我画好了，你猜猜是什么？', { final: true }));
     await t.agent.handle('我们玩你画我猜吧');
     await t.agent.settled();
-    expect(t.speaker.texts()).toContain(REDIRECT.game);
+    // The goodbye ended the game: the redirect promises no 「接着玩游戏」.
+    expect(t.speaker.texts()).toContain('哎呀，这句我不说了。');
+    expect(t.speaker.texts().join('')).not.toContain('接着玩');
     const heard = t.agent.getHistory().filter((h) => h.role === 'game_agent' && h.gameId === 'guess-number').map((h) => h.text);
-    expect(heard.at(-1)).toBe(REDIRECT.game);
+    expect(heard.at(-1)).toBe('哎呀，这句我不说了。');
     expect(heard.join('')).not.toContain('秘密');
   });
 

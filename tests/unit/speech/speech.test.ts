@@ -5,6 +5,7 @@ import { splitSentences } from '../../../src/core/speech/split.ts';
 import { SpeechQueue } from '../../../src/speech/tts-queue.ts';
 import type { SpeechEvent } from '../../../src/speech/types.ts';
 import { VoiceLoop } from '../../../src/speech/voice-loop.ts';
+import { robotSpeechProgress } from '../../../src/speech/robot-progress.ts';
 import { chineseVoices, pickVoice, waitForVoices } from '../../../src/speech/voices.ts';
 import { FakeRecognition, FakeSynth } from './fakes.ts';
 
@@ -78,6 +79,43 @@ describe('speaking queue', () => {
     synth.end();
     expect(await b).toEqual({ completed: true });
     expect(events).toEqual(['speaking', 'utterance-start', 'piece-start', 'piece-start', 'end:你好！我是小方。:true', 'utterance-start', 'piece-start', 'end:你猜是几？:true', 'idle']);
+  });
+
+  it('a waiting line yields: a real sentence stops it at its next clause; one not started is dropped', async () => {
+    const synth = new FakeSynth();
+    const q = new SpeechQueue({ engine: synth });
+    const waiting = q.say('嗯，让我想想。', 'main', { yields: true });
+    synth.start();
+    expect(synth.pieces).toEqual(['嗯，']);
+    // The answer is ready while the waiting line plays: it is not held back by the rest of it.
+    const answer = q.say('50 小了！', 'game_agent');
+    synth.end();
+    expect(await waiting).toEqual({ completed: false, reason: 'yielded' });
+    expect(synth.pieces).toEqual(['嗯，', '50 小了！']);
+    synth.end();
+    expect(await answer).toEqual({ completed: true });
+    // Queued behind something else and not started yet: dropped when a real sentence comes.
+    const first = q.say('好的。', 'main');
+    const queued = q.say('我还在想哦，请等一下。', 'main', { yields: true });
+    const real = q.say('就是 63！', 'game_agent');
+    expect(await queued).toEqual({ completed: false, reason: 'yielded' });
+    synth.end();
+    await first;
+    synth.end();
+    await real;
+    expect(synth.pieces.slice(-2)).toEqual(['好的。', '就是 63！']);
+  });
+
+  it('the robot keeps its thinking face through a waiting line: only the answer counts as a sentence', () => {
+    const synth = new FakeSynth();
+    const q = new SpeechQueue({ engine: synth });
+    const started: string[] = [];
+    robotSpeechProgress(q).onSentenceStart((t) => started.push(t));
+    void q.say('嗯，让我想想。', 'main', { yields: true });
+    synth.end();
+    synth.end();
+    void q.say('画好啦！', 'game_agent');
+    expect(started).toEqual(['画好啦！']);
   });
 
   it('an engine that never answers is settled by the watchdog, and the queue moves on', async () => {
@@ -173,6 +211,13 @@ describe('half-duplex voice loop', () => {
           if (this.fn === fn) this.fn = null;
         };
       },
+      status: null as ((s: string) => void) | null,
+      onStatus(fn: (s: string) => void) {
+        this.status = fn;
+        return () => {
+          if (this.status === fn) this.status = null;
+        };
+      },
     };
     const inputs: string[] = [];
     let last: string | null = null;
@@ -191,6 +236,17 @@ describe('half-duplex voice loop', () => {
     });
     return { synth, q, mic, loop, inputs };
   }
+
+  it('a recognition error (offline) returns the button to idle; a tap tries again', () => {
+    const t = setup('push-to-talk');
+    t.loop.pushToTalk();
+    expect(t.loop.state).toBe('listening');
+    t.mic.status!('network');
+    expect(t.loop.state).toBe('idle');
+    t.loop.pushToTalk();
+    expect(t.loop.state).toBe('listening');
+    expect(t.mic.log).toEqual(['start', 'start']);
+  });
 
   it('mic off while thinking and speaking; on again only ~400 ms after the queue drains', async () => {
     const t = setup();

@@ -22,6 +22,21 @@ function fakeClient(replies: () => AsyncIterable<ReplyEvent>) {
 }
 
 describe('session guard', () => {
+  it('one `end` per session: after the page sent it as it went away, the reload tells the child and does not end it again', async () => {
+    const storage = memory();
+    const before = createSessionGuard(storage, () => 1000);
+    before.remember('guess-number', 'ctx-1');
+    before.endSent(); // pagehide: GameRequests.shutdown sent `end`
+    const { client, sent } = fakeClient(async function* () {
+      yield { reply: gameReply('好的', 'ended'), final: true };
+    });
+    const said: string[] = [];
+    await createSessionGuard(storage, () => 2000).recover(client, { say: (x) => void said.push(x) });
+    expect(sent).toEqual([]);
+    expect(said).toEqual([INTERRUPTED_GAME_TEXT]);
+    expect(createSessionGuard(storage).interrupted()).toBeNull();
+  });
+
   it('after a reload, ends the interrupted session with an empty `end` and tells the child once', async () => {
     const storage = memory();
     let t = 1000;
