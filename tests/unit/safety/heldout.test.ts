@@ -1,0 +1,27 @@
+/**
+ * The frozen held-out set (tests/safety/heldout.tsv) is the one the safety numbers are reported on:
+ * it was written before the learned classifier was trained and is never used to choose features or
+ * thresholds. Its SHA-256 is recorded beside it; a changed set fails here.
+ */
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { CATEGORIES } from '../../../src/core/safety/classify.ts';
+
+const dir = join(import.meta.dirname, '../../safety');
+
+describe('the frozen held-out set', () => {
+  const raw = readFileSync(join(dir, 'heldout.tsv'));
+
+  it('has the recorded hash', () => {
+    expect(createHash('sha256').update(raw).digest('hex')).toBe(readFileSync(join(dir, 'heldout.sha256'), 'utf8').trim());
+  });
+
+  it('covers every category and normal lines, one label and one line per row', () => {
+    const rows = raw.toString('utf8').split('\n').filter((l) => l && !l.startsWith('#')).map((l) => l.split('\t'));
+    for (const r of rows) expect(r.length, r.join('|')).toBe(2);
+    for (const c of [...CATEGORIES, 'normal']) expect(rows.filter((r) => r[0] === c).length, c).toBeGreaterThanOrEqual(10);
+    expect(rows.every((r) => r[0] === 'normal' || CATEGORIES.includes(r[0] as never))).toBe(true);
+  });
+});
