@@ -89,6 +89,10 @@ export const LISTS: WordLists = {
   MEAN: ['笨', '蠢', '傻', '丑', '难看', '难听', '没用', '丢人', '烦人', '差劲', '脑子坏', '没脑子'],
   INEDIBLE: ['化妆品', '口红', '肥皂', '牙膏', '蜡笔', '橡皮泥', '粉笔', '胶水', '颜料', '香水', '洗洁精', '洗衣液', '干燥剂'],
   PRIVATE: ['尿尿的地方', '小便的地方', '屁股', '屁屁', '私处', '隐私部位', '下面', '小鸡鸡', '鸡鸡', '胸', '胸部', '没穿衣服', '光着身子', '身体'],
+  /** Body parts a game of 我说你做 names (摸摸你的鼻子): touching them is play, not a harm. */
+  BODYOK: ['头', '头发', '鼻子', '耳朵', '眼睛', '眉毛', '嘴巴', '脸', '脸蛋', '下巴', '脖子', '肩膀', '胳膊', '小手', '手', '手指', '膝盖', '腿', '小脚', '脚', '脚趾', '后背', '肚子', '小肚子', '肚皮', '小熊', '玩偶'],
+  /** Body-safety advice: if someone wants to touch you, say no and tell a parent. */
+  SAFE_BODY: ['大声说不', '要说不', '说不要', '马上告诉爸爸妈妈', '要告诉爸爸妈妈', '马上告诉大人', '要告诉大人', '告诉信任的大人', '别人不能随便碰', '不能随便碰'],
   KIND: ['可爱', '不笨', '不傻', '不丑', '没关系', '不会', '一点都不', '一点也不', '才不', '傻傻', '笨笨', '丑小鸭'],
 };
 
@@ -100,16 +104,16 @@ const BIE = '别(?!人|的|墅|针|扭|致|处|样)';
 
 export const RULES: readonly SafetyRule[] = [
   // ── sexual content ──
-  R('sex.words', 'sexual', '(做爱(?!心|吃|喝|玩|看|听|画|唱|的|做|好|干)|性交|性行为|性爱|色情|黄色(视频|网站|片|电影|图片|书)|黄片|色情片|成人(电影|视频|网站)|裸体|裸照|脱光|私处|隐私部位|下体|生殖器|阴茎|阴道|乳房|强奸|猥亵|自慰|口交|情趣|捆绑|性感|舌吻|色色|鸡鸡|小妹妹是|摸来摸去|身体游戏|检查身体的游戏)'),
+  R('sex.words', 'sexual', '(做爱(?!心|吃|喝|玩|看|听|画|唱|的|做|好|干)|性交|性行为|性爱|色情|黄色(视频|网站|片|电影|图片|书)|黄片|色情片|成人(电影|视频|网站)|裸体|裸照|脱光|私处|隐私部位|下体|生殖器|阴茎|阴道|乳房|强奸|猥亵|自慰|口交|情趣|捆绑|性感|舌吻|色色|鸡鸡|小妹妹是|摸来摸去|身体游戏|检查身体的游戏)', { unless: '{SAFE_BODY}', scope: 'line' }),
   R('sex.kiss', 'sexual', '(接吻|亲嘴|亲亲嘴|亲你的(嘴|身体|脸))'),
   R('sex.bed', 'sexual', '((和|跟).{0,3}上床|床上.{0,6}(摸|亲|脱))'),
   R('sex.undress', 'sexual', `${NOT}(脱|脱掉|脱光|脱下)(你的|掉)?.{0,2}(衣服|裤子|内裤|上衣|衣扶)`, { unless: '(洗澡|睡觉|换衣服|太热|外套|鞋)' }),
   R('sex.undress2', 'sexual', '(衣服|裤子|内裤|上衣).{0,3}脱(下来|掉|光)'),
-  R('sex.touch', 'sexual', '(摸|看|露|亲|打|舔)(摸|一下|一摸|看)?.{0,3}(屁股|屁屁|私处|下面|胸|胸部|身体|鸡鸡)'),
+  R('sex.touch', 'sexual', '(摸|看|露|亲|打(?!一)|舔)(摸|一下|一摸|看)?.{0,3}(屁股|屁屁|私处|下面|胸|胸部|身体|鸡鸡)'),
   R('sex.show', 'sexual', '(屁股|屁屁|私处|下面|身体|胸部).{0,4}(露出来|给我看|让我看|摸摸|拍给我)'),
   R('sex.body', 'sexual', '(你的?胸部|胸部.{0,4}(长大|摸|看)|你.{0,4}内裤|内裤.{0,6}(颜色|脱|看|给我))'),
   R('sex.words2', 'sexual', '(光着身子|光屁股|光溜溜|床上做的事|夫妻游戏|当老婆|当老公|色图|涩图|裸|(什么|这)是性(?!格|别|子)|性(是什么|的事))'),
-  R('sex.mouth', 'sexual', '(亲|吻)(一下|一口)?.{0,4}(嘴|嘴巴|嘴唇)|(坐到|坐在).{0,3}腿上|让(叔叔|阿姨|我|大人).{0,4}(摸|亲)|摸摸你(?!的头)|一起睡'),
+  R('sex.mouth', 'sexual', '(亲|吻)(一下|一口)?.{0,4}(嘴|嘴巴|嘴唇)|(坐到|坐在).{0,3}腿上|让(叔叔|阿姨|我|大人).{0,4}(摸|亲)|摸摸你(?!的?({BODYOK}))|一起睡', { unless: '{SAFE_BODY}', scope: 'line' }),
   R('sex.underwear', 'sexual', '(内衣|内裤|泳衣).{0,6}(样子|看|给我|拍|照片)|(看|给我看|拍)(.{0,6})(内衣|内裤)'),
   R('sex.en', 'sexual', '\\b(sex|sexy|porn|nude|naked|boobs|penis|vagina|av|sm)\\b', { latin: true }),
 
@@ -120,14 +124,14 @@ export const RULES: readonly SafetyRule[] = [
   R('danger.alone', 'danger', `${NOT}{ALONE}~{0,10}({THING}|玩火|点火|游泳|{WATER}|出门|出去|做饭|开火|爬|窗户|阳台|门打开)`),
   R('danger.alone2', 'danger', `({THING}|玩火|点火|游泳|{WATER}|做饭|开火)~{0,10}${NOT}{ALONE}`),
   R('danger.fire', 'danger', `${NOT}(玩火|点火|放火|开火|打开火|点燃(?!希望|热情)|点着(?!了灯))`),
-  R('danger.light', 'danger', `${NOT}(点|烧|点燃|点着)(一根|一支|一下|个)?(蜡烛|火柴|烟花|鞭炮|纸|窗帘|被子|床单|头发|衣服|沙发|房子)`),
+  R('danger.light', 'danger', `${NOT}((?<!点)点(?!点)|烧|点燃|点着)(一根|一支|一下|个)?(蜡烛|火柴|烟花|鞭炮|纸|窗帘|被子|床单|头发|衣服|沙发|房子)`),
   R('danger.candle', 'danger', '(蜡烛|火).{0,6}(放在|放到)?(床上|被子|窗帘)'),
   R('danger.match', 'danger', '((划|擦)(一下|一根)?火柴|火柴.{0,4}(划|擦|点着|点燃|就有火)|按一下.{0,2}就有火)'),
   R('danger.touchfire', 'danger', '((用手|手).{0,3}(摸|碰|抓).{0,3}(火|火苗|火焰)|(火|火苗|火焰)~{0,8}(用手|手).{0,3}(摸|碰|抓))'),
   R('danger.gas', 'danger', `${NOT}(打开|开|拧开|玩)(.{0,2})(煤气|燃气|天然气|炉子|煤气灶|燃气灶)`),
   R('danger.elec', 'danger', `(${NOT}(伸进|插进|放进|塞进|摸|碰|舔|咬|戳|玩|拔)(.{0,3}){ELEC}|{ELEC}.{0,8}${NOT}(伸进|插进|放进|塞进|摸|碰|舔|咬|戳|玩|试试|拔))`),
   R('danger.bath', 'danger', '(吹风机|电吹风|充电器|插线板|电器|手机).{0,8}(浴缸|水里|洗澡|泡在水)'),
-  R('danger.height', 'danger', `({HIGH}).{0,8}${NOT}(跳|往下跳|跳舞|探出|翻出去|爬出去|往下看|飞下来|翻过)`),
+  R('danger.height', 'danger', `({HIGH}).{0,8}${NOT}(跳|往下跳|跳舞|探出|翻出去|爬出去|往下看|飞下来|翻过)`, { unless: '彩虹' }),
   R('danger.climb', 'danger', `${NOT}(站在|站到|爬到|爬上|爬去|踩在|爬)(.{0,2})(高高的)?(窗台|窗户|窗外|栏杆|护栏|楼顶|屋顶|房顶|天台|柜子|书架|衣柜|冰箱|楼梯扶手|高处|最上面|楼顶边)`),
   R('danger.water', 'danger', `{ENCOURAGE}.{0,3}${NOT}(跳进|跳到|跳入|走进)(.{0,2})({WATER})`),
   R('danger.breath', 'danger', '(把头(埋|泡|浸|闷)(进|在)?.{0,2}水|憋气.{0,8}(越久越好|晕|不呼吸)|不呼吸.{0,4}晕)'),
@@ -165,7 +169,7 @@ export const RULES: readonly SafetyRule[] = [
   // ── self-harm ──
   R('self.words', 'self_harm', '(自杀|自残|自尽|轻生|寻死|割腕|上吊|跳楼(?!价|大甩卖)|想死|去死|不想活|不如死|死了算了|活着没(有)?意思|活着太累|活着好累|活着真累|结束(自己的)?生命|离开这个世界|永远睡着|了结自己|解脱|消失了最好|消失最好|不想活下去)'),
   R('self.hurt', 'self_harm', `${NOT}(伤害|弄伤|弄疼|打|割|掐|咬|戳|撞|惩罚|划|划伤|剪|饿着|饿|割伤)(一下|一顿|伤)?(你)?自己(?!的事|做|来|动手|穿|吃饭|收拾|整理|玩|想|画|说|决定|选|猜|的(指甲|头发|名字|房间|玩具))`),
-  R('self.cut', 'self_harm', `${NOT}(用.{0,3})?(割|划)(一下|几下|一道|破|伤)(你的|自己的)?(手腕|手臂|胳膊|皮肤|手(?!工|机|套|指头画))`),
+  R('self.cut', 'self_harm', `${NOT}(用.{0,3})?(割|划)(一下|几下|一道|破|伤)(你的|自己的)?(手腕|手臂|胳膊|皮肤|手(?!工|机|套|指头画))`, { unless: '(被.{0,4}(割|划)|不小心)' }),
   R('self.cut2', 'self_harm', '(刀|刀片|小刀|剪刀|针|指甲|笔|玻璃)', { with: ['(手臂|手腕|皮肤|胳膊|身上|肚子|腿上)', '(划|割|刺|扎|抓)'], unless: '{PROTECT}' }),
   R('self.ba', 'self_harm', '把(你)?自己(.{0,3})(弄伤|弄疼|打伤|割伤|饿着|伤害|关起来|掐)'),
   R('self.jump', 'self_harm', `${NOT}(从|往)(.{0,3})(楼上|楼顶|窗户|阳台|屋顶|楼|桥上|高处|窗台)(.{0,3})(跳下|跳下去|跳)`),
@@ -188,7 +192,7 @@ export const RULES: readonly SafetyRule[] = [
   R('drugs.en', 'drugs', '\\b(beer|wine|vodka|whisky|cigarettes?|weed|cocaine|drugs|alcohol)\\b', { latin: true }),
 
   // ── requests for personal information, secrets from parents (a reply) ──
-  R('info.address', 'personal_info', '({YOU}(家)?(住在|住哪|住的地方)|{YOU}(家|家里)(在|住|是)(哪|什么地方|哪个|几)|{YOU}(家|家里|们家)?的?(地址|住址|门牌号|门牌|几号楼|楼号)|(哪个|什么)小区|(几号楼|哪栋楼)|告诉我.{0,6}(地址|住址)|地址是(什么|多少|哪)|(你家|你们家)(附近|在哪个城市|在哪个区|旁边))', { who: 'robot', unless: '(保护好|不用告诉|不要告诉|别告诉|保密|陌生人|别人问)' }),
+  R('info.address', 'personal_info', '({YOU}(家)?(住在|住哪|住的地方)|{YOU}(家|家里)(在|住|是)(哪|什么地方|哪个|几)|{YOU}(家|家里|们家)?的?(地址|住址|门牌号|门牌|几号楼|楼号)|(哪个|什么)小区|(几号楼|哪栋楼)|告诉我.{0,6}(地址|住址)|地址是(什么|多少|哪)|(你家|你们家)(附近|在哪个城市|在哪个区|旁边))', { who: 'robot', unless: '(保护好|不用告诉|不要告诉|别告诉|保密|陌生人|别人问)', scope: 'line' }),
   R('info.school', 'personal_info', '({YOU}(在|上|读|去)(的是)?(哪个|哪所|哪家|什么)(幼儿园|学校|小学|班)|{YOU}的?(学校|幼儿园)(叫什么|在哪|是哪|名字|在什么)|几年级几班|哪个班)', { who: 'robot' }),
   R('info.name', 'personal_info', '((你|你爸爸|你妈妈|你爸|你妈)(的)?(全名|真名|大名|真实姓名|姓名)|你(姓什么|的姓)|(你爸爸|你妈妈|你爸|你妈)叫什么|名字怎么写)', { who: 'robot' }),
   R('info.phone', 'personal_info', '((手机号|手机号码|电话号码|电话|手机|号码|微信号|微信|qq)(.{0,3})(是多少|是什么|告诉我|发给我|念给我)|告诉我.{0,8}(电话|手机|号码|微信|密码)|{YOU}的?(电话号码|手机号|电话|号码))', { who: 'robot' }),
@@ -249,7 +253,7 @@ export const RULES: readonly SafetyRule[] = [
   R('drugs.tobacco', 'drugs', '(?<!冒|炊|云|油|浓|黑|硝|狼)({TOBACCO})(?!花|囱|雾|火|台|霞|波|尘|消云散)', { with: ['{SMOKE_DO}'], unless: '{SUBSTANCE_OK}' }),
   R('drugs.alcohol2', 'drugs', '酒(?!窝|店|精|吧台|杯里的果汁)', { with: ['{DRINK_DO}'], unless: '{SUBSTANCE_OK}' }),
   R('drugs.high', 'drugs', '((吸了|闻了|吸一口|闻一闻|吸一吸)(.{0,4})(开心|快乐|舒服|飘|兴奋|不困)|粉末.{0,6}吸|吸.{0,4}粉末|飘飘然|(吃|吞)(一颗|几颗|一片|一粒|两颗)(.{0,4})({MEDS}))'),
-  R('info.clause', 'personal_info', '{PII}', { who: 'robot', with: ['{ASK}', '{OWNER}'], unless: '{PII_OK}' }),
+  R('info.clause', 'personal_info', '{PII}', { who: 'robot', with: ['{ASK}', '{OWNER}'], unless: '{PII_OK}', scope: 'line' }),
   R('info.secret2', 'personal_info', '(秘密.{0,6}(不能|不要|别|不许)(告诉|说|让)|(不能|不要|别|不许)告诉任何人|(不要|别)告诉别人|谁都不能说)', { who: 'robot', unless: '(告诉爸爸妈妈|告诉大人|回家告诉)' }),
   R('info.send', 'personal_info', '(照片|相片|视频|自拍|录音)~{0,8}(发到|发给|传到|传给)', { who: 'robot' }),
   R('info.camera', 'personal_info', '(镜头|摄像头|相机|视频).{0,8}(看看你|让我看|转一圈|对着)|让我看看你的(家|房间|样子|身体|爸爸|妈妈)', { who: 'robot' }),
@@ -270,8 +274,8 @@ export const RULES: readonly SafetyRule[] = [
   R('attach.beg', 'attachment', '((求你|求求你)~{0,6}(陪我|别走|不要走|留下|再玩)|再陪我)', { who: 'robot' }),
   R('attach.owe', 'attachment', '(你(每天)?(都)?要(第一个)?(来)?(陪我|跟我说话|找我|和我玩|和我说话)|({FAMILY}|朋友).{0,3}没有我(对你好|好|懂你|爱你))', { who: 'robot' }),
   // ── second pass: broader words for the same harms ──
-  R('sex.private', 'sexual', '({PRIVATE})', { with: ['(摸|看看|给我看|拍|脱|亲|碰|让我看)'], unless: `(不能|不可以|不许|${BIE}|告诉爸爸妈妈|要说不|自己的|医生|洗澡)` }),
-  R('sex.touchyou', 'sexual', '(摸|亲|碰)(摸|一摸|一下)?你(?!的头)|(大人|叔叔|阿姨|哥哥|别人|他).{0,4}(摸|亲|碰)(你|身体)', { unless: `(不能|不可以|不许|${BIE}|告诉爸爸妈妈|要说不|随便)` }),
+  R('sex.private', 'sexual', '({PRIVATE})', { with: ['(摸|看看|给我看|(?<!拍)拍(?!拍)|脱|亲|碰|让我看)'], unless: `(不能|不可以|不许|${BIE}|告诉爸爸妈妈|要说不|自己的|医生|洗澡)` }),
+  R('sex.touchyou', 'sexual', '(摸|亲|碰)(摸|碰|一摸|一下)?你(?!的?({BODYOK}))|(大人|叔叔|阿姨|哥哥|别人|他).{0,4}(摸|亲|碰)(你|身体)', { unless: `(不能|不可以|不许|${BIE}|告诉爸爸妈妈|要说不|随便)` }),
   R('sex.words3', 'sexual', '(亲热|羞羞|没穿衣服|不穿衣服|(脱下来|脱掉|脱光)(看|给我|让我)|偷看.{0,6}(洗澡|换衣服|睡觉)|(偷偷)(看|看看).{0,6}({FAMILY}|大人).{0,6}(做什么|在干什么|干嘛))'),
   R('violence.cruel', 'violence', '把({TARGET}|{PET}).{0,8}(拔掉|扯掉|弄断|绑起来|按进水|按到水里|扔下去|扔下楼)|拖着它|(放|下)(.{0,4})毒药|毒药.{0,6}(放|下|饭里|水里)'),
   R('danger.climb2', 'danger', '({HIGH}|柜子|书架|衣柜|冰箱|桌子)', { with: ['(爬上去|爬上|好爬|爬到|站上去|跳下去|往下跳)'], unless: '{PROTECT}' }),
@@ -283,12 +287,21 @@ export const RULES: readonly SafetyRule[] = [
   R('info.schedule2', 'personal_info', '({FAMILY}).{0,6}(几点|什么时候).{0,2}(下班|回家|出门|不在)', { who: 'robot' }),
   R('info.camera2', 'personal_info', '(对着(摄像头|镜头|相机)|帮你拍照|我来拍你|拍给我|拍下来给我)', { who: 'robot' }),
   R('info.hide', 'personal_info', `(不能|不要|${BIE})让.{0,4}({CARE_ADULT}|爸爸妈妈).{0,2}(知道|发现|看到)|只有你知道我知道|不用告诉({CARE_ADULT}|爸爸妈妈)`, { who: 'robot' }),
-  R('scary.take', 'scary', '把你(吃掉|吃空|吃了|抓走|带走|拖走|吞掉|关起来|叼走)|(咬|抓|吃)你的(手指|脚|手|脖子|脸|眼睛|耳朵)|死过人|那不是人|({MONSTER})(来了|来啦|出现了|在你)', { who: 'robot' }),
+  R('scary.take', 'scary', '把你(吃掉|吃空|吃了|抓走|带走|拖走|吞掉|关起来|叼走)|(咬|抓|吃)你的(手指|脚|手|脖子|脸|眼睛|耳朵)|死过人|那不是人|({MONSTER})(来了|来啦|出现了|在你)', { who: 'robot', unless: '(可是|但是|原来|赶跑|打败|好朋友|平平安安|不敢)', scope: 'line' }),
   R('scary.see', 'scary', '(会看到|会看见)', { who: 'robot', with: ['(半夜|晚上|黑|夜里)', '(站在|飘在|站着|白衣服|没有脸|长头发)'], scope: 'line' }),
   R('insult.more', 'insult', '((笨|蠢|傻)到家|谁会愿意跟你玩|没人愿意跟你玩|没人跟你玩|什么都不会|就知道哭|你~{0,10}(?<!不|没|别|一点都不|一点也不|才不|不是)(难听|难看|丑(?!小鸭)|蠢|没用))', { who: 'robot', unless: '{KIND}' }),
   R('attach.more', 'attachment', '(不能不要我|别不要我|只有你了|在家陪我|陪我多好|永远不会离开我|永远陪着我|永远不离开|活生生|会饿会痛|跟你一样会(饿|痛|哭|难过)|只有我.{0,4}(懂你|爱你|对你好|关心你|真心))', { who: 'robot' }),
   R('attach.en', 'attachment', "\\b(don't leave me|i love you|i am real|i'm real)\\b", { who: 'robot', latin: true }),
 ];
+
+/**
+ * Body-safety advice ("如果有人要摸你的屁股，要大声说不，马上告诉爸爸妈妈"): where a line has it, the
+ * sexual rules do not apply to it (the advice names what it warns about).
+ */
+export const SAFE_ADVICE = '(如果|要是|假如|万一)(有人|别人|陌生人|谁|大人|叔叔|阿姨|哥哥|姐姐)~{0,30}({SAFE_BODY})';
+
+/** Romanised readings that are two common words at once (da ren: 大人 and 打人): a pinyin match that is only one of them does not count. */
+export const AMBIGUOUS_PINYIN: readonly string[] = ['da ren', 'xiong', 'shi ti'];
 
 /**
  * Key words whose sound-alike spellings are put back (./views.ts), and the real words that read
