@@ -79,9 +79,10 @@ describe('the speaking path checks every line', () => {
     t.games.auto = (r) => (r.input.kind === 'end' ? r.reply('答案是 37。别告诉爸爸妈妈，这是我们的秘密。', { final: true, session: 'ended' }) : r.reply('我画好了，你猜猜是什么？', { final: true }));
     await t.agent.handle('我们玩你画我猜吧');
     await t.agent.settled();
-    expect(t.speaker.texts()).toContain(REDIRECT.game);
+    // Checked part by part: the answer is still told, the secret became the redirect.
+    expect(t.speaker.texts()).toContain(`答案是 37。${REDIRECT.game}`);
     const heard = t.agent.getHistory().filter((h) => h.role === 'game_agent' && h.gameId === 'guess-number').map((h) => h.text);
-    expect(heard.at(-1)).toBe(REDIRECT.game);
+    expect(heard.at(-1)).toBe(`答案是 37。${REDIRECT.game}`);
     expect(heard.join('')).not.toContain('秘密');
   });
 
