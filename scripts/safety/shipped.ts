@@ -11,7 +11,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import animals from '../../skills/draw-guess/animals.json' with { type: 'json' };
 import { DEMO_ACTIONS, DEMO_STORIES, DEMO_THEMES, STORY_CONTINUATIONS, STORY_SOOTHE } from '../../src/studio/demo-decks.ts';
-import { CARING, REDIRECT } from '../../src/core/safety/replies.ts';
+import { CARING, CARING_TOLD, REDIRECT } from '../../src/core/safety/replies.ts';
 import { PLAY_TIME_LINES } from '../../src/core/safety/play-time.ts';
 import '../../src/arcade/errors.ts';
 import '../../src/a2a/errors.ts';
@@ -107,7 +107,7 @@ export function shippedLines(): ShippedLine[] {
     add('actions', `真棒！我说：${a.说法}！`);
   }
   for (const s of allChildSentences()) add('errors', s);
-  for (const s of [...Object.values(REDIRECT), ...Object.values(CARING), ...Object.values(PLAY_TIME_LINES)]) add('app', s);
+  for (const s of [...Object.values(REDIRECT), ...Object.values(CARING), CARING_TOLD, ...Object.values(PLAY_TIME_LINES)]) add('app', s);
   for (const dir of SCANNED) {
     for (const f of files(dir, /\.(ts|svelte)$/)) {
       if (NOT_SPOKEN.test(f)) continue;

@@ -10,7 +10,7 @@ import type { ScriptPolicy, StepRequest } from '../../../src/core/llm/types.ts';
 import { mainDemoPolicy } from '../../../src/arcade/demo-policy.ts';
 import { MainAgent } from '../../../src/arcade/main-agent.ts';
 import { SpeakingPath } from '../../../src/arcade/speaking-path.ts';
-import { CARING, REDIRECT } from '../../../src/core/safety/replies.ts';
+import { CARING, CARING_TOLD, REDIRECT } from '../../../src/core/safety/replies.ts';
 import type { TraceEvent } from '../../../src/core/trace/types.ts';
 import { FakeGameClient, FakeSpeaker, game, GAMES, until } from './fakes.ts';
 
@@ -128,5 +128,25 @@ describe("the child's own words", () => {
     const t = setup();
     await t.agent.handle('你是笨蛋');
     expect(t.calls).toHaveLength(1);
+  });
+});
+
+describe("the child's side: someone asked for a secret or for photos", () => {
+  for (const words of ['他说这是我们的秘密，不能告诉妈妈', '有人让我拍照片', '叔叔摸了我的屁股'])
+    it(`「${words}」 gets a caring answer, no model call, and a 安全提醒 for the parent`, async () => {
+      const t = setup();
+      const r = await t.agent.handle(words);
+      expect(r).toMatchObject({ route: 'care', modelCalls: 0 });
+      expect(t.calls).toHaveLength(0);
+      expect(t.speaker.texts()).toEqual([CARING_TOLD]);
+      expect(t.trace.find((e) => e.kind === 'safety')).toMatchObject({ name: 'child_words', data: { category: 'sexual', said: CARING_TOLD } });
+    });
+
+  it('ordinary words about photos and secrets still go to the model', async () => {
+    const t = setup();
+    for (const words of ['我给小猫拍照片了', '妈妈说这是秘密，是生日礼物']) {
+      const r = await t.agent.handle(words);
+      expect(r.route, words).not.toBe('care');
+    }
   });
 });
