@@ -18,8 +18,8 @@ import { corpus, type Example } from './data.ts';
 export const MODEL_FILE = join(import.meta.dirname, '../../src/arcade/safety-model.json');
 const DIM = 1 << 14;
 const EPOCHS = 12;
-const L2 = 1e-6;
-const POSITIVE_WEIGHT = 4;
+const L2 = 1e-4;
+const POSITIVE_WEIGHT = 1.5;
 /** Per category, on the validation split's normal lines. */
 const FALSE_BLOCK_BUDGET = 0.001;
 const THRESHOLD_RANGE: [number, number] = [0.3, 0.95];
@@ -47,12 +47,21 @@ export function split(all: Example[], rand: () => number): { train: Example[]; v
   return { train: shuffle(train, rand), valid };
 }
 
-export function train(examples: Example[], rand: () => number): LearnedModel {
+export interface TrainOptions {
+  epochs?: number;
+  l2?: number;
+  positiveWeight?: number;
+}
+
+export function train(examples: Example[], rand: () => number, opts: TrainOptions = {}): LearnedModel {
+  const epochs = opts.epochs ?? EPOCHS;
+  const l2 = opts.l2 ?? L2;
+  const positiveWeight = opts.positiveWeight ?? POSITIVE_WEIGHT;
   const K = CATEGORIES.length;
   const w = new Float64Array(K * DIM);
   const bias = new Float64Array(K).fill(-3);
   const data = examples.map((e) => ({ f: featuresOf(e.text, DIM), y: CATEGORIES.indexOf(e.label as never) }));
-  for (let epoch = 0; epoch < EPOCHS; epoch++) {
+  for (let epoch = 0; epoch < epochs; epoch++) {
     const lr = 0.2 / (1 + epoch * 0.5);
     for (const { f, y } of shuffle(data, rand)) {
       for (let k = 0; k < K; k++) {
@@ -61,10 +70,10 @@ export function train(examples: Example[], rand: () => number): LearnedModel {
         for (const i of f) z += w[base + i];
         const p = 1 / (1 + Math.exp(-z));
         const pos = y === k;
-        const g = (p - (pos ? 1 : 0)) * (pos ? POSITIVE_WEIGHT : 1);
+        const g = (p - (pos ? 1 : 0)) * (pos ? positiveWeight : 1);
         if (Math.abs(g) < 1e-4) continue;
         bias[k] -= lr * g * 0.1;
-        for (const i of f) w[base + i] -= lr * (g + L2 * w[base + i]);
+        for (const i of f) w[base + i] -= lr * (g + l2 * w[base + i]);
       }
     }
   }
