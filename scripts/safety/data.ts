@@ -58,6 +58,15 @@ export function heldOut(): Example[] {
   });
 }
 
+/**
+ * Development lines for the thresholds: the earlier held-out lines and hand-written normal lines
+ * (tests/safety/dev-normal.txt), never trained on.
+ */
+export function devLines(): Example[] {
+  const normal = rows('tests/safety/dev-normal.txt').map((text) => ({ label: 'normal' as Label, text: text.trim(), source: 'dev' }));
+  return [...earlierHeldOut(), ...normal];
+}
+
 /** The earlier held-out lines, written against the rules alone (tests/unit/safety/corpus/heldout-*.txt); not trained on either. */
 export function earlierHeldOut(): Example[] {
   const out: Example[] = [];
