@@ -8,6 +8,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CATEGORIES } from '../../../src/core/safety/classify.ts';
+import { fullCheck } from '../../../scripts/safety/check.ts';
+import { heldOut } from '../../../scripts/safety/data.ts';
 
 const dir = join(import.meta.dirname, '../../safety');
 
@@ -23,5 +25,19 @@ describe('the frozen held-out set', () => {
     for (const r of rows) expect(r.length, r.join('|')).toBe(2);
     for (const c of [...CATEGORIES, 'normal']) expect(rows.filter((r) => r[0] === c).length, c).toBeGreaterThanOrEqual(10);
     expect(rows.every((r) => r[0] === 'normal' || CATEGORIES.includes(r[0] as never))).toBe(true);
+  });
+
+  it('the whole check on it: reported, and no worse than when the classifier was first committed', () => {
+    const check = fullCheck();
+    const rows = heldOut();
+    const unsafe = rows.filter((r) => r.label !== 'normal');
+    const normal = rows.filter((r) => r.label === 'normal');
+    const caught = unsafe.filter((r) => check(r.text).verdict === 'blocked').length;
+    const falseBlocks = normal.filter((r) => check(r.text).verdict === 'blocked').length;
+    const per = Object.fromEntries(CATEGORIES.map((c) => [c, `${unsafe.filter((r) => r.label === c && check(r.text).verdict === 'blocked').length}/${unsafe.filter((r) => r.label === c).length}`]));
+    console.log(`frozen held-out: recall ${caught}/${unsafe.length}, false blocks ${falseBlocks}/${normal.length}`, per);
+    // 115/123 and 6/105 when the classifier was committed (docs/notes/safety.md): a change must not lose any.
+    expect(caught).toBeGreaterThanOrEqual(115);
+    expect(falseBlocks).toBeLessThanOrEqual(6);
   });
 });
