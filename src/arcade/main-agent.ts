@@ -23,7 +23,7 @@ import { DEFAULT_TURN_BUDGET, MAIN_REPLY_MARGIN_MS, type TurnBudget } from '../c
 import { childSentence } from '../core/errors/catalogue.ts';
 import type { ChatMessage, ChatModel } from '../core/llm/types.ts';
 import { LineRotation } from '../core/speech/line-rotation.ts';
-import { CARING } from '../core/safety/replies.ts';
+import { caringFor } from '../core/safety/replies.ts';
 import { nullTrace, type TraceEvent, type TraceSink } from '../core/trace/types.ts';
 import '../llm/errors.ts'; // model_not_configured: what the child hears without a brain
 import { SAY, unavailableText } from './errors.ts';
@@ -323,8 +323,8 @@ export class MainAgent {
     try {
       switch (r.kind) {
         case 'care':
-          this.record({ kind: 'safety', roundId, name: 'child_words', data: { category: r.category, rule: r.rule, said: CARING[r.category] } });
-          await this.voice.say(CARING[r.category]!, 'main', { roundId });
+          this.record({ kind: 'safety', roundId, name: 'child_words', data: { category: r.category, rule: r.rule, said: caringFor(r.category, r.rule) } });
+          await this.voice.say(caringFor(r.category, r.rule)!, 'main', { roundId });
           return { roundId, route: 'care', modelCalls: 0, action: 'care' };
         case 'repeat': {
           const last = this.voice.lastSpoken;

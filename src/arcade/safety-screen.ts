@@ -6,21 +6,32 @@
  * once per reply, not once per sentence). A reply is one game request's replies, or the main
  * agent's words in one round.
  *
- * The classifier (its pinyin and character tables are large) loads when the app starts, beside the
- * first screen rather than in it; a line asked for before it has loaded waits for it — nothing is
- * ever said unchecked.
+ * The check (its pinyin and character tables are large) loads when the app starts, beside the
+ * first screen rather than in it; the learned classifier and its weights (./safety-model.json,
+ * made by `npm run safety:train`) come by their own import beside it. A line asked for before both
+ * have loaded waits for them — nothing is ever said unchecked.
+ *
+ * A line made of parts (a game's rule line 「答对了！」 and a card's question, a reply of several
+ * sentences) that is blocked as a whole is checked part by part (../core/safety/parts.ts): only the
+ * parts found harmful are replaced, once, by the redirect; the others are still said. Texts a
+ * parent approved for their own game (kept with the design) pass as they are in that game; the
+ * words around them are still checked.
  */
 import type { SpeakerRole } from '../core/arcade/types.ts';
-import type { SafetyCategory, SafetyVerdict } from '../core/safety/classify.ts';
+import type { CheckLine, SafetyCategory, SafetyVerdict } from '../core/safety/classify.ts';
+import type { LearnedModel } from '../core/safety/learned.ts';
+import { checkInParts } from '../core/safety/parts.ts';
 import { REDIRECT } from '../core/safety/replies.ts';
 import { redirectFor } from '../core/games/blocked-turn.ts';
+import { approvedLinesOf } from './approved-lines.ts';
 
-type CheckLine = (text: string, who?: 'robot' | 'child') => SafetyVerdict;
 let classifier: Promise<CheckLine> | null = null;
 
-/** The safety check, loaded once (started by the first speaking path made). */
+/** The safety check — the rules and the learned classifier — loaded once (started by the first speaking path made). */
 export function loadSafetyCheck(): Promise<CheckLine> {
-  classifier ??= import('../core/safety/classify.ts').then((m) => m.checkLine);
+  classifier ??= Promise.all([import('../core/safety/classify.ts'), import('../core/safety/learned.ts'), import('./safety-model.json')]).then(([rules, learned, model]) =>
+    learned.withLearned(rules.checkLine, learned.loadModel(model.default as unknown as LearnedModel)),
+  );
   return classifier;
 }
 
@@ -28,6 +39,8 @@ export interface SafetyFinding {
   category: SafetyCategory;
   rule: string;
   view: string;
+  /** Which half of the check found it: the rules or the learned classifier. */
+  by: 'rules' | 'classifier';
 }
 
 export type Screened = { kind: 'ok' } | { kind: 'blocked'; say: string; finding: SafetyFinding } | { kind: 'suppressed'; finding: SafetyFinding };
@@ -50,35 +63,53 @@ export class SafetyScreen {
   private readonly check = loadSafetyCheck();
 
   /** Checks one sentence (in the order asked: every call waits on the same load, then runs at once). */
-  async screen(text: string, role: SpeakerRole, opts: { roundId?: string; requestId?: string; sessionEnds?: boolean }): Promise<Screened> {
-    return this.screenWith(await this.check, text, role, opts);
+  async screen(text: string, role: SpeakerRole, opts: { roundId?: string; requestId?: string; sessionEnds?: boolean; gameId?: string }): Promise<Screened> {
+    const check = await this.check;
+    const approved = opts.gameId ? approvedLinesOf(opts.gameId) : [];
+    return this.screenWith((t) => check(t, 'robot'), text, role, opts, approved);
   }
 
-  private screenWith(checkLine: CheckLine, text: string, role: SpeakerRole, opts: { roundId?: string; requestId?: string; sessionEnds?: boolean }): Screened {
+  private screenWith(checkLine: (text: string) => SafetyVerdict, text: string, role: SpeakerRole, opts: { roundId?: string; requestId?: string; sessionEnds?: boolean }, approved: readonly string[]): Screened {
     const key = opts.requestId ? `req:${opts.requestId}` : opts.roundId ? `round:${opts.roundId}:${role}` : null;
+    // The redirect promises 「接着玩」 only while the game goes on (not in the reply that ends it).
+    const redirect = role === 'game_agent' ? redirectFor(REDIRECT.game, !opts.sessionEnds) : REDIRECT.main;
     // A line of no reply (a robot notice): checked alone, nothing kept for it.
-    if (key === null) return this.verdictOf(checkLine(text), role, opts.sessionEnds);
+    if (key === null) return this.partsOf(checkLine, text, redirect, approved);
     const state = this.replies.get(key) ?? { previous: '', blocked: null };
     this.replies.delete(key);
     this.replies.set(key, state);
     while (this.replies.size > KEPT) this.replies.delete(this.replies.keys().next().value!);
     if (state.blocked) return { kind: 'suppressed', finding: finding(checkLine(text)) ?? state.blocked };
-    const alone = checkLine(text);
+    const alone = this.partsOf(checkLine, text, redirect, approved);
     // Joined without the full stop between them, so "它" in the second still belongs to the first.
-    const verdict = alone.verdict === 'blocked' || !state.previous ? alone : checkLine(joinSentences(state.previous, text));
+    const screened =
+      alone.kind !== 'ok' || !state.previous ? alone : this.verdictOf(checkLine(joinSentences(withoutApproved(state.previous, approved), withoutApproved(text, approved))), redirect);
     state.previous = text;
-    const screened = this.verdictOf(verdict, role, opts.sessionEnds);
     if (screened.kind === 'blocked') state.blocked = screened.finding;
     return screened;
   }
 
-  /** The redirect promises 「接着玩」 only while the game goes on (not in the reply that ends it). */
-  private verdictOf(verdict: SafetyVerdict, role: SpeakerRole, sessionEnds = false): Screened {
+  /** One line's verdict: blocked as a whole (and with no approved text in it), it is checked part by part; only the harmful parts become the redirect. */
+  private partsOf(checkLine: (text: string) => SafetyVerdict, text: string, redirect: string, approved: readonly string[]): Screened {
+    if (!approved.some((a) => a && text.includes(a)) && checkLine(text).verdict === 'ok') return { kind: 'ok' };
+    const r = checkInParts(checkLine, text, approved);
+    if (!r.blocked) return { kind: 'ok' };
+    return { kind: 'blocked', say: r.say(redirect), finding: finding(r.blocked)! };
+  }
+
+  private verdictOf(verdict: SafetyVerdict, redirect: string): Screened {
     if (verdict.verdict === 'ok') return { kind: 'ok' };
-    return { kind: 'blocked', say: role === 'game_agent' ? redirectFor(REDIRECT.game, !sessionEnds) : REDIRECT.main, finding: finding(verdict)! };
+    return { kind: 'blocked', say: redirect, finding: finding(verdict)! };
   }
 }
 
 function finding(v: SafetyVerdict): SafetyFinding | null {
-  return v.verdict === 'blocked' ? { category: v.category, rule: v.rule, view: v.view } : null;
+  return v.verdict === 'blocked' ? { category: v.category, rule: v.rule, view: v.view, by: v.by } : null;
+}
+
+/** The line with the texts a parent approved taken out (a clause boundary in their place). */
+function withoutApproved(text: string, approved: readonly string[]): string {
+  let t = text;
+  for (const a of approved) if (a) t = t.split(a).join('。');
+  return t;
 }

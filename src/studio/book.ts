@@ -131,6 +131,14 @@ export class Book implements SessionStore {
     await tx.done;
   }
 
+  /** Keeps the texts the parent approved for this game (see ProjectRecord.approved). */
+  async approveTexts(projectId: string, texts: readonly string[]): Promise<void> {
+    const tx = this.db.transaction('projects', 'readwrite');
+    const p = await tx.store.get(projectId);
+    if (p) await tx.store.put({ ...p, approved: [...new Set(texts)] });
+    await tx.done;
+  }
+
   loadSnapshot(projectId: string): Promise<SessionSnapshot | undefined> {
     return this.db.get('snapshots', projectId);
   }

@@ -11,7 +11,7 @@
  * Pure: a function of the words and the state.
  */
 import type { SafetyCategory, SafetyVerdict } from '../safety/classify.ts';
-import { CARING } from '../safety/replies.ts';
+import { caringFor } from '../safety/replies.ts';
 import { globalIntent, isClearInGame, normalize, speaksOfEndingGame, voiceCommand, type VoiceCommand } from './intents.ts';
 import type { ArcadeGame } from './types.ts';
 
@@ -45,7 +45,7 @@ export function route(words: string, ctx: RouteContext): Route {
   if (intent === 'stop') return { kind: 'stop', game: speaksOfEndingGame(words) };
   if (intent) return { kind: intent };
   const safety = ctx.checkChild?.(words);
-  if (safety?.verdict === 'blocked' && CARING[safety.category]) return { kind: 'care', category: safety.category, rule: safety.rule };
+  if (safety?.verdict === 'blocked' && caringFor(safety.category, safety.rule)) return { kind: 'care', category: safety.category, rule: safety.rule };
   if (ctx.fastPath && isClearInGame(words, ctx.games, ctx.inGame, ctx.running)) return { kind: 'fast' };
   return { kind: 'model' };
 }

@@ -5,7 +5,7 @@
  * (./views.ts: the normalised text, sound-alike spellings put back, separators squashed, pinyin).
  */
 import { compilePattern, type CompiledPattern } from './patterns.ts';
-import { CATEGORIES, HOMOPHONES, LISTS, RULES, type SafetyCategory, type SafetyRule } from './rules.ts';
+import { AMBIGUOUS_PINYIN, CATEGORIES, HOMOPHONES, LISTS, RULES, SAFE_ADVICE, type SafetyCategory, type SafetyRule } from './rules.ts';
 import { viewsOf, type View, type ViewName } from './views.ts';
 
 export type { SafetyCategory } from './rules.ts';
@@ -23,7 +23,14 @@ export type SafetyVerdict =
       rule: string;
       /** Which form of the line it was found in. */
       view: ViewName;
+      /** Which half of the check: the rules here, or the learned classifier (./learned.ts). */
+      by: 'rules' | 'classifier';
+      /** The classifier's score for the category (its verdicts only). */
+      score?: number;
     };
+
+/** The check as every caller uses it: one line and whose words, a verdict. */
+export type CheckLine = (text: string, who?: Speaker) => SafetyVerdict;
 
 interface Compiled {
   rule: SafetyRule;
@@ -59,6 +66,7 @@ function clauseAt(value: string, at: number): string {
 /** A match in the pinyin view must touch a romanised word (the characters are checked as characters). */
 function counts(view: View, m: RegExpMatchArray): boolean {
   if (!view.romanised) return true;
+  if (AMBIGUOUS_PINYIN.includes(m[0].trim())) return false;
   const start = m.index ?? 0;
   const end = start + m[0].length;
   return view.romanised.some(([a, b]) => a < end && b > start);
@@ -78,14 +86,19 @@ function matches(c: Compiled, view: View): boolean {
   return false;
 }
 
+let advice: CompiledPattern | null = null;
+
 /** Checks one line (or a few joined sentences) said by `who`. */
 export function checkLine(text: string, who: Speaker = 'robot'): SafetyVerdict {
   const views = viewsOf(text, HOMOPHONES);
   if (!views[0].value) return { verdict: 'ok' };
+  advice ??= compilePattern(SAFE_ADVICE, LISTS);
+  const isAdvice = views.some((v) => (v.kind === 'han' ? advice!.han : advice!.py).test(v.value));
   for (const c of rules()) {
     if (c.rule.who && c.rule.who !== who) continue;
+    if (isAdvice && c.rule.category === 'sexual') continue;
     const view = views.find((v) => matches(c, v));
-    if (view) return { verdict: 'blocked', category: c.rule.category, rule: c.rule.id, view: view.name };
+    if (view) return { verdict: 'blocked', category: c.rule.category, rule: c.rule.id, view: view.name, by: 'rules' };
   }
   return { verdict: 'ok' };
 }

@@ -22,6 +22,20 @@ export const CARING: Partial<Record<SafetyCategory, string>> = {
   personal_info: '家里的地址、电话这些要好好保护，不用告诉我哦。',
 };
 
+/**
+ * The caring answer to a child who tells of someone asking for a secret from the parents, for
+ * photos, or touching them: thanks, no blame, go to a parent now. The parent sees it in 安全提醒.
+ */
+export const CARING_TOLD = '谢谢你告诉我，你做得很对。这件事要马上告诉爸爸妈妈，你不会有麻烦的。现在就去找他们说，好吗？';
+
+/** The child's rules that get `CARING_TOLD` rather than their category's answer. */
+const TOLD_RULES = new Set(['child.secret', 'child.photo', 'child.touched']);
+
+/** The caring answer for a child's words the rules found (undefined: the words go on as usual). */
+export function caringFor(category: SafetyCategory, rule: string): string | undefined {
+  return TOLD_RULES.has(rule) ? CARING_TOLD : CARING[category];
+}
+
 /** The categories as a parent reads them (记录, settings). */
 export const CATEGORY_LABEL: Record<SafetyCategory, string> = {
   sexual: '性相关内容',

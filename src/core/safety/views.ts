@@ -209,6 +209,11 @@ function pinyinView(text: string): { value: string; romanised: Array<[number, nu
   return { value, romanised, tokens: all };
 }
 
+/** The toneless syllables of a normalised line (Han characters in context, romanised words split), clause marks dropped. */
+export function syllablesOfLine(text: string): string[] {
+  return pinyinView(text).value.split(' ').filter((t) => t && t !== '|');
+}
+
 /** The views of one line, the plain text first. */
 export function viewsOf(raw: string, table: HomophoneTable): View[] {
   const cleaned = String(raw ?? '').normalize('NFKC').replace(INVISIBLE, '');

@@ -71,6 +71,8 @@ export interface ProjectRecord {
   declaration?: GameDeclaration;
   /** The accepted design facts (`设计.*` values) at declaration: the play stage's input. */
   design?: Record<string, unknown>;
+  /** Texts of the parent's own cards that the safety check flagged and the parent approved for this game (they pass in play). */
+  approved?: string[];
 }
 
 interface PlayTurn {

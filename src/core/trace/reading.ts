@@ -75,6 +75,8 @@ export interface SafetyEntry {
   original: string;
   rule: string;
   view: string;
+  /** Which half of the check found it: the rules, or the learned classifier. */
+  by: 'rules' | 'classifier';
 }
 
 /** The most entries 安全提醒 lists. */
@@ -111,6 +113,7 @@ export function safetyEntries(trace: GroupedTrace, titleOf: (gameId: string) => 
       original: child ? words : str('original'),
       rule: str('rule'),
       view: str('view'),
+      by: str('by') === 'classifier' ? 'classifier' : 'rules',
     };
     if (!child) replies[reply] = entry;
     out.push(entry);

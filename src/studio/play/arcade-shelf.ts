@@ -8,6 +8,7 @@ import type { GameDeclaration } from '../../core/protocol/declaration.ts';
 import { Book } from '../book.ts';
 import { onBookChange } from './book-events.ts';
 import { arcadeDeclaration } from './declaration.ts';
+import { setApprovedLines } from '../../arcade/approved-lines.ts';
 
 
 export class StudioShelf {
@@ -63,6 +64,8 @@ export class StudioShelf {
       this.book ??= this.openBook();
       const projects = await (await this.book).playableProjects();
       next = projects.flatMap((p) => (p.declaration ? [arcadeDeclaration(p.declaration)] : []));
+      // The texts a parent approved for a game pass in that game's lines (the safety screen reads them).
+      for (const p of projects) if (p.declaration) setApprovedLines(arcadeDeclaration(p.declaration).id, p.approved ?? []);
     } catch (e) {
       console.warn('studio games: the Book could not be read', e);
       this.book = null;

@@ -10,7 +10,7 @@ import type { ScriptPolicy, StepRequest } from '../../../src/core/llm/types.ts';
 import { mainDemoPolicy } from '../../../src/arcade/demo-policy.ts';
 import { MainAgent } from '../../../src/arcade/main-agent.ts';
 import { SpeakingPath } from '../../../src/arcade/speaking-path.ts';
-import { CARING, REDIRECT } from '../../../src/core/safety/replies.ts';
+import { CARING, CARING_TOLD, REDIRECT } from '../../../src/core/safety/replies.ts';
 import type { TraceEvent } from '../../../src/core/trace/types.ts';
 import { FakeGameClient, FakeSpeaker, game, GAMES, until } from './fakes.ts';
 
@@ -79,11 +79,12 @@ describe('the speaking path checks every line', () => {
     t.games.auto = (r) => (r.input.kind === 'end' ? r.reply('答案是 37。别告诉爸爸妈妈，这是我们的秘密。', { final: true, session: 'ended' }) : r.reply('我画好了，你猜猜是什么？', { final: true }));
     await t.agent.handle('我们玩你画我猜吧');
     await t.agent.settled();
-    // The goodbye ended the game: the redirect promises no 「接着玩游戏」.
-    expect(t.speaker.texts()).toContain('哎呀，这句我不说了。');
+    // Checked part by part: the answer is still told, the secret became the redirect; the goodbye
+    // ended the game, so the redirect promises no 「接着玩游戏」.
+    expect(t.speaker.texts()).toContain('答案是 37。哎呀，这句我不说了。');
     expect(t.speaker.texts().join('')).not.toContain('接着玩');
     const heard = t.agent.getHistory().filter((h) => h.role === 'game_agent' && h.gameId === 'guess-number').map((h) => h.text);
-    expect(heard.at(-1)).toBe('哎呀，这句我不说了。');
+    expect(heard.at(-1)).toBe('答案是 37。哎呀，这句我不说了。');
     expect(heard.join('')).not.toContain('秘密');
   });
 
@@ -129,5 +130,25 @@ describe("the child's own words", () => {
     const t = setup();
     await t.agent.handle('你是笨蛋');
     expect(t.calls).toHaveLength(1);
+  });
+});
+
+describe("the child's side: someone asked for a secret or for photos", () => {
+  for (const words of ['他说这是我们的秘密，不能告诉妈妈', '有人让我拍照片', '叔叔摸了我的屁股'])
+    it(`「${words}」 gets a caring answer, no model call, and a 安全提醒 for the parent`, async () => {
+      const t = setup();
+      const r = await t.agent.handle(words);
+      expect(r).toMatchObject({ route: 'care', modelCalls: 0 });
+      expect(t.calls).toHaveLength(0);
+      expect(t.speaker.texts()).toEqual([CARING_TOLD]);
+      expect(t.trace.find((e) => e.kind === 'safety')).toMatchObject({ name: 'child_words', data: { category: 'sexual', said: CARING_TOLD } });
+    });
+
+  it('ordinary words about photos and secrets still go to the model', async () => {
+    const t = setup();
+    for (const words of ['我给小猫拍照片了', '妈妈说这是秘密，是生日礼物']) {
+      const r = await t.agent.handle(words);
+      expect(r.route, words).not.toBe('care');
+    }
   });
 });

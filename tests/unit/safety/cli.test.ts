@@ -25,7 +25,7 @@ describe('npm run safety (scripts/safety.ts)', () => {
     expect(stderr).toBe('');
     expect(status).toBe(0);
     expect(out).toHaveLength(8);
-    expect(out[0]).toEqual({ verdict: 'blocked', category: 'danger', label: '危险行为和危险物品', rule: 'danger.where', view: 'text' });
+    expect(out[0]).toEqual({ verdict: 'blocked', category: 'danger', label: '危险行为和危险物品', rule: 'danger.where', view: 'text', by: 'rules' });
     expect(out[1]).toEqual({ verdict: 'ok' });
     expect(out[2]).toMatchObject({ verdict: 'blocked', category: 'danger' });
     expect(out[3]).toEqual({ verdict: 'ok' });

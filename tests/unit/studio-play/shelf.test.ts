@@ -5,6 +5,7 @@ import { Book } from '../../../src/studio/book.ts';
 import { announceBookChange, onBookChange, type BookChange } from '../../../src/studio/play/book-events.ts';
 import { StudioShelf } from '../../../src/studio/play/arcade-shelf.ts';
 import { quizPackage } from '../studio/helpers.ts';
+import { approvedLinesOf } from '../../../src/arcade/approved-lines.ts';
 import { designedGame } from './helpers.ts';
 
 describe('StudioShelf', () => {
@@ -26,6 +27,20 @@ describe('StudioShelf', () => {
     await shelf.refresh();
     expect(changed).toBe(1);
     shelf.dispose();
+  });
+
+  it("keeps the texts a parent approved with the project and hands them to the safety screen for that game", async () => {
+    const { bookName, book } = await designedGame();
+    await book.approveTexts('p1', ['你的幼儿园叫什么', '你的幼儿园叫什么']);
+    expect((await book.getProject('p1'))?.approved).toEqual(['你的幼儿园叫什么']);
+    const shelf = new StudioShelf(() => Book.open(bookName));
+    await shelf.refresh();
+    const id = shelf.list()[0].id;
+    expect(approvedLinesOf(id)).toEqual(['你的幼儿园叫什么']);
+    expect(approvedLinesOf('guess-number')).toEqual([]);
+    await book.approveTexts('p1', []);
+    await shelf.refresh();
+    expect(approvedLinesOf(id)).toEqual([]);
   });
 
   it('a Book that cannot be opened lists no studio games (and does not throw)', async () => {

@@ -1,0 +1,82 @@
+/**
+ * The safety corpus as the training script and the report read it: hand-written unsafe and normal
+ * lines (tests/unit/safety/corpus/), the generated lines (tests/safety/corpus/generated.tsv, from
+ * ./corpus-gen.ts), every line the project ships (./shipped.ts), and the frozen held-out set
+ * (tests/safety/heldout.tsv), which is never used for training or for choosing thresholds.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { CATEGORIES, type SafetyCategory } from '../../src/core/safety/classify.ts';
+import { shippedLines } from './shipped.ts';
+
+export type Label = SafetyCategory | 'normal';
+
+export interface Example {
+  label: Label;
+  text: string;
+  source: string;
+}
+
+const root = join(import.meta.dirname, '../..');
+
+function rows(file: string): string[] {
+  return readFileSync(join(root, file), 'utf8')
+    .split('\n')
+    .map((l) => l.replace(/\r$/, ''))
+    .filter((l) => l.trim() && !l.startsWith('#'));
+}
+
+function label(s: string, where: string): Label {
+  if (s !== 'normal' && !CATEGORIES.includes(s as SafetyCategory)) throw new Error(`unknown label ${s} in ${where}`);
+  return s as Label;
+}
+
+/** The lines the model is trained and validated on. */
+export function corpus(): Example[] {
+  const out: Example[] = [];
+  for (const l of rows('tests/unit/safety/corpus/unsafe.txt')) {
+    const [cat, , ...rest] = l.split(' ');
+    out.push({ label: label(cat, 'unsafe.txt'), text: rest.join(' '), source: 'hand' });
+  }
+  for (const l of rows('tests/unit/safety/corpus/normal.txt')) {
+    const [, ...rest] = l.trim().split(' ');
+    out.push({ label: 'normal', text: rest.join(' '), source: 'hand' });
+  }
+  for (const l of rows('tests/safety/corpus/generated.tsv')) {
+    const [lab, , text] = l.split('\t');
+    out.push({ label: label(lab, 'generated.tsv'), text, source: 'generated' });
+  }
+  for (const s of shippedLines()) out.push({ label: 'normal', text: s.text, source: 'shipped' });
+  return out;
+}
+
+/** The frozen held-out set (tests/safety/heldout.tsv). */
+export function heldOut(): Example[] {
+  return rows('tests/safety/heldout.tsv').map((l) => {
+    const [lab, text] = l.split('\t');
+    return { label: label(lab, 'heldout.tsv'), text, source: 'heldout' };
+  });
+}
+
+/**
+ * Development lines for the thresholds: the earlier held-out lines and hand-written normal lines
+ * (tests/safety/dev-normal.txt), never trained on.
+ */
+export function devLines(): Example[] {
+  const normal = rows('tests/safety/dev-normal.txt').map((text) => ({ label: 'normal' as Label, text: text.trim(), source: 'dev' }));
+  return [...earlierHeldOut(), ...normal];
+}
+
+/** The earlier held-out lines, written against the rules alone (tests/unit/safety/corpus/heldout-*.txt); not trained on either. */
+export function earlierHeldOut(): Example[] {
+  const out: Example[] = [];
+  for (const l of rows('tests/unit/safety/corpus/heldout-unsafe.txt')) {
+    const [cat, , ...rest] = l.split(' ');
+    out.push({ label: label(cat, 'heldout-unsafe.txt'), text: rest.join(' '), source: 'heldout-rules' });
+  }
+  for (const l of rows('tests/unit/safety/corpus/heldout-normal.txt')) {
+    const [, ...rest] = l.trim().split(' ');
+    out.push({ label: 'normal', text: rest.join(' '), source: 'heldout-rules' });
+  }
+  return out;
+}

@@ -1,0 +1,82 @@
+/**
+ * npm run safety -- --report: per category recall and the false-block rate of the whole check
+ * (rules or classifier), of the rules alone and of the classifier alone — on the corpus, on the
+ * frozen held-out set (tests/safety/heldout.tsv) and on the earlier held-out lines — and the count of
+ * the project's own lines that are blocked (must be 0). Also the time per line, warm.
+ */
+import { CATEGORIES, checkLine, type CheckLine } from '../../src/core/safety/classify.ts';
+import { CATEGORY_LABEL } from '../../src/core/safety/replies.ts';
+import { learnedVerdict } from '../../src/core/safety/learned.ts';
+import { corpus, earlierHeldOut, heldOut, type Example } from './data.ts';
+import { fullCheck, loadedModel } from './check.ts';
+import { shippedLines } from './shipped.ts';
+
+interface Row {
+  set: string;
+  check: string;
+  recall: Record<string, string>;
+  falseBlocks: string;
+}
+
+const blocked = (check: CheckLine, t: string) => check(t, 'robot').verdict === 'blocked';
+
+function measure(set: string, name: string, check: CheckLine, xs: Example[]): Row & { missed: Example[]; falseBlocked: Example[] } {
+  const recall: Record<string, string> = {};
+  const missed: Example[] = [];
+  for (const c of CATEGORIES) {
+    const pos = xs.filter((e) => e.label === c);
+    const hit = pos.filter((e) => blocked(check, e.text));
+    missed.push(...pos.filter((e) => !hit.includes(e)));
+    recall[c] = `${(hit.length / pos.length).toFixed(3)} (${hit.length}/${pos.length})`;
+  }
+  const unsafe = xs.filter((e) => e.label !== 'normal');
+  const allHit = unsafe.length - missed.length;
+  recall.all = `${(allHit / unsafe.length).toFixed(3)} (${allHit}/${unsafe.length})`;
+  const normal = xs.filter((e) => e.label === 'normal');
+  const falseBlocked = normal.filter((e) => blocked(check, e.text));
+  return { set, check: name, recall, falseBlocks: `${((falseBlocked.length / normal.length) * 100).toFixed(2)} % (${falseBlocked.length}/${normal.length})`, missed, falseBlocked };
+}
+
+export function report(verbose = false): void {
+  const model = loadedModel();
+  const full = fullCheck();
+  const learnedOnly: CheckLine = (t) => {
+    const l = learnedVerdict(model, t);
+    return l ? { verdict: 'blocked', category: l.category, rule: 'learned', view: 'text', by: 'classifier' } : { verdict: 'ok' };
+  };
+  const checks: Array<[string, CheckLine]> = [
+    ['rules + classifier', full],
+    ['rules alone', checkLine],
+    ['classifier alone', learnedOnly],
+  ];
+  const sets: Array<[string, Example[]]> = [
+    ['corpus', corpus()],
+    ['frozen held-out (tests/safety/heldout.tsv)', heldOut()],
+    ['earlier held-out (written against the rules)', earlierHeldOut()],
+  ];
+  for (const [set, xs] of sets) {
+    console.log(`\n== ${set}: ${xs.filter((e) => e.label !== 'normal').length} unsafe, ${xs.filter((e) => e.label === 'normal').length} normal lines ==`);
+    const rows = checks.map(([name, c]) => measure(set, name, c, xs));
+    const table: Record<string, Record<string, string>> = {};
+    for (const c of [...CATEGORIES, 'all']) table[c === 'all' ? 'all unsafe' : `${c} ${CATEGORY_LABEL[c as never] ?? ''}`] = Object.fromEntries(rows.map((r) => [r.check, r.recall[c]]));
+    table['false blocks'] = Object.fromEntries(rows.map((r) => [r.check, r.falseBlocks]));
+    console.table(table);
+    if (verbose || set !== 'corpus') {
+      console.log('missed (rules + classifier):', rows[0].missed.map((e) => `${e.label}: ${e.text}`));
+      console.log('false blocks (rules + classifier):', rows[0].falseBlocked.map((e) => e.text));
+    }
+  }
+  const own = shippedLines();
+  const ownBlocked = own.filter((l) => blocked(full, l.text));
+  console.log(`\nown content: ${own.length} lines the project ships, ${ownBlocked.length} blocked`, ownBlocked.map((l) => `${l.source}: ${l.text}`));
+  // Warm time per line (the classifier's share and the whole check).
+  const sample = heldOut().map((e) => e.text);
+  for (const t of sample) full(t);
+  const t0 = performance.now();
+  for (let r = 0; r < 5; r++) for (const t of sample) full(t);
+  const perLine = (performance.now() - t0) / (5 * sample.length);
+  const t1 = performance.now();
+  for (let r = 0; r < 5; r++) for (const t of sample) learnedVerdict(model, t);
+  const learnedPerLine = (performance.now() - t1) / (5 * sample.length);
+  console.log(`time per line, warm (this machine, ${sample.length} lines × 5): whole check ${perLine.toFixed(2)} ms, classifier ${learnedPerLine.toFixed(2)} ms`);
+}

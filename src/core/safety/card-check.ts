@@ -1,0 +1,41 @@
+/**
+ * A parent's own cards, checked when they are written: every text a card will have the robot say
+ * (the question, the answer, each hint) goes through the safety check on its own. What is flagged
+ * is shown to the parent with its category in plain words; the parent may approve that text for
+ * this game (it then passes in play; the words around it are still checked). Pure: the check is
+ * handed in.
+ */
+import type { CheckLine, SafetyCategory } from './classify.ts';
+import { CATEGORY_LABEL } from './replies.ts';
+
+export interface FlaggedText {
+  text: string;
+  category: SafetyCategory;
+  /** The category as a parent reads it. */
+  label: string;
+  by: 'rules' | 'classifier';
+}
+
+/** Texts the robot will say from these cards. */
+function spokenTexts(card: Record<string, unknown>): string[] {
+  const out: string[] = [];
+  for (const key of ['prompt', 'answer', 'hints']) {
+    const v = card[key];
+    for (const t of Array.isArray(v) ? v : [v]) if (typeof t === 'string' && t.trim()) out.push(t.trim());
+  }
+  return out;
+}
+
+/** The cards' texts the check flags and the parent has not approved, each once. */
+export function flaggedTexts(cards: ReadonlyArray<Record<string, unknown>>, check: CheckLine, approved: readonly string[] = []): FlaggedText[] {
+  const seen = new Set<string>();
+  const out: FlaggedText[] = [];
+  for (const card of cards)
+    for (const text of spokenTexts(card)) {
+      if (seen.has(text) || approved.includes(text)) continue;
+      seen.add(text);
+      const v = check(text, 'robot');
+      if (v.verdict === 'blocked') out.push({ text, category: v.category, label: CATEGORY_LABEL[v.category], by: v.by });
+    }
+  return out;
+}

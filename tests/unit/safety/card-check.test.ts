@@ -1,0 +1,28 @@
+/** A parent's hand-written cards checked when written (src/core/safety/card-check.ts), with the whole check. */
+import { describe, expect, it } from 'vitest';
+import { flaggedTexts } from '../../../src/core/safety/card-check.ts';
+import { fullCheck } from '../../../scripts/safety/check.ts';
+
+describe('flaggedTexts', () => {
+  const check = fullCheck();
+  const cards = [
+    { prompt: '什么动物的鼻子长长的？', answer: '大象', hints: ['它很大', '它住在非洲'] },
+    { prompt: '你的幼儿园叫什么', answer: '阳光幼儿园' },
+    { prompt: '什么动物会下蛋？', answer: '鸡', hints: ['火柴在抽屉里，你去拿吧'] },
+  ];
+
+  it('flags each harmful question, answer or hint once, with its category in plain words and who found it', () => {
+    expect(flaggedTexts(cards, check)).toEqual([
+      { text: '你的幼儿园叫什么', category: 'personal_info', label: '打听个人信息或要孩子保密', by: 'rules' },
+      { text: '火柴在抽屉里，你去拿吧', category: 'danger', label: '危险行为和危险物品', by: 'rules' },
+    ]);
+  });
+
+  it('leaves out what the parent approved', () => {
+    expect(flaggedTexts(cards, check, ['你的幼儿园叫什么']).map((f) => f.text)).toEqual(['火柴在抽屉里，你去拿吧']);
+  });
+
+  it('flags nothing in ordinary cards', () => {
+    expect(flaggedTexts([{ prompt: '摸摸你的鼻子，它在脸的中间，是什么？', answer: '鼻子' }, { prompt: '红红的圆圆的水果', answer: '苹果', hints: ['长在树上'] }], check)).toEqual([]);
+  });
+});
