@@ -52,10 +52,12 @@ test('a round of 猜数字 in the app: the tree in 记录, the number hidden unt
   expect(secret).toBe(SECRET);
   const guess = events.find((e) => e.kind === 'a2a_request' && e.data?.kind === 'message')!;
   const ofGuess = events.filter((e) => e.requestId === guess.requestId && e.kind !== 'a2a_request');
-  // The reply is sent sentence by sentence ("50 小了！" at once, then the rest): two replies, two speeches.
+  // The rules take the guess and say its verdict first (pre-executed steps, recorded as steps with
+  // `pre`), sentence by sentence ("50 小了！" at once, then the rest); the brain's reply is the third.
   expect(ofGuess.map((e) => `${e.kind}:${e.name}`).sort()).toEqual(
-    ['model_step:submit_guess', 'model_step:reply', 'device:react', 'game_tool:submit_guess', 'reply:undefined', 'reply:undefined', 'speech:spoken', 'speech:spoken'].sort(),
+    ['model_step:submit_guess', 'model_step:say', 'model_step:reply', 'device:react', 'game_tool:submit_guess', 'game_tool:say', 'reply:undefined', 'reply:undefined', 'reply:undefined', 'speech:spoken', 'speech:spoken', 'speech:spoken'].sort(),
   );
+  expect(ofGuess.filter((e) => e.kind === 'model_step' && e.data?.pre).map((e) => e.name)).toEqual(['submit_guess', 'say']);
   for (const e of ofGuess.filter((e) => e.kind !== 'reply')) expect(e.durationMs, `${e.kind} ${e.name}`).toBeGreaterThanOrEqual(0);
   expect(events.filter((e) => e.kind === 'model_step' && e.source === 'game:guess-number' && !e.requestId)).toEqual([]);
   // The robot output module's own executions are there too.
@@ -87,7 +89,9 @@ test('a round of 猜数字 in the app: the tree in 记录, the number hidden unt
   await expect(pick.locator('pre')).not.toContainText(`"number": ${secret}`);
   const speech = start.locator('> ul > li.kind-group').nth(2);
   await expand(speech);
-  await expect(speech.locator('li.kind-speech')).toContainText('我想好了一个 1 到 100 的数字');
+  // The rules' start line first, then the brain's reply (the rules' next prompt).
+  await expect(speech.locator('li.kind-speech').first()).toContainText('我想好了一个 1 到 100 的数字');
+  await expect(speech.locator('li.kind-speech')).toHaveCount(2);
   await page.screenshot({ path: info.outputPath('trace-app-round.png'), fullPage: true });
 
   // The guess (second round): its request has the game's tools, its reply, the speech and the robot.
