@@ -15,8 +15,9 @@
  * Engines: WebLLM's exact rule (every message but the last equals the previous request plus its
  * output; an aborted reply always resets) or llama.cpp's longest common prefix (the CPU engine).
  * Before: a cut round is not remembered (later requests lack it), a chat turn takes the same cache;
- * after: a cut round is remembered as far as it went, and on the CPU engine a second cache slot
- * keeps the main agent's requests apart (WebLLM has one conversation: a chat turn still evicts).
+ * after: a cut round is remembered as far as it went. The CPU engine keeps the main agent's prompt
+ * apart from the game's in both (measured: wllama's prompt cache); WebLLM has one conversation, so a
+ * chat turn evicts the game's there.
  * What it leaves out: speaking time, the colour window, the Studio's sessions, the readers' own
  * coverage (a turn counts as rule-decidable when the model's first recorded step was a game tool).
  */
@@ -54,7 +55,9 @@ class Engine {
     private readonly slots: number,
   ) {}
   private slot(agent: string): string {
-    return this.slots > 1 && agent === 'main' ? 'main' : 'game';
+    // Measured (bench/cpu-engine --qwen --slots): wllama 3.13 keeps the game's prompt across a chat step
+    // even with one slot (its server's prompt cache), so the prefix rule keeps one cache per agent.
+    return (this.slots > 1 || this.rule === 'prefix') && agent === 'main' ? 'main' : 'game';
   }
   /** Tokens to prefill for this request, and whether it continued in place. */
   step(agent: string, req: ChatMessage[], output: string, aborted = false): { prefill: number; inPlace: boolean } {

@@ -33,7 +33,7 @@ test('测试连接 lists the models and the model name is picked from them', asy
   const server = await startOpenAITestServer();
   try {
     await page.goto('/tests/lab/settings.html');
-    await page.getByRole('radio', { name: /远程接口/ }).check();
+    await page.locator('input[name=provider][value=remote]').check();
     await page.getByLabel('接口地址').fill(server.baseUrl);
     await page.getByRole('button', { name: '测试连接' }).click();
     await expect(page.getByTestId('remote-connection')).toContainText('电脑上的模型：test-model');
@@ -51,7 +51,7 @@ test('测试连接 lists the models and the model name is picked from them', asy
 
 test('an address without http:// gets a message about the address, not about a model', async ({ page }) => {
   await page.goto('/tests/lab/settings.html');
-  await page.getByRole('radio', { name: /远程接口/ }).check();
+  await page.locator('input[name=provider][value=remote]').check();
   await page.getByLabel('接口地址').fill('192.168.1.20:11434/v1');
   const problem = page.getByTestId('remote-problem');
   await expect(problem).toContainText('接口地址不是完整的网址');

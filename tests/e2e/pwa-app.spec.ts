@@ -87,7 +87,7 @@ test('设置: storage used and free, and whether the games work offline — hone
   await page.screenshot({ path: info.outputPath('settings-status.png'), fullPage: true });
 
   // Switching to the remote API on this screen: not ready until it has an address…
-  await page.getByRole('radio', { name: /远程接口/ }).check();
+  await page.locator('input[name=provider][value=remote]').check();
   await expect(verdict).toHaveText('大脑还没准备好');
   await expect(page.getByTestId('part-brain')).toHaveText('家里的电脑还没准备好（还没填家里电脑的地址）。');
   // …and with one, nothing works offline, and it says so.
@@ -100,6 +100,6 @@ test('设置: storage used and free, and whether the games work offline — hone
   await page.reload();
   await enterPin(page);
   await expect(page.getByTestId('status-card').getByTestId('offline-ready')).toContainText('断网后不能玩');
-  await page.getByRole('radio', { name: /规则大脑/ }).check();
+  await page.locator('input[name=provider][value=scripted]').check();
   await expect(page.getByTestId('status-card').getByTestId('offline-ready')).toHaveText('断网也能玩，但听不懂说话（要打字）');
 });
