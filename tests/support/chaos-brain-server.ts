@@ -179,7 +179,10 @@ export async function startChaosBrainServer(opts: ChaosOptions): Promise<ChaosSe
     const note = (fault: ChaosRecord['fault'], lie?: string) => log.push({ index, agent, fault, ...(lie ? { lie } : {}) });
     const candidates = liesFor(agent, body, tools);
     const lieRoll = random();
-    const lie = candidates.length ? candidates[Math.floor(random() * candidates.length)] : null;
+    // The game's own lies first: a restart claim (possible in every turn) only one time in four when there are others.
+    const specific = candidates.filter((c) => c.kind !== 'restart');
+    const pool = specific.length && random() >= 0.25 ? specific : candidates;
+    const lie = pool.length ? pool[Math.floor(random() * pool.length)] : null;
     if (roll < rate || (lie && lieRoll < (opts.lieRate ?? 0))) {
       // Where the game has just decided something, half the faults are lies about it (the hardest fault to catch).
       const fault: Fault = lie && (roll >= rate || lieRoll < 0.5) ? 'lie' : pick(random, FAULTS.filter((f) => f !== 'lie'));
