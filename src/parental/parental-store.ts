@@ -23,6 +23,8 @@ export interface ParentalSettings {
 interface Records {
   pin: StoredPin;
   attempts: Attempts;
+  /** Wrong recovery codes: their own count and wait. */
+  recoveryAttempts: Attempts;
   settings: ParentalSettings;
   play: PlayState;
 }

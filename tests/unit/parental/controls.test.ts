@@ -46,14 +46,47 @@ describe('ParentalControls', () => {
     await again.load();
     expect(again.waitMs).toBe(60_000);
     expect(await again.verify('2580')).toMatchObject({ ok: false, waitMs: 60_000 });
-    t.wall += 60_000;
+    // The recovery code has its own count: usable while the PIN waits.
     expect(await again.recover('wrong-code-xx', '3691')).toEqual({ problem: expect.stringContaining('恢复码不对') });
-    t.wall += 120_000;
+    expect(again.recoveryWaitMs).toBe(0);
     const r = await again.recover(code.toLowerCase(), '3691');
     expect(r).toEqual({ code: expect.any(String) });
     again.lock();
     expect(await again.verify('2580')).toMatchObject({ ok: false });
     expect(await again.verify('3691')).toEqual({ ok: true });
+  });
+
+  it('the device clock turned back during a wrong-PIN wait does not stretch it, across a reload either', async () => {
+    const { t, make } = setup();
+    const c = make();
+    await c.load();
+    await c.setFirstPin('2580');
+    c.lock();
+    for (let i = 0; i < 6; i++) await c.verify('0000');
+    expect(c.waitMs).toBe(60_000);
+    // The clock goes back an hour: the minute goes on counting (monotonic time).
+    t.wall -= 3_600_000;
+    t.mono += 45_000;
+    expect(c.waitMs).toBe(15_000);
+    c.checkIdle(); // keeps what has passed
+    await c.flush();
+    // A reload (the monotonic clock starts again): no more than what is left.
+    t.mono = 0;
+    const again = make();
+    await again.load();
+    expect(again.waitMs).toBe(15_000);
+    t.mono += 15_000;
+    expect(again.waitMs).toBe(0);
+    expect(await again.verify('2580')).toEqual({ ok: true });
+    // A clock back a day after a longer wait: at most the wait's own length.
+    again.lock();
+    for (let i = 0; i < 7; i++) await again.verify('0000');
+    const len = again.waitMs;
+    t.wall -= 86_400_000;
+    expect(again.waitMs).toBeLessThanOrEqual(len);
+    const third = make();
+    await third.load();
+    expect(third.waitMs).toBeLessThanOrEqual(len);
   });
 
   it('an unlock ends after a few idle minutes; a touch keeps it open', async () => {
