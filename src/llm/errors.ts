@@ -48,7 +48,7 @@ export const modelErrors: ErrorTable = {
     parent: '模型还没有加载完成。请在设置里加载模型，或等待加载结束。',
   },
   model_not_configured: {
-    child: '我还没有选好用哪个大脑，请大人在设置里选一下。',
+    child: '我还没有大脑呢，请大人来帮我选一个大脑吧。',
     parent: '还没有选择可用的模型。请在设置里选择本机模型、远程接口或演示脚本。',
   },
   model_invalid_output: {

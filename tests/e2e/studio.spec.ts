@@ -8,6 +8,8 @@ import { expect, test } from '@playwright/test';
 import { DEMO_THEMES } from '../../src/studio/demo-decks.ts';
 import { childSays, expectPlainWords, openStudio, Parent, shoot, SIZES, spoken } from './support/studio.ts';
 import { enterPin, openGrownUp } from './support/parent.ts';
+import { type, waitSpoken } from './support/child.ts';
+import { shootSizes } from './support/screens.ts';
 
 const RIDDLES = DEMO_THEMES['谜语'].rows;
 const riddleAnswer = (said: string) => {
@@ -175,9 +177,20 @@ test('no brain: talking is not offered (said plainly), cards written by hand sti
   parent.report(info, '手写卡片（不用大脑）');
   await expect(page.getByTestId('chat-input')).toHaveCount(0);
 
-  // It is in the arcade at once.
+  // It is in the arcade at once, and plays with no brain chosen (the rules alone): no PIN pad for the child.
   await page.getByTestId('nav-arcade').click();
-  await expect(page.locator('[data-testid=game-card][data-game^="studio-"]')).toContainText('猜动物朋友');
+  const card = page.locator('[data-testid=game-card][data-game^="studio-"]');
+  await expect(card).toContainText('猜动物朋友');
+  await card.click();
+  const first = await waitSpoken(page, /什么动物(鼻子长|脖子长|会下蛋)？/);
+  await expect(page.getByTestId('grown-up-gate')).toHaveCount(0);
+  const answer = first.includes('鼻子') ? '大象' : first.includes('脖子') ? '长颈鹿' : '鸡';
+  const n = (await spoken(page)).length;
+  await type(page, answer);
+  const after = await waitSpoken(page, /对|答对|棒/, n);
+  expect(after).not.toContain('大脑');
+  await shootSizes(page, info, 'studio-hand-game-no-brain');
+  await type(page, '不玩了');
 
   // 我的游戏: delete it (asked first); the arcade no longer lists it.
   await openGrownUp(page, 'studio');
