@@ -204,3 +204,49 @@ test('no brain: talking is not offered (said plainly), cards written by hand sti
   await page.getByTestId('nav-arcade').click();
   await expect(page.locator('[data-testid=game-card][data-game^="studio-"]')).toHaveCount(0);
 });
+
+test('bad cards are told, nothing typed is lost; the 「豆豆」 quiz gets another name; 3年级 and 2只 are right answers, played with no brain', async ({ page }, info) => {
+  test.setTimeout(90_000);
+  await openStudio(page, { brain: false });
+  await page.getByTestId('new-hand').click();
+  const form = page.getByTestId('hand-form');
+  const rows = form.getByTestId('form-row');
+  const long = '爸'.repeat(500);
+  await form.getByTestId('hand-title').fill('豆豆');
+  await rows.nth(0).getByLabel('题目').fill('谁最爱吃苹果？');
+  await rows.nth(0).getByLabel('答案').fill('豆豆');
+  await rows.nth(1).getByLabel('题目').fill(long);
+  await rows.nth(1).getByLabel('答案').fill('🐶');
+  await rows.nth(2).getByLabel('题目').fill('家里有几只小猫？');
+  await rows.nth(2).getByLabel('答案').fill('两只');
+  // Told at the field as it is typed, and again when saved; nothing is cut.
+  await expect(rows.nth(1).getByTestId('field-note')).toHaveText(['太长了：最多 80 个字，现在 500 个字', '机器人念不出来：🐶，请换成文字']);
+  await page.getByTestId('hand-done').click();
+  const problems = form.getByTestId('hand-problems');
+  await expect(problems).toContainText('「卡片」第 2 张的「题目」太长了（最多 80 个字，现在 500 个字）');
+  await expect(problems).toContainText('「卡片」第 2 张的「答案」里有机器人念不出来的符号（🐶），请换成文字');
+  await expect(problems).toContainText('游戏的名字「豆豆」也是一张卡片的答案');
+  await expect(problems).toContainText('比如「豆豆问答」');
+  await expect(rows.nth(1).getByLabel('题目')).toHaveValue(long);
+  await expect(rows.nth(1).getByLabel('答案')).toHaveValue('🐶');
+  await shootSizes(page, info, 'studio-hand-bad-input', { target: problems });
+  // Fixed: the suggested name, a sayable card.
+  await form.getByTestId('hand-title').fill('豆豆问答');
+  await rows.nth(1).getByLabel('题目').fill('豆豆上几年级？');
+  await rows.nth(1).getByLabel('答案').fill('三年级');
+  await page.getByTestId('hand-done').click();
+  await expect(page.getByTestId('waiting')).toContainText('做好了！「豆豆问答」已经放进游戏厅');
+
+  // Played with no brain; the recognizer writes digits.
+  await page.getByTestId('nav-arcade').click();
+  await page.locator('[data-testid=game-card][data-game^="studio-"]').click();
+  const answers: Record<string, string> = { 苹果: '豆豆', 年级: '3年级', 小猫: '2只' };
+  let said = await waitSpoken(page, /第1题：[^？]+？/);
+  for (let i = 0; i < 3; i++) {
+    const key = Object.keys(answers).find((k) => said.slice(said.lastIndexOf('题：')).includes(k))!;
+    const n = (await spoken(page)).length;
+    await type(page, answers[key]);
+    said = await waitSpoken(page, i < 2 ? /答对了！第\d题：[^？]+？/ : /答对了 3 张/, n);
+    expect(said).not.toContain('不对');
+  }
+});

@@ -34,7 +34,7 @@ describe('ParentalControls', () => {
   });
 
   it('verifies the PIN; wrong tries count across a reload; the recovery code sets a new one', async () => {
-    const { t, make } = setup();
+    const { make } = setup();
     const c = make();
     await c.load();
     const { code } = (await c.setFirstPin('2580')) as { code: string };
