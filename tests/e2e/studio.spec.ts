@@ -250,3 +250,70 @@ test('bad cards are told, nothing typed is lost; the 「豆豆」 quiz gets anot
     expect(said).not.toContain('不对');
   }
 });
+
+test('a finished game is changed in the same form (cards added, removed, changed, a new name) as a new version, its play records kept; a half-written form survives the idle lock and a reload', async ({ page }, info) => {
+  test.setTimeout(120_000);
+  await page.clock.install({ time: new Date('2025-03-03T10:00:00+08:00') });
+  await openStudio(page, { brain: false });
+  await page.getByTestId('new-hand').click();
+  const form = page.getByTestId('hand-form');
+  const rows = form.getByTestId('form-row');
+  await form.getByTestId('hand-title').fill('动物猜猜看');
+  const cards = [['什么动物鼻子长？', '大象'], ['什么动物脖子长？', '长颈鹿'], ['什么动物会下蛋？', '鸭']];
+  for (const [i, [q, a]] of cards.entries()) {
+    await rows.nth(i).getByLabel('题目').pressSequentially(q);
+    await rows.nth(i).getByLabel('答案').pressSequentially(a);
+  }
+  // Typing keeps the grown-up area open; three idle minutes close it; the form comes back as it was.
+  await page.clock.runFor(150_000);
+  await rows.nth(2).getByLabel('答案').press('End');
+  await page.clock.runFor(150_000);
+  await expect(form).toBeVisible();
+  await page.clock.runFor(40_000);
+  await expect(page.getByTestId('arcade')).toBeVisible();
+  await openGrownUp(page, 'studio');
+  await expect(form.getByTestId('hand-title')).toHaveValue('动物猜猜看');
+  await expect(page.getByTestId('noted')).toContainText('上次没写完的卡片还在');
+  await page.reload();
+  await openGrownUp(page, 'studio');
+  await expect(rows.nth(2).getByLabel('答案')).toHaveValue('鸭');
+  await shootSizes(page, info, 'studio-hand-draft-kept', { target: form });
+  await page.getByTestId('hand-done').click();
+  await expect(page.getByTestId('waiting')).toContainText('「动物猜猜看」已经放进游戏厅');
+
+  // Played once: a play record.
+  await page.getByTestId('nav-arcade').click();
+  await page.locator('[data-testid=game-card][data-game^="studio-"]').click();
+  await waitSpoken(page, /第1题/);
+  await type(page, '不玩了');
+  await waitSpoken(page, /下次/);
+  await openGrownUp(page, 'studio');
+  await page.getByTestId('back').click();
+  await expect(page.getByTestId('playbook')).toHaveCount(1);
+
+  // 改卡片: the same form, filled in; one card changed, one removed, one added, a new name.
+  await page.getByTestId('edit-cards').click();
+  await expect(form.getByTestId('hand-title')).toHaveValue('动物猜猜看');
+  await expect(rows).toHaveCount(3);
+  await rows.nth(2).getByLabel('答案').fill('鸡');
+  await rows.nth(1).getByTestId('remove-row').click();
+  await form.getByTestId('add-row').click();
+  await rows.nth(2).getByLabel('题目').fill('什么动物会跳？');
+  await rows.nth(2).getByLabel('答案').fill('袋鼠');
+  await form.getByTestId('hand-title').fill('动物朋友');
+  await shootSizes(page, info, 'studio-edit-cards', { target: form });
+  await page.getByTestId('hand-done').click();
+  await expect(page.getByTestId('waiting')).toContainText('「动物朋友」已经放进游戏厅');
+  await page.getByTestId('back').click();
+  await expect(page.getByTestId('project')).toHaveCount(1);
+  await expect(page.getByTestId('project')).toContainText('第 2 版');
+  await expect(page.getByTestId('playbook')).toHaveCount(1);
+  // The arcade plays the new version.
+  await page.getByTestId('nav-arcade').click();
+  const card = page.locator('[data-testid=game-card][data-game^="studio-"]');
+  await expect(card).toHaveCount(1);
+  await expect(card).toContainText('动物朋友');
+  await card.click();
+  const said = await waitSpoken(page, /第1题：[^？]+？/);
+  expect(said).not.toContain('脖子长');
+});

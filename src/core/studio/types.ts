@@ -71,6 +71,8 @@ export interface ProjectRecord {
   declaration?: GameDeclaration;
   /** The accepted design facts (`设计.*` values) at declaration: the play stage's input. */
   design?: Record<string, unknown>;
+  /** How many times the game was put in the arcade (1 at first; an edit of a finished game adds one). */
+  version?: number;
 }
 
 interface PlayTurn {
