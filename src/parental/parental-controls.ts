@@ -260,9 +260,9 @@ export class ParentalControls {
   // ---- play time -------------------------------------------------------------------------
 
   /** `elapsedMs` of real time passed; the child was playing or not. Returns what to do. */
-  step(elapsedMs: number, active: boolean): PlayEvent[] {
+  step(elapsedMs: number, active: boolean, present = active): PlayEvent[] {
     if (!this.ready) return [];
-    const r = advance(this.playState, this.settings.play, { deviceNow: this.deps.now(), elapsedMs, active }, this.deps.local);
+    const r = advance(this.playState, this.settings.play, { deviceNow: this.deps.now(), elapsedMs, active, present }, this.deps.local);
     const changed = r.state.usedMs !== this.playState.usedMs || r.state.day !== this.playState.day || r.state.warnedFor !== this.playState.warnedFor || r.events.length > 0;
     this.playState = r.state;
     // Saved on every tick that moved the app's own clock (what a device clock turned back is caught

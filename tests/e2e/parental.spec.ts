@@ -19,12 +19,13 @@ test('the first run sets the PIN; the child cannot reach the grown-up screens wi
   await expect(page.getByTestId('first-run')).toBeVisible();
   await expect(page.getByTestId('arcade')).toHaveCount(0);
   await shootSizes(page, info, 'parental-1-first-run');
-  // A PIN a child would guess first is refused; the two entries must agree.
-  await page.getByTestId('setup-pin').fill('1234');
-  await page.getByTestId('setup-pin-ok').click();
-  await page.getByTestId('setup-pin').fill('1234');
-  await page.getByTestId('setup-pin-ok').click();
-  await expect(page.getByTestId('setup-problem')).toContainText('太好猜');
+  // A PIN a child would guess first is refused at its first entry (not after typing it twice).
+  for (const weak of ['1234', '0000', '123456']) {
+    await page.getByTestId('setup-pin').fill(weak);
+    await page.getByTestId('setup-pin-ok').click();
+    await expect(page.getByTestId('setup-problem')).toContainText('太好猜');
+    await expect(page.getByTestId('setup-pin-ok')).toHaveText('下一步');
+  }
   await page.reload();
   // The recovery code and the play-time step, as the parent sees them.
   await page.getByTestId('setup-pin').fill('2580');

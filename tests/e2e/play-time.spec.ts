@@ -122,3 +122,39 @@ test('bedtime: warned, ended at its start, locked until the morning; a parent ma
   await page.clock.fastForward('00:06');
   await expect(page.getByTestId('locked-screen')).toHaveCount(0);
 });
+
+test('bedtime during a chat (no game): the warning and the goodnight are said too', async ({ page }, info) => {
+  test.setTimeout(120_000);
+  await page.clock.install({ time: new Date('2025-03-03T20:20:00+08:00') });
+  await openApp(page, { setup: { bedtime: true } });
+  // A chat with pauses longer than a minute between rounds.
+  await heard(page, /我是小方/, () => type(page, '你好'));
+  await idle(page);
+  await page.clock.runFor(180_000);
+  await heard(page, /./, () => type(page, '你喜欢什么颜色'));
+  await idle(page);
+  await heard(page, /快到睡觉时间啦/, () => page.clock.runFor(180_000));
+  await idle(page);
+  await page.clock.runFor(120_000);
+  await heard(page, /./, () => type(page, '你好呀'));
+  await idle(page);
+  await heard(page, /该睡觉啦，晚安，明天见/, () => page.clock.runFor(150_000));
+  await expect(page.getByTestId('locked-screen')).toHaveAttribute('data-reason', 'bedtime');
+  await shootSizes(page, info, 'play-time-bedtime-chat');
+});
+
+test('a first run inside bedtime says so while setting up', async ({ page }, info) => {
+  await page.clock.install({ time: new Date('2025-03-03T21:10:00+08:00') });
+  await page.goto('/?e2e#arcade');
+  for (let i = 0; i < 2; i++) {
+    await page.getByTestId('setup-pin').fill('2580');
+    await page.getByTestId('setup-pin-ok').click();
+  }
+  await page.getByTestId('recovery-saved').check();
+  await page.getByTestId('recovery-next').click();
+  await expect(page.getByTestId('setup-bedtime')).toContainText('现在是睡觉时间（20:30 到 7:00）');
+  await shootSizes(page, info, 'play-time-first-run-bedtime', { target: page.getByTestId('setup-bedtime') });
+  // Bedtime turned off here: the note goes.
+  await page.getByTestId('bedtime-on').uncheck();
+  await expect(page.getByTestId('setup-bedtime')).toHaveCount(0);
+});

@@ -138,7 +138,7 @@ function nextLock(state: PlayState, settings: PlaySettings, local: LocalTime): {
 export function advance(
   state: PlayState,
   settings: PlaySettings,
-  step: { deviceNow: number; elapsedMs: number; active: boolean },
+  step: { deviceNow: number; elapsedMs: number; active: boolean; /** The child is still around (a chat a few minutes ago): warned too, though not counted. */ present?: boolean },
   local: LocalTime,
 ): { state: PlayState; events: PlayEvent[]; status: PlayStatus } {
   const before = playStatus(rollDay(state, local), settings, local);
@@ -148,7 +148,7 @@ export function advance(
   const events: PlayEvent[] = [];
   if (status.kind === 'locked' && before.kind !== 'locked') events.push({ type: 'lock', reason: status.reason });
   else if (status.kind === 'open' && before.kind === 'locked') events.push({ type: 'unlock' });
-  if (status.kind === 'open' && step.active) {
+  if (status.kind === 'open' && (step.active || step.present)) {
     const lock = nextLock(next, settings, local);
     const limitMs = settings.dailyLimitMin === null ? Infinity : settings.dailyLimitMin * 60_000;
     const warnAt = Math.min(WARN_BEFORE_MS, limitMs / 3);
