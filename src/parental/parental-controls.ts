@@ -6,7 +6,7 @@
  * IndexedDB (./parental-store.ts) and tells the screens.
  */
 import { afterWrong, FREE_TRIES, NO_ATTEMPTS, normalizeRecoveryCode, pinProblem, readAttempts, recoveryCode, unlockExpired, waitedSoFar, waitMs, type Attempts } from '../core/safety/grown-up.ts';
-import { advance, grantMore, newPlayState, normalizeSettings, playStatus, resyncClock, unlimitedToday, type LocalTime, type PlayEvent, type PlayState, type PlayStatus } from '../core/safety/play-time.ts';
+import { addPlay, advance, grantMore, newPlayState, normalizeSettings, playStatus, resyncClock, unlimitedToday, type LocalTime, type PlayEvent, type PlayHistory, type PlayState, type PlayStatus } from '../core/safety/play-time.ts';
 import type { ParentalSettings, ParentalStore, StoredPin } from './parental-store.ts';
 import { hashSecret, secretMatches } from './secret.ts';
 
@@ -23,6 +23,10 @@ export interface ParentalView {
   closing: boolean;
   /** How far the app's clock is ahead of the device clock (ms): the device clock was turned back. */
   clockAheadMs: number;
+  /** Play time by day and game (`chat`: talk with no game), the last few days. */
+  history: PlayHistory;
+  /** Today, as play time counts days (YYYY-MM-DD). */
+  day: string;
 }
 
 export interface ParentalDeps {
@@ -63,6 +67,7 @@ export class ParentalControls {
   private tries: { pin: Counted; recovery: Counted };
   private settings: ParentalSettings = DEFAULT_PARENTAL_SETTINGS;
   private playState: PlayState;
+  private history: PlayHistory = {};
   private unlocked = false;
   private lastTouch = 0;
   private closing = false;
@@ -92,6 +97,7 @@ export class ParentalControls {
       this.deps.store.get('settings'),
       this.deps.store.get('play'),
     ]);
+    this.history = (await this.deps.store.get('history').catch(() => undefined)) ?? {};
     this.pin = pin;
     const now = this.deps.now();
     this.tries = { pin: this.counted(readAttempts(attempts, now)), recovery: this.counted(readAttempts(recoveryAttempts, now)) };
@@ -112,6 +118,8 @@ export class ParentalControls {
       usedMs: this.playState.usedMs,
       closing: this.closing,
       clockAheadMs: Math.max(0, this.playState.clock - this.deps.now()),
+      history: this.history,
+      day: this.playState.day,
     };
   }
 
@@ -259,10 +267,19 @@ export class ParentalControls {
 
   // ---- play time -------------------------------------------------------------------------
 
-  /** `elapsedMs` of real time passed; the child was playing or not. Returns what to do. */
-  step(elapsedMs: number, active: boolean, present = active): PlayEvent[] {
+  /**
+   * `elapsedMs` of real time passed; the child was playing or not (`what`: the game played, or
+   * `chat`), or still around (`present`). Returns what to do.
+   */
+  step(elapsedMs: number, active: boolean, present = active, what = 'chat'): PlayEvent[] {
     if (!this.ready) return [];
     const r = advance(this.playState, this.settings.play, { deviceNow: this.deps.now(), elapsedMs, active, present }, this.deps.local);
+    const counted = r.state.day === this.playState.day ? r.state.usedMs - this.playState.usedMs : r.state.usedMs;
+    if (counted > 0) {
+      this.history = addPlay(this.history, r.state.day, what, counted);
+      const h = this.history;
+      void this.persist((s) => s.put('history', h));
+    }
     const changed = r.state.usedMs !== this.playState.usedMs || r.state.day !== this.playState.day || r.state.warnedFor !== this.playState.warnedFor || r.events.length > 0;
     this.playState = r.state;
     // Saved on every tick that moved the app's own clock (what a device clock turned back is caught

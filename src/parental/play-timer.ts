@@ -78,7 +78,7 @@ export class PlayTimer {
     if (this.busy(snap)) this.lastActive = now;
     const active = this.deps.visible() && (this.busy(snap) || now - this.lastActive < CHAT_LINGERS_MS);
     const present = this.deps.visible() && (this.busy(snap) || now - this.lastActive < PRESENT_MS);
-    for (const e of this.deps.controls.step(elapsed, active, present)) this.on(e, present);
+    for (const e of this.deps.controls.step(elapsed, active, present, snap.session?.gameId ?? 'chat')) this.on(e, present);
   }
 
   private busy(s: AgentSnapshot): boolean {

@@ -129,3 +129,25 @@ describe('ParentalControls', () => {
     expect(e.playAllowed).toBe(false);
   });
 });
+
+describe('play time by day and game (for 记录)', () => {
+  it('counts each game and the chat on its day, kept across a reload, the last eight days only', async () => {
+    const { t, make } = setup();
+    const c = make();
+    await c.load();
+    await c.setFirstPin('2580');
+    c.step(60_000, true, true, 'guess-number');
+    c.step(30_000, true, true, 'chat');
+    c.step(30_000, false, true, 'chat'); // present but not counted
+    expect(c.view.history).toEqual({ '2025-03-03': { 'guess-number': 60_000, chat: 30_000 } });
+    t.wall += 86_400_000;
+    c.step(0, false);
+    c.step(45_000, true, true, 'guess-number');
+    await c.flush();
+    const again = make();
+    await again.load();
+    expect(again.view.history['2025-03-04']).toEqual({ 'guess-number': 45_000 });
+    expect(again.view.history['2025-03-03']['guess-number']).toBe(60_000);
+    expect(again.view.day).toBe('2025-03-04');
+  });
+});
