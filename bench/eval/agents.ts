@@ -39,6 +39,8 @@ export interface ScoredItem {
   /** Model steps this item took. */
   steps: number;
   error?: string;
+  /** The item could not run (why): it is reported as "not run", never as a score of 0. */
+  notRun?: string;
 }
 
 /** A model that records each step it decides (agent, action, arguments). */
@@ -233,7 +235,7 @@ async function runStudio(model: ChatModel, out: ScoredItem[]): Promise<void> {
   }
   const game = await loadPlayableGame(book, 'p1');
   if (!game) {
-    for (const p of STUDIO_PLAY) out.push({ agent: 'studio-play', input: p.text, actionOk: false, replyOk: false, expected: '设计完成后可以玩', got: '设计没有完成', steps: 0 });
+    for (const p of STUDIO_PLAY) out.push({ agent: 'studio-play', input: p.text, actionOk: false, replyOk: false, expected: '设计完成后可以玩', got: '设计没有完成', steps: 0, notRun: '设计没有完成' });
     return;
   }
   let engine: StudioEngine | null = null;

@@ -91,7 +91,13 @@ function print(r: Awaited<ReturnType<typeof evaluate>>) {
     // The schema-valid share and tokens are counted per group (the Studio's design and play share one).
     const steps = items.reduce((n, i) => n + i.steps, 0);
     for (const [k, agent] of agents.entries()) {
-      const list = items.filter((i) => i.agent === agent);
+      const skipped = items.filter((i) => i.agent === agent && i.notRun);
+      const list = items.filter((i) => i.agent === agent && !i.notRun);
+      if (skipped.length && !list.length) {
+        console.log(`  ${agent.padEnd(15)} ${String(skipped.length).padStart(4)}  not run（${skipped[0].notRun}）`);
+        continue;
+      }
+      if (skipped.length) console.log(`  ${''.padEnd(15)}       ${skipped.length} 条 not run（${skipped[0].notRun}），不计入下面的比例`);
       const a = list.filter((i) => i.actionOk).length;
       const rep = list.filter((i) => i.replyOk).length;
       all += list.length;

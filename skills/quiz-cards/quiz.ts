@@ -24,7 +24,7 @@ export const QUIZ_RULES = { 每张最多猜: 3, 每张最多提示: 2, 答对得
 function verdictWords(v: Verdict | undefined, currentId: string | undefined, right: string): string {
   if (!v || v.卡 === undefined || v.卡 !== currentId) return '';
   if (v.结果 === '对') return right;
-  return v.答案 ? `答案是「${v.答案}」。` : '';
+  return v.答案 ? `${v.结果 === '错' ? '不对哦，' : ''}答案是「${v.答案}」。` : '';
 }
 
 /** The tally of a whole game, praise in proportion; "一张也没猜中" gets comfort, not praise. */
@@ -49,8 +49,8 @@ export function quizExecutors(judge: typeof jevJudge = jevJudge): Record<string,
       const v = judge(text, { name: card.answer, aliases: card.aliases ?? [] }, vocabulary);
       const tries = (p.本卡猜 ?? 0) + 1;
       const result: Verdict['结果'] = v.verdict === 'correct' ? '对' : v.verdict === 'wrong' ? '错' : GIVE_UP.test(text) ? '不知道' : '错';
-      const hintsLeft = (p.本卡提示 ?? 0) < Math.min(QUIZ_RULES.每张最多提示, card.hints?.length ?? 0);
-      const over = result !== '对' && (tries >= QUIZ_RULES.每张最多猜 || !hintsLeft);
+      // Every card gets its tries, with a hint or without one (a card with no hint: 「不对」 and another try).
+      const over = result !== '对' && tries >= QUIZ_RULES.每张最多猜;
       const verdict: Verdict = over ? { 结果: result, 答案: card.answer, 卡: card.id } : { 结果: result, 卡: card.id };
       return { '运行.判定': verdict, '运行.进度': { ...p, 本卡猜: tries } };
     },
@@ -93,8 +93,11 @@ export function quizExecutors(judge: typeof jevJudge = jevJudge): Record<string,
       const card = deck.find((c) => c.id === cur?.id);
       const hints = card?.hints ?? [];
       const k = p.本卡提示 ?? 0;
-      const hint = hints.length ? `提示：${hints[Math.min(k, hints.length - 1)]}。` : '再想一想。';
-      return { '运行.进度': { ...p, 本卡提示: k + 1 }, '运行.回复': `${first(role.安慰语, '没关系，')}${hint}再猜猜看！` };
+      // A hint while the card has one left (at most 每张最多提示); after that, or with none, another try.
+      const left = k < Math.min(QUIZ_RULES.每张最多提示, hints.length);
+      const hint = left ? `提示：${hints[k]}。` : '再想一想。';
+      const wrong = (r['运行.判定'] as Verdict | undefined)?.结果 === '错' ? '不对哦。' : '';
+      return { '运行.进度': { ...p, 本卡提示: left ? k + 1 : k }, '运行.回复': `${wrong}${first(role.安慰语, '没关系，')}${hint}再猜猜看！` };
     },
     'wrap-up': (r) => {
       const s = (r['运行.得分'] ?? {}) as Partial<Score>;

@@ -78,6 +78,8 @@ export interface MainAgentDeps {
    * game that runs on this device, is told 「我还没有选好用哪个大脑…」 and `needs-brain` is emitted.
    */
   brainReady?: () => boolean;
+  /** A game that plays by its rules alone when no brain is chosen (a tap on it starts it anyway). */
+  playsWithoutBrain?: (game: ArcadeGame) => boolean;
   /** The parent's 「只玩游戏」: the main agent only lists, starts and ends games (read each round). */
   gamesOnly?: () => boolean;
   /** False while play time is over (the locked screen): words and taps start no round. */
@@ -231,7 +233,7 @@ export class MainAgent {
       try {
         if (!game) await this.sayMain(this.lines.child('main_no_decision'), roundId);
         else if (!game.available) await this.sayMain(unavailableText(game), roundId);
-        else if (game.declaration.engine !== 'remote' && !this.hasBrain()) await this.noBrain(roundId);
+        else if (game.declaration.engine !== 'remote' && !this.hasBrain() && !this.deps.playsWithoutBrain?.(game)) await this.noBrain(roundId);
         else {
           this.record({ kind: 'main_tool', roundId, name: 'start_game', data: { args: { game_id: gameId }, tap: true } });
           await this.requests.start(game, words, roundId);

@@ -14,6 +14,9 @@ import { absoluteUrl, type EngineDetails, type EngineLike, type EngineModule, ty
 import { stepGbnf } from '../core/llm/gbnf.ts';
 import { cpuModelUrl } from '../core/llm/cpu-models.ts';
 import { cpuThreadCount } from '../core/llm/engine-choice.ts';
+import { verifyModelFile } from './model-file-check.ts';
+
+
 
 /** The Cache API cache holding the engine's .wasm (the service worker never touches it). */
 const CPU_ENGINE_CACHE = 'agentcade-cpu-engine';
@@ -86,6 +89,10 @@ export class WllamaEngine implements EngineLike {
     await this.unload();
     const url = absoluteUrl(cpuModelUrl(this.req));
     this.onProgress({ progress: 0, text: '准备 CPU 引擎…' });
+    if ((await cachedCpuModelSize(this.req)) === undefined) {
+      this.onProgress({ progress: 0, text: '检查模型文件…' });
+      await verifyModelFile(url);
+    }
     const wasm = await engineWasm();
     const w = new Wllama({ default: wasm }, { suppressNativeLog: true, logger: LoggerWithoutDebug, allowOffline: true, parallelDownloads: 1 });
     // No compatibility build from a CDN: the app never loads code from a third party.

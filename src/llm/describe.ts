@@ -10,6 +10,7 @@ const SHORT: Record<string, string> = {
   model_cpu_unsupported: '浏览器不能运行 CPU 引擎',
   model_context_full: '对话太长',
   model_download_failed: '下载失败',
+  model_file_bad: '这不是能用的模型文件，原来的大脑照常用',
   model_offline_not_cached: '离线且模型未下载',
   model_storage_full: '存储空间不足',
   model_bad_config: '模型地址或编号无效',
@@ -25,6 +26,14 @@ const SHORT: Record<string, string> = {
   model_too_slow: '这一步没有及时想好',
   model_remote_bad_url: '接口地址不是完整的网址',
 };
+
+/** What happened, as the error's detail says it (the status and address, "不是模型文件"), without the catalogue's sentence. */
+export function errorDetail(e: Pick<ModelError, 'code' | 'message'>): string {
+  const parent = describe(e.code).parent;
+  let m = e.message ?? '';
+  while (parent && m.startsWith(`${parent}（`) && m.endsWith('）')) m = m.slice(parent.length + 1, -1);
+  return m === parent ? '' : m;
+}
 
 export function describeModelError(e: Pick<ModelError, 'code' | 'message'>): { short: string; child: string; parent: string } {
   const entry = describe(e.code);

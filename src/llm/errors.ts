@@ -31,6 +31,10 @@ export const modelErrors: ErrorTable = {
     child: '我的大脑还没下载好，请大人帮我看看网络吧。',
     parent: '模型文件下载失败。请检查网络连接和模型地址，然后在设置里重新下载。',
   },
+  model_file_bad: {
+    child: '我的新大脑文件有问题，请大人帮我看看设置吧。',
+    parent: '这个模型文件不能用，没有换上它（原来的大脑照常用）。',
+  },
   model_offline_not_cached: {
     child: '现在没有网络，我的大脑还没存到平板上，请大人连上网络下载一次。',
     parent: '当前离线，而这个模型还没有完整下载到本机缓存。请联网后在设置里下载一次，之后即可离线使用。',
@@ -48,7 +52,7 @@ export const modelErrors: ErrorTable = {
     parent: '模型还没有加载完成。请在设置里加载模型，或等待加载结束。',
   },
   model_not_configured: {
-    child: '我还没有选好用哪个大脑，请大人在设置里选一下。',
+    child: '我还没有大脑呢，请大人来帮我选一个大脑吧。',
     parent: '还没有选择可用的模型。请在设置里选择本机模型、远程接口或规则大脑。',
   },
   model_invalid_output: {

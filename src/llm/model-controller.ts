@@ -17,7 +17,7 @@
 import { DEFAULT_TURN_BUDGET, type StepTimeouts, type TurnBudget } from '../core/arcade/turn-budget.ts';
 import { brainSpeed, CALIBRATION_DECODE_TOKENS, calibrationMessages, chooseThreads, rejudge, threadCandidates, type BrainSpeed, type ThreadSample } from '../core/llm/brain-speed.ts';
 import type { ChatModel, ModelError } from '../core/llm/types.ts';
-import { describeModelError } from './describe.ts';
+import { describeModelError, errorDetail } from './describe.ts';
 import { buildStepSchema } from '../core/llm/step-schema.ts';
 import { modelError, toModelError } from './errors.ts';
 import type { EngineDetails, LoadProgress, LoadRequest } from './engine-service.ts';
@@ -102,7 +102,12 @@ export interface ControllerDeps {
   stepTimeouts?: () => StepTimeouts;
   /** The turn budget in use (a local brain's measured wait is judged against its T2). */
   turnBudget?: () => TurnBudget;
+  /** Checks a new self-hosted model file at its address (throws a ModelError saying what is wrong). */
+  checkModelFile?: (url: string) => Promise<void>;
 }
+
+/** The real check, loaded only when a self-hosted address is saved. */
+const defaultCheck = async (url: string) => (await import('./model-file-check.ts')).verifyModelFile(url);
 
 const MB = 1e6;
 
@@ -265,7 +270,9 @@ export class ModelController {
   }
 
   private fail(engine: LocalEngine, e: ModelError): void {
-    this.setEngine(engine, { kind: 'failed', code: e.code, reason: describeModelError(e).short });
+    // What happened, not only its kind: a file that is not a model, an HTTP status and address.
+    const detail = e.code === 'model_file_bad' || e.code === 'model_download_failed' ? errorDetail(e) : '';
+    this.setEngine(engine, { kind: 'failed', code: e.code, reason: `${describeModelError(e).short}${detail ? `（${detail}）` : ''}` });
   }
 
   private answerMs(): number {
@@ -378,6 +385,16 @@ export class ModelController {
   async chooseModel(engine: LocalEngine, modelId: string, urls: ModelUrls = {}): Promise<void> {
     await this.settled();
     const e = ENGINES[engine];
+    // A new self-hosted file for the CPU engine is checked first: until it is known to be a whole
+    // model, the working brain stays in use and the old address stays saved.
+    const fresh = engine === 'cpu' && urls.modelUrl && urls.modelUrl !== this.state.settings.cpu.modelUrl ? urls.modelUrl : undefined;
+    if (fresh) {
+      try {
+        await (this.deps.checkModelFile ?? defaultCheck)(new URL(fresh, globalThis.location?.href).href);
+      } catch (err) {
+        return this.fail(engine, toModelError(err));
+      }
+    }
     if (e.freesOnChoose) await this.release(engine);
     await this.persist(e.withModel(this.state.settings, modelId, urls));
     await this.refresh(engine);

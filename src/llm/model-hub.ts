@@ -73,15 +73,19 @@ export class ModelHub {
     return () => this.stepListeners.delete(fn);
   }
 
-  /** The queued ChatModel every agent uses (the provider is looked up when the step runs). */
-  model(): ChatModel {
+  /**
+   * The queued ChatModel every agent uses (the provider is looked up when the step runs).
+   * `whenNone`: the model a step uses when no provider is chosen (a game that plays by its rules
+   * alone); without it such a step fails with model_not_configured.
+   */
+  model(whenNone?: () => Promise<ChatModel>): ChatModel {
     // eslint-disable-next-line @typescript-eslint/no-this-alias
     const hub = this;
     return {
       get label() {
         return hub.label;
       },
-      step: (req) => this.step(req),
+      step: (req) => this.step(req, whenNone),
       prewarm: async (agent, messages) => this.prewarm(agent, messages),
     };
   }
@@ -90,9 +94,9 @@ export class ModelHub {
    * A port for a worker (transfer it and call `connectModel(port)` there), with `close()` for when
    * the worker ends: it aborts that port's running step and drops its queued ones.
    */
-  openPort(): { port: MessagePort; close: () => void } {
+  openPort(whenNone?: () => Promise<ChatModel>): { port: MessagePort; close: () => void } {
     const { port1, port2 } = new MessageChannel();
-    const close = exposeModel(this.model(), port1);
+    const close = exposeModel(this.model(whenNone), port1);
     return { port: port2, close };
   }
 
@@ -119,18 +123,18 @@ export class ModelHub {
     return this.warming !== undefined;
   }
 
-  step(req: StepRequest): Promise<Step> {
+  step(req: StepRequest, whenNone?: () => Promise<ChatModel>): Promise<Step> {
     this.warming?.abort();
     this.warming = undefined;
-    const p = this.queue.run(() => this.run(req), { signal: req.signal, label: req.agent });
+    const p = this.queue.run(() => this.run(req, whenNone), { signal: req.signal, label: req.agent });
     this.emit();
     return p.finally(() => this.emit());
   }
 
-  private async run(req: StepRequest): Promise<Step> {
+  private async run(req: StepRequest, whenNone?: () => Promise<ChatModel>): Promise<Step> {
     this.emit();
     const started = Date.now();
-    const current = this.current;
+    const current = this.current ?? (whenNone ? { kind: 'scripted' as const, model: await whenNone() } : undefined);
     try {
       if (!current) throw modelError('model_not_configured');
       const step = await current.model.step(req);

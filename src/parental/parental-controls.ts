@@ -5,8 +5,8 @@
  * play time. The rules are pure (src/core/safety/grown-up.ts, play-time.ts); this keeps them in
  * IndexedDB (./parental-store.ts) and tells the screens.
  */
-import { afterWrong, FREE_TRIES, NO_ATTEMPTS, normalizeRecoveryCode, pinProblem, recoveryCode, unlockExpired, waitMs, type Attempts } from '../core/safety/grown-up.ts';
-import { advance, grantMore, newPlayState, normalizeSettings, playStatus, resyncClock, unlimitedToday, type LocalTime, type PlayEvent, type PlayState, type PlayStatus } from '../core/safety/play-time.ts';
+import { afterWrong, FREE_TRIES, NO_ATTEMPTS, normalizeRecoveryCode, pinProblem, readAttempts, recoveryCode, unlockExpired, waitedSoFar, waitMs, type Attempts } from '../core/safety/grown-up.ts';
+import { addPlay, advance, grantMore, newPlayState, normalizeSettings, playStatus, resyncClock, unlimitedToday, type LocalTime, type PlayEvent, type PlayHistory, type PlayState, type PlayStatus } from '../core/safety/play-time.ts';
 import type { ParentalSettings, ParentalStore, StoredPin } from './parental-store.ts';
 import { hashSecret, secretMatches } from './secret.ts';
 
@@ -23,6 +23,10 @@ export interface ParentalView {
   closing: boolean;
   /** How far the app's clock is ahead of the device clock (ms): the device clock was turned back. */
   clockAheadMs: number;
+  /** Play time by day and game (`chat`: talk with no game), the last few days. */
+  history: PlayHistory;
+  /** Today, as play time counts days (YYYY-MM-DD). */
+  day: string;
 }
 
 export interface ParentalDeps {
@@ -47,11 +51,23 @@ export function browserLocalTime(clock: number): { day: string; minute: number }
   return { day: `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`, minute: d.getHours() * 60 + d.getMinutes() };
 }
 
+/**
+ * Wrong tries and their wait, counted on the monotonic clock while the app runs: `base` is how much
+ * of the wait had passed at `mono` (a reload or a wrong try sets both).
+ */
+interface Counted {
+  a: Attempts;
+  base: number;
+  mono: number;
+}
+
 export class ParentalControls {
   private pin: StoredPin | undefined;
-  private attempts: Attempts = NO_ATTEMPTS;
+  /** Wrong PINs; the recovery code has its own count and wait, so a PIN wait never blocks it. */
+  private tries: { pin: Counted; recovery: Counted };
   private settings: ParentalSettings = DEFAULT_PARENTAL_SETTINGS;
   private playState: PlayState;
+  private history: PlayHistory = {};
   private unlocked = false;
   private lastTouch = 0;
   private closing = false;
@@ -61,12 +77,30 @@ export class ParentalControls {
 
   constructor(private readonly deps: ParentalDeps) {
     this.playState = newPlayState(deps.now(), deps.local);
+    this.tries = { pin: this.counted(NO_ATTEMPTS), recovery: this.counted(NO_ATTEMPTS) };
+  }
+
+  private counted(a: Attempts): Counted {
+    return { a, base: waitedSoFar(a, this.deps.now()), mono: this.deps.mono() };
+  }
+
+  private waitOf(kind: 'pin' | 'recovery'): number {
+    const c = this.tries[kind];
+    return waitMs(c.a, this.deps.now(), c.base + Math.max(0, this.deps.mono() - c.mono));
   }
 
   async load(): Promise<void> {
-    const [pin, attempts, settings, play] = await Promise.all([this.deps.store.get('pin'), this.deps.store.get('attempts'), this.deps.store.get('settings'), this.deps.store.get('play')]);
+    const [pin, attempts, recoveryAttempts, settings, play] = await Promise.all([
+      this.deps.store.get('pin'),
+      this.deps.store.get('attempts'),
+      this.deps.store.get('recoveryAttempts'),
+      this.deps.store.get('settings'),
+      this.deps.store.get('play'),
+    ]);
+    this.history = (await this.deps.store.get('history').catch(() => undefined)) ?? {};
     this.pin = pin;
-    this.attempts = attempts ?? NO_ATTEMPTS;
+    const now = this.deps.now();
+    this.tries = { pin: this.counted(readAttempts(attempts, now)), recovery: this.counted(readAttempts(recoveryAttempts, now)) };
     this.settings = settings ? { play: normalizeSettings(settings.play), gamesOnly: !!settings.gamesOnly } : DEFAULT_PARENTAL_SETTINGS;
     // The app's clock goes on from where it was (never back); the time the app was closed is unknown.
     if (play) this.playState = advance(play, this.settings.play, { deviceNow: this.deps.now(), elapsedMs: 0, active: false }, this.deps.local).state;
@@ -84,6 +118,8 @@ export class ParentalControls {
       usedMs: this.playState.usedMs,
       closing: this.closing,
       clockAheadMs: Math.max(0, this.playState.clock - this.deps.now()),
+      history: this.history,
+      day: this.playState.day,
     };
   }
 
@@ -121,52 +157,75 @@ export class ParentalControls {
     if (problem) return { problem };
     const code = recoveryCode(this.deps.random(12));
     this.pin = { pin: await hashSecret(pin), recovery: await hashSecret(code), setAt: this.deps.now() };
-    this.attempts = NO_ATTEMPTS;
+    this.tries = { pin: this.counted(NO_ATTEMPTS), recovery: this.counted(NO_ATTEMPTS) };
     await this.persist(async (s) => {
       await s.put('pin', this.pin!);
-      await s.put('attempts', this.attempts);
+      await s.put('attempts', NO_ATTEMPTS);
+      await s.put('recoveryAttempts', NO_ATTEMPTS);
     });
     this.unlock();
     return { code };
   }
 
-  /** How long before the next PIN try (0: now). */
+  /** How long before the next PIN try (0: now): never more than the wait's own length from the try, whatever the device clock does. */
   get waitMs(): number {
-    return waitMs(this.attempts, this.deps.now());
+    return this.waitOf('pin');
+  }
+
+  /** How long before the next recovery-code try (its own count: a PIN wait does not block it). */
+  get recoveryWaitMs(): number {
+    return this.waitOf('recovery');
   }
 
   async verify(pin: string): Promise<VerifyResult> {
     if (!this.pin) return { ok: false, waitMs: 0, triesLeft: 0 };
-    const wait = waitMs(this.attempts, this.deps.now());
+    const wait = this.waitOf('pin');
     if (wait > 0) return { ok: false, waitMs: wait, triesLeft: 0 };
     if (await secretMatches(pin, this.pin.pin)) {
-      this.attempts = NO_ATTEMPTS;
-      await this.persist((s) => s.put('attempts', this.attempts));
+      this.tries.pin = this.counted(NO_ATTEMPTS);
+      await this.persist((s) => s.put('attempts', NO_ATTEMPTS));
       this.unlock();
       return { ok: true };
     }
-    await this.wrongTry();
-    return { ok: false, waitMs: waitMs(this.attempts, this.deps.now()), triesLeft: Math.max(0, FREE_TRIES - this.attempts.fails) };
+    await this.wrongTry('pin');
+    return { ok: false, waitMs: this.waitOf('pin'), triesLeft: Math.max(0, FREE_TRIES - this.tries.pin.a.fails) };
   }
 
   /** Forgot the PIN: the written-down recovery code and a new PIN; a new code is returned. */
   async recover(code: string, newPin: string): Promise<{ code: string } | { problem: string }> {
     if (!this.pin) return { problem: '还没有设置密码。' };
-    const wait = waitMs(this.attempts, this.deps.now());
+    const wait = this.waitOf('recovery');
     if (wait > 0) return { problem: `请 ${Math.ceil(wait / 60_000)} 分钟后再试。` };
     const problem = pinProblem(newPin);
     if (problem) return { problem };
     if (!(await secretMatches(normalizeRecoveryCode(code), this.pin.recovery))) {
-      await this.wrongTry();
+      await this.wrongTry('recovery');
       return { problem: '恢复码不对。请看第一次设置时抄下的那张纸。' };
     }
     return this.storePin(newPin);
   }
 
   /** A wrong PIN or recovery code: counted, and kept across a reload. */
-  private async wrongTry(): Promise<void> {
-    this.attempts = afterWrong(this.attempts, this.deps.now());
-    await this.persist((s) => s.put('attempts', this.attempts));
+  private async wrongTry(kind: 'pin' | 'recovery'): Promise<void> {
+    const a = afterWrong(this.tries[kind].a, this.deps.now());
+    this.tries[kind] = this.counted(a);
+    await this.persist((s) => s.put(kind === 'pin' ? 'attempts' : 'recoveryAttempts', a));
+  }
+
+  /**
+   * Keeps how much of a running wait has passed (counted on the monotonic clock), so a reload after
+   * the device clock was turned back goes on from there instead of starting the wait again.
+   */
+  private keepWaits(): void {
+    for (const kind of ['pin', 'recovery'] as const) {
+      const c = this.tries[kind];
+      if (c.a.waitLen === 0 || c.a.waited >= c.a.waitLen) continue;
+      const waited = c.a.waitLen - this.waitOf(kind);
+      if (waited - c.a.waited < 1000) continue;
+      const a = { ...c.a, waited };
+      this.tries[kind] = { a, base: waited, mono: this.deps.mono() };
+      void this.persist((s) => s.put(kind === 'pin' ? 'attempts' : 'recoveryAttempts', a));
+    }
   }
 
   // ---- the unlock ------------------------------------------------------------------------
@@ -191,6 +250,7 @@ export class ParentalControls {
 
   /** Called now and then: an unlock idle for a few minutes ends. */
   checkIdle(): void {
+    this.keepWaits();
     if (this.unlocked && unlockExpired(this.lastTouch, this.deps.mono())) this.lock();
   }
 
@@ -207,10 +267,19 @@ export class ParentalControls {
 
   // ---- play time -------------------------------------------------------------------------
 
-  /** `elapsedMs` of real time passed; the child was playing or not. Returns what to do. */
-  step(elapsedMs: number, active: boolean): PlayEvent[] {
+  /**
+   * `elapsedMs` of real time passed; the child was playing or not (`what`: the game played, or
+   * `chat`), or still around (`present`). Returns what to do.
+   */
+  step(elapsedMs: number, active: boolean, present = active, what = 'chat'): PlayEvent[] {
     if (!this.ready) return [];
-    const r = advance(this.playState, this.settings.play, { deviceNow: this.deps.now(), elapsedMs, active }, this.deps.local);
+    const r = advance(this.playState, this.settings.play, { deviceNow: this.deps.now(), elapsedMs, active, present }, this.deps.local);
+    const counted = r.state.day === this.playState.day ? r.state.usedMs - this.playState.usedMs : r.state.usedMs;
+    if (counted > 0) {
+      this.history = addPlay(this.history, r.state.day, what, counted);
+      const h = this.history;
+      void this.persist((s) => s.put('history', h));
+    }
     const changed = r.state.usedMs !== this.playState.usedMs || r.state.day !== this.playState.day || r.state.warnedFor !== this.playState.warnedFor || r.events.length > 0;
     this.playState = r.state;
     // Saved on every tick that moved the app's own clock (what a device clock turned back is caught

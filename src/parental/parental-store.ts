@@ -5,7 +5,7 @@
  */
 import { openDB, type DBSchema, type IDBPDatabase } from 'idb';
 import type { Attempts } from '../core/safety/grown-up.ts';
-import type { PlaySettings, PlayState } from '../core/safety/play-time.ts';
+import type { PlayHistory, PlaySettings, PlayState } from '../core/safety/play-time.ts';
 import type { HashedSecret } from './secret.ts';
 
 export interface StoredPin {
@@ -23,8 +23,12 @@ export interface ParentalSettings {
 interface Records {
   pin: StoredPin;
   attempts: Attempts;
+  /** Wrong recovery codes: their own count and wait. */
+  recoveryAttempts: Attempts;
   settings: ParentalSettings;
   play: PlayState;
+  /** Play time by day and game, the last few days (for 记录). */
+  history: PlayHistory;
 }
 
 interface Schema extends DBSchema {

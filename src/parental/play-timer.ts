@@ -32,6 +32,11 @@ export interface PlayTimerDeps {
 
 /** A chat counts as going on this long after its last round. */
 const CHAT_LINGERS_MS = 60_000;
+/**
+ * The child is taken to be still there this long after the last round (a chat has pauses): the
+ * warning and the goodnight are said to them, though only CHAT_LINGERS_MS of a pause is counted.
+ */
+const PRESENT_MS = 5 * 60_000;
 /** The gentle end waits at most this long for the current turn to finish. */
 const TURN_WAIT_MS = 60_000;
 
@@ -72,7 +77,8 @@ export class PlayTimer {
     const snap = this.deps.agent.snapshot();
     if (this.busy(snap)) this.lastActive = now;
     const active = this.deps.visible() && (this.busy(snap) || now - this.lastActive < CHAT_LINGERS_MS);
-    for (const e of this.deps.controls.step(elapsed, active)) this.on(e, active);
+    const present = this.deps.visible() && (this.busy(snap) || now - this.lastActive < PRESENT_MS);
+    for (const e of this.deps.controls.step(elapsed, active, present, snap.session?.gameId ?? 'chat')) this.on(e, present);
   }
 
   private busy(s: AgentSnapshot): boolean {

@@ -39,6 +39,18 @@ export function waitingLabel(s: SessionSnapshot): string {
   }
 }
 
+/** The card form being written: a new game, or (`editing`) a change to a finished one. */
+export interface HandDraft {
+  title: string;
+  paradigm: string;
+  rounds: number | undefined;
+  cards: unknown[];
+  /** The project being changed (a finished game), if any. */
+  editing?: string;
+  /** The parent went back to 我的游戏 on purpose: offered again from 自己写卡片, not reopened by itself. */
+  left?: boolean;
+}
+
 export class Book implements SessionStore {
   private constructor(private readonly db: IDBPDatabase<BookSchema>) {}
 
@@ -125,7 +137,19 @@ export class Book implements SessionStore {
     const tx = this.db.transaction(['projects', 'cardAssets'], 'readwrite');
     const p = await tx.objectStore('projects').get(projectId);
     if (p)
-      await tx.objectStore('projects').put({ ...p, gameId: g.declaration.id, title: g.declaration.title, aliases: g.declaration.aliases, capabilities: g.declaration.capabilities, declaration: g.declaration, design: g.design, stage: 'play', status: '做好了，在游戏厅里' });
+      await tx.objectStore('projects').put({
+        ...p,
+        gameId: g.declaration.id,
+        title: g.declaration.title,
+        aliases: g.declaration.aliases,
+        capabilities: g.declaration.capabilities,
+        declaration: g.declaration,
+        design: g.design,
+        stage: 'play',
+        status: '做好了，在游戏厅里',
+        // A finished game changed and put back: a new version (its play records stay with the project).
+        version: p.declaration ? (p.version ?? 1) + 1 : 1,
+      });
     for (const key of await tx.objectStore('cardAssets').index('byProject').getAllKeys(projectId)) await tx.objectStore('cardAssets').delete(key);
     for (const c of g.cards) await tx.objectStore('cardAssets').put(c);
     await tx.done;
@@ -160,6 +184,16 @@ export class Book implements SessionStore {
   }
 
   // ── meta ──
+  /** The card form as the parent left it (kept as they type, so an idle lock or a reload loses nothing). */
+  async saveHandDraft(draft: HandDraft | null): Promise<void> {
+    await this.db.put('meta', { key: 'handDraft', value: draft });
+  }
+
+  async handDraft(): Promise<HandDraft | null> {
+    const v = (await this.db.get('meta', 'handDraft'))?.value as HandDraft | null | undefined;
+    return v && typeof v === 'object' && Array.isArray(v.cards) ? v : null;
+  }
+
   async setLastOpen(projectId: string | null): Promise<void> {
     await this.db.put('meta', { key: 'lastOpen', value: projectId });
   }

@@ -24,6 +24,7 @@ import { hangTimeoutMs, stepTimeouts } from '../core/arcade/turn-budget.ts';
 import { createChime } from '../speech/chime.ts';
 import type { ArcadeGame } from '../core/arcade/types.ts';
 import type { GameDeclaration } from '../core/protocol/declaration.ts';
+import type { ChatModel } from '../core/llm/types.ts';
 import { seededRandom } from '../core/random.ts';
 import { gameAvailability } from '../core/robot/capabilities.ts';
 import { createRobotOutput, type RobotSetup } from '../robot/create-robot-output.ts';
@@ -86,6 +87,10 @@ export function createAppRuntime(): AppRuntime {
   // One turn budget for the whole app (T1 "still thinking", T2 a real answer): the remote step
   // timeouts, the game host's hang detection and the main agent's rounds are all sized from it.
   const controller = createModelController(hub, () => import('./demo-brain.ts').then((m) => m.createDemoModel()), { stepTimeouts: () => stepTimeouts(turnBudget()), turnBudget });
+  // A game designed in the Studio plays by its rules alone (the demo policies) while no brain is chosen.
+  let rulesModel: Promise<ChatModel> | null = null;
+  const rulesAlone = (): Promise<ChatModel> => (rulesModel ??= import('./demo-brain.ts').then((m) => m.createDemoModel()));
+  const playsWithoutBrain = (d: GameDeclaration | undefined) => d?.engine === 'studio';
   void controller.init().catch((e) => console.error('model settings', e));
   followLocalModel(controller); // persistent storage when a model starts downloading
 
@@ -179,7 +184,7 @@ export function createAppRuntime(): AppRuntime {
       exposeDevice(robot.output, device.port1);
       const trace = new MessageChannel();
       const closeTrace = exposeTrace(recorder, trace.port1);
-      const model = hub.openPort();
+      const model = hub.openPort(playsWithoutBrain(declarations().find((x) => x.id === gameId)) ? rulesAlone : undefined);
       workerPorts.set(gameId, () => {
         model.close();
         device.port1.close();
@@ -215,6 +220,7 @@ export function createAppRuntime(): AppRuntime {
   const agent = new MainAgent({
     model: () => hub.model(),
     brainReady: () => hub.kind !== undefined,
+    playsWithoutBrain: (game) => playsWithoutBrain(game.declaration),
     games,
     catalog,
     speaker: speech,

@@ -12,7 +12,12 @@ const MODEL = '/models/tiny-random.gguf';
 const gguf = tinyGguf({ seed: 7 });
 let files: FileServer;
 test.beforeAll(async () => {
-  files = await startFileServer({ [MODEL]: gguf });
+  files = await startFileServer({
+    [MODEL]: gguf,
+    '/models/page.gguf': new TextEncoder().encode('<!DOCTYPE html><html><body>Not found</body></html>'),
+    '/models/cut.gguf': gguf.slice(0, Math.floor(gguf.length * 0.6)),
+    '/models/garbled.gguf': gguf.slice().fill(0x41, 4, 4000),
+  });
 });
 test.afterAll(async () => {
   await files.close();
@@ -143,4 +148,19 @@ test('two threads when cross-origin isolated; a cached model and engine load wit
 
   await lab(page).deleteCached();
   expect(await lab(page).isCached()).toBe(false);
+});
+
+test('a file that is not a whole model is refused before it is used, with what happened: an HTML page, a cut-off file, a corrupt one, a missing address', async ({ page }) => {
+  test.setTimeout(120_000);
+  await page.goto('/tests/lab/cpu-engine.html');
+  await expect(page.locator('#state')).toHaveText('ready');
+  const load = (path: string) => page.evaluate((url) => (globalThis as any).__cpuLab.load(url).then(() => 'loaded', (e: Error & { code?: string }) => `${e?.code}|${e?.message ?? e}`), files.url(path));
+  expect(await load('/models/page.gguf')).toMatch(/model_file_bad.*这是一个网页（HTML），不是模型文件/s);
+  expect(await load('/models/cut.gguf')).toMatch(/model_file_bad.*文件不完整/s);
+  expect(await load('/models/garbled.gguf')).toMatch(/model_file_bad/);
+  const missing = await load('/models/none.gguf');
+  expect(missing).toMatch(/HTTP 404/);
+  expect(missing).toContain(files.url('/models/none.gguf'));
+  // Nothing of them was kept as a model on this device.
+  expect(await page.evaluate((url) => (globalThis as any).__cpuLab.isCached(url), files.url('/models/page.gguf'))).toBe(false);
 });

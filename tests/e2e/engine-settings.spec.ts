@@ -13,7 +13,7 @@ const gguf = tinyGguf({ seed: 11 });
 let files: FileServer;
 let llamacpp: DialectServer;
 test.beforeAll(async () => {
-  files = await startFileServer({ [MODEL]: gguf });
+  files = await startFileServer({ [MODEL]: gguf, '/models/page.gguf': new TextEncoder().encode('<!DOCTYPE html><html><body>hi</body></html>') });
   llamacpp = await startDialectServer('llamacpp-old');
 });
 test.afterAll(async () => {
@@ -48,6 +48,10 @@ test('the CPU engine from 设置: not the automatic choice before it was measure
 
   // A self-hosted GGUF (here: the tiny test model).
   await panel.getByText('自建 GGUF 模型地址（可选）').click();
+  // A web page at the address is not a model: refused before anything is let go, saying why.
+  await panel.getByLabel('GGUF 文件地址').fill(files.url('/models/page.gguf'));
+  await panel.getByRole('button', { name: '保存 GGUF 地址' }).click();
+  await expect(panel.getByTestId('cpu-state')).toContainText('这不是能用的模型文件，原来的大脑照常用（这是一个网页（HTML），不是模型文件');
   await panel.getByLabel('GGUF 文件地址').fill(files.url(MODEL));
   await panel.getByRole('button', { name: '保存 GGUF 地址' }).click();
   await panel.getByRole('button', { name: '下载并加载 CPU 模型' }).click();

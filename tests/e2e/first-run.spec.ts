@@ -21,7 +21,7 @@ import { startFileServer, type FileServer } from '../support/file-server.ts';
 import { tinyGguf } from '../support/tiny-gguf.ts';
 import { startOpenAITestServer, type OpenAITestServer } from '../support/openai-test-server.ts';
 
-const NO_BRAIN = '我还没有选好用哪个大脑，请大人在设置里选一下。';
+const NO_BRAIN = '我还没有大脑呢，请大人来帮我选一个大脑吧。';
 
 const GGUF = '/models/tiny-random.gguf';
 let server: OpenAITestServer;
@@ -170,8 +170,10 @@ test('a game tapped before any brain exists: the right line, and the way to a br
   await page.locator('[data-testid=game-card][data-game=guess-number]').click();
   await waitSpoken(page, new RegExp(NO_BRAIN));
   expect((await spoken(page)).join('')).not.toContain('等一会儿');
-  // 选大脑 is for a grown-up: the PIN first, then the reason and the choices.
-  await expect(page.getByTestId('grown-up-gate')).toBeVisible();
+  // The child never sees the PIN pad: 选大脑 is behind 家长 (the PIN, then the reason and the choices).
+  await page.waitForTimeout(500);
+  await expect(page.getByTestId('grown-up-gate')).toHaveCount(0);
+  await page.getByTestId('nav-grown-up').click();
   await enterPin(page);
   await expect(page.getByTestId('brain-setup')).toBeVisible();
   await expect(page.getByTestId('brain-reason')).toHaveText('孩子想玩游戏，但机器人还没有大脑：请大人选一个。');

@@ -2,7 +2,7 @@
  * Every screen at a phone (390×844), a tablet upright (820×1180) and sideways (1180×820), and a
  * laptop (1280×800), as a family meets them on a fresh profile: the first run (PIN, recovery code,
  * play time), 选大脑, 游戏厅 with no brain yet, the grown-up gate, 游戏厅 in a game of 猜数字,
- * 设计室, 设置, 记录 with rounds. At each, the
+ * 设计室 (and its card form), 设置, 记录 with rounds and the play-time picture. At each, the
  * layout check in the page (support/layout.ts) fails on anything sticking out sideways or cut,
  * text one character per line, or a control smaller than 48×48 px (64×64 in the child's arcade);
  * screenshots of each are kept. In the arcade the latest lines of the conversation are in view,
@@ -115,6 +115,11 @@ for (const [size, viewport] of Object.entries(SIZES)) {
     await openGrownUp(page, 'studio');
     await expect(page.locator('body[data-studio-ready="1"]')).toHaveCount(1);
     await checkScreen(page, info, 'studio');
+    // The card form (written by hand, and the form a finished game is changed in).
+    await page.getByTestId('new-hand').click();
+    await expect(page.getByTestId('hand-form')).toBeVisible();
+    await checkScreen(page, info, 'studio-hand');
+    await page.getByTestId('back').click();
 
     await openGrownUp(page, 'settings');
     await expect(page.getByTestId('remote-games')).toBeVisible();

@@ -122,3 +122,76 @@ test('bedtime: warned, ended at its start, locked until the morning; a parent ma
   await page.clock.fastForward('00:06');
   await expect(page.getByTestId('locked-screen')).toHaveCount(0);
 });
+
+test('bedtime during a chat (no game): the warning and the goodnight are said too', async ({ page }, info) => {
+  test.setTimeout(120_000);
+  await page.clock.install({ time: new Date('2025-03-03T20:20:00+08:00') });
+  await openApp(page, { setup: { bedtime: true } });
+  // A chat with pauses longer than a minute between rounds.
+  await heard(page, /我是小方/, () => type(page, '你好'));
+  await idle(page);
+  await page.clock.runFor(180_000);
+  await heard(page, /./, () => type(page, '你喜欢什么颜色'));
+  await idle(page);
+  await heard(page, /快到睡觉时间啦/, () => page.clock.runFor(180_000));
+  await idle(page);
+  await page.clock.runFor(120_000);
+  await heard(page, /./, () => type(page, '你好呀'));
+  await idle(page);
+  await heard(page, /该睡觉啦，晚安，明天见/, () => page.clock.runFor(150_000));
+  await expect(page.getByTestId('locked-screen')).toHaveAttribute('data-reason', 'bedtime');
+  await shootSizes(page, info, 'play-time-bedtime-chat');
+});
+
+test('a first run inside bedtime says so while setting up', async ({ page }, info) => {
+  await page.clock.install({ time: new Date('2025-03-03T21:10:00+08:00') });
+  await page.goto('/?e2e#arcade');
+  for (let i = 0; i < 2; i++) {
+    await page.getByTestId('setup-pin').fill('2580');
+    await page.getByTestId('setup-pin-ok').click();
+  }
+  await page.getByTestId('recovery-saved').check();
+  await page.getByTestId('recovery-next').click();
+  await expect(page.getByTestId('setup-bedtime')).toContainText('现在是睡觉时间（20:30 到 7:00）');
+  await shootSizes(page, info, 'play-time-first-run-bedtime', { target: page.getByTestId('setup-bedtime') });
+  // Bedtime turned off here: the note goes.
+  await page.getByTestId('bedtime-on').uncheck();
+  await expect(page.getByTestId('setup-bedtime')).toHaveCount(0);
+});
+
+test('记录 shows how long the child played: yesterday on top, today and the seven days before as bars per game', async ({ page }, info) => {
+  test.setTimeout(120_000);
+  await page.clock.install({ time: new Date('2025-03-03T10:00:00+08:00') });
+  await openApp(page);
+  // The days before, as the app kept them (play time by day and game).
+  await page.evaluate(async () => {
+    const db: IDBDatabase = await new Promise((ok, no) => {
+      const r = indexedDB.open('agentcade-parental');
+      r.onsuccess = () => ok(r.result);
+      r.onerror = () => no(r.error);
+    });
+    const m = 60_000;
+    const history = { '2025-02-25': { chat: 4 * m }, '2025-02-27': { 'guess-number': 12 * m, chat: 3 * m }, '2025-03-01': { 'draw-guess': 18 * m }, '2025-03-02': { 'guess-number': 20 * m, chat: 5 * m } };
+    await new Promise((ok) => {
+      const tx = db.transaction('kv', 'readwrite');
+      tx.objectStore('kv').put(history, 'history');
+      tx.oncomplete = ok;
+    });
+    db.close();
+  });
+  await page.reload();
+  // Today: three minutes of 猜数字, counted as it is played.
+  await startGuessNumber(page);
+  await page.clock.runFor(180_000);
+  await openGrownUp(page, 'trace');
+  const chart = page.getByTestId('play-time-chart');
+  await expect(chart.getByTestId('play-yesterday')).toHaveText('昨天一共玩了 25 分钟');
+  await expect(chart.getByTestId('play-day')).toHaveCount(8);
+  await expect(chart.getByTestId('play-day').last()).toHaveAttribute('data-day', '2025-03-03');
+  expect(Number(await chart.getByTestId('play-day').last().getAttribute('data-ms'))).toBeGreaterThanOrEqual(180_000);
+  await expect(chart.getByTestId('play-today')).toContainText(/今天到现在：[34] 分钟/);
+  await expect(chart.getByTestId('play-game').first()).toContainText(/猜数字：3[5-6] 分钟/);
+  await expect(chart).toContainText('聊天：12 分钟');
+  await expect(page.getByTestId('round-duration').first()).toContainText('机器人回答用了');
+  await shootSizes(page, info, 'trace-play-time', { target: chart });
+});

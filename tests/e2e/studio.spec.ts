@@ -8,6 +8,8 @@ import { expect, test } from '@playwright/test';
 import { DEMO_THEMES } from '../../src/studio/demo-decks.ts';
 import { childSays, expectPlainWords, openStudio, Parent, shoot, SIZES, spoken } from './support/studio.ts';
 import { enterPin, openGrownUp } from './support/parent.ts';
+import { type, waitSpoken } from './support/child.ts';
+import { shootSizes } from './support/screens.ts';
 
 const RIDDLES = DEMO_THEMES['谜语'].rows;
 const riddleAnswer = (said: string) => {
@@ -175,9 +177,20 @@ test('no brain: talking is not offered (said plainly), cards written by hand sti
   parent.report(info, '手写卡片（不用大脑）');
   await expect(page.getByTestId('chat-input')).toHaveCount(0);
 
-  // It is in the arcade at once.
+  // It is in the arcade at once, and plays with no brain chosen (the rules alone): no PIN pad for the child.
   await page.getByTestId('nav-arcade').click();
-  await expect(page.locator('[data-testid=game-card][data-game^="studio-"]')).toContainText('猜动物朋友');
+  const card = page.locator('[data-testid=game-card][data-game^="studio-"]');
+  await expect(card).toContainText('猜动物朋友');
+  await card.click();
+  const first = await waitSpoken(page, /什么动物(鼻子长|脖子长|会下蛋)？/);
+  await expect(page.getByTestId('grown-up-gate')).toHaveCount(0);
+  const answer = first.includes('鼻子') ? '大象' : first.includes('脖子') ? '长颈鹿' : '鸡';
+  const n = (await spoken(page)).length;
+  await type(page, answer);
+  const after = await waitSpoken(page, /对|答对|棒/, n);
+  expect(after).not.toContain('大脑');
+  await shootSizes(page, info, 'studio-hand-game-no-brain');
+  await type(page, '不玩了');
 
   // 我的游戏: delete it (asked first); the arcade no longer lists it.
   await openGrownUp(page, 'studio');
@@ -190,4 +203,119 @@ test('no brain: talking is not offered (said plainly), cards written by hand sti
   await expect(page.getByTestId('project')).toHaveCount(0);
   await page.getByTestId('nav-arcade').click();
   await expect(page.locator('[data-testid=game-card][data-game^="studio-"]')).toHaveCount(0);
+});
+
+test('bad cards are told, nothing typed is lost; the 「豆豆」 quiz gets another name; 3年级 and 2只 are right answers, played with no brain', async ({ page }, info) => {
+  test.setTimeout(90_000);
+  await openStudio(page, { brain: false });
+  await page.getByTestId('new-hand').click();
+  const form = page.getByTestId('hand-form');
+  const rows = form.getByTestId('form-row');
+  const long = '爸'.repeat(500);
+  await form.getByTestId('hand-title').fill('豆豆');
+  await rows.nth(0).getByLabel('题目').fill('谁最爱吃苹果？');
+  await rows.nth(0).getByLabel('答案').fill('豆豆');
+  await rows.nth(1).getByLabel('题目').fill(long);
+  await rows.nth(1).getByLabel('答案').fill('🐶');
+  await rows.nth(2).getByLabel('题目').fill('家里有几只小猫？');
+  await rows.nth(2).getByLabel('答案').fill('两只');
+  // Told at the field as it is typed, and again when saved; nothing is cut.
+  await expect(rows.nth(1).getByTestId('field-note')).toHaveText(['太长了：最多 80 个字，现在 500 个字', '机器人念不出来：🐶，请换成文字']);
+  await page.getByTestId('hand-done').click();
+  const problems = form.getByTestId('hand-problems');
+  await expect(problems).toContainText('「卡片」第 2 张的「题目」太长了（最多 80 个字，现在 500 个字）');
+  await expect(problems).toContainText('「卡片」第 2 张的「答案」里有机器人念不出来的符号（🐶），请换成文字');
+  await expect(problems).toContainText('游戏的名字「豆豆」也是一张卡片的答案');
+  await expect(problems).toContainText('比如「豆豆问答」');
+  await expect(rows.nth(1).getByLabel('题目')).toHaveValue(long);
+  await expect(rows.nth(1).getByLabel('答案')).toHaveValue('🐶');
+  await shootSizes(page, info, 'studio-hand-bad-input', { target: problems });
+  // Fixed: the suggested name, a sayable card.
+  await form.getByTestId('hand-title').fill('豆豆问答');
+  await rows.nth(1).getByLabel('题目').fill('豆豆上几年级？');
+  await rows.nth(1).getByLabel('答案').fill('三年级');
+  await page.getByTestId('hand-done').click();
+  await expect(page.getByTestId('waiting')).toContainText('做好了！「豆豆问答」已经放进游戏厅');
+
+  // Played with no brain; the recognizer writes digits.
+  await page.getByTestId('nav-arcade').click();
+  await page.locator('[data-testid=game-card][data-game^="studio-"]').click();
+  const answers: Record<string, string> = { 苹果: '豆豆', 年级: '3年级', 小猫: '2只' };
+  let said = await waitSpoken(page, /第1题：[^？]+？/);
+  for (let i = 0; i < 3; i++) {
+    const key = Object.keys(answers).find((k) => said.slice(said.lastIndexOf('题：')).includes(k))!;
+    const n = (await spoken(page)).length;
+    await type(page, answers[key]);
+    said = await waitSpoken(page, i < 2 ? /答对了！第\d题：[^？]+？/ : /答对了 3 张/, n);
+    expect(said).not.toContain('不对');
+  }
+});
+
+test('a finished game is changed in the same form (cards added, removed, changed, a new name) as a new version, its play records kept; a half-written form survives the idle lock and a reload', async ({ page }, info) => {
+  test.setTimeout(120_000);
+  await page.clock.install({ time: new Date('2025-03-03T10:00:00+08:00') });
+  await openStudio(page, { brain: false });
+  await page.getByTestId('new-hand').click();
+  const form = page.getByTestId('hand-form');
+  const rows = form.getByTestId('form-row');
+  await form.getByTestId('hand-title').fill('动物猜猜看');
+  const cards = [['什么动物鼻子长？', '大象'], ['什么动物脖子长？', '长颈鹿'], ['什么动物会下蛋？', '鸭']];
+  for (const [i, [q, a]] of cards.entries()) {
+    await rows.nth(i).getByLabel('题目').pressSequentially(q);
+    await rows.nth(i).getByLabel('答案').pressSequentially(a);
+  }
+  // Typing keeps the grown-up area open; three idle minutes close it; the form comes back as it was.
+  await page.clock.runFor(150_000);
+  await rows.nth(2).getByLabel('答案').press('End');
+  await page.clock.runFor(150_000);
+  await expect(form).toBeVisible();
+  await page.clock.runFor(40_000);
+  await expect(page.getByTestId('arcade')).toBeVisible();
+  await openGrownUp(page, 'studio');
+  await expect(form.getByTestId('hand-title')).toHaveValue('动物猜猜看');
+  await expect(page.getByTestId('noted')).toContainText('上次没写完的卡片还在');
+  await page.reload();
+  // The address asked for 设计室: the gate asks at once after the reload.
+  await expect(page.getByTestId('grown-up-gate')).toBeVisible();
+  await enterPin(page);
+  await expect(rows.nth(2).getByLabel('答案')).toHaveValue('鸭');
+  await shootSizes(page, info, 'studio-hand-draft-kept', { target: form });
+  await page.getByTestId('hand-done').click();
+  await expect(page.getByTestId('waiting')).toContainText('「动物猜猜看」已经放进游戏厅');
+
+  // Played once: a play record.
+  await page.getByTestId('nav-arcade').click();
+  await page.locator('[data-testid=game-card][data-game^="studio-"]').click();
+  await waitSpoken(page, /第1题/);
+  await type(page, '不玩了');
+  await waitSpoken(page, /下次/);
+  await openGrownUp(page, 'studio');
+  await page.getByTestId('back').click();
+  await expect(page.getByTestId('playbook')).toHaveCount(1);
+
+  // 改卡片: the same form, filled in; one card changed, one removed, one added, a new name.
+  await page.getByTestId('edit-cards').click();
+  await expect(form.getByTestId('hand-title')).toHaveValue('动物猜猜看');
+  await expect(rows).toHaveCount(3);
+  await rows.nth(2).getByLabel('答案').fill('鸡');
+  await rows.nth(1).getByTestId('remove-row').click();
+  await form.getByTestId('add-row').click();
+  await rows.nth(2).getByLabel('题目').fill('什么动物会跳？');
+  await rows.nth(2).getByLabel('答案').fill('袋鼠');
+  await form.getByTestId('hand-title').fill('动物朋友');
+  await shootSizes(page, info, 'studio-edit-cards', { target: form });
+  await page.getByTestId('hand-done').click();
+  await expect(page.getByTestId('waiting')).toContainText('「动物朋友」已经放进游戏厅');
+  await page.getByTestId('back').click();
+  await expect(page.getByTestId('project')).toHaveCount(1);
+  await expect(page.getByTestId('project')).toContainText('第 2 版');
+  await expect(page.getByTestId('playbook')).toHaveCount(1);
+  // The arcade plays the new version.
+  await page.getByTestId('nav-arcade').click();
+  const card = page.locator('[data-testid=game-card][data-game^="studio-"]');
+  await expect(card).toHaveCount(1);
+  await expect(card).toContainText('动物朋友');
+  await card.click();
+  const said = await waitSpoken(page, /第1题：[^？]+？/);
+  expect(said).not.toContain('脖子长');
 });

@@ -204,7 +204,7 @@ test('记录 for a parent: a round of 猜数字 reads as 孩子说 / 机器人�
   await expect(guess.getByTestId('round-said')).toHaveText('孩子说「我猜50」');
   await expect(guess.getByTestId('round-robot')).toHaveText(`机器人说「${heard}」`);
   await expect(guess.getByTestId('round-happened')).toHaveText(`猜了 50，${SECRET > 50 ? '偏小' : '偏大'}，还剩 6 次`);
-  await expect(guess.getByTestId('round-duration')).toHaveText(/^用时 \d+(\.\d)? (毫秒|秒)$/);
+  await expect(guess.getByTestId('round-duration')).toHaveText(/^机器人回答用了 \d+(\.\d)? (毫秒|秒)$/);
   const start = rounds.last();
   await expect(start.getByTestId('round-happened')).toHaveText('开了一局：想好了 1 到 100 之间的一个数，有 7 次机会');
   // Nothing technical shows until 技术细节 is opened, and no answer before it is revealed.

@@ -12,6 +12,7 @@
 import { entryKey, lexiconFor, buildLexicon, type Lexicon } from './lexicon.ts';
 import { findMentions } from './mentions.ts';
 import { normalize } from './normalize.ts';
+import { numeralForm } from './numerals.ts';
 import { read, type ReadMention } from './reading.ts';
 import type { JevResult, JevTarget } from './types.ts';
 
@@ -50,7 +51,8 @@ export function judge(text: string, target: JevTarget, vocabulary: JevTarget[]):
     return { verdict: 'unclear', mentioned: [], reason: '判定参数不完整' };
   }
   const { lex, index: targetIndex } = lexiconWith(vocabulary ?? [], target);
-  const s = normalize(text);
+  // Numbers in one form, as the lexicon also holds every name (3年级 = 三年级, 2只 = 两只).
+  const s = numeralForm(normalize(text));
   if (s.replace(/[|\s]/g, '') === '') return { verdict: 'unclear', mentioned: [], reason: '没有听到内容' };
 
   const reading = read(s, findMentions(s, lex, targetIndex));

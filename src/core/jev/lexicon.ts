@@ -7,6 +7,7 @@
  *     word is still found, and the longest known name at a place wins (熊猫 beats 猫).
  */
 import { normalize, isHan } from './normalize.ts';
+import { numeralForm } from './numerals.ts';
 import { syllables } from './pinyin.ts';
 import type { JevTarget } from './types.ts';
 
@@ -66,6 +67,10 @@ export function buildLexicon(vocabulary: readonly JevTarget[]): Lexicon {
   // Written names first (so a card's own alias beats another card's derived form), then derived.
   entries.forEach((t, i) => {
     for (const a of [t.name, ...t.aliases]) add(normalize(a), i, false);
+  });
+  // The same names with numbers in one form (三年级 / 3年级, 两只 / 2只): what was said is read in that form too.
+  entries.forEach((t, i) => {
+    for (const a of [t.name, ...t.aliases]) add(numeralForm(normalize(a)), i, false);
   });
   entries.forEach((t, i) => {
     for (const a of [t.name, ...t.aliases]) {

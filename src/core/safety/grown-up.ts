@@ -24,22 +24,61 @@ export function pinProblem(pin: string): string {
 export interface Attempts {
   /** Wrong tries since the last right one. */
   fails: number;
-  /** No try before this time (epoch ms). */
-  lockedUntil: number;
+  /** The device clock at the last wrong try (epoch ms). */
+  triedAt: number;
+  /** How long the last wrong try makes the next one wait (ms; 0: no wait). */
+  waitLen: number;
+  /**
+   * How much of that wait is known to have passed (ms), counted on a clock the device clock cannot
+   * move; kept so that a reload after the device clock was turned back goes on from there.
+   */
+  waited: number;
 }
 
-export const NO_ATTEMPTS: Attempts = { fails: 0, lockedUntil: 0 };
+export const NO_ATTEMPTS: Attempts = { fails: 0, triedAt: 0, waitLen: 0, waited: 0 };
 
-/** How long to wait before the next try (0: now). */
-export function waitMs(a: Attempts, now: number): number {
-  return Math.max(0, a.lockedUntil - now);
+/**
+ * Attempts as stored, read safely: an older record (`lockedUntil`, a wait ending at a device-clock
+ * time) becomes a wait of at most its own length from now, never longer.
+ */
+export function readAttempts(raw: unknown, deviceNow: number): Attempts {
+  if (!raw || typeof raw !== 'object') return NO_ATTEMPTS;
+  const r = raw as Record<string, unknown>;
+  const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) && v >= 0 ? v : 0);
+  const fails = Math.floor(num(r.fails));
+  if ('waitLen' in r) {
+    const waitLen = Math.min(MAX_WAIT_MS, num(r.waitLen));
+    return { fails, triedAt: num(r.triedAt), waitLen, waited: Math.min(waitLen, num(r.waited)) };
+  }
+  const left = Math.min(MAX_WAIT_MS, waitFor(fails), Math.max(0, num(r.lockedUntil) - deviceNow));
+  return { fails, triedAt: deviceNow, waitLen: left, waited: 0 };
 }
 
-/** After a wrong PIN: from the sixth on, each one waits twice as long (1 min, 2, 4 … up to 30 min). */
-export function afterWrong(a: Attempts, now: number): Attempts {
-  const fails = a.fails + 1;
+/**
+ * How much of the wait has passed: what was counted (`waited`, from a clock that only moves
+ * forward) or what the device clock says since the try, whichever is more. A device clock turned
+ * back counts as no time passed, so a wait is never longer than its own length from the try.
+ */
+export function waitedSoFar(a: Attempts, deviceNow: number, countedMs = a.waited): number {
+  const byDevice = deviceNow >= a.triedAt ? deviceNow - a.triedAt : 0;
+  return Math.min(a.waitLen, Math.max(countedMs, byDevice));
+}
+
+/** How long to wait before the next try (0: now); never more than the wait's own length. */
+export function waitMs(a: Attempts, deviceNow: number, countedMs = a.waited): number {
+  return Math.max(0, a.waitLen - waitedSoFar(a, deviceNow, countedMs));
+}
+
+/** The wait after this many wrong tries: from the sixth on, twice as long each time (1 min, 2, 4 … up to 30 min). */
+function waitFor(fails: number): number {
   const over = fails - FREE_TRIES;
-  return { fails, lockedUntil: over > 0 ? now + Math.min(MAX_WAIT_MS, FIRST_WAIT_MS * 2 ** (over - 1)) : 0 };
+  return over > 0 ? Math.min(MAX_WAIT_MS, FIRST_WAIT_MS * 2 ** (over - 1)) : 0;
+}
+
+/** After a wrong PIN: counted, and from the sixth on the next try waits (1 min, 2, 4 … up to 30 min). */
+export function afterWrong(a: Attempts, deviceNow: number): Attempts {
+  const fails = a.fails + 1;
+  return { fails, triedAt: deviceNow, waitLen: waitFor(fails), waited: 0 };
 }
 
 /** The alphabet of recovery codes: no 0/O, 1/I/L to misread when copying by hand. */

@@ -138,7 +138,7 @@ function nextLock(state: PlayState, settings: PlaySettings, local: LocalTime): {
 export function advance(
   state: PlayState,
   settings: PlaySettings,
-  step: { deviceNow: number; elapsedMs: number; active: boolean },
+  step: { deviceNow: number; elapsedMs: number; active: boolean; /** The child is still around (a chat a few minutes ago): warned too, though not counted. */ present?: boolean },
   local: LocalTime,
 ): { state: PlayState; events: PlayEvent[]; status: PlayStatus } {
   const before = playStatus(rollDay(state, local), settings, local);
@@ -148,7 +148,7 @@ export function advance(
   const events: PlayEvent[] = [];
   if (status.kind === 'locked' && before.kind !== 'locked') events.push({ type: 'lock', reason: status.reason });
   else if (status.kind === 'open' && before.kind === 'locked') events.push({ type: 'unlock' });
-  if (status.kind === 'open' && step.active) {
+  if (status.kind === 'open' && (step.active || step.present)) {
     const lock = nextLock(next, settings, local);
     const limitMs = settings.dailyLimitMin === null ? Infinity : settings.dailyLimitMin * 60_000;
     const warnAt = Math.min(WARN_BEFORE_MS, limitMs / 3);
@@ -179,4 +179,37 @@ export function unlimitedToday(state: PlayState): PlayState {
 export function resyncClock(state: PlayState, deviceNow: number, local: LocalTime): PlayState {
   const next = { ...state, clock: deviceNow };
   return local(deviceNow).day === state.day ? next : rollDay(next, local);
+}
+
+/** Play time by day and by game (`chat` for talk with no game): what 记录 draws. Days are local YYYY-MM-DD. */
+export type PlayHistory = Record<string, Record<string, number>>;
+
+/** Days of play history kept (today and the seven before it). */
+export const HISTORY_DAYS = 8;
+
+/** `ms` of play on `day` added for `what` (a game id, or `chat`); only the newest HISTORY_DAYS days are kept. */
+export function addPlay(history: PlayHistory, day: string, what: string, ms: number): PlayHistory {
+  if (!(ms > 0)) return history;
+  const today = { ...(history[day] ?? {}) };
+  today[what] = (today[what] ?? 0) + ms;
+  const next: PlayHistory = { ...history, [day]: today };
+  const days = Object.keys(next).sort();
+  for (const d of days.slice(0, Math.max(0, days.length - HISTORY_DAYS))) delete next[d];
+  return next;
+}
+
+/** The `n` local days ending with `today` (oldest first), from a day string and a calendar step. */
+export function lastDays(today: string, n: number): string[] {
+  const [y, m, d] = today.split('-').map(Number);
+  const out: string[] = [];
+  for (let i = n - 1; i >= 0; i--) {
+    const t = new Date(Date.UTC(y, m - 1, d - i));
+    out.push(`${t.getUTCFullYear()}-${String(t.getUTCMonth() + 1).padStart(2, '0')}-${String(t.getUTCDate()).padStart(2, '0')}`);
+  }
+  return out;
+}
+
+/** Total play of one day (ms). */
+export function dayTotal(history: PlayHistory, day: string): number {
+  return Object.values(history[day] ?? {}).reduce((a, b) => a + b, 0);
 }

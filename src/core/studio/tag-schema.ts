@@ -8,6 +8,7 @@
  * Pure.
  */
 import { joinList } from '../text/punctuation.ts';
+import { unsayable } from '../text/speakable.ts';
 
 export type FieldType = 'object' | 'array' | 'string' | 'integer' | 'number' | 'boolean';
 
@@ -41,6 +42,8 @@ export interface FieldSchema {
   stated?: 'rounds' | 'age';
   /** The game's name in the arcade: it may not be taken already. */
   gameName?: boolean;
+  /** An answer the child says (a card's answer or alias): the game's name may not be one. */
+  answer?: boolean;
 }
 
 /** A declared tag: what it means and, optionally, how its value looks and reads. */
@@ -61,7 +64,7 @@ export interface TagDef {
 const TYPES: FieldType[] = ['object', 'array', 'string', 'integer', 'number', 'boolean'];
 const KEYS = new Set([
   'type', 'title', 'description', 'properties', 'required', 'items', 'minItems', 'maxItems', 'unit', 'minimum', 'maximum',
-  'minLength', 'maxLength', 'enum', 'labels', 'widget', 'readOnly', 'hidden', 'stated', 'gameName',
+  'minLength', 'maxLength', 'enum', 'labels', 'widget', 'readOnly', 'hidden', 'stated', 'gameName', 'answer',
 ]);
 
 /** Reads a schema from the manifest's YAML; every problem goes to `err`. */
@@ -83,7 +86,7 @@ export function parseFieldSchema(raw: unknown, where: string, err: (m: string) =
     if (typeof r[k] !== 'number') err(`${where}: ${k} 必须是数字`);
     else s[k] = r[k] as number;
   }
-  for (const k of ['readOnly', 'hidden', 'gameName'] as const) if (r[k] === true) s[k] = true;
+  for (const k of ['readOnly', 'hidden', 'gameName', 'answer'] as const) if (r[k] === true) s[k] = true;
   if (r.widget !== undefined) {
     if (r.widget !== 'drawing') err(`${where}: widget 只能是 drawing`);
     else s.widget = 'drawing';
@@ -165,7 +168,10 @@ function walk(s: FieldSchema, v: unknown, where: string, out: string[]): void {
       if (typeof v !== 'string') return void out.push(`${where}应该是文字`);
       const n = Array.from(v.trim()).length;
       if (s.minLength !== undefined && n < s.minLength) out.push(`${where}太短了`);
-      if (s.maxLength !== undefined && n > s.maxLength) out.push(`${where}太长了（最多 ${s.maxLength} 个字）`);
+      if (s.maxLength !== undefined && n > s.maxLength) out.push(`${where}太长了（最多 ${s.maxLength} 个字，现在 ${n} 个字）`);
+      // Said aloud (every field a parent sees and is not a picked value): no marks without a sound.
+      const marks = s.hidden || s.widget || s.enum ? [] : unsayable(v);
+      if (marks.length) out.push(`${where}里有机器人念不出来的符号（${marks.join(' ')}），请换成文字`);
       if (s.enum && !s.enum.includes(v)) out.push(`${where}只能是：${(s.labels ?? s.enum).join('、')}`);
       return;
     }

@@ -73,6 +73,8 @@ export interface ProjectRecord {
   design?: Record<string, unknown>;
   /** Texts of the parent's own cards that the safety check flagged and the parent approved for this game (they pass in play). */
   approved?: string[];
+  /** How many times the game was put in the arcade (1 at first; an edit of a finished game adds one). */
+  version?: number;
 }
 
 interface PlayTurn {

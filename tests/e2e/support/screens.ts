@@ -1,10 +1,11 @@
-/** Screenshots of what is on screen now at the three sizes the app is made for. */
+/** Screenshots of what is on screen now at the four sizes the app is made for. */
 import type { Locator, Page, TestInfo } from '@playwright/test';
 
 export const VIEWPORTS = [
   { name: 'phone', width: 390, height: 844 },
   { name: 'portrait', width: 820, height: 1180 },
   { name: 'landscape', width: 1180, height: 820 },
+  { name: 'laptop', width: 1280, height: 800 },
 ];
 
 /** `target`: a part of the page brought into view again at each size (a resize moves what is on screen). */

@@ -11,6 +11,7 @@ import { startDialectServer } from '../../support/dialect-servers.ts';
 import { deferred } from '../../support/deferred.ts';
 import { brainFacts } from '../../../src/llm/brain-status.ts';
 import { brainSpeed } from '../../../src/core/llm/brain-speed.ts';
+import { modelError } from '../../../src/llm/errors.ts';
 
 const gpu: WebGpuProbe = { usable: true, f16: true, adapter: 'test', maxStorageBufferBindingSize: 1 << 30 };
 
@@ -64,7 +65,7 @@ function fakeWebLlm(opts: { cached?: boolean; fail?: string; rates?: (threads: n
 const noCpu: CpuProbe = { usable: false, reason: 'no-wasm-memory64', isolated: false, cores: 4 };
 
 /** `saving`: each save finishes only when it settles (default: at once). */
-function controller(f: ReturnType<typeof fakeWebLlm>, stored: Partial<ModelSettings> = {}, probe = gpu, cpu?: { fake: ReturnType<typeof fakeWebLlm>; probe: CpuProbe }, saving?: Promise<void>) {
+function controller(f: ReturnType<typeof fakeWebLlm>, stored: Partial<ModelSettings> = {}, probe = gpu, cpu?: { fake: ReturnType<typeof fakeWebLlm>; probe: CpuProbe }, saving?: Promise<void>, checkModelFile?: (url: string) => Promise<void>) {
   const hub = new ModelHub();
   const saved: ModelSettings[] = [];
   const c = new ModelController({
@@ -79,6 +80,7 @@ function controller(f: ReturnType<typeof fakeWebLlm>, stored: Partial<ModelSetti
       saved.push(s);
       await saving;
     },
+    checkModelFile,
   });
   return { c, hub, saved };
 }
@@ -289,6 +291,29 @@ describe('automatic engine choice', () => {
     expect(hub.kind).toBe('cpu');
     expect(await tryStep(hub, '你好')).toBe('本机模型在此');
     expect(f.calls).toEqual([]);
+  });
+
+  it('a new self-hosted GGUF address that is not a whole model: refused, saying why; the working CPU brain stays in use', async () => {
+    const cpu = fakeWebLlm();
+    const checked: string[] = [];
+    const check = async (url: string) => {
+      checked.push(url);
+      throw modelError('model_file_bad', `这是一个网页（HTML），不是模型文件：${url}`);
+    };
+    const { c, hub } = controller(fakeWebLlm(), {}, noGpu, { fake: cpu, probe: tablet }, undefined, check);
+    await c.init();
+    const loading = c.load('cpu');
+    await tick();
+    cpu.finish('qwen2.5-0.5b-instruct-q4_k_m');
+    await loading;
+    expect(hub.kind).toBe('cpu');
+    await c.chooseModel('cpu', 'qwen2.5-0.5b-instruct-q4_k_m', { modelUrl: 'https://robot.local/models/page.gguf' });
+    expect(checked).toEqual(['https://robot.local/models/page.gguf']);
+    expect(hub.kind).toBe('cpu');
+    expect(cpu.calls).not.toContain('unload');
+    expect(c.snapshot.settings.cpu.modelUrl ?? '').not.toContain('page.gguf');
+    expect(c.snapshot.cpu).toMatchObject({ kind: 'failed', code: 'model_file_bad' });
+    expect(await tryStep(hub, '你好')).toBe('本机模型在此');
   });
 
   it('at start, a CPU model that is ready offline and measured fast enough is loaded again without asking', async () => {

@@ -34,7 +34,7 @@ describe('ParentalControls', () => {
   });
 
   it('verifies the PIN; wrong tries count across a reload; the recovery code sets a new one', async () => {
-    const { t, make } = setup();
+    const { make } = setup();
     const c = make();
     await c.load();
     const { code } = (await c.setFirstPin('2580')) as { code: string };
@@ -46,14 +46,47 @@ describe('ParentalControls', () => {
     await again.load();
     expect(again.waitMs).toBe(60_000);
     expect(await again.verify('2580')).toMatchObject({ ok: false, waitMs: 60_000 });
-    t.wall += 60_000;
+    // The recovery code has its own count: usable while the PIN waits.
     expect(await again.recover('wrong-code-xx', '3691')).toEqual({ problem: expect.stringContaining('恢复码不对') });
-    t.wall += 120_000;
+    expect(again.recoveryWaitMs).toBe(0);
     const r = await again.recover(code.toLowerCase(), '3691');
     expect(r).toEqual({ code: expect.any(String) });
     again.lock();
     expect(await again.verify('2580')).toMatchObject({ ok: false });
     expect(await again.verify('3691')).toEqual({ ok: true });
+  });
+
+  it('the device clock turned back during a wrong-PIN wait does not stretch it, across a reload either', async () => {
+    const { t, make } = setup();
+    const c = make();
+    await c.load();
+    await c.setFirstPin('2580');
+    c.lock();
+    for (let i = 0; i < 6; i++) await c.verify('0000');
+    expect(c.waitMs).toBe(60_000);
+    // The clock goes back an hour: the minute goes on counting (monotonic time).
+    t.wall -= 3_600_000;
+    t.mono += 45_000;
+    expect(c.waitMs).toBe(15_000);
+    c.checkIdle(); // keeps what has passed
+    await c.flush();
+    // A reload (the monotonic clock starts again): no more than what is left.
+    t.mono = 0;
+    const again = make();
+    await again.load();
+    expect(again.waitMs).toBe(15_000);
+    t.mono += 15_000;
+    expect(again.waitMs).toBe(0);
+    expect(await again.verify('2580')).toEqual({ ok: true });
+    // A clock back a day after a longer wait: at most the wait's own length.
+    again.lock();
+    for (let i = 0; i < 7; i++) await again.verify('0000');
+    const len = again.waitMs;
+    t.wall -= 86_400_000;
+    expect(again.waitMs).toBeLessThanOrEqual(len);
+    const third = make();
+    await third.load();
+    expect(third.waitMs).toBeLessThanOrEqual(len);
   });
 
   it('an unlock ends after a few idle minutes; a touch keeps it open', async () => {
@@ -94,5 +127,27 @@ describe('ParentalControls', () => {
     expect(e.view.usedMs).toBe(7 * 60_000);
     expect(e.step(4 * 60_000, true)).toEqual([{ type: 'lock', reason: 'limit' }]);
     expect(e.playAllowed).toBe(false);
+  });
+});
+
+describe('play time by day and game (for 记录)', () => {
+  it('counts each game and the chat on its day, kept across a reload, the last eight days only', async () => {
+    const { t, make } = setup();
+    const c = make();
+    await c.load();
+    await c.setFirstPin('2580');
+    c.step(60_000, true, true, 'guess-number');
+    c.step(30_000, true, true, 'chat');
+    c.step(30_000, false, true, 'chat'); // present but not counted
+    expect(c.view.history).toEqual({ '2025-03-03': { 'guess-number': 60_000, chat: 30_000 } });
+    t.wall += 86_400_000;
+    c.step(0, false);
+    c.step(45_000, true, true, 'guess-number');
+    await c.flush();
+    const again = make();
+    await again.load();
+    expect(again.view.history['2025-03-04']).toEqual({ 'guess-number': 45_000 });
+    expect(again.view.history['2025-03-03']['guess-number']).toBe(60_000);
+    expect(again.view.day).toBe('2025-03-04');
   });
 });

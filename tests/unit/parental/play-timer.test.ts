@@ -124,3 +124,28 @@ describe('PlayTimer', () => {
     expect(s.stopped()).toBe(1);
   });
 });
+
+describe('PlayTimer in a chat (no game)', () => {
+  it('a child chatting now and then before bedtime is warned, then told goodnight', async () => {
+    const s = await setup({ limit: 60, bedtimeFrom: 10 * 60 + 12 });
+    const chat = () => {
+      s.agent.set({ phase: 'speaking' });
+      s.agent.set({ phase: 'idle' });
+    };
+    // A round every three minutes: the pauses are longer than a counted minute.
+    for (let i = 0; i < 3; i++) {
+      chat();
+      for (let k = 0; k < 36; k++) s.pass(5000);
+    }
+    // 10:09 now: the warning came during the chat.
+    expect(s.agent.said).toEqual([PLAY_TIME_LINES.warnBedtime]);
+    chat();
+    for (let k = 0; k < 36; k++) s.pass(5000);
+    await flush();
+    await flush();
+    expect(s.agent.ended).toEqual([{ words: PLAY_TIME_LINES.endWords, goodbye: PLAY_TIME_LINES.bedtime, hadGame: false }]);
+    expect(s.controls.view.play).toMatchObject({ kind: 'locked', reason: 'bedtime' });
+    // Only the minute after each round counted.
+    expect(s.controls.view.usedMs).toBeLessThanOrEqual(4 * MIN + 4 * 5000);
+  });
+});
