@@ -103,4 +103,17 @@ test('broken firmware (a wrong CRC): the kit fails and shows the bytes the robot
   const text = await download(page, 'kit-export-text');
   expect(text.text).toContain('[FAIL] hello.answer');
   expect(text.text).toMatch(/rx {2}unreadable block: CRC mismatch/);
+  expect(text.text).toContain('limit: no screen readback');
+
+  // A reload keeps the report: back on the kit's page, the same results, failures first, bytes and all.
+  const before = await page.getByTestId('kit-result').evaluateAll((rows) => rows.map((r) => `${r.getAttribute('data-id')}:${r.getAttribute('data-status')}`));
+  expect(before[0]).toBe('hello.answer:fail');
+  await page.reload();
+  await page.waitForFunction(() => '__agentcade' in window);
+  await openGrownUp(page, 'settings');
+  await page.getByTestId('open-robot-kit').click();
+  await expect(page.getByTestId('kit-restored')).toContainText('的检测');
+  await expect(page.getByTestId('kit-summary')).toContainText('没通过');
+  expect(await page.getByTestId('kit-result').evaluateAll((rows) => rows.map((r) => `${r.getAttribute('data-id')}:${r.getAttribute('data-status')}`))).toEqual(before);
+  await expect(page.locator('[data-testid=kit-result][data-id="hello.answer"]').getByTestId('kit-bytes')).toContainText('CRC mismatch');
 });
