@@ -51,3 +51,50 @@ describe('the C firmware core', () => {
     expect(ink[60 * 240 + 120]).toBe(0);
   }, 30_000);
 });
+
+describe('the C firmware core rebooting mid-drawing, through the app\'s own link and output module', () => {
+  it('a brown-out reset while the fish is drawn: the picture comes back once, complete, and the game is told it is shown', async () => {
+    const { readFileSync } = await import('node:fs');
+    const { FrameDecoder, FrameType, jsonPayload } = await import('../../../src/core/robot/frame.ts');
+    const { RobotLink } = await import('../../../src/robot/link.ts');
+    const { RobotOutput } = await import('../../../src/robot/output-module.ts');
+    const { createOnScreenEngine } = await import('../../../src/robot/on-screen.ts');
+    const { fixedPortSource } = await import('../../../src/robot/serial-port.ts');
+    const { SimPort } = await import('../../../src/robot/sim/sim-port.ts');
+    const { TimedSpeech } = await import('../../support/robot/timed-speech.ts');
+    const { steppingRandom } = await import('../../support/robot/random.ts');
+    const fish = (JSON.parse(readFileSync('skills/draw-guess/animals.json', 'utf8')) as Array<{ id: string; drawing: import('../../../src/core/robot/types.ts').Drawing }>).find((a) => a.id === 'fish')!.drawing;
+
+    const fw = startFirmware();
+    const seen = new FrameDecoder();
+    const strokes = new Set<number>();
+    const device = {
+      powerOn: (wire: (b: Uint8Array) => void) => void fw.onData(wire),
+      powerOff: () => {},
+      onBytes: (b: Uint8Array) => {
+        for (const f of seen.push(b)) if (f.type === FrameType.Request && jsonPayload(f)?.method === 'draw.stroke') strokes.add(f.seq);
+        fw.write(b);
+      },
+    };
+    const link = new RobotLink({ source: fixedPortSource(new SimPort(device)) });
+    await link.start();
+    expect(link.ready).toBe(true);
+    const screen = createOnScreenEngine({ random: steppingRandom() });
+    const output = new RobotOutput({ speech: new TimedSpeech(undefined, 200), screen: screen.link, screenStarted: screen.started, robot: link });
+    const shown = output.showDrawing(fish);
+    setTimeout(() => fw.reboot(), 1000); // mid-drawing: the fish takes about 2.3 s
+    const result = await shown;
+    expect(result).toEqual({ device_completed: true });
+    expect(link.stats.reboots).toBe(1);
+    expect(link.stats.busy).toBe(0);
+    // The first stream up to the reboot, then the replay once: never more than two streams' worth of pieces.
+    expect(strokes.size).toBeGreaterThan(12);
+    expect(strokes.size).toBeLessThanOrEqual(24);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(readInk(fw).reduce((a, b) => a + b, 0)).toBeGreaterThan(3000); // the fish is on its screen again
+    await link.close();
+    await screen.link.close();
+    output.dispose();
+    await fw.stop();
+  }, 30_000);
+});
