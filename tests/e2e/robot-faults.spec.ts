@@ -142,4 +142,8 @@ test('a robot that acks after 1.5 s: the shake still happens once, the game goes
   await expect.poll(() => usbGestures(page)).toEqual(['shake', 'nod']);
   await openGrownUp(page, 'settings');
   await expect(page.getByTestId('link-health')).toContainText('回答得太晚');
+  // The timeout it quotes is the one in force (the link's own counter), not the default.
+  const inForce = await page.evaluate(() => (window as any).__agentcade.robot.link.stats.ackTimeoutMs as number);
+  expect(inForce).toBeGreaterThan(300);
+  await expect(page.getByTestId('link-health')).toContainText(`现在等 ${inForce} 毫秒（原来 300 毫秒）`);
 });
