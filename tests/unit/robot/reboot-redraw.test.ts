@@ -30,14 +30,14 @@ afterEach(() => {
 const animals = JSON.parse(readFileSync('skills/draw-guess/animals.json', 'utf8')) as Array<{ id: string; drawing: Drawing }>;
 const drawingOf = (id: string) => animals.find((a) => a.id === id)!.drawing;
 
-async function rebootRig() {
-  const sim = new FirmwareSim({ random: steppingRandom() });
+async function rebootRig(bootMs?: number) {
+  const sim = new FirmwareSim({ random: steppingRandom(), bootMs });
   const fw = new RebootingFirmware(sim);
   const port = new SimPort(fw);
   const serial = new SimSerial(port);
   const link = new RobotLink({ source: nativeSerialSource(serial as unknown as Serial) });
   const ok = link.connectByTap();
-  await tick(1200);
+  await tick(1200 + (bootMs ?? 0));
   expect(await ok).toBe(true);
   const screen = createOnScreenEngine({ random: steppingRandom() });
   const speech = new TimedSpeech(undefined, 200);
@@ -70,8 +70,8 @@ interface Row {
 }
 
 /** Reboots at drawing request `at` (`on: 'request'`) or once `at` strokes are on the screen (`on: 'drawn'`); 0: no reboot. */
-async function rebootAt(animal: string, at: number, on: 'request' | 'drawn' = 'request'): Promise<Row> {
-  const { sim, fw, link, output } = await rebootRig();
+async function rebootAt(animal: string, at: number, on: 'request' | 'drawn' = 'request', bootMs?: number): Promise<Row> {
+  const { sim, fw, link, output } = await rebootRig(bootMs);
   const drawing = drawingOf(animal);
   const pieces = pictureCommands({ kind: 'drawing', drawing }, true, pictureLimits(link.hello)).length - 2;
   if (on === 'request') fw.arm(at);
@@ -146,4 +146,18 @@ describe('the held face after a reset', () => {
     // draw.begin + 12 pieces + draw.end + face.set: the replay, once.
     expect(fw.counts.frames - before).toBe(1 + 12 + 1 + 1);
   });
+});
+
+describe('a robot slow to come back after a reset', () => {
+  it('1.5 s to the hello (longer than the 900 ms ack give-up): the picture still ends complete and shown, with at most one extra stream', async () => {
+    const rows: Row[] = [];
+    for (const at of [2, 8, 14]) rows.push(await rebootAt('fish', at, 'request', 1500));
+    for (const r of rows) {
+      expect(r.completed, `reboot at request ${r.at}`).toBe(true);
+      expect(r.drawn).toBe(r.pieces);
+      expect(r.complete).toBe(true);
+      expect(r.strokes, `reboot at request ${r.at}`).toBeLessThanOrEqual(3 * r.pieces);
+    }
+    console.log(`[reboot] fish, 1.5 s boot: stroke requests per piece ${rows.map((r) => (r.strokes / r.pieces).toFixed(2)).join(', ')}; draw.end ${rows.map((r) => r.drawEnds).join(', ')}; busy ${rows.map((r) => r.busy).join(', ')}; time to done ${rows.map((r) => r.ms).join(', ')} ms`);
+  }, 60_000);
 });
