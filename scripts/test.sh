@@ -7,5 +7,6 @@ bash scripts/setup.sh --browser
 echo "== typecheck"; npm run -s typecheck
 echo "== lint";      npm run -s lint
 echo "== core";      npm run -s check:core
+echo "== firmware";  make -s -C firmware   # the C firmware core's Linux host build (the unit tests run the kit against it)
 echo "== unit";      npx vitest run
 echo "== e2e";       npx playwright test

@@ -106,6 +106,8 @@ export class RobotOutput extends Emitter<RobotOutputEvents> implements DevicePor
   private readonly trace: TraceSink;
   private readonly offs: Array<() => void> = [];
   private wasLost = false;
+  /** The latest resync after a hello (connect, reconnect, reboot): the screen state replayed once. */
+  private resync: { generation: number; done: Promise<RunResult> } | null = null;
   /** Until the on-screen robot has started: what its commands wait for (see `screenStarted`). */
   private screenGate: Promise<unknown> | null = null;
 
@@ -218,6 +220,7 @@ export class RobotOutput extends Emitter<RobotOutputEvents> implements DevicePor
     const robot = this.robotInCharge();
     if (!robot) return this.screenResult(await screen);
     const commands = pictureCommands(picture, true, pictureLimits(robot.hello));
+    const generation = this.resync?.generation ?? 0;
     let r = await this.runInCharge(robot, commands, screen);
     if ('result' in r) return r.result;
     if (picture.kind !== 'drawing') {
@@ -227,6 +230,14 @@ export class RobotOutput extends Emitter<RobotOutputEvents> implements DevicePor
       return { ...failedResult(r.failed), error: errorText('robot_card_not_shown') };
     }
     const { failed } = r;
+    // The robot restarted while this picture was on its way: the resync that its new hello started
+    // replays the picture (without animation) once; that replay is this picture's outcome. Drawing it
+    // again here, or letting the game draw it again, would stream it two or three times over.
+    if (this.resync && this.resync.generation !== generation) {
+      const replay = await this.latestResync();
+      if (replay.ok && this.picture === picture) return { device_completed: true };
+      if (!replay.ok && replay.failed) return { device_completed: false, error: errorText('robot_picture_incomplete'), detail: `after a reboot: ${failureDetail(replay.failed)}` };
+    }
     // Never leave half a picture: a blank canvas until the game draws it again. Not after a reboot
     // (the reconnect resync redraws the whole picture), not after `stopped` (the host itself asked
     // for sys.stop / sys.idle), not when the game has moved on to another picture.
@@ -244,6 +255,15 @@ export class RobotOutput extends Emitter<RobotOutputEvents> implements DevicePor
     if (!robot) return this.screenResult(await screen);
     const r = await this.runInCharge(robot, fitCommands(robot, commands), screen);
     return 'result' in r ? r.result : failedResult(r.failed);
+  }
+
+  /** The outcome of the newest resync (a reboot during a resync starts another; that one counts). */
+  private async latestResync(): Promise<RunResult> {
+    for (;;) {
+      const current = this.resync!;
+      const r = await current.done;
+      if (this.resync === current) return r;
+    }
   }
 
   private robotInCharge(): RobotLink | null {
@@ -324,10 +344,15 @@ export class RobotOutput extends Emitter<RobotOutputEvents> implements DevicePor
 
   private robotReady(): void {
     const robot = this.opts.robot!;
-    // Resync with idempotent setters: content without animation, then the held face.
+    // Resync with idempotent setters: content without animation, then the held face. Once per
+    // hello: the hello (a reboot's included) has already failed whatever was in flight, so this is
+    // the only stream of the picture now; a picture that was being drawn waits for it (drawPicture).
     const commands = [...pictureCommands(this.picture, false, pictureLimits(robot.hello))];
     if (this.held) commands.push(cmd('face.set', { expr: this.held }));
-    void this.run(robot, fitCommands(robot, commands));
+    const done = this.run(robot, fitCommands(robot, commands));
+    this.resync = { generation: (this.resync?.generation ?? 0) + 1, done };
+    // A picture asked for from now on goes after the replay, never interleaved with it.
+    this.pictureChain = this.pictureChain.then(() => done);
     if (this.active !== 'robot') {
       this.active = 'robot';
       this.emit('active', 'robot');

@@ -151,7 +151,9 @@ export class RequestTracker {
       this.late(frame);
       return false;
     }
-    const body = jsonPayload(frame) ?? {};
+    const parsed = jsonPayload(frame);
+    if (!parsed) this.stats.malformed++;
+    const body = parsed ?? {};
     if (frame.type === FrameType.Ack) {
       if (p.acked) return true; // duplicate ack after a retransmit
       this.noteAckDelay(this.clock.now() - p.sentAt);

@@ -7,6 +7,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import { bundleFake, byDrawingId, openWithSerialFake, otherThan, strokesOnWire } from './support/robot.ts';
 import { say as speak, spoken, waitSpoken } from './support/child.ts';
+import { openGrownUp } from './support/parent.ts';
 import { DEFAULT_SEED, drawGuessCards } from './support/seeds.ts';
 
 /** The child speaks once the previous round is over. */
@@ -191,4 +192,32 @@ test('a robot that cannot draw greys out 你画我猜 with the reason; it reconn
   // Tapping 连接机器人 with nothing to pick says so (the fake's chooser finds no robot while unplugged).
   await page.getByTestId('connect-robot').click();
   await expect(page.getByTestId('robot-error')).toHaveText('没有选到机器人，可以再点一次连接。');
+});
+
+test('a robot that cannot shake its head still plays 你画我猜: its face says no, the on-screen robot shakes, 设置 says so in one line', async ({ page }, info) => {
+  await open(page, { gestures: ['nod'], servos: ['pitch'] });
+  await watchRobots(page);
+  const card = page.locator('[data-testid=game-card][data-game=draw-guess]');
+  await page.getByTestId('connect-robot').click();
+  await expect(page.getByTestId('robot-link-status')).toHaveText('机器人：已连接');
+  // Not greyed out: the game plays with what is there.
+  await expect(card).toHaveAttribute('aria-disabled', 'false');
+
+  // The main agent names it among the games, and it starts.
+  await say(page, '我们玩你画我猜吧');
+  await waitSpoken(page, /画好啦！第 1 题，这是什么动物呀？/);
+  await expect(page.getByTestId('current-game')).toContainText('你画我猜');
+
+  // A wrong answer: the USB robot looks sorry (it cannot shake), the on-screen robot shakes for it.
+  const n = (await spoken(page)).length;
+  const other = otherThan(CARDS[0].name);
+  await say(page, `是${other}吗`);
+  await waitSpoken(page, new RegExp(`不是${other}哦！再猜猜看`), n);
+  await expect.poll(async () => (await usbLog(page)).faces.filter((f) => f !== 'thinking')).toEqual(['sorry']);
+  await expect(page.getByTestId('on-screen-robot')).toHaveAttribute('data-gestures', 'shake');
+  expect(await usbGestures(page)).toEqual([]);
+
+  await openGrownUp(page, 'settings');
+  await expect(page.getByTestId('robot-stand-in')).toHaveText('这个机器人不会摇头：游戏照样玩，要摇头时它做出表情，屏幕上的机器人替它摇头。');
+  await page.screenshot({ path: info.outputPath('robot-app-no-shake-settings.png') });
 });

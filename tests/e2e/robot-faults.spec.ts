@@ -142,4 +142,25 @@ test('a robot that acks after 1.5 s: the shake still happens once, the game goes
   await expect.poll(() => usbGestures(page)).toEqual(['shake', 'nod']);
   await openGrownUp(page, 'settings');
   await expect(page.getByTestId('link-health')).toContainText('回答得太晚');
+  // The timeout it quotes is the one in force (the link's own counter), not the default.
+  const inForce = await page.evaluate(() => (window as any).__agentcade.robot.link.stats.ackTimeoutMs as number);
+  expect(inForce).toBeGreaterThan(300);
+  await expect(page.getByTestId('link-health')).toContainText(`现在等 ${inForce} 毫秒（原来 300 毫秒）`);
+});
+
+test('a robot that hears every command but never says done: 设置 calls it a firmware fault, not the cable', async ({ page }, info) => {
+  await openConnected(page);
+  await faults(page, { noDone: true });
+  await say(page, '我们玩你画我猜吧');
+  // Cards and the drawing are acknowledged but never reported done: each runs out (Ack's ms + 2 s).
+  await expect.poll(async () => (await linkStats(page)).doneTimeouts, { timeout: 30_000 }).toBeGreaterThanOrEqual(3);
+  const stats = await linkStats(page);
+  expect(stats).toMatchObject({ crcErrors: 0, resends: 0, ackTimeouts: 0 });
+  await openGrownUp(page, 'settings');
+  const headline = page.getByTestId('link-health-headline');
+  await expect(headline).toContainText('机器人的固件有问题');
+  await expect(headline).toContainText('线没有问题');
+  await expect(headline).not.toContainText('请检查 USB 线');
+  await expect(page.getByTestId('link-health')).toContainText('回答“收到”了，却一直没说做完');
+  await page.screenshot({ path: info.outputPath('link-health-firmware-fault.png') });
 });

@@ -103,4 +103,39 @@ test('broken firmware (a wrong CRC): the kit fails and shows the bytes the robot
   const text = await download(page, 'kit-export-text');
   expect(text.text).toContain('[FAIL] hello.answer');
   expect(text.text).toMatch(/rx {2}unreadable block: CRC mismatch/);
+  expect(text.text).toContain('limit: no screen readback');
+
+  // A reload keeps the report: back on the kit's page, the same results, failures first, bytes and all.
+  const before = await page.getByTestId('kit-result').evaluateAll((rows) => rows.map((r) => `${r.getAttribute('data-id')}:${r.getAttribute('data-status')}`));
+  expect(before[0]).toBe('hello.answer:fail');
+  await page.reload();
+  await page.waitForFunction(() => '__agentcade' in window);
+  await openGrownUp(page, 'settings');
+  await page.getByTestId('open-robot-kit').click();
+  await expect(page.getByTestId('kit-restored')).toContainText('的检测');
+  await expect(page.getByTestId('kit-summary')).toContainText('没通过');
+  expect(await page.getByTestId('kit-result').evaluateAll((rows) => rows.map((r) => `${r.getAttribute('data-id')}:${r.getAttribute('data-status')}`))).toEqual(before);
+  await expect(page.locator('[data-testid=kit-result][data-id="hello.answer"]').getByTestId('kit-bytes')).toContainText('CRC mismatch');
+});
+
+test('an 8-bit seq: the kit names the cause once, its two failures under it and first in the list', async ({ page }, info) => {
+  await open(page, 'broken-seq8');
+  await openGrownUp(page, 'settings');
+  await page.getByTestId('open-robot-kit').click();
+  await page.getByTestId('kit-start').click();
+  const summary = page.getByTestId('kit-summary');
+  await expect(summary).toBeVisible({ timeout: 120_000 });
+  await expect(summary).toHaveAttribute('data-fail', '2');
+  const cause = page.getByTestId('kit-cause');
+  await expect(cause).toHaveCount(1);
+  await expect(cause).toHaveAttribute('data-id', 'seq-8bit');
+  await expect(cause).toContainText('seq 只用了 8 位');
+  await expect(cause).toContainText('Ping #256 was answered as #0');
+  await expect(cause).toContainText('ping、req.seq');
+  const order = await page.getByTestId('kit-result').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-status')));
+  expect(order.slice(0, 2)).toEqual(['fail', 'fail']);
+  expect(order.slice(2)).not.toContain('fail');
+  await expect(page.locator('[data-testid=kit-result][data-id=ping]').getByTestId('kit-failure-cause')).toContainText('seq 只用了 8 位');
+  await expect(page.getByTestId('kit-limits')).toContainText('看不到屏幕');
+  await page.screenshot({ path: info.outputPath('kit-cause-landscape.png'), fullPage: true });
 });

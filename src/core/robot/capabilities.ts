@@ -28,15 +28,50 @@ export const CAPABILITY_NAMES: Record<Capability, string> = {
   screen: '显示文字',
 };
 
-type Availability = { available: true } | { available: false; missing: Capability[]; reason: string };
+/**
+ * What the on-screen robot stands in for: a game that wants a gesture or faces the USB robot lacks
+ * still plays — the robot shows what it has (its face for the reaction), and the on-screen robot,
+ * which mirrors every command, nods, shakes and makes the faces. A picture or a card has no stand-in
+ * that the child would see on the robot, so `draw` and `screen` stay required.
+ */
+const STAND_IN: ReadonlySet<Capability> = new Set<Capability>(['head', 'face']);
+
+type Availability =
+  | { available: true; /** Wanted but shown by the on-screen robot instead. */ standIn?: Capability[] }
+  | { available: false; missing: Capability[]; reason: string };
 
 export function gameAvailability(game: Pick<GameDeclaration, 'capabilities' | 'title'>, caps: Capabilities): Availability {
   const missing = game.capabilities.filter((c) => !caps.has(c));
   if (missing.length === 0) return { available: true };
-  const names = missing.map((c) => CAPABILITY_NAMES[c]).join('、');
+  const hard = missing.filter((c) => !STAND_IN.has(c));
+  if (hard.length === 0) return { available: true, standIn: missing };
+  const names = hard.map((c) => CAPABILITY_NAMES[c]).join('、');
   return {
     available: false,
-    missing,
+    missing: hard,
     reason: `「${game.title}」需要机器人会${names}，现在连着的机器人还不会。拔掉机器人，就能在屏幕上玩。`,
   };
+}
+
+const GESTURE_NAMES: Record<string, string> = { nod: '点头', shake: '摇头' };
+
+/**
+ * One plain line for 设置 → 机器人 about what this robot lacks and who shows it instead, or null
+ * when it has every gesture and expression the games use.
+ */
+export function standInLine(hello: Pick<Hello, 'gestures' | 'expressions' | 'screen'>, expressions: readonly string[]): string | null {
+  const gestures = Object.keys(GESTURE_NAMES).filter((g) => !hello.gestures?.includes(g));
+  const faces = hello.screen ? expressions.filter((e) => !hello.expressions?.includes(e)) : [];
+  const parts: string[] = [];
+  const noFaces = faces.length > 0 && faces.length === expressions.length;
+  if (gestures.length) {
+    const names = gestures.map((g) => GESTURE_NAMES[g]).join('和');
+    parts.push(
+      noFaces
+        ? `这个机器人不会${names}，也不会做表情：游戏照样玩，屏幕上的机器人替它${names}、做表情。`
+        : `这个机器人不会${names}：游戏照样玩，要${names}时它做出表情，屏幕上的机器人替它${names}。`,
+    );
+  } else if (noFaces) parts.push('这个机器人不会做表情：游戏照样玩，表情由屏幕上的机器人来做。');
+  if (faces.length && !noFaces) parts.push(`它少了 ${faces.length} 种表情，缺的用平常的脸代替，屏幕上的机器人照样做全。`);
+  return parts.length ? parts.join('') : null;
 }

@@ -47,6 +47,8 @@ export interface SimOptions {
   random: () => number;
   /** Print a ROM boot banner before the hello, like an ESP32 does (default true). */
   bootBanner?: boolean;
+  /** From power-on (or a reset) to the hello, ms (default MOTION.boot). */
+  bootMs?: number;
 }
 
 const BOOT_BANNER = 'ESP-ROM:esp32s3-20210327\r\nBuild:Mar 27 2021\r\nrst:0x1 (POWERON),boot:0x8 (SPI_FAST_FLASH_BOOT)\r\nentry 0x403c9880\r\n';
@@ -166,7 +168,7 @@ export class FirmwareSim {
     this.state = { ...initialState(), gestures: this.state.gestures, powered: true, boot: Math.floor(this.random() * 0xffffffff) >>> 0 || 1 };
     this.notify();
     if (this.opts.bootBanner !== false) this.wire?.(new TextEncoder().encode(BOOT_BANNER));
-    this.after(MOTION.boot, () => {
+    this.after(this.opts.bootMs ?? MOTION.boot, () => {
       this.set({ booted: true });
       this.lastHostRx = this.clock.now();
       this.sendHello();

@@ -7,7 +7,7 @@
  * Knobs an earlier init script may set: `globalThis.__robotSimOptions` (e.g. a hello without
  * `draw`), and `globalThis.__robotFirmware` to put the independent device fake
  * (tests/support/robot/other-firmware.ts) behind the port instead: `'other'`, or a broken one,
- * `'broken-crc'`, `'broken-no-done'`, `'broken-duplicates'`.
+ * `'broken-crc'`, `'broken-no-done'`, `'broken-duplicates'`, `'broken-seq8'`.
  */
 import { FirmwareSim, type SimOptions } from '../../../src/robot/sim/firmware.ts';
 import { SimPort, type WireDevice } from '../../../src/robot/sim/sim-port.ts';
@@ -29,7 +29,13 @@ function granted(): boolean {
 const knobs = globalThis as unknown as { __robotSimOptions?: Partial<SimOptions>; __robotFirmware?: string };
 const options = knobs.__robotSimOptions ?? {};
 const sim = new FirmwareSim({ serial: 'E2E00001', random: steppingRandom(), ...options });
-const BUGS: Record<string, OtherFirmwareBugs> = { other: {}, 'broken-crc': { crc: true }, 'broken-no-done': { noDone: true }, 'broken-duplicates': { forgetsDuplicates: true } };
+const BUGS: Record<string, OtherFirmwareBugs> = {
+  other: {},
+  'broken-crc': { crc: true },
+  'broken-no-done': { noDone: true },
+  'broken-duplicates': { forgetsDuplicates: true },
+  'broken-seq8': { seq8: true },
+};
 const other = knobs.__robotFirmware ? new OtherFirmware({ serial: 'E2EOTHER', bugs: BUGS[knobs.__robotFirmware] ?? {} }) : null;
 const port = new SimPort<WireDevice>(other ?? sim);
 const serial = new SimSerial(port, {

@@ -11,7 +11,7 @@
  * `crc` (sends its CRC high byte first — it checks the host's CRC correctly, so it answers, but
  * every frame it sends fails the host's check), `noDone` (never reports done),
  * `forgetsDuplicates` (runs every retransmission again), `noHelloDelimiter` (no lone 00 before
- * its hello).
+ * its hello), `seq8`, `wrapUnsafe`, `slowAckMs`, `doubleDone` (see below).
  */
 import type { Clock } from '../../../src/robot/clock.ts';
 import { systemClock } from '../../../src/robot/clock.ts';
@@ -23,6 +23,14 @@ export interface OtherFirmwareBugs {
   forgetsDuplicates?: boolean;
   /** No lone 00 before the hello. */
   noHelloDelimiter?: boolean;
+  /** Keeps seq in 8 bits: reads only the low byte and answers with it (Ping #256 → Pong #0). */
+  seq8?: boolean;
+  /** Takes a request whose seq is not above the newest seen as a resend (breaks at the 65535 → 1 wrap); sys.hello starts over. */
+  wrapUnsafe?: boolean;
+  /** Acks every request this late (ms): over the host's 300 ms. */
+  slowAckMs?: number;
+  /** Sends every Done twice. */
+  doubleDone?: boolean;
 }
 
 export interface OtherFirmwareOptions {
@@ -91,6 +99,8 @@ export class OtherFirmware implements WireDevice {
   private loopTimer: unknown = null;
   private pendingOut: Array<{ at: number; bytes: Uint8Array }> = [];
   private drawId: string | null = null;
+  /** The newest request seq seen (the `wrapUnsafe` bug). */
+  private newest = 0;
 
   constructor(private readonly opts: OtherFirmwareOptions = {}) {
     this.clock = opts.clock ?? systemClock;
@@ -128,6 +138,7 @@ export class OtherFirmware implements WireDevice {
     this.pendingOut = [];
     this.evt = 0;
     this.drawId = null;
+    this.newest = 0;
   }
 
   /** The firmware's main loop: deliver delayed output, run the lanes, the watchdog. */
@@ -187,7 +198,7 @@ export class OtherFirmware implements WireDevice {
     if (type < 1 || type > 7) return;
     this.lastHost = this.clock.now();
     this.state.resting = false;
-    const seq = raw[2] | (raw[3] << 8);
+    const seq = this.bugs.seq8 ? raw[2] : raw[2] | (raw[3] << 8);
     const payload = raw.subarray(4, raw.length - 2);
     if (type === 5) this.send(6, seq, new Uint8Array(0));
     else if (type === 1) this.request(seq, payload);
@@ -204,6 +215,15 @@ export class OtherFirmware implements WireDevice {
       msg = null;
     }
     const hash = fnv1a(payload);
+    if (this.bugs.wrapUnsafe) {
+      if (msg?.method === 'sys.hello') this.newest = seq;
+      else if (seq <= this.newest) {
+        const again = this.ring.find((m) => m.seq === seq);
+        if (again?.ack) this.emit(again.ack);
+        if (again?.done) this.emit(again.done);
+        return;
+      } else this.newest = seq;
+    }
     const known = this.bugs.forgetsDuplicates ? undefined : this.ring.find((m) => m.seq === seq && m.hash === hash && m.len === payload.length);
     if (known && msg?.method !== 'sys.hello') {
       if (known.ack) this.emit(known.ack);
@@ -376,6 +396,7 @@ export class OtherFirmware implements WireDevice {
     const bytes = this.frameBytes(type, seq, new TextEncoder().encode(JSON.stringify(body)));
     this.remember(seq, 'done', bytes);
     this.emit(bytes);
+    if (this.bugs.doubleDone) this.emit(bytes);
   }
 
   private remember(seq: number, what: 'ack' | 'done', bytes: Uint8Array): void {
@@ -389,9 +410,10 @@ export class OtherFirmware implements WireDevice {
 
   /** Replies leave on the next USB poll, a few ms later, in order. */
   private emit(bytes: Uint8Array): void {
+    const latency = this.bugs.slowAckMs ?? ACK_LATENCY_MS;
     const last = this.pendingOut.at(-1)?.at ?? 0;
-    this.pendingOut.push({ at: Math.max(last, this.clock.now() + ACK_LATENCY_MS), bytes });
-    if (this.pendingOut.length === 1) this.later(ACK_LATENCY_MS, () => this.flush());
+    this.pendingOut.push({ at: Math.max(last, this.clock.now() + latency), bytes });
+    if (this.pendingOut.length === 1) this.later(latency, () => this.flush());
   }
 
   private flush(): void {

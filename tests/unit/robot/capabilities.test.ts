@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ALL_CAPABILITIES, capabilitiesFromHello, gameAvailability } from '../../../src/core/robot/capabilities.ts';
+import { ALL_CAPABILITIES, capabilitiesFromHello, gameAvailability, standInLine } from '../../../src/core/robot/capabilities.ts';
+import { EXPRESSIONS } from '../../../src/core/robot/messages.ts';
 import { FirmwareSim } from '../../../src/robot/sim/firmware.ts';
 import { fixedRandom } from '../../support/robot/random.ts';
 
@@ -18,14 +19,25 @@ describe('capabilities', () => {
     expect([...capabilitiesFromHello(headOnly)]).toEqual(['head']);
   });
 
-  it('says why a game is unavailable, in Chinese, and lists what is missing', () => {
+  it('says why a game is unavailable, in Chinese, and lists what is missing that nothing stands in for', () => {
     const caps = capabilitiesFromHello(new FirmwareSim({ random: fixedRandom(), hello: { gestures: [], draw: { strokes: false, maxPoints: 0 } } }).helloBody());
     const a = gameAvailability({ ...guess, capabilities: [...guess.capabilities] }, caps);
     expect(a.available).toBe(false);
     if (a.available) return;
-    expect(a.missing).toEqual(['head', 'draw']);
+    expect(a.missing).toEqual(['draw']);
     expect(a.reason).toContain('你画我猜');
-    expect(a.reason).toContain('点头摇头、画画');
+    expect(a.reason).toContain('需要机器人会画画');
+  });
+
+  it('degrades instead of disappearing: a robot without a shake (or without faces) still plays the game, the on-screen robot stands in', () => {
+    const noShake = new FirmwareSim({ random: fixedRandom(), hello: { gestures: ['nod'], servos: ['pitch'] } }).helloBody();
+    expect(gameAvailability({ ...guess, capabilities: [...guess.capabilities] }, capabilitiesFromHello(noShake))).toEqual({ available: true, standIn: ['head'] });
+    expect(standInLine(noShake, EXPRESSIONS)).toBe('这个机器人不会摇头：游戏照样玩，要摇头时它做出表情，屏幕上的机器人替它摇头。');
+    const noFaces = new FirmwareSim({ random: fixedRandom(), hello: { expressions: [], gestures: [] } }).helloBody();
+    expect(gameAvailability({ ...guess, capabilities: [...guess.capabilities] }, capabilitiesFromHello(noFaces))).toEqual({ available: true, standIn: ['face', 'head'] });
+    expect(standInLine(noFaces, EXPRESSIONS)).toBe('这个机器人不会点头和摇头，也不会做表情：游戏照样玩，屏幕上的机器人替它点头和摇头、做表情。');
+    const full = new FirmwareSim({ random: fixedRandom() }).helloBody();
+    expect(standInLine(full, EXPRESSIONS)).toBeNull();
   });
 
   it('every game is available on the on-screen robot', () => {

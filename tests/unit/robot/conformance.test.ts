@@ -95,9 +95,57 @@ describe('conformance suite against broken firmware: it fails, and shows the byt
     const report = await broken({ forgetsDuplicates: true });
     expect(failed(report)).toEqual(['dup.running', 'dup.done', 'dup.window']);
     const f = report.results.find((r) => r.id === 'dup.running')!.failure!;
-    expect(f.got).toBe('2 Dones: it ran 2 times');
+    expect(f.got).toBe('2 Dones: it ran 2 times, or sent its Done more than once');
     expect(f.traffic.filter((l) => l.dir === 'rx' && /^Done #/.test(l.what)).length).toBeGreaterThanOrEqual(2);
     expect(f.traffic.some((l) => l.dir === 'tx' && /sent again, same bytes/.test(l.what))).toBe(true);
+  });
+});
+
+describe('the kit names causes: consequences grouped under their first cause, failures first, limits stated', () => {
+  const broken = (bugs: OtherFirmwareBugs) => run(new SimPort(new OtherFirmware({ bugs })));
+  const causeOf = (r: ConformanceReport) => (r.causes ?? []).map((c) => [c.id, c.checks.length]);
+
+  it('a wrap-unsafe robot (a lower seq taken for a resend): one cause, seq-wrap, with every "no Ack" under it', async () => {
+    const report = await broken({ wrapUnsafe: true });
+    expect(report.results.find((r) => r.id === 'req.seq')!.status).toBe('pass'); // it passes the seq check itself…
+    const [cause] = report.causes!;
+    expect(cause.id).toBe('seq-wrap');
+    expect(cause.detail).toMatch(/^Request #\d+ \(new bytes\) got no answer at all after #65535 was answered/);
+    expect(cause.checks).toEqual(failed(report)); // …and every failure after it is its consequence
+    expect(cause.checks.length).toBeGreaterThan(10);
+    const text = reportText(report);
+    expect(text.indexOf('causes (each failed check')).toBeLessThan(text.indexOf('[FAIL]'));
+    expect(text).toContain('    cause:    seq-wrap');
+  });
+
+  it('an 8-bit seq: the cause says the bytes answered #0, not "got none"', async () => {
+    const report = await broken({ seq8: true });
+    expect(causeOf(report)).toEqual([['seq-8bit', 2]]);
+    expect(report.causes![0].detail).toMatch(/^Ping #256 was answered as #0 \(Pong\): the robot keeps seq in 8 bits/);
+    expect(report.results.find((r) => r.id === 'ping')!.failure!.got).toBe('Pong #0: only the low byte of the seq (§2.2: seq is u16 LE)');
+  });
+
+  it('a slow Ack: one cause for all the failures it produces', async () => {
+    const report = await broken({ slowAckMs: 420 });
+    expect(causeOf(report)).toEqual([['slow-ack', failed(report).length]]);
+    expect(report.causes![0].detail).toMatch(/came 4\d\d ms after the request.*slowest 4\d\d ms/);
+  });
+
+  it('a second Done: "ran twice or sent two Dones", not "no Ack before it"', async () => {
+    const report = await broken({ doubleDone: true });
+    expect(causeOf(report)).toEqual([['double-done', 3]]);
+    expect(report.results.find((r) => r.id === 'order.ack-first')!.failure!.got).toMatch(/^a second Done #\d+ .*it ran twice, or the robot sent its Done twice/);
+  });
+
+  it('failures are listed first; a passing robot has no causes; every report states its limits', async () => {
+    const report = await broken({ seq8: true });
+    const lines = reportText(report).split('\n').filter((l) => /^\[(PASS|FAIL|SKIP)\]/.test(l));
+    expect(lines.slice(0, 2).every((l) => l.startsWith('[FAIL]'))).toBe(true);
+    expect(lines.slice(2).every((l) => !l.startsWith('[FAIL]'))).toBe(true);
+    expect(report.limits!.join(' ')).toMatch(/no screen readback.*draws nothing passes/);
+    expect(report.limits!.join(' ')).toMatch(/seq wrap tested only as far as this run goes: requests #1…#\d+, plus #256 and #65535/);
+    const good = await run(new SimPort(new OtherFirmware({})));
+    expect(good.causes).toEqual([]);
   });
 });
 

@@ -87,6 +87,21 @@ describe('docs/robot-protocol.md §11 hex examples', () => {
     expect(sim.helloBody()).toEqual(body);
   });
 
+  it("has the maker's examples: a 100-point stroke within maxFrame, sys.stop with its Ack and Done, a failed Done, a full screen.image, log and fault events", () => {
+    const bodies = list.filter((e) => e.json).map((e) => ({ e, body: JSON.parse(e.json!) as Record<string, any> }));
+    const stroke = bodies.find((b) => b.body.method === 'draw.stroke')!;
+    expect(stroke.body.params.pts).toHaveLength(100);
+    expect(stroke.e.raw!.length).toBeLessThanOrEqual(1024);
+    expect(stroke.e.wire!.filter((b, i) => b === 0xff && i > 0).length).toBeGreaterThanOrEqual(1);
+    expect(bodies.some((b) => b.body.method === 'sys.stop')).toBe(true);
+    expect(bodies.find((b) => b.body.method === 'screen.image')!.body.params).toEqual({ w: 240, h: 240, fmt: 'mono1', len: 7200 });
+    expect(bodies.some((b) => b.body.ok === false && b.body.error?.code === 'stopped')).toBe(true);
+    expect(bodies.some((b) => b.body.event === 'log')).toBe(true);
+    expect(bodies.some((b) => b.body.event === 'fault')).toBe(true);
+    // sys.stop's Ack and Done sit under it (the `ack` / `done` lines).
+    expect(list.filter((e) => /^\s*(ack|done)\s+raw/.test(e.line)).length).toBeGreaterThanOrEqual(4);
+  });
+
   it("matches §4's hello example", () => {
     const fromSection4 = /```json\n([\s\S]*?)```/.exec(section('4. Handshake: the hello'))![1];
     const hello = list.find((e) => e.json?.includes('"event":"hello"'))!;

@@ -3,6 +3,7 @@
  * what came instead, and the exact bytes that went each way while it ran. Rendered as plain text
  * for the exported file (and shown by the kit's page). Pure.
  */
+import type { Cause, CauseId } from './causes.ts';
 import { describeBlock, hex, type WireLog } from './wire-log.ts';
 
 export type CheckStatus = 'pass' | 'fail' | 'skip';
@@ -26,6 +27,8 @@ export interface CheckResult {
   ms: number;
   /** Passed with a remark, or why it was skipped. */
   note?: string;
+  /** The first cause (report.causes) this failure is a consequence of. */
+  cause?: CauseId;
   failure?: {
     expected: string;
     got: string;
@@ -49,6 +52,10 @@ export interface ConformanceReport {
   summary: Record<CheckStatus, number>;
   /** Bytes exchanged in the whole run. */
   bytes: { tx: number; rx: number };
+  /** First causes found on the wire, each with the failed checks it explains (failures grouped). */
+  causes?: Cause[];
+  /** What this run could not check (stated in every report). */
+  limits?: string[];
 }
 
 const KEEP_HEAD = 40;
@@ -85,10 +92,25 @@ export function reportText(r: ConformanceReport): string {
   out.push(`result: ${r.summary.fail === 0 ? 'PASS' : 'FAIL'} — ${r.summary.pass} passed, ${r.summary.fail} failed, ${r.summary.skip} skipped`);
   out.push(`bytes: ${r.bytes.tx} sent, ${r.bytes.rx} received`);
   if (r.hello) out.push(`hello: ${JSON.stringify(r.hello)}`);
+  for (const l of r.limits ?? []) out.push(`limit: ${l}`);
+  const causes = r.causes ?? [];
+  if (causes.length) {
+    out.push('');
+    out.push('causes (each failed check is listed under the first cause its traffic shows):');
+    for (const c of causes) {
+      out.push(`  * ${c.id}: ${c.title}`);
+      out.push(`    ${c.detail}`);
+      out.push(`    consequences: ${c.checks.join(', ')}`);
+    }
+  }
   out.push('');
-  for (const c of r.results) {
+  // Failures first (in run order), then passes, then skips.
+  const rank: Record<CheckStatus, number> = { fail: 0, pass: 1, skip: 2 };
+  const ordered = r.results.map((c, i) => ({ c, i })).sort((a, b) => rank[a.c.status] - rank[b.c.status] || a.i - b.i);
+  for (const { c } of ordered) {
     out.push(`[${MARK[c.status]}] ${c.id} (${c.section}) ${c.title}${c.note ? ` — ${c.note}` : ''}`);
     if (!c.failure) continue;
+    if (c.cause) out.push(`    cause:    ${c.cause} (see causes above)`);
     out.push(`    expected: ${c.failure.expected}`);
     out.push(`    got:      ${c.failure.got}`);
     out.push('    traffic (ms since the check started, tx = to the robot, rx = from it; wire bytes incl. the 00 delimiter):');

@@ -15,7 +15,8 @@ import { decodeBlock, encodeJsonFrame, FRAME_OVERHEAD, FrameType } from '../fram
 import { isHello, LIMITS, PROTOCOL_VERSION, TIMING, type Hello } from '../messages.ts';
 import { Probe, utf8, type ProbeIO, type Sent } from './probe.ts';
 import { trafficOf, type CheckResult, type CheckStatus, type ConformanceReport } from './report.ts';
-import type { RxBlock } from './wire-log.ts';
+import { findCauses, type CheckSpan } from './causes.ts';
+import type { RxBlock, WireLog } from './wire-log.ts';
 
 /** A check's verdict: thrown to fail it. */
 class CheckFailure extends Error {
@@ -78,7 +79,11 @@ async function acceptedOf(ctx: CheckContext, sent: Sent): Promise<Acked> {
   const ack = await probe.first(sent, FrameType.Ack, ACK_MS);
   if (!ack) {
     const done = probe.replies(sent.seq, FrameType.Done, sent.rxFrom)[0];
-    fail(`an Ack for #${sent.seq} ${sent.method} within ${ACK_MS} ms (§3)`, done ? `a Done without an Ack first: ${bodyText(done)} (the Ack must come first, §3)` : 'no Ack');
+    const low = sent.seq > 0xff ? probe.replies(sent.seq & 0xff, FrameType.Ack, sent.rxFrom)[0] : undefined;
+    fail(
+      `an Ack for #${sent.seq} ${sent.method} within ${ACK_MS} ms (§3)`,
+      done ? `a Done without an Ack first: ${bodyText(done)} (the Ack must come first, §3)` : low ? `an Ack #${sent.seq & 0xff}: only the low byte of the seq (§2.2: seq is u16 LE)` : 'no Ack',
+    );
   }
   const a = ack!;
   const err = a.body?.error as { code?: unknown } | undefined;
@@ -261,7 +266,8 @@ export const CHECKS: Check[] = [
       for (const seq of [1, 256, 0xffff]) {
         const s = await probe.ping(seq);
         const pong = await probe.first(s, FrameType.Pong, ACK_MS);
-        if (!pong) fail(`a Pong #${seq} within ${ACK_MS} ms`, 'none');
+        const low = pong ? undefined : probe.replies(seq & 0xff, FrameType.Pong, s.rxFrom)[0];
+        if (!pong) fail(`a Pong #${seq} within ${ACK_MS} ms`, low && seq > 0xff ? `Pong #${seq & 0xff}: only the low byte of the seq (§2.2: seq is u16 LE)` : 'none');
         if (pong!.frame!.payload.length !== 0) fail('an empty Pong payload', `${pong!.frame!.payload.length} bytes`);
       }
     },
@@ -720,7 +726,8 @@ export const CHECKS: Check[] = [
     final: true,
     async run(ctx) {
       const bad = doneBeforeAck(ctx.probe);
-      if (bad) fail('an Ack for every request before its Done', `Done #${bad.frame!.seq} ${bodyText(bad)} with no Ack before it (at ${bad.at - ctx.probe.log.tx[0].at} ms)`);
+      if (bad?.second) fail('one Done per request (§3)', `a second Done #${bad.block.frame!.seq} ${bodyText(bad.block)} for a request that had its Ack and its Done already: it ran twice, or the robot sent its Done twice (at ${bad.block.at - ctx.probe.log.tx[0].at} ms)`);
+      if (bad) fail('an Ack for every request before its Done', `Done #${bad.block.frame!.seq} ${bodyText(bad.block)} with no Ack before it (at ${bad.block.at - ctx.probe.log.tx[0].at} ms)`);
     },
   },
   {
@@ -772,7 +779,7 @@ async function onlyOnce(ctx: CheckContext, a: Acked, what: string): Promise<void
   await doneOk(ctx, a);
   await probe.quiet(Math.max(a.ms, 600) + 400);
   const dones = probe.replies(a.sent.seq, FrameType.Done, a.sent.rxFrom);
-  if (dones.length !== 1) fail(`exactly one Done for #${a.sent.seq} (the command runs once; ${what} is a duplicate, §3)`, `${dones.length} Dones: it ran ${dones.length} times`);
+  if (dones.length !== 1) fail(`exactly one Done for #${a.sent.seq} (the command runs once; ${what} is a duplicate, §3)`, `${dones.length} Dones: it ran ${dones.length} times, or sent its Done more than once`);
   const acks = probe.replies(a.sent.seq, FrameType.Ack, a.sent.rxFrom);
   if (acks.length < 2) fail(`its Ack sent again for ${what}`, `${acks.length} Ack(s)`);
 }
@@ -782,7 +789,7 @@ async function onlyOnce(ctx: CheckContext, a: Acked, what: string): Promise<void
  * and received in order, a request's Dones may never outnumber its Acks (a retransmission is
  * answered with both again; a new request under an old seq starts over).
  */
-function doneBeforeAck(probe: Probe): RxBlock | undefined {
+function doneBeforeAck(probe: Probe): { block: RxBlock; second: boolean } | undefined {
   const { tx, rx } = probe.log;
   type Entry = { n: number; sent?: Uint8Array; block?: RxBlock };
   const entries: Entry[] = [...tx.map((c) => ({ n: c.n, sent: c.bytes })), ...rx.map((b) => ({ n: b.n, block: b }))].sort((a, b) => a.n - b.n);
@@ -799,7 +806,7 @@ function doneBeforeAck(probe: Probe): RxBlock | undefined {
     const c = count.get(f.seq);
     if (!c) continue; // not one of the kit's requests
     if (f.type === FrameType.Ack) c.acks++;
-    else if (c.dones >= c.acks) return e.block;
+    else if (c.dones >= c.acks) return { block: e.block!, second: c.dones > 0 };
     else c.dones++;
   }
   return undefined;
@@ -870,11 +877,16 @@ export async function runConformance(io: ProbeIO, opts: RunOptions = {}): Promis
   const checks = CHECKS.filter((c) => !opts.only || c.id === 'hello.answer' || opts.only.includes(c.id));
   const results: CheckResult[] = [];
   const ordered = [...checks.filter((c) => !c.final), ...checks.filter((c) => c.final)];
+  const spans: CheckSpan[] = [];
   for (const [i, check] of ordered.entries()) {
+    const from = probe.log.size;
     const r = await runOne(ctx, check);
     results.push(r);
+    spans.push({ id: check.id, failed: r.status === 'fail', final: !!check.final, from: check.final ? 0 : from, to: probe.log.size });
     opts.onResult?.(r, i, ordered.length);
   }
+  const causes = findCauses(probe.log, spans);
+  for (const c of causes) for (const id of c.checks) results.find((r) => r.id === id)!.cause = c.id;
   const summary: Record<CheckStatus, number> = { pass: 0, fail: 0, skip: 0 };
   for (const r of results) summary[r.status]++;
   const h = ctx.hello;
@@ -887,7 +899,22 @@ export async function runConformance(io: ProbeIO, opts: RunOptions = {}): Promis
     results,
     summary,
     bytes: { tx: probe.log.tx.reduce((n, c) => n + c.bytes.length, 0), rx: probe.log.rxBytes },
+    causes,
+    limits: runLimits(probe.log),
   };
+}
+
+/** What no run of the kit can show, and how far this run went (docs/robot-protocol.md §13). */
+function runLimits(log: WireLog): string[] {
+  const seqs = new Set<number>();
+  for (const c of log.tx) for (const r of requestsIn(c.bytes)) seqs.add(r.seq);
+  const low = [...seqs].filter((s) => s < 256);
+  const top = low.length ? Math.max(...low) : 0;
+  return [
+    'no screen readback: the kit sees only the bytes, not the screen; a robot that acks and sends Dones but draws nothing passes. Watch the robot during the draw and screen checks.',
+    `seq wrap tested only as far as this run goes: requests #1…#${top}, plus #256 and #65535 once each; a robot that mishandles the wrap after 65535 requests of real use is caught only by the seq-wrap diagnosis if it shows here.`,
+    'timings are measured on this tablet or computer; a check held up by the kit itself is run again once.',
+  ];
 }
 
 const RETRIED = '重测过一次（第一次检测时平板自己卡了一下）';
