@@ -141,8 +141,14 @@ export class BargeIn implements VoiceActivityEvents {
     if (last && last.end === null) last.end = t;
   }
 
+  /** Frames the detector has heard while running (it really ran on the microphone's audio). */
+  framesHeard = 0;
+  /** When each barge-in's voice began against the robot's last piece (the trace, the bench). */
+  readonly detail: string[] = [];
+
   private frame(f: { t: number; prob: number }): void {
     if (!this.running) return;
+    this.framesHeard++;
     const e = this.gate.feed(f);
     if (e?.type === 'speech-end') {
       this.log.push('speech-end');
@@ -162,7 +168,9 @@ export class BargeIn implements VoiceActivityEvents {
       return;
     }
     this.fired = true;
+    const span = this.spans[this.spans.length - 1];
     this.log.push('barge-in');
+    this.detail.push(`onset ${Math.round(onset)} at ${Math.round(f.t)}; last piece ${span ? `${Math.round(span.start)}–${span.end === null ? 'now' : Math.round(span.end)}` : 'none'}`);
     for (const fn of this.bargeIns) fn();
   }
 }

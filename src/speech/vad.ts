@@ -88,14 +88,6 @@ export function createBrowserVad(opts: BrowserVadOptions = {}): VoiceActivity {
   async function load(): Promise<void> {
     const support = vadSupported();
     if (!support.ok) return fail('no-wasm', support.detail);
-    // The microphone first: its refusal is the likeliest fault and has its own words.
-    let s: MediaStream;
-    try {
-      s = await open();
-    } catch (e) {
-      const name = (e as { name?: string })?.name ?? '';
-      return fail(name === 'NotAllowedError' || name === 'SecurityError' ? 'denied' : 'no-mic', `${name}: ${(e as Error)?.message ?? e}`);
-    }
     try {
       const { MicVAD } = await import('@ricky0123/vad-web');
       const ort = (await import('@ricky0123/vad-web/dist/real-time-vad.js')).ort as { env: { wasm: { numThreads?: number; proxy?: boolean } } };
@@ -105,7 +97,7 @@ export function createBrowserVad(opts: BrowserVadOptions = {}): VoiceActivity {
         baseAssetPath: VAD_BASE,
         onnxWASMBasePath: VAD_BASE,
         startOnLoad: false,
-        getStream: async () => (s.getAudioTracks().some((t) => t.readyState === 'live') ? s : open()),
+        getStream: async () => open(),
         pauseStream: async () => close(),
         resumeStream: async () => open(),
         onFrameProcessed: (probs, frame) => {
@@ -123,6 +115,11 @@ export function createBrowserVad(opts: BrowserVadOptions = {}): VoiceActivity {
       close();
       return fail('load-failed', String((e as Error)?.message ?? e));
     }
+  }
+
+  function micFailure(e: unknown): void {
+    const name = (e as { name?: string })?.name ?? '';
+    fail(name === 'NotAllowedError' || name === 'SecurityError' ? 'denied' : 'no-mic', `${name}: ${(e as Error)?.message ?? e}`);
   }
 
   return {
@@ -155,10 +152,17 @@ export function createBrowserVad(opts: BrowserVadOptions = {}): VoiceActivity {
       }
       if (!wanted) return;
       try {
+        // Opens the microphone (getStream): a refusal is the likeliest fault and has its own words.
         await vad.start();
+        if (!wanted) return close();
         set({ state: 'on' });
       } catch (e) {
-        fail('no-mic', String((e as Error)?.message ?? e));
+        // A detector whose first microphone failed stays broken: the next start() makes a new one.
+        const broken = vad;
+        vad = null;
+        void broken?.destroy().catch(() => undefined);
+        close();
+        micFailure(e);
       }
     },
     release() {
