@@ -160,7 +160,10 @@ export class BargeIn implements VoiceActivityEvents {
       this.fired = false;
       return;
     }
-    if (!this.gate.inSpeech || this.fired || !this.deps.speech.busy) return;
+    // Only while a piece is audible: between the queue taking a line and the engine starting it,
+    // or between pieces, there is nothing to talk over yet (the next piece's start is checked).
+    const last = this.spans[this.spans.length - 1];
+    if (!this.gate.inSpeech || this.fired || !this.deps.speech.busy || !last || last.end !== null) return;
     // Speech while the robot speaks: the child, unless the voice follows the robot's playback.
     const onset = this.gate.voiceOnset!;
     if (followsPlayback(onset, this.gate.voicedTimes, this.spans, this.deps.echoLagMs)) {

@@ -88,12 +88,22 @@ test.describe("the robot's own voice in the microphone", () => {
   capture('robot');
   test('its own line, heard back in step with its playback, does not stop it (echo guard)', async ({ page }) => {
     const wav = voiceWav('robot');
-    await handsFree(page, { echo: { text: ROBOT_LINE, periodMs: wav.durationMs, onsetMs: wav.onsetMs!, speechMs: wav.endMs! - wav.onsetMs! } });
-    await page.evaluate(async (line) => {
-      const voice = (window as any).__agentcade.voice;
-      await Promise.all([voice.say(line, 'main'), voice.say(line, 'main')]);
-    }, ROBOT_LINE);
-    expect((await spoken(page)).filter((t) => t === ROBOT_LINE)).toHaveLength(2);
+    await handsFree(page, { echo: { text: ROBOT_LINE, speechMs: wav.endMs! - wav.onsetMs! } });
+    // The robot says its line three times, each in step with the recording's loop (which started
+    // when the microphone opened): its voice reaches the microphone as it plays.
+    await page.evaluate(
+      async ({ line, periodMs, onsetMs }) => {
+        const voice = (window as any).__agentcade.voice;
+        const opened = (window as any).__speech.micOpenedAt as number;
+        for (let i = 0; i < 3; i++) {
+          const wait = (periodMs - ((performance.now() - opened - onsetMs) % periodMs)) % periodMs;
+          await new Promise((r) => setTimeout(r, Math.max(0, wait - 5)));
+          await voice.say(line, 'main');
+        }
+      },
+      { line: ROBOT_LINE, periodMs: wav.durationMs, onsetMs: wav.onsetMs! },
+    );
+    expect((await spoken(page)).filter((t) => t === ROBOT_LINE)).toHaveLength(3);
     expect(await page.evaluate(() => (window as any).__speech.cancels)).toBe(0);
     const log: string[] = await rt(page, 'rt.bargeIn.log');
     expect(log).not.toContain('barge-in');

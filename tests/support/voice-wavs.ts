@@ -13,7 +13,7 @@ export const WAV_DIR = resolve(import.meta.dirname, '../../.cache/voice-wavs');
 export const WAV_RATE = 48_000;
 
 /** The robot's line the echo recording says (the e2e's long reply speaks it too). */
-export const ROBOT_LINE = '我想好了一个数字你来猜猜看吧';
+export const ROBOT_LINE = '你来猜猜看吧';
 
 export interface VoiceWav {
   path: string;
@@ -39,7 +39,7 @@ interface Spec {
 export const WAVS = {
   stop: { say: '停一下', pitch: 75, lead: 1.5, tail: 2.5 },
   guess: { say: '我猜五十', pitch: 75, lead: 1.5, tail: 2.5 },
-  robot: { say: ROBOT_LINE, pitch: 40, lead: 0.3, tail: 0.9 },
+  robot: { say: ROBOT_LINE, pitch: 40, speed: 175, lead: 0.3, tail: 0.7 },
   silence: { silence: 6 },
   noise: { noise: { seconds: 6, gain: -14 } },
 } satisfies Record<string, Spec>;

@@ -36,10 +36,10 @@ export interface SpeechFakeOptions {
   endpointMs?: number;
   /**
    * The robot's voice leaking into the microphone: the capture device plays a recording of the
-   * robot saying `text` (looping every `periodMs`, speech from `onsetMs` for `speechMs`). Saying
-   * `text` then plays in step with that recording, as a real speaker and its echo would.
+   * robot saying `text`, whose speech lasts `speechMs`; saying `text` takes that long here too (the
+   * test says it in step with the recording, see `micOpenedAt`).
    */
-  echo?: { text: string; periodMs: number; onsetMs: number; speechMs: number };
+  echo?: { text: string; speechMs: number };
 }
 
 export function installSpeechFake(opts: SpeechFakeOptions = {}): void {
@@ -66,12 +66,6 @@ export function installSpeechFake(opts: SpeechFakeOptions = {}): void {
     };
   }
   const echo = opts.echo;
-  /** Delay before `text` starts: in step with the echo recording's next loop when it is that line. */
-  const startDelay = (text: string): number => {
-    if (!echo || text !== echo.text || state.micOpenedAt === null) return 5;
-    const phase = (performance.now() - state.micOpenedAt - echo.onsetMs) % echo.periodMs;
-    return phase <= 0 ? -phase : echo.periodMs - phase;
-  };
 
   // ---- speechSynthesis -------------------------------------------------------------------
   class FakeUtterance extends EventTarget {
@@ -125,7 +119,7 @@ export function installSpeechFake(opts: SpeechFakeOptions = {}): void {
         u.fire('end');
         if (!current) next(); // the end handler may already have queued (and started) the next one
       }, echoing ? echo!.speechMs : Math.max(30, msPerChar * Array.from(u.text).length));
-    }, startDelay(u.text));
+    }, 5);
   };
   const synth = {
     get speaking() {
