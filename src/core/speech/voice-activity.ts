@@ -28,7 +28,7 @@ export interface VoiceActivityOptions {
   frameMs: number;
 }
 
-export const DEFAULT_VOICE_ACTIVITY: VoiceActivityOptions = { positive: 0.5, negative: 0.35, minSpeechMs: 250, redemptionMs: 480, frameMs: 32 };
+export const DEFAULT_VOICE_ACTIVITY: VoiceActivityOptions = { positive: 0.5, negative: 0.35, minSpeechMs: 192, redemptionMs: 400, frameMs: 32 };
 
 export type VoiceActivityEvent =
   | { type: 'speech-start'; /** when the voice began */ onset: number; at: number }

@@ -20,13 +20,13 @@ const frames = (from: number, probs: number[]): VadFrame[] => probs.map((prob, i
 const run = (gate: VoiceActivityGate, fs: VadFrame[]) => fs.map((f) => gate.feed(f)).filter((e) => e !== null);
 
 describe('the voice-activity gate', () => {
-  it('speech starts once a voice has lasted 250 ms, and ends after the quiet spell', () => {
+  it('speech starts once a voice has lasted minSpeechMs (192 ms), and ends after the quiet spell', () => {
     const g = new VoiceActivityGate();
     const ev = run(g, frames(0, [0.1, 0.9, 0.9, 0.9, 0.9, 0.9, 0.9, 0.9, 0.6, 0.9, ...Array(20).fill(0.05)]));
     expect(ev.map((e) => e.type)).toEqual(['speech-start', 'speech-end']);
     expect(ev[0].onset).toBe(F); // the first voiced frame began at 32 ms
-    expect(ev[0].at - ev[0].onset).toBeGreaterThanOrEqual(250);
-    expect(ev[0].at - ev[0].onset).toBeLessThan(250 + F);
+    expect(ev[0].at - ev[0].onset).toBeGreaterThanOrEqual(DEFAULT_VOICE_ACTIVITY.minSpeechMs);
+    expect(ev[0].at - ev[0].onset).toBeLessThan(DEFAULT_VOICE_ACTIVITY.minSpeechMs + F);
     expect(ev[1].at - (F * 10)).toBeGreaterThanOrEqual(DEFAULT_VOICE_ACTIVITY.redemptionMs);
   });
   it('a short blip (a clap, a cough) is no speech', () => {
@@ -139,7 +139,7 @@ describe('barge-in in the loop', () => {
     const { said } = await robotSays(t, '从前有一只小兔子，它住在森林里，每天都去河边喝水');
     t.hear(Array(15).fill(0.03)); // 480 ms into the line: the robot alone (echo cancelled)
     expect(t.mic.log).toEqual(['start', 'stop']);
-    t.hear(Array(9).fill(0.9)); // the child: 288 ms of voice
+    t.hear(Array(7).fill(0.9)); // the child: 224 ms of voice
     expect(t.loop.log).toContain('barge-in');
     expect(await said).toEqual({ completed: false, reason: 'stopped' });
     expect(t.synth.cancels).toBeGreaterThan(0);
