@@ -57,7 +57,9 @@ async function waitForServer(): Promise<void> {
   throw new Error(`the preview server did not answer at ${url}`);
 }
 
+type LabWindow = { runVoiceLive(o: object): Promise<LiveRun>; runVoiceCpu(b64: string): Promise<{ audioS: number; inferenceMs: number; frames: number }> };
 interface LiveRun {
+  detail?: string[];
   micOpenedAt: number;
   stops: number[];
   ends: number[];
@@ -87,7 +89,7 @@ async function withCapture<T>(name: WavName, fn: (page: import('playwright-core'
 function live(name: WavName, robot: 'always' | 'echo'): Promise<{ wav: VoiceWav; run: LiveRun }> {
   const wav = voiceWav(name);
   return withCapture(name, async (page) => {
-    const run = (await page.evaluate((o) => (window as any).runVoiceLive(o), { seconds: SECONDS, robot, periodMs: wav.durationMs, onsetMs: wav.onsetMs ?? 0, endMs: wav.endMs ?? 0 })) as LiveRun;
+    const run = (await page.evaluate((o) => (window as unknown as LabWindow).runVoiceLive(o), { seconds: SECONDS, robot, periodMs: wav.durationMs, onsetMs: wav.onsetMs ?? 0, endMs: wav.endMs ?? 0 })) as LiveRun;
     return { wav, run };
   });
 }
@@ -125,7 +127,7 @@ try {
   const audio = [to16k(voiceWav('stop').path), to16k(voiceWav('noise').path), to16k(voiceWav('robot').path)];
   const all = new Float32Array(audio.reduce((n, a) => n + a.length, 0));
   audio.reduce((off, a) => (all.set(a, off), off + a.length), 0);
-  const cpu = (await withCapture('silence', (page) => page.evaluate((b64) => (window as any).runVoiceCpu(b64), Buffer.from(all.buffer).toString('base64')))) as { audioS: number; inferenceMs: number; frames: number };
+  const cpu = (await withCapture('silence', (page) => page.evaluate((b64) => (window as unknown as LabWindow).runVoiceCpu(b64), Buffer.from(all.buffer).toString('base64')))) as { audioS: number; inferenceMs: number; frames: number };
 
   const reactions = speech.flatMap(({ wav, run }) => sinceMark(run.stops, run, wav, wav.onsetMs!));
   const ends = speech.flatMap(({ wav, run }) => sinceMark(run.ends, run, wav, wav.endMs!));
@@ -137,7 +139,7 @@ try {
   console.log(`  end of speech → turn can start   with the detector: p50 ${ms(pct(ends, 50))}  p95 ${ms(pct(ends, 95))}   recognizer's own timeout alone: ${ms(ASR_TIMEOUT)} (assumed, --asr-timeout-ms)`);
   console.log(`    saving at p50: ${ms(ASR_TIMEOUT - pct(ends, 50))} (target ≥ 500 ms; plus the recognizer's stop → final time, not measurable here)`);
   console.log(`  false barge-ins  white noise: ${perMin(noise.run.stops.length, noise.run).toFixed(2)}/min (${noise.run.stops.length} in ${((noise.run.endedAt - noise.run.startedAt) / 1000).toFixed(0)} s)   the robot's own voice in step with playback: ${perMin(echo.run.stops.length, echo.run).toFixed(2)}/min (${echo.run.stops.length} in ${((echo.run.endedAt - echo.run.startedAt) / 1000).toFixed(0)} s; ${echo.run.echoes} voices judged echo)   target 0`);
-  if (echo.run.stops.length) console.log(`    echo run: recording loop starts at ${Math.round(echo.run.micOpenedAt)} + k·${Math.round(echo.wav.durationMs)} ms; false barge-ins: ${((echo.run as any).detail ?? []).join('; ')}`);
+  if (echo.run.stops.length) console.log(`    echo run: recording loop starts at ${Math.round(echo.run.micOpenedAt)} + k·${Math.round(echo.wav.durationMs)} ms; false barge-ins: ${(echo.run.detail ?? []).join('; ')}`);
   console.log(`  model CPU time per second of audio: ${(cpu.inferenceMs / cpu.audioS).toFixed(1)} ms (${cpu.frames} frames, ${cpu.audioS.toFixed(1)} s of audio, ${(cpu.inferenceMs / cpu.frames).toFixed(2)} ms per 32 ms frame)`);
   console.log(`  frames heard live: ${[...speech, noise, echo].map(({ run }) => run.frames).join(' / ')} (speech, speech, noise, echo)`);
 } finally {

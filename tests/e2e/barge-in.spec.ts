@@ -1,5 +1,6 @@
 import { expect, test as base, type Page } from '@playwright/test';
 import { chooseHandsFree, openApp, sayHandsFree, spoken, waitSpoken } from './support/child.ts';
+import { openGrownUp } from './support/parent.ts';
 import { ROBOT_LINE, voiceWav, type WavName } from '../support/voice-wavs.ts';
 import type { SpeechFakeOptions } from './fakes/speech-fake.ts';
 
@@ -7,15 +8,17 @@ import type { SpeechFakeOptions } from './fakes/speech-fake.ts';
 // espeak-ng/sox) into getUserMedia, and the voice-activity model (Silero via onnxruntime-web's
 // wasm) runs on it for real; recognition stays faked at its API.
 // Each recording needs its own browser (the capture file is a launch argument): `capture` picks it.
-const test = base.extend<{ capture: WavName; page: Page }>({
+const test = base.extend<{ capture: WavName; micAllowed: boolean; serviceWorkers: 'allow' | 'block'; page: Page }>({
   capture: ['silence', { option: true }],
-  page: async ({ playwright, baseURL, viewport, locale, launchOptions, capture }, use) => {
+  micAllowed: [true, { option: true }],
+  serviceWorkers: ['allow', { option: true }],
+  page: async ({ playwright, baseURL, viewport, locale, launchOptions, capture, micAllowed, serviceWorkers }, use) => {
     const wav = voiceWav(capture);
     const browser = await playwright.chromium.launch({
       ...launchOptions,
-      args: [...(launchOptions.args ?? []), '--use-fake-device-for-media-stream', '--use-fake-ui-for-media-stream', `--use-file-for-fake-audio-capture=${wav.path}`],
+      args: [...(launchOptions.args ?? []), '--use-fake-device-for-media-stream', ...(micAllowed ? ['--use-fake-ui-for-media-stream'] : []), `--use-file-for-fake-audio-capture=${wav.path}`],
     });
-    const context = await browser.newContext({ baseURL, viewport, locale, permissions: ['microphone'] });
+    const context = await browser.newContext({ baseURL, viewport, locale, permissions: micAllowed ? ['microphone'] : [], serviceWorkers });
     await use(await context.newPage());
     await browser.close();
   },
@@ -108,5 +111,34 @@ test.describe("the robot's own voice in the microphone", () => {
     const log: string[] = await rt(page, 'rt.bargeIn.log');
     expect(log).not.toContain('barge-in');
     expect(log).toContain('echo'); // the detector did hear speech, and the guard held
+  });
+});
+
+test.describe('faults: hands-free as before, and 设置 says why', () => {
+  test.use({ serviceWorkers: 'block' }); // the precache would serve the file the test takes away
+  test('the model files do not load', async ({ page }) => {
+    await page.route('**/vad/silero_vad_v5.onnx', (r) => r.fulfill({ status: 404, body: 'gone' }));
+    await openApp(page, { speech: { msPerChar: 40 } });
+    await chooseHandsFree(page);
+    await page.getByTestId('mic-button').click();
+    await expect.poll(() => rt(page, 'rt.bargeIn.status'), { timeout: 30_000 }).toBe('load-failed');
+    await sayHandsFree(page, '我们玩猜数字吧'); // hands-free still listens by itself
+    await waitSpoken(page, /我想好了/);
+    await openGrownUp(page, 'settings');
+    await expect(page.getByTestId('status-card').getByTestId('part-listening')).toContainText('说话时不能打断：听声音的小程序没能打开');
+  });
+});
+
+test.describe('no microphone permission', () => {
+  test.use({ micAllowed: false });
+  test('hands-free works as before, and 设置 says the microphone was not allowed', async ({ page }) => {
+    await openApp(page, { speech: { msPerChar: 40 } });
+    await chooseHandsFree(page);
+    await page.getByTestId('mic-button').click();
+    await expect.poll(() => rt(page, 'rt.bargeIn.status'), { timeout: 30_000 }).toBe('denied');
+    await sayHandsFree(page, '我们玩猜数字吧');
+    await waitSpoken(page, /我想好了/);
+    await openGrownUp(page, 'settings');
+    await expect(page.getByTestId('status-card').getByTestId('part-listening')).toContainText('说话时不能打断：麦克风没有被允许');
   });
 });

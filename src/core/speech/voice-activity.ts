@@ -110,8 +110,11 @@ export interface PlaybackSpan {
  * begins at the exact moment a piece begins is heard once the robot next pauses.
  */
 export function followsPlayback(onset: number, voicedTimes: readonly number[], playback: readonly PlaybackSpan[], lagMs = 300): boolean {
-  const began = playback.some((p) => onset >= p.start - lagMs / 3 && onset <= p.start + lagMs);
+  // Playback events and microphone frames are stamped by different parts of the browser: a frame
+  // may seem up to a third of the lag early.
+  const early = lagMs / 3;
+  const began = playback.some((p) => onset >= p.start - early && onset <= p.start + lagMs);
   if (!began) return false;
-  const inside = (t: number) => playback.some((p) => t >= p.start && (p.end === null || t <= p.end + lagMs));
+  const inside = (t: number) => playback.some((p) => t >= p.start - early && (p.end === null || t <= p.end + lagMs));
   return voicedTimes.every(inside);
 }

@@ -10,7 +10,7 @@ import { BargeIn } from '../../../src/speech/barge-in.ts';
 import { Recognizer } from '../../../src/speech/recognizer.ts';
 import { SpeechQueue } from '../../../src/speech/tts-queue.ts';
 import type { SpokenOutcome } from '../../../src/core/arcade/types.ts';
-import type { MicFrame, VadState } from '../../../src/speech/vad.ts';
+import { vadSupported, type MicFrame, type VadState } from '../../../src/speech/vad.ts';
 import { VoiceLoop } from '../../../src/speech/voice-loop.ts';
 import { FakeRecognition, FakeSynth } from './fakes.ts';
 
@@ -186,10 +186,10 @@ describe('barge-in in the loop', () => {
     void robotSays(t, '你来猜猜看吧。我等你哦。');
     t.hear(Array(20).fill(0.9));
     expect(t.loop.log).not.toContain('barge-in');
-    // The first piece ends; the second has not begun to play: the voice goes on for 400 ms.
+    // The first piece ends; the second has not begun to play: the voice goes on for 640 ms.
     t.synth.end();
     await vi.advanceTimersByTimeAsync(0);
-    t.hear(Array(13).fill(0.9));
+    t.hear(Array(20).fill(0.9));
     t.synth.start();
     await vi.advanceTimersByTimeAsync(0);
     t.hear([0.9]);
@@ -200,6 +200,7 @@ describe('barge-in in the loop', () => {
     const t = setup({ allowed: false });
     t.loop.setEnabled(true);
     expect(t.vad.started).toBe(0);
+    expect(vadSupported({} as typeof globalThis)).toEqual({ ok: false, detail: 'no WebAssembly' });
     t.allowed.on = true;
     t.barge.refresh();
     expect(t.vad.started).toBe(1);
@@ -215,6 +216,14 @@ describe('barge-in in the loop', () => {
     t.hear(Array(20).fill(0.9));
     t.synth.end();
     expect(await said).toEqual({ completed: true });
+  });
+
+  it('play time over (listening turned off) lets the microphone go', () => {
+    const t = setup();
+    t.loop.setEnabled(true);
+    expect(t.vad.started).toBe(1);
+    t.loop.setEnabled(false);
+    expect(t.vad.released).toBe(1);
   });
 
   it('silence while the robot speaks never stops it', async () => {
