@@ -88,6 +88,13 @@ export function createBrowserVad(opts: BrowserVadOptions = {}): VoiceActivity {
   async function load(): Promise<void> {
     const support = vadSupported();
     if (!support.ok) return fail('no-wasm', support.detail);
+    // A microphone already refused: no need to fetch 16 MB to find out.
+    try {
+      const p = await navigator.permissions?.query({ name: 'microphone' as PermissionName });
+      if (p?.state === 'denied') return fail('denied', 'permission state: denied');
+    } catch {
+      /* this browser cannot tell: getUserMedia will */
+    }
     try {
       const { MicVAD } = await import('@ricky0123/vad-web');
       const ort = (await import('@ricky0123/vad-web/dist/real-time-vad.js')).ort as { env: { wasm: { numThreads?: number; proxy?: boolean } } };

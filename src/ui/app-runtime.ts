@@ -270,6 +270,9 @@ export function createAppRuntime(): AppRuntime {
     stopSpeaking: () => agent.stopTalking(),
     subtitle: () => saying,
   });
+  // A barge-in is recorded with what the robot was saying (the cut line itself is recorded by the
+  // speaking path as spoken but not completed, as after a tap).
+  bargeIn.onBargeIn(() => recorder.record({ kind: 'speech', at: Date.now(), source: 'speech', name: 'barge-in', data: { text: saying } }));
   // The microphone is let go while the app is in the background.
   const visibility = () => bargeIn.setVisible(document.visibilityState === 'visible');
   document.addEventListener('visibilitychange', visibility);

@@ -8,10 +8,9 @@ import type { SpeechFakeOptions } from './fakes/speech-fake.ts';
 // espeak-ng/sox) into getUserMedia, and the voice-activity model (Silero via onnxruntime-web's
 // wasm) runs on it for real; recognition stays faked at its API.
 // Each recording needs its own browser (the capture file is a launch argument): `capture` picks it.
-const test = base.extend<{ capture: WavName; micAllowed: boolean; serviceWorkers: 'allow' | 'block'; page: Page }>({
+const test = base.extend<{ capture: WavName; micAllowed: boolean; page: Page }>({
   capture: ['silence', { option: true }],
   micAllowed: [true, { option: true }],
-  serviceWorkers: ['allow', { option: true }],
   page: async ({ playwright, baseURL, viewport, locale, launchOptions, capture, micAllowed, serviceWorkers }, use) => {
     const wav = voiceWav(capture);
     const browser = await playwright.chromium.launch({
