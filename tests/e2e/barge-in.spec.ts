@@ -91,6 +91,8 @@ test.describe("the robot's own voice in the microphone", () => {
   test('its own line, heard back in step with its playback, does not stop it (echo guard)', async ({ page }) => {
     const wav = voiceWav('robot');
     await handsFree(page, { echo: { text: ROBOT_LINE, speechMs: wav.endMs! - wav.onsetMs! } });
+    // Past the model's warm-up (the page is busy at first, and its timers run late).
+    await expect.poll(() => rt(page, 'rt.bargeIn.framesHeard')).toBeGreaterThan(60);
     // The robot says its line three times, each in step with the recording's loop (which started
     // when the microphone opened): its voice reaches the microphone as it plays.
     await page.evaluate(

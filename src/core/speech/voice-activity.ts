@@ -28,7 +28,7 @@ export interface VoiceActivityOptions {
   frameMs: number;
 }
 
-export const DEFAULT_VOICE_ACTIVITY: VoiceActivityOptions = { positive: 0.5, negative: 0.35, minSpeechMs: 192, redemptionMs: 400, frameMs: 32 };
+export const DEFAULT_VOICE_ACTIVITY: VoiceActivityOptions = { positive: 0.5, negative: 0.35, minSpeechMs: 160, redemptionMs: 400, frameMs: 32 };
 
 export type VoiceActivityEvent =
   | { type: 'speech-start'; /** when the voice began */ onset: number; at: number }
@@ -110,9 +110,9 @@ export interface PlaybackSpan {
  * begins at the exact moment a piece begins is heard once the robot next pauses.
  */
 export function followsPlayback(onset: number, voicedTimes: readonly number[], playback: readonly PlaybackSpan[], lagMs = 300): boolean {
-  // Playback events and microphone frames are stamped by different parts of the browser: a frame
-  // may seem up to a third of the lag early.
-  const early = lagMs / 3;
+  // Playback events and microphone frames are stamped by different parts of the browser (and a
+  // busy page runs timers late): a frame may seem up to two thirds of the lag early.
+  const early = (lagMs * 2) / 3;
   const began = playback.some((p) => onset >= p.start - early && onset <= p.start + lagMs);
   if (!began) return false;
   const inside = (t: number) => playback.some((p) => t >= p.start - early && (p.end === null || t <= p.end + lagMs));

@@ -20,7 +20,7 @@ const frames = (from: number, probs: number[]): VadFrame[] => probs.map((prob, i
 const run = (gate: VoiceActivityGate, fs: VadFrame[]) => fs.map((f) => gate.feed(f)).filter((e) => e !== null);
 
 describe('the voice-activity gate', () => {
-  it('speech starts once a voice has lasted minSpeechMs (192 ms), and ends after the quiet spell', () => {
+  it('speech starts once a voice has lasted minSpeechMs (160 ms), and ends after the quiet spell', () => {
     const g = new VoiceActivityGate();
     const ev = run(g, frames(0, [0.1, 0.9, 0.9, 0.9, 0.9, 0.9, 0.9, 0.9, 0.6, 0.9, ...Array(20).fill(0.05)]));
     expect(ev.map((e) => e.type)).toEqual(['speech-start', 'speech-end']);
