@@ -24,6 +24,35 @@ const skillDeclarations: Plugin = {
   },
 };
 
+// The voice-activity model (Silero VAD v5, from @ricky0123/vad-web) and the onnxruntime-web wasm
+// that runs it, served from this origin at /vad/ (no CDN): copied into the build and precached, and
+// served from node_modules by the dev server. Only the plain SIMD wasm is shipped (one thread, no
+// WebGPU/JSEP): the model is tiny. src/speech/vad.ts loads them only when hands-free starts.
+export const VAD_BASE = '/vad/';
+const VAD_FILES: Record<string, string> = {
+  'silero_vad_v5.onnx': 'node_modules/@ricky0123/vad-web/dist/silero_vad_v5.onnx',
+  'vad.worklet.bundle.min.js': 'node_modules/@ricky0123/vad-web/dist/vad.worklet.bundle.min.js',
+  'ort-wasm-simd-threaded.mjs': 'node_modules/onnxruntime-web/dist/ort-wasm-simd-threaded.mjs',
+  'ort-wasm-simd-threaded.wasm': 'node_modules/onnxruntime-web/dist/ort-wasm-simd-threaded.wasm',
+};
+const VAD_TYPES: Record<string, string> = { onnx: 'application/octet-stream', js: 'text/javascript', mjs: 'text/javascript', wasm: 'application/wasm' };
+const vadAssets: Plugin = {
+  name: 'agentcade:vad-assets',
+  configureServer(server) {
+    server.middlewares.use(VAD_BASE, (req, res, next) => {
+      const name = (req.url ?? '').split('?')[0].replace(/^\//, '');
+      const file = VAD_FILES[name];
+      if (!file) return next();
+      res.setHeader('Content-Type', VAD_TYPES[name.split('.').pop()!] ?? 'application/octet-stream');
+      res.end(readFileSync(resolve(import.meta.dirname, file)));
+    });
+  },
+  generateBundle() {
+    for (const [name, file] of Object.entries(VAD_FILES))
+      this.emitFile({ type: 'asset', fileName: `${VAD_BASE.slice(1)}${name}`, source: readFileSync(resolve(import.meta.dirname, file)) });
+  },
+};
+
 // Harness pages (tests/lab/*.html): test and benchmark pages that run our real modules in Chromium.
 // They are build inputs only when AGENTCADE_LAB=1 (the Playwright web server, bench/a2a); `npm run build`
 // and `npm start` build the app alone, so nothing made for tests reaches dist/. The dev server serves
@@ -67,7 +96,7 @@ const pwa = VitePWA({
     ],
   },
   workbox: {
-    globPatterns: ['**/*.{js,css,html,wasm,png,svg,ico,webmanifest,json,md,txt}'],
+    globPatterns: ['**/*.{js,css,html,wasm,png,svg,ico,webmanifest,json,md,txt}', 'vad/*.{onnx,mjs}'],
     // Harness pages are not part of the app (in a build with AGENTCADE_LAB=1: the pages under tests/lab/,
     // their entry chunks under assets/lab/).
     // The CPU engine's .wasm (≈10 MB) is cached by the CPU engine itself (Cache API
@@ -79,6 +108,8 @@ const pwa = VitePWA({
     // The first install takes the open page at once (so it is offline-ready without a reload);
     // updates still wait for the user's "现在更新" (registerType 'prompt': no skipWaiting).
     clientsClaim: true,
+    // The voice-activity files (vad/: the ≈14 MB onnxruntime wasm and the 2.3 MB model) are precached
+    // too, so barge-in works offline; the limit below still holds them.
     // The WebLLM runtime chunk is ~5.8 MB minified (research/webllm.md §4), above Workbox's
     // 2 MiB default: without this the model worker would be missing offline. 16 MiB still keeps
     // any accidental multi-hundred-MB asset (weights) out of the precache and fails the build.
@@ -128,7 +159,7 @@ export default defineConfig({
   // The e2e build (AGENTCADE_LAB=1) may expose the runtime to the tests; the app's build never does.
   define: { __TEST_BUILD__: JSON.stringify(process.env.AGENTCADE_LAB === '1') },
   // WebGPU, service workers and crypto.randomUUID need a secure context: https (or localhost).
-  plugins: [skillDeclarations, svelte(), pwa, ...https],
+  plugins: [skillDeclarations, vadAssets, svelte(), pwa, ...https],
   worker: { format: 'es', plugins: () => [skillDeclarations] },
   build: {
     target: 'es2022',

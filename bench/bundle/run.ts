@@ -10,7 +10,10 @@
  *   npx tsx bench/bundle/run.ts                 # builds into .cache/dist-bundle
  *   npx tsx bench/bundle/run.ts --dist dist     # reads an existing build
  *   npx tsx bench/bundle/run.ts --json          # machine-readable
- * Exits 1 when WebLLM or the CPU engine is in the first screen's graph, or its .wasm is precached.
+ *  - the voice-activity detector (@ricky0123/vad-web + onnxruntime-web): its chunks stay out of the
+ *    first screen's graph (loaded when hands-free starts) and its files under vad/ are precached;
+ * Exits 1 when WebLLM or the CPU engine is in the first screen's graph, or its .wasm is precached,
+ * or when the voice-activity detector is in the first screen's graph or a vad/ file is not precached.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
@@ -103,6 +106,9 @@ const webllmInFirst = webllmChunks.filter((f) => firstScreen.has(f));
 const wllamaChunks = jsFiles.filter((f) => sourcesOf(f).some((s) => s.includes('@wllama/wllama')));
 const wllamaInFirst = wllamaChunks.filter((f) => firstScreen.has(f));
 const wllamaWasm = files.filter((f) => /wllama-[^/]*\.wasm$/.test(f));
+const vadChunks = jsFiles.filter((f) => sourcesOf(f).some((s) => s.includes('@ricky0123/vad-web') || s.includes('onnxruntime-web')));
+const vadInFirst = vadChunks.filter((f) => firstScreen.has(f));
+const vadFiles = files.filter((f) => f.startsWith('vad/'));
 
 // Precache: the URLs listed in sw.js.
 const sw = files.includes('sw.js') ? read('sw.js').toString('utf8') : '';
@@ -131,6 +137,11 @@ const report = {
     inFirstScreen: wllamaInFirst,
     wasm: wllamaWasm.map((f) => ({ file: f, bytes: raw(f), precached: precached.includes(f) })),
   },
+  vad: {
+    chunks: vadChunks.map((f) => ({ file: f, bytes: raw(f), gzip: gz(f) })),
+    inFirstScreen: vadInFirst,
+    files: vadFiles.map((f) => ({ file: f, bytes: raw(f), gzip: gz(f), precached: precached.includes(f) })),
+  },
   precache: { entries: precached.length, bytes: sum(precached, raw), jsNotPrecached },
 };
 
@@ -158,7 +169,13 @@ if (asJson) {
   for (const c of report.cpuEngine.chunks) line(c.file, c.bytes, c.gzip);
   for (const w of report.cpuEngine.wasm) console.log(`  ${w.file.padEnd(52)} ${kb(w.bytes).padStart(11)}  precached: ${w.precached ? 'YES' : 'no (cached by the engine on first use)'}`);
   console.log(`  in the first screen's graph: ${wllamaInFirst.length ? `YES — ${wllamaInFirst.join(', ')}` : 'no'}`);
+  console.log(`\nVoice-activity detector (@ricky0123/vad-web + onnxruntime-web, hands-free barge-in):`);
+  if (report.vad.chunks.length === 0) console.log('  (not in this build)');
+  for (const c of report.vad.chunks) line(c.file, c.bytes, c.gzip);
+  for (const f of report.vad.files) console.log(`  ${f.file.padEnd(52)} ${kb(f.bytes).padStart(11)} ${kb(f.gzip).padStart(11)} gz  precached: ${f.precached ? 'yes' : 'NO'}`);
+  console.log(`  in the first screen's graph: ${vadInFirst.length ? `YES — ${vadInFirst.join(', ')}` : 'no'}`);
   console.log(`\nPrecache (sw.js): ${report.precache.entries} entries, ${kb(report.precache.bytes)}`);
   if (jsNotPrecached.length) console.log(`  JS NOT precached: ${jsNotPrecached.join(', ')}`);
 }
 if (webllmInFirst.length || wllamaInFirst.length || report.cpuEngine.wasm.some((w) => w.precached)) process.exitCode = 1;
+if (vadInFirst.length || report.vad.files.some((f) => !f.precached)) process.exitCode = 1;

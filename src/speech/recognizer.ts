@@ -88,6 +88,10 @@ export class Recognizer {
   private delay: number;
   private restartTimer: unknown = null;
   private readonly finals = new Set<(text: string) => void>();
+  private readonly interims = new Set<(text: string) => void>();
+  /** The interim words of the utterance being heard ('' once its final result came). */
+  private pending = '';
+  private finishing = false;
   private readonly statuses = new Set<(s: MicStatus) => void>();
   private readonly places = new Set<(p: ListeningPlace) => void>();
   private readonly timers: Timers;
@@ -154,6 +158,29 @@ export class Recognizer {
     return () => this.finals.delete(fn);
   }
 
+  /** Interim words as they are heard (the recognizer's guess so far; never a round by itself). */
+  onInterim(fn: (text: string) => void): () => void {
+    this.interims.add(fn);
+    return () => this.interims.delete(fn);
+  }
+
+  /**
+   * The speaker has stopped (the voice-activity detector says so): ask the session to finish now,
+   * which makes the browser deliver the final result at once instead of after its silence
+   * timeout. If the session ends with no final result, the last interim words are the final one.
+   */
+  finish(): void {
+    if (!this.running || !this.pending) return;
+    this.finishing = true;
+    this.running.stop();
+  }
+
+  private emitFinal(text: string): void {
+    this.pending = '';
+    this.delay = this.deps.restartDelayMs ?? 250;
+    for (const fn of this.finals) fn(text);
+  }
+
   onStatus(fn: (s: MicStatus) => void): () => void {
     this.statuses.add(fn);
     fn(this.status);
@@ -179,6 +206,8 @@ export class Recognizer {
       this.timers.clearTimeout(this.restartTimer);
       this.restartTimer = null;
     }
+    this.pending = '';
+    this.finishing = false;
     if (this.running) this.running.abort();
     else if (!this.launching && this.isActiveStatus()) this.setStatus('off');
   }
@@ -201,7 +230,7 @@ export class Recognizer {
     const rec = new ctor();
     rec.lang = this.lang;
     rec.continuous = true;
-    rec.interimResults = false;
+    rec.interimResults = true;
     rec.maxAlternatives = 1;
     if (this.mode === 'on-device') rec.processLocally = true;
     rec.onstart = () => {
@@ -210,14 +239,20 @@ export class Recognizer {
     rec.onresult = (ev) => {
       if (this.running !== rec || !this.wanted) return;
       let text = '';
+      let interim = '';
       for (let i = ev.resultIndex; i < ev.results.length; i++) {
         const r = ev.results[i];
-        if (r.isFinal && r.length > 0) text += r[0].transcript;
+        if (r.length === 0) continue;
+        if (r.isFinal) text += r[0].transcript;
+        else interim += r[0].transcript;
       }
       text = text.trim();
-      if (!text) return;
-      this.delay = this.deps.restartDelayMs ?? 250;
-      for (const fn of this.finals) fn(text);
+      interim = interim.trim();
+      if (text) this.emitFinal(text);
+      if (interim) {
+        this.pending = interim;
+        for (const fn of this.interims) fn(interim);
+      }
     };
     rec.onerror = (ev) => {
       if (this.running !== rec) return;
@@ -234,6 +269,10 @@ export class Recognizer {
     rec.onend = () => {
       if (this.running !== rec) return;
       this.running = null;
+      const unfinished = this.finishing && this.wanted ? this.pending : '';
+      this.finishing = false;
+      this.pending = '';
+      if (unfinished) this.emitFinal(unfinished);
       if (!this.wanted) {
         if (this.isActiveStatus()) this.setStatus('off');
         return;

@@ -17,12 +17,14 @@ export interface SpeechSettings {
   micLabel: string;
   /** A short soft sound when the child has finished speaking and the robot starts thinking. */
   thinkingSound: boolean;
+  /** 说话时可以打断: in hands-free mode, a child talking over the robot stops it (barge-in). */
+  bargeIn: boolean;
 }
 
 const KEY = 'agentcade.speech-settings';
 
 export function defaultSpeechSettings(): SpeechSettings {
-  return { volume: 1, rate: 1, voice: '', micMode: 'push-to-talk', micDeviceId: '', micLabel: '', thinkingSound: false };
+  return { volume: 1, rate: 1, voice: '', micMode: 'push-to-talk', micDeviceId: '', micLabel: '', thinkingSound: false, bargeIn: true };
 }
 
 const clamp = (v: unknown, lo: number, hi: number, d: number) => (typeof v === 'number' && Number.isFinite(v) ? Math.min(hi, Math.max(lo, v)) : d);
@@ -39,6 +41,7 @@ export function parseSpeechSettings(raw: unknown): SpeechSettings {
     micDeviceId: typeof r.micDeviceId === 'string' ? r.micDeviceId : '',
     micLabel: typeof r.micLabel === 'string' ? r.micLabel : '',
     thinkingSound: r.thinkingSound === true,
+    bargeIn: r.bargeIn !== false,
   };
 }
 

@@ -176,10 +176,12 @@ export class SpeechQueue implements Speaker, SpeechProgress {
     try {
       this.o.engine.speak(piece, this.opts, {
         onStart: () => {
-          if (token === this.pieceToken && this.startTimer !== null) {
+          if (token !== this.pieceToken) return;
+          if (this.startTimer !== null) {
             this.timers.clearTimeout(this.startTimer);
             this.startTimer = null;
           }
+          this.emit({ type: 'piece-playing', id: u.id });
         },
         onEnd: () => settle(),
         onError: (e) => settle(e === 'interrupted' || e === 'canceled' ? 'stopped' : e || 'failed'),

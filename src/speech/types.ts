@@ -41,6 +41,7 @@ export type SpeechEvent =
   | { type: 'speaking' } // the queue went from idle to busy
   | { type: 'utterance-start'; id: number; text: string; role: SpeakerRole; yields?: boolean }
   | { type: 'piece-start'; id: number; piece: string }
+  | { type: 'piece-playing'; id: number } // the engine began to play the piece (its onstart)
   | { type: 'utterance-end'; id: number; text: string; role: SpeakerRole; completed: boolean; reason?: string; yields?: boolean }
   | { type: 'idle' }; // the queue drained
 

@@ -35,6 +35,8 @@ import { robotSpeechProgress } from '../speech/robot-progress.ts';
 import { applyVoiceCommand, loadSpeechSettings, saveSpeechSettings, type SpeechSettings } from '../speech/settings.ts';
 import { SpeechQueue } from '../speech/tts-queue.ts';
 import { VoiceLoop } from '../speech/voice-loop.ts';
+import { BargeIn } from '../speech/barge-in.ts';
+import { createBrowserVad } from '../speech/vad.ts';
 import { createWebSynth, type WebSynth } from '../speech/web-synth.ts';
 import { TraceRecorder } from '../trace/recorder.ts';
 import { createSessionGuard, type SessionGuard } from '../trace/session-guard.ts';
@@ -60,6 +62,8 @@ export interface AppRuntime {
   synth: WebSynth;
   recognizer: Recognizer;
   loop: VoiceLoop;
+  /** Hands-free barge-in and end of speech (the voice-activity detector, loaded when first wanted). */
+  bargeIn: BargeIn;
   robot: RobotSetup;
   games: GameClient;
   /** The remote games a grown-up added by address (A2A servers elsewhere, played by voice). */
@@ -130,11 +134,15 @@ export function createAppRuntime(): AppRuntime {
       recorder.record({ kind: 'speech', at: Date.now(), source: 'speech', name: 'unfinished', data: { text: e.text, reason: e.reason } });
   });
   const ctor = findRecognition(window);
+  // Hands-free's voice-activity detector holds its own microphone track (echo cancellation, noise
+  // suppression, auto gain); recognition hears that same track where `start(track)` is honoured.
+  const vad = createBrowserVad({ deviceId: () => speechSettings.micDeviceId });
+  const chosenTrack = trackSource(() => speechSettings.micDeviceId);
   const recognizer = new Recognizer({
     ctor,
     lang: 'zh-CN',
     supportsTrack: supportsStartTrack(ctor),
-    getTrack: trackSource(() => speechSettings.micDeviceId),
+    getTrack: async () => vad.track ?? (await chosenTrack()),
   });
   void recognizer.init();
 
@@ -263,13 +271,30 @@ export function createAppRuntime(): AppRuntime {
   agent.subscribe((e) => {
     if (e.type === 'spoken') lastSpoken = e.text;
   });
+  // What the robot is saying right now (the subtitle), for the echo guard after a barge-in.
+  let saying: string | null = null;
+  speech.subscribe((e) => {
+    if (e.type === 'utterance-start') saying = e.text;
+    else if (e.type === 'idle') saying = null;
+  });
+  const bargeIn = new BargeIn({ vad, speech, allowed: () => speechSettings.bargeIn, now: () => performance.now() });
   const loop = new VoiceLoop({
     mic: recognizer,
     speech,
     mode: speechSettings.micMode,
     onInput: (text) => agent.handle(text),
     lastSpoken: () => lastSpoken,
+    activity: bargeIn,
+    stopSpeaking: () => agent.stopTalking(),
+    subtitle: () => saying,
   });
+  // A barge-in is recorded with what the robot was saying (the cut line itself is recorded by the
+  // speaking path as spoken but not completed, as after a tap).
+  bargeIn.onBargeIn(() => recorder.record({ kind: 'speech', at: Date.now(), source: 'speech', name: 'barge-in', data: { text: saying } }));
+  // The microphone is let go while the app is in the background.
+  const visibility = () => bargeIn.setVisible(document.visibilityState === 'visible');
+  document.addEventListener('visibilitychange', visibility);
+  visibility();
 
   // Play time: counted while a game or a chat goes on; warned once; a gentle end at the limit.
   const playTimer = new PlayTimer({
@@ -307,6 +332,7 @@ export function createAppRuntime(): AppRuntime {
     speech.setOptions({ rate: speechSettings.rate, volume: speechSettings.volume });
     if (patch.voice !== undefined) synth.prefer(speechSettings.voice);
     if (patch.micMode) loop.setMode(speechSettings.micMode);
+    if (patch.bargeIn !== undefined) bargeIn.refresh();
     if (patch.micDeviceId !== undefined && recognizer.listening) {
       recognizer.stop();
       recognizer.start();
@@ -323,6 +349,7 @@ export function createAppRuntime(): AppRuntime {
     synth,
     recognizer,
     loop,
+    bargeIn,
     robot,
     games,
     remoteGames,

@@ -22,14 +22,14 @@ export class AppStatus {
   readonly verdict: Verdict = $derived(offlineVerdict(this.facts, this.parts));
   private readonly offs: Array<() => void> = [];
 
-  constructor(rt: Pick<AppRuntime, 'controller' | 'recognizer' | 'synth' | 'robot'>) {
+  constructor(rt: Pick<AppRuntime, 'controller' | 'recognizer' | 'synth' | 'robot'> & Partial<Pick<AppRuntime, 'bargeIn'>>) {
     const win = typeof window !== 'undefined' ? window : undefined;
     this.model = rt.controller.snapshot;
     this.facts = {
       online: typeof navigator === 'undefined' ? true : navigator.onLine !== false,
       app: { cached: false, canCache: canCacheApp() },
       brain: brainFacts(this.model),
-      listening: { place: rt.recognizer.place, mic: micFact(rt.recognizer.status) },
+      listening: { place: rt.recognizer.place, mic: micFact(rt.recognizer.status), bargeIn: rt.bargeIn?.status },
       speaking: { state: 'loading' },
       robot: { usb: rt.robot.link?.state ?? 'none', canConnect: rt.robot.canConnect },
     };
@@ -47,6 +47,7 @@ export class AppStatus {
       appCached.subscribe((cached) => patch({ app: { ...this.facts.app, cached } })),
       rt.recognizer.onPlace((place) => patch({ listening: { ...this.facts.listening, place } })),
       rt.recognizer.onStatus((s) => patch({ listening: { ...this.facts.listening, mic: micFact(s) } })),
+      rt.bargeIn?.onStatus((bargeIn) => patch({ listening: { ...this.facts.listening, bargeIn } })) ?? (() => undefined),
       rt.synth.onStatus((v) => patch({ speaking: { state: v.state, voice: v.name, local: v.local } })),
       rt.robot.output.on('status', () => patch({ robot: { ...this.facts.robot, usb: rt.robot.link?.state ?? 'none' } })),
     );

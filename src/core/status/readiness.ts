@@ -45,6 +45,11 @@ export interface StatusFacts {
     place: ListeningPlace;
     /** The microphone's state: 'denied' and 'no-mic' mean it cannot listen now. */
     mic: 'ok' | 'denied' | 'no-mic' | 'network' | 'error';
+    /**
+     * Barge-in's voice-activity detector (runs on this device, in hands-free mode): 'unused' when
+     * hands-free or 说话时可以打断 is off; a failure names its cause.
+     */
+    bargeIn?: 'unused' | 'loading' | 'on' | 'off' | 'denied' | 'no-mic' | 'no-wasm' | 'load-failed';
   };
   speaking: { state: 'loading' | 'ready' | 'none' | 'unsupported'; voice?: string; local?: boolean };
   robot: { usb: 'ready' | 'connecting' | 'lost' | 'none'; canConnect: boolean };
@@ -91,7 +96,35 @@ function brain(f: StatusFacts): PartStatus {
     : { id: 'brain', title: '大脑', short: `大脑：${b.label}（要联网）`, detail: `${b.label}，要联网才能用${note}。`, ok: true, offline: false };
 }
 
+/** One plain sentence about talking over the robot (hands-free), or '' when it is not in use. */
+export function bargeInSentence(state: StatusFacts['listening']['bargeIn']): string {
+  switch (state) {
+    case 'on':
+      return '说话时可以打断：在这台设备上听小朋友开口，断网也能用。';
+    case 'loading':
+      return '说话时可以打断：正在准备。';
+    case 'off':
+      return '说话时可以打断：等机器人开始听时打开。';
+    case 'denied':
+      return '说话时不能打断：麦克风没有被允许，要等机器人说完再说。';
+    case 'no-mic':
+      return '说话时不能打断：没有找到麦克风，要等机器人说完再说。';
+    case 'no-wasm':
+      return '说话时不能打断：这个浏览器太旧，听不出小朋友开口，要等机器人说完再说。';
+    case 'load-failed':
+      return '说话时不能打断：听声音的小程序没能打开，要等机器人说完再说。';
+    default:
+      return '';
+  }
+}
+
 function listening(f: StatusFacts): PartStatus {
+  const p = listeningPlace(f);
+  const extra = bargeInSentence(f.listening.bargeIn);
+  return extra ? { ...p, detail: `${p.detail}${extra}` } : p;
+}
+
+function listeningPlace(f: StatusFacts): PartStatus {
   const l = f.listening;
   const base = { id: 'listening' as const, title: '听' };
   if (l.place === 'none') return { ...base, short: '听：不能（请打字）', detail: '这个浏览器听不懂说话，请在游戏厅的文字框里打字。', ok: false, offline: false };

@@ -11,6 +11,10 @@
  * - `cancels`: how many times speech was cancelled (tap to stop);
  * - `utterances`: every utterance handed to `speechSynthesis.speak`, with the volume and rate it
  *   carried (what the parent's settings and the voice commands change);
+ * - `hearInterim(text)`: the active session hears `text` as interim words; its final result follows
+ *   when the session is stopped (as Chrome finalizes on `stop()`), or after `endpointMs` of quiet
+ *   (the recognizer's own silence timeout);
+ * - `micOpenedAt`: when getUserMedia last gave a microphone (page clock), for `echo`;
  * - `timeline`: the order of microphone and speech events — `mic-on` (a recognition session started
  *   listening), `mic-off` (it was stopped or aborted), `say-start:<text>`, `say-end:<text>` (finished
  *   or cancelled) — to check half-duplex: never listening while speaking.
@@ -28,6 +32,14 @@ export interface SpeechFakeOptions {
    * service needs the network), 'on-device' (the pack is installed), 'none' (no SpeechRecognition).
    */
   recognition?: 'network' | 'on-device' | 'none';
+  /** The recognizer's own silence timeout after interim words (ms). */
+  endpointMs?: number;
+  /**
+   * The robot's voice leaking into the microphone: the capture device plays a recording of the
+   * robot saying `text`, whose speech lasts `speechMs`; saying `text` takes that long here too (the
+   * test says it in step with the recording, see `micOpenedAt`).
+   */
+  echo?: { text: string; speechMs: number };
 }
 
 export function installSpeechFake(opts: SpeechFakeOptions = {}): void {
@@ -42,7 +54,18 @@ export function installSpeechFake(opts: SpeechFakeOptions = {}): void {
     timeline: [] as string[],
     /** When each utterance began (page clock, ms since the epoch), with its text. */
     startedAt: [] as Array<{ text: string; at: number }>,
+    micOpenedAt: null as number | null,
   };
+  const media = navigator.mediaDevices;
+  if (media?.getUserMedia) {
+    const open = media.getUserMedia.bind(media);
+    media.getUserMedia = async (c?: MediaStreamConstraints) => {
+      const s = await open(c);
+      state.micOpenedAt = performance.now();
+      return s;
+    };
+  }
+  const echo = opts.echo;
 
   // ---- speechSynthesis -------------------------------------------------------------------
   class FakeUtterance extends EventTarget {
@@ -80,6 +103,7 @@ export function installSpeechFake(opts: SpeechFakeOptions = {}): void {
     current = queue.shift() ?? null;
     if (!current) return;
     const u = current;
+    const echoing = !!echo && u.text === echo.text;
     setTimeout(() => {
       if (current !== u) return;
       state.started.push(u.text);
@@ -94,7 +118,7 @@ export function installSpeechFake(opts: SpeechFakeOptions = {}): void {
         current = null;
         u.fire('end');
         if (!current) next(); // the end handler may already have queued (and started) the next one
-      }, Math.max(30, msPerChar * Array.from(u.text).length));
+      }, echoing ? echo!.speechMs : Math.max(30, msPerChar * Array.from(u.text).length));
     }, 5);
   };
   const synth = {
@@ -150,6 +174,8 @@ export function installSpeechFake(opts: SpeechFakeOptions = {}): void {
     onerror: ((e: Event) => void) | null = null;
     onresult: ((e: Event) => void) | null = null;
     private running = false;
+    private interim = '';
+    private endpoint: ReturnType<typeof setTimeout> | undefined;
     start() {
       if (this.running) throw new DOMException('already started', 'InvalidStateError');
       this.running = true;
@@ -166,12 +192,16 @@ export function installSpeechFake(opts: SpeechFakeOptions = {}): void {
       }, 5);
     }
     stop() {
+      // Chrome finalizes what it heard so far on stop().
+      if (this.interim && this.running) this.hear(this.interim);
       this.finish();
     }
     abort() {
       this.finish();
     }
     finish() {
+      clearTimeout(this.endpoint);
+      this.interim = '';
       if (!this.running) return;
       this.running = false;
       if (state.active === this) {
@@ -180,9 +210,20 @@ export function installSpeechFake(opts: SpeechFakeOptions = {}): void {
       }
       setTimeout(() => this.onend?.(new Event('end')), 5);
     }
+    hearInterim(text: string) {
+      this.interim = text;
+      clearTimeout(this.endpoint);
+      this.endpoint = setTimeout(() => this.running && this.interim && this.hear(this.interim), opts.endpointMs ?? 1200);
+      this.result(text, false);
+    }
     hear(text: string) {
+      clearTimeout(this.endpoint);
+      this.interim = '';
+      this.result(text, true);
+    }
+    result(text: string, isFinal: boolean) {
       const alt = { transcript: text, confidence: 0.9 };
-      const result = Object.assign([alt], { isFinal: true, item: () => alt });
+      const result = Object.assign([alt], { isFinal, item: () => alt });
       const results = Object.assign([result], { item: (i: number) => [result][i] });
       this.onresult?.(Object.assign(new Event('result'), { resultIndex: 0, results }));
     }
@@ -215,6 +256,14 @@ export function installSpeechFake(opts: SpeechFakeOptions = {}): void {
       return state.timeline.slice();
     },
     listening: () => state.active !== null,
+    get micOpenedAt() {
+      return state.micOpenedAt;
+    },
+    hearInterim(text: string) {
+      if (!state.active) return false;
+      state.active.hearInterim(text);
+      return true;
+    },
     hear(text: string) {
       if (!state.active) return false;
       state.active.hear(text);

@@ -78,7 +78,7 @@ describe('speaking queue', () => {
     expect(await a).toEqual({ completed: true });
     synth.end();
     expect(await b).toEqual({ completed: true });
-    expect(events).toEqual(['speaking', 'utterance-start', 'piece-start', 'piece-start', 'end:你好！我是小方。:true', 'utterance-start', 'piece-start', 'end:你猜是几？:true', 'idle']);
+    expect(events).toEqual(['speaking', 'utterance-start', 'piece-start', 'piece-playing', 'piece-start', 'end:你好！我是小方。:true', 'utterance-start', 'piece-start', 'end:你猜是几？:true', 'idle']);
   });
 
   it('a waiting line yields: a real sentence stops it at its next clause; one not started is dropped', async () => {
@@ -331,14 +331,14 @@ describe('recognizer', () => {
   });
   afterEach(() => vi.useRealTimers());
 
-  it('zh-CN, final results only, restarted after silence', async () => {
+  it('zh-CN, rounds from final results only (interim words are reported apart), restarted after silence', async () => {
     const r = new Recognizer({ ctor: FakeRecognition, restartDelayMs: 250 });
     const heard: string[] = [];
     r.onFinal((t) => heard.push(t));
     r.start();
     await vi.advanceTimersByTimeAsync(0);
     const first = FakeRecognition.instances[0];
-    expect(first).toMatchObject({ lang: 'zh-CN', interimResults: false, continuous: true, started: true });
+    expect(first).toMatchObject({ lang: 'zh-CN', interimResults: true, continuous: true, started: true });
     expect(r.status).toBe('listening');
     first.say('我猜', false); // interim: ignored
     first.say('我猜五十');
