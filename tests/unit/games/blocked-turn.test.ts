@@ -39,7 +39,7 @@ function game(guess: number, text: string, stream = false) {
     return { action: 'reply', args: { text } };
   };
   const model = stream ? pacedModel({ 'game:guess-number': policy }, { chunkChars: 2, delayMs: 0 }) : createScriptedModel({ 'game:guess-number': policy });
-  const service = new GameSessions({ create: () => new GuessNumberAgent({ model, device, random: () => secretRandom(63), trace }), device, trace, source: 'game:test' });
+  const service = new GameSessions({ create: () => new GuessNumberAgent({ model, device, random: () => secretRandom(63), trace, preExecute: false }), device, trace, source: 'game:test' });
   return { service, trace };
 }
 

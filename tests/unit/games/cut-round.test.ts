@@ -5,7 +5,7 @@
  * keeps the longest common prefix (llama.cpp, the CPU engine) continues in place instead of
  * prefilling the round again. A round that decided nothing is not written.
  */
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ChatMessage, Step, StepRequest } from '../../../src/core/llm/types.ts';
 import { readToolResult, stepMessage } from '../../../src/core/agent/messages.ts';
 import { cutRound } from '../../../src/core/agent/memory.ts';
@@ -37,16 +37,15 @@ describe('a cut round', () => {
         return new Promise((_, reject) => req.signal?.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError'))));
       },
     };
-    vi.useFakeTimers();
-    try {
+    // Real timers: the turn's deadline is 300 ms away (the colour window, 2 s, never comes first).
+    {
       const agent = new GuessNumberAgent({ model, device, random: () => secretRandom(63) });
       agent.game.start();
       const c = ctx();
       const cut = agent.turn({ kind: 'message', text: '我猜50', requestId: c.requestId, contextId: c.contextId, signal: c.signal, say: c.say, deadline: Date.now() + 300 });
-      await vi.advanceTimersByTimeAsync(300);
       // The rules read 50 and said its verdict at once; the cut turn ends with their next prompt.
-      expect(c.intermediate.join('')).toBe('50 小了！再大一点哦，还有 6 次机会。');
       const told = (await cut).text;
+      expect(c.intermediate.join('')).toBe('50 小了！再大一点哦，还有 6 次机会。');
       expect(told).toBe('再猜一个吧！');
       // The cut request: system, input, the judged step and its result, the rules' spoken line (a say step) and its result.
       const cutRequest = requests.at(-1)!;
@@ -61,8 +60,6 @@ describe('a cut round', () => {
       expect(next[cutRequest.length]).toEqual(stepMessage({ action: 'reply', args: { text: told } }));
       expect(next[cutRequest.length + 1]!.content).toContain('我猜70');
       expect(agent.conversation.filter((m) => m.content.includes('"event":"message"'))).toHaveLength(2);
-    } finally {
-      vi.useRealTimers();
     }
   });
 });

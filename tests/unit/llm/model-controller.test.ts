@@ -294,7 +294,7 @@ describe('automatic engine choice', () => {
   });
 
   it('a new self-hosted GGUF address that is not a whole model: refused, saying why; the working CPU brain stays in use', async () => {
-    const cpu = fakeWebLlm();
+    const cpu = fakeWebLlm({ rates: () => ({ prefillPerS: 400, decodePerS: 40 }) });
     const checked: string[] = [];
     const check = async (url: string) => {
       checked.push(url);

@@ -22,8 +22,9 @@ describe('privacy: no audio is stored', () => {
     expect(shipped.filter((f) => recorders.test(readFileSync(f, 'utf8'))).map((f) => relative(root, f))).toEqual([]);
   });
 
-  it('the microphone is opened in one place, for the recogniser', () => {
+  it('the microphone is opened only for the recogniser and the voice-activity detector, and nothing records it', () => {
     const opens = shipped.filter((f) => /getUserMedia\s*\(/.test(readFileSync(f, 'utf8'))).map((f) => relative(root, f));
-    expect(opens).toEqual(['src/speech/mic-devices.ts']);
+    expect(opens.sort()).toEqual(['src/speech/mic-devices.ts', 'src/speech/vad.ts']);
+    expect(shipped.filter((f) => /MediaRecorder/.test(readFileSync(f, 'utf8')))).toEqual([]);
   });
 });
