@@ -11,7 +11,7 @@ export const mainAgentErrors: ErrorTable = {
   main_model_stuck: {
     child: '我有点卡住了，我们再试一次。',
     also: ['我刚才卡了一下，我们再试一次吧。', '哎呀，我卡住了，你再说一次好吗？'],
-    parent: 'The model failed this round (a server error, a stall or a dropped connection) but not yet several rounds in a row; after three in a row the line names the setup.',
+    parent: '这一轮大脑没有答上来（服务器出错、卡住或连接断了），但还没有连续好几轮；连续三轮答不上来时，机器人会请大人检查设置。',
   },
   main_no_decision: {
     child: '我没太明白，你可以换个说法吗？',

@@ -6,10 +6,12 @@
 import { expect, test } from '@playwright/test';
 import { childLines } from '../../src/core/errors/catalogue.ts';
 import '../../src/llm/errors.ts';
+import '../../src/arcade/errors.ts';
 import { startOpenAITestServer } from '../support/openai-test-server.ts';
 import { openApp, spoken, type, useSlowDemoBrain, waitSpoken } from './support/child.ts';
 
-test('the server goes away: the child is told to ask a grown-up, and the status strip says 连不上', async ({ page }) => {
+test('the server goes away: a short outage is 「卡住了」, a lasting one sends the child to a grown-up, and the status strip says 连不上', async ({ page }) => {
+  test.setTimeout(120_000);
   const server = await startOpenAITestServer();
   try {
     await openApp(page);
@@ -18,10 +20,18 @@ test('the server goes away: the child is told to ask a grown-up, and the status 
     await type(page, '你好');
     await waitSpoken(page, /你好呀/);
     await server.close();
+    const escaped = (code: string) => new RegExp(childLines(code).map((l) => l.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|'));
+    // The first two failed rounds in a row: the robot is stuck, not the settings.
+    for (const words of ['你是谁', '你喜欢什么颜色']) {
+      const before = (await spoken(page)).length;
+      await type(page, words);
+      await waitSpoken(page, escaped('main_model_stuck'), before);
+    }
+    await expect(page.getByTestId('model-status')).toHaveText('大脑：家里的电脑（连不上）');
+    // The third: the fault lasts, and the child is told to ask a grown-up.
     const before = (await spoken(page)).length;
-    await type(page, '你是谁');
-    const lines = childLines('model_remote_network').map((l) => l.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
-    await waitSpoken(page, new RegExp(lines.join('|')), before);
+    await type(page, '天空为什么是蓝的');
+    await waitSpoken(page, escaped('model_remote_network'), before);
     await expect(page.getByTestId('model-status')).toHaveText('大脑：家里的电脑（连不上）');
     await expect(page.getByTestId('model-status')).toHaveClass(/bad/);
   } finally {
