@@ -179,7 +179,7 @@ test('the rules speak first on a slow tablet, in 猜数字, 你画我猜 and a h
 
   // ── the rules brain: no model at all ──
   await page.evaluate(() => (window as any).__agentcade.controller.chooseProvider('scripted'));
-  await expect(page.getByTestId('model-status')).toContainText('演示');
+  await expect(page.getByTestId('model-status')).toContainText('规则大脑');
   const before = server.requests.length;
   await playGuessNumber(page);
   await playDrawGuess(page);
