@@ -6,6 +6,7 @@
  * sound-alike characters. The inverse of the check's normalisation (src/core/safety/views.ts).
  * Same seed, same file.
  */
+import { seededRandom } from '../../src/core/random.ts';
 import { writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { Converter } from 'opencc-js/cn2t';
@@ -21,17 +22,6 @@ export interface GeneratedLine {
   text: string;
 }
 
-/** mulberry32: a small seeded generator (the corpus must be the same on every machine). */
-export function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const pick = <T>(rand: () => number, xs: readonly T[]): T => xs[Math.floor(rand() * xs.length)];
 
@@ -100,7 +90,7 @@ export function evade(text: string, kind: Evasion, rand: () => number, sounds: M
 const EVASIONS: Evasion[] = ['trad', 'space', 'pinyin', 'homophone'];
 
 export function generateCorpus(seed = 26): GeneratedLine[] {
-  const rand = seeded(seed);
+  const rand = seededRandom(seed);
   const plain: Array<{ label: Label; text: string }> = [];
   const seen = new Set<string>();
   for (const [label, template, weight] of TEMPLATES) {

@@ -13,7 +13,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CATEGORIES } from '../../src/core/safety/classify.ts';
 import { featuresOf, loadModel, scoresOf, type LearnedModel } from '../../src/core/safety/learned.ts';
-import { seeded } from './corpus-gen.ts';
+import { seededRandom } from '../../src/core/random.ts';
 import { corpus, devLines, type Example } from './data.ts';
 
 export const MODEL_FILE = join(import.meta.dirname, '../../src/arcade/safety-model.json');
@@ -116,7 +116,7 @@ export function chooseThresholds(model: LearnedModel, valid: Example[], shipped:
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const rand = seeded(2026);
+  const rand = seededRandom(2026);
   const all = corpus();
   const { train: tr, valid } = split(all, rand);
   const started = Date.now();

@@ -12,7 +12,7 @@ import { featuresOf, learnedVerdict } from '../../../src/core/safety/learned.ts'
 import { fullCheck, loadedModel, MODEL_PATH } from '../../../scripts/safety/check.ts';
 import { GENERATED_FILE, generateCorpus } from '../../../scripts/safety/corpus-gen.ts';
 import { corpus } from '../../../scripts/safety/data.ts';
-import { seeded } from '../../../scripts/safety/corpus-gen.ts';
+import { seededRandom } from '../../../src/core/random.ts';
 import { split, train } from '../../../scripts/safety/train.ts';
 
 describe('the safety corpus', () => {
@@ -49,8 +49,8 @@ describe('the learned classifier', () => {
 
   it('training is seeded: the same lines give the same weights', () => {
     const some = corpus().filter((_, i) => i % 20 === 0);
-    const a = train(split(some, seeded(1)).train, seeded(2));
-    const b = train(split(some, seeded(1)).train, seeded(2));
+    const a = train(split(some, seededRandom(1)).train, seededRandom(2));
+    const b = train(split(some, seededRandom(1)).train, seededRandom(2));
     expect(a).toEqual(b);
   });
 
