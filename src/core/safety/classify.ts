@@ -88,6 +88,12 @@ function matches(c: Compiled, view: View): boolean {
 
 let advice: CompiledPattern | null = null;
 
+/**
+ * An ordinary line to check once right after loading: the patterns compile on first use (hundreds of
+ * milliseconds in a browser), and the first sentence the robot says should not wait for that.
+ */
+export const WARM_UP_LINE = '我想好了一个数字，你来猜猜看吧！';
+
 /** Checks one line (or a few joined sentences) said by `who`. */
 export function checkLine(text: string, who: Speaker = 'robot'): SafetyVerdict {
   const views = viewsOf(text, HOMOPHONES);
