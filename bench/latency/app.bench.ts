@@ -2,8 +2,8 @@
  * The measured half of `bench/latency/run.ts --app` (run by it through Playwright with
  * bench/latency/app.config.ts; not part of the e2e suite): the real app — the test build that the
  * e2e tests run, production-bundled — in Debian Chromium against a local server paced at each
- * profile's rates (paced-server.ts), played by typed words: 猜数字 (start, a hint, halving guesses,
- * a chat turn with the main agent in the middle), 你画我猜 (naming the drawing on the robot) and a
+ * profile's rates (paced-server.ts), played by typed words: 猜数字 (start, a hint, a chat turn with
+ * the main agent, halving guesses), 你画我猜 (naming the drawing on the robot) and a
  * hand-made 恐龙问答 from the Studio, each for `turns` in-game turns and then ended. Per profile
  * twice in the same browser: "before" (`?rules-first=off`, the test build's developer switch: no
  * pre-executed steps, the rules never speak first) and "after" (the app as it ships).
@@ -57,6 +57,17 @@ export interface RawRun {
   events: Array<{ kind: string; name?: string; source?: string; at: number }>;
 }
 
+/** What the page has that the bench reads (the test build's `?e2e` runtime, the speech fake, the bench's own watch). */
+interface BenchWindow {
+  __bench: { acts: number[]; faces: Array<{ face: string; at: number }> };
+  __speech: { startedAt: Array<{ text: string; at: number }> };
+  __agentcade: {
+    robot: { screenSim: { state: { content?: { id?: string } } } };
+    recorder: { flush(): Promise<void> };
+    traceStore: Promise<{ load(): Promise<{ rounds: Array<{ events: unknown[] }> }> }>;
+  };
+}
+
 const cfg = JSON.parse(process.env.BENCH_APP ?? '{}') as BenchConfig;
 const DINO = DEMO_THEMES['恐龙'].rows;
 const CARDS = drawGuessCards(DEFAULT_SEED);
@@ -64,11 +75,11 @@ const WAITING = [...SAY.stillThinking, SAY.wait];
 
 test.describe.configure({ timeout: 3_600_000 });
 
-/** Records the child's acts, the thinking face and the mic's state with the page's clock. */
+/** Records the child's acts and the thinking face with the page's clock. */
 async function watch(page: Page): Promise<void> {
   await page.evaluate(() => {
-    const w = window as any;
-    w.__bench = { acts: [] as number[], faces: [] as Array<{ face: string; at: number }> };
+    const w = window as unknown as BenchWindow;
+    w.__bench = { acts: [], faces: [] };
     document.addEventListener('click', (e) => {
       const t = (e.target as Element | null)?.closest?.('[data-testid=send],[data-testid=game-card]');
       if (t) w.__bench.acts.push(Date.now());
@@ -82,7 +93,7 @@ async function watch(page: Page): Promise<void> {
   });
 }
 
-const lines = (page: Page): Promise<Array<{ text: string; at: number }>> => page.evaluate(() => (window as any).__speech.startedAt);
+const lines = (page: Page): Promise<Array<{ text: string; at: number }>> => page.evaluate(() => (window as unknown as BenchWindow).__speech.startedAt);
 /** The mic is idle and the game is not busy (the round and the game's turn are over). */
 const settled = (page: Page): Promise<boolean> =>
   page.evaluate(() => {
@@ -120,9 +131,9 @@ test('the app measured at each profile, before and after the rules speak first',
         const play = async (game: string, kind: RawTurn['kind'], words: string, act: () => Promise<void>): Promise<RawTurn> => {
           const k = (await lines(page)).length;
           const r = paced.log.length;
-          const acts = await page.evaluate(() => (window as any).__bench.acts.length);
+          const acts = await page.evaluate(() => (window as unknown as BenchWindow).__bench.acts.length);
           await act();
-          await page.waitForFunction((n) => (window as any).__bench.acts.length > n, acts);
+          await page.waitForFunction((n) => (window as unknown as BenchWindow).__bench.acts.length > n, acts);
           // Over once something other than a waiting line was said, no request of the turn is still
           // open, the mic is idle, the game not busy, and nothing new was said for 1 s (the times
           // themselves come from the page).
@@ -138,8 +149,8 @@ test('the app measured at each profile, before and after the rules speak first',
             else quiet += 250;
             seen = now.length;
           }
-          const actedAt = await page.evaluate(() => (window as any).__bench.acts.at(-1) as number);
-          const face = await page.evaluate((a) => ((window as any).__bench.faces as Array<{ face: string; at: number }>).find((f) => f.face === 'thinking' && f.at >= a)?.at ?? null, actedAt);
+          const actedAt = await page.evaluate(() => (window as unknown as BenchWindow).__bench.acts.at(-1) ?? 0);
+          const face = await page.evaluate((a) => (window as unknown as BenchWindow).__bench.faces.find((f) => f.face === 'thinking' && f.at >= a)?.at ?? null, actedAt);
           const t: RawTurn = {
             game,
             kind,
@@ -170,12 +181,14 @@ test('the app measured at each profile, before and after the rules speak first',
           await page.getByTestId('current-game').waitFor({ state: 'detached', timeout: 60_000 });
         };
 
-        // 猜数字: a hint, halving guesses, and a chat with the main agent after the second in-game turn.
+        // 猜数字: a hint, a chat with the main agent, halving guesses.
         await play('猜数字', 'start', '(card)', () => card('guess-number').click());
         let [lo, hi] = [1, 100];
         for (let i = 0; i < cfg.turns && (await inGame(page)); i++) {
           if (i === 0) {
             await play('猜数字', 'message', '给我一个提示', () => type(page, '给我一个提示'));
+            // A chat with the main agent in the middle of the game (the next in-game turn shows what it cost).
+            if (cfg.turns > 1) await play('猜数字', 'chat', '你叫什么名字', () => type(page, '你叫什么名字'));
             continue;
           }
           const n = Math.floor((lo + hi) / 2);
@@ -183,7 +196,6 @@ test('the app measured at each profile, before and after the rules speak first',
           const s = said(t);
           if (s.includes(`${n} 大了`) || s.includes(`${n}大了`)) hi = n - 1;
           else if (s.includes(`${n} 小了`) || s.includes(`${n}小了`)) lo = n + 1;
-          if (i === 1) await play('猜数字', 'chat', '你叫什么名字', () => type(page, '你叫什么名字'));
         }
         await endGame('猜数字');
 
@@ -191,7 +203,7 @@ test('the app measured at each profile, before and after the rules speak first',
         await play('你画我猜', 'start', '(card)', () => card('draw-guess').click());
         let right = 0;
         for (let i = 0; i < cfg.turns && (await inGame(page)); i++) {
-          const id = await page.evaluate(() => (window as any).__agentcade.robot.screenSim.state.content?.id as string | undefined);
+          const id = await page.evaluate(() => (window as unknown as BenchWindow).__agentcade.robot.screenSim.state.content?.id);
           const name = (id && byDrawingId.get(id)?.name) || CARDS[Math.min(right, CARDS.length - 1)].name;
           const t = await play('你画我猜', 'message', `是${name}`, () => type(page, `是${name}`));
           if (said(t).includes('答对')) right++;
@@ -211,10 +223,10 @@ test('the app measured at each profile, before and after the rules speak first',
 
         // The app's own record of every cut: `model_step` errors, put in the turn they happened in.
         const events: Array<{ kind: string; name?: string; source?: string; at: number; data?: { error?: string } }> = await page.evaluate(async () => {
-          const rt = (window as any).__agentcade;
+          const rt = (window as unknown as BenchWindow).__agentcade;
           await rt.recorder.flush();
           const g = await (await rt.traceStore).load();
-          return g.rounds.flatMap((x: { events: unknown[] }) => x.events);
+          return g.rounds.flatMap((x) => x.events) as Array<{ kind: string; name?: string; source?: string; at: number; data?: { error?: string } }>;
         });
         for (const e of events) {
           if (e.kind !== 'error' || e.name !== 'model_step') continue;

@@ -62,9 +62,11 @@ export async function recordSessions(): Promise<Session[]> {
     const { halvingChild } = await import('../llm/sequences/guess-number.ts');
     const { drawGuessChild } = await import('../llm/sequences/draw-guess.ts');
     const { recordStudio } = await viteImport<typeof import('../llm/record-studio.ts')>('/bench/llm/record-studio.ts');
-    const guess = await recordGame('guess-number', halvingChild(), { seed: 28 });
-    const draw = await recordGame('draw-guess', drawGuessChild);
-    const studio = await recordStudio();
+    // Recorded with the model deciding every step (no pre-executed steps): the replay itself models
+    // what the rules take over (app-model.ts), so every variant starts from the same sessions.
+    const guess = await recordGame('guess-number', halvingChild(), { seed: 28, preExecute: false });
+    const draw = await recordGame('draw-guess', drawGuessChild, { preExecute: false });
+    const studio = await recordStudio({ preExecute: false });
     return [
       { name: '猜数字', turns: split(guess.steps, guess.outputs, guess.turns.map((t) => ({ kind: t.input.kind, steps: t.steps }))) },
       { name: '你画我猜', turns: split(draw.steps, draw.outputs, draw.turns.map((t) => ({ kind: t.input.kind, steps: t.steps }))) },
@@ -176,7 +178,8 @@ export function runApp(sessions: Session[], tok: Tokenizer) {
 
 /**
  * `--app`: the real app measured (app.bench.ts through Playwright, app.config.ts) at the chosen
- * profiles (`--profiles laptop,pixel,cpu`), `--turns N` in-game turns per game (default 3).
+ * profiles (`--profiles laptop,pixel,cpu`), `--turns N` in-game turns per game (default 3);
+ * `--reuse` prints the last run's figures again.
  */
 export function runAppMeasured(argv: string[]) {
   const arg = (name: string, d: string) => {
@@ -188,13 +191,16 @@ export function runAppMeasured(argv: string[]) {
   const root = resolve(import.meta.dirname, '../..');
   const out = resolve(root, '.cache/latency-app.json');
   const cfg: BenchConfig = { profiles: profiles.map((p) => ({ id: p.id, prefillTps: p.prefillTps, decodeTps: p.decodeTps, rule: p.rule })), turns: Number(arg('turns', '3')), out };
-  const run = spawnSync('npx', ['playwright', 'test', '--config', 'bench/latency/app.config.ts', '--reporter', 'line'], {
-    cwd: root,
-    stdio: ['ignore', process.argv.includes('--json') ? 'ignore' : 'inherit', 'inherit'],
-    env: { ...process.env, BENCH_APP: JSON.stringify(cfg) },
-  });
+  // `--reuse`: the figures again from the last run's measured turns (.cache/latency-app.json), without playing.
+  if (!argv.includes('--reuse')) {
+    const run = spawnSync('npx', ['playwright', 'test', '--config', 'bench/latency/app.config.ts', '--reporter', 'line'], {
+      cwd: root,
+      stdio: ['ignore', argv.includes('--json') ? 'ignore' : 'inherit', 'inherit'],
+      env: { ...process.env, BENCH_APP: JSON.stringify(cfg) },
+    });
+    if (run.status !== 0) console.error(`the app's run did not finish (exit ${run.status}); figures of the runs measured so far`);
+  }
   const raw = JSON.parse(readFileSync(out, 'utf8')) as RawRun[];
-  if (run.status !== 0) console.error(`the app's run did not finish (exit ${run.status}); figures of the runs measured so far`);
   return Object.fromEntries(
     profiles.map((p) => {
       const side = (v: 'before' | 'after') => {
