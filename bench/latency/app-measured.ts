@@ -7,8 +7,9 @@
  * - truthfulLineP50S / P95S: the first line handed to speech that is not a waiting line
  *   (「嗯，让我想想。」…), in-game turns — every in-game turn of these games is one the rules read;
  * - firstModelSentenceP50S: the first sentence the game's model wrote in the turn, complete on the
- *   server (for a reply abandoned before it: when the pacing would have written it; a turn whose
- *   model never began a sentence counts as later than any — null when that is the median);
+ *   server (for a reply abandoned before it: when the pacing would have written it), over the turns
+ *   whose model was asked for a step that says something (`modelSentenceTurns`; a Studio quiz's
+ *   lines are its run skills' — written by code, not by the model);
  * - turnsCutShare: in-game turns the app's trace records as cut by the turn's deadline (a
  *   `model_step` error other than the colour window; `colourCutShare` counts those apart);
  * - startFirstWordsS: p50 of the start turns' first non-waiting line;
@@ -40,6 +41,8 @@ export interface MeasuredFigures {
   prefillTokensPerTurn: number;
   prefillAfterChatTokens: number | null;
   inGameTurns: number;
+  /** In-game turns whose model was asked for a step that says something. */
+  modelSentenceTurns: number;
   startTurns: number;
   gameRequests: number;
   /** Requests of the main agent during in-game turns (its fast path sends none). */
@@ -61,9 +64,9 @@ export function measuredFigures(run: RawRun): MeasuredFigures {
   const inGame = run.turns.filter((t) => t.kind === 'message');
   const starts = run.turns.filter((t) => t.kind === 'start');
   const gameReqs = inGame.flatMap((t) => t.requests.filter((r) => isGame(r.agent)));
-  const modelSentence = inGame.map((t) => {
+  const modelSentence = inGame.flatMap((t) => {
     const at = t.requests.filter((r) => isGame(r.agent) && r.sentenceAt !== undefined).map((r) => r.sentenceAt!);
-    return at.length ? Math.min(...at) - t.actedAt : Infinity;
+    return at.length ? [Math.min(...at) - t.actedAt] : [];
   });
   const afterChat = run.turns.flatMap((t, i) => (t.kind === 'chat' && run.turns[i + 1]?.kind === 'message' ? [run.turns[i + 1]] : []));
   const cues = run.turns.filter((t) => t.kind !== 'end').map((t) => (t.cueAt === null ? Infinity : t.cueAt - t.actedAt));
@@ -81,6 +84,7 @@ export function measuredFigures(run: RawRun): MeasuredFigures {
     prefillTokensPerTurn: gameReqs.reduce((n, r) => n + r.prefillTokens, 0) / Math.max(1, inGame.length),
     prefillAfterChatTokens: afterChat.length ? afterChat.reduce((n, t) => n + t.requests.filter((r) => isGame(r.agent)).reduce((m, r) => m + r.prefillTokens, 0), 0) / afterChat.length : null,
     inGameTurns: inGame.length,
+    modelSentenceTurns: modelSentence.length,
     startTurns: starts.length,
     gameRequests: gameReqs.length,
     mainRequestsInGame: inGame.reduce((n, t) => n + t.requests.filter((r) => r.agent === 'main').length, 0),
