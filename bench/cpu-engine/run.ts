@@ -1,5 +1,5 @@
 /**
- * `npx tsx bench/cpu-engine/run.ts [--runs 5] [--port 4183] [--no-build] [--qwen [--qwen-runs 2] [--slots] [--cancel [--only-cancel]] [--json]]`
+ * `npx tsx bench/cpu-engine/run.ts [--runs 5] [--port 4183] [--no-build] [--qwen [--qwen-runs 2] [--slots] [--cancel [--only-cancel] [--cancel-repeat 20] [--quick]] [--json]]`
  *
  * `--cancel`: a game-sized prompt abandoned 3 s into its prefill, then a short step at once, with
  * llama.cpp's default prompt batch (2048 tokens per engine step: before) and the app's
@@ -304,11 +304,14 @@ async function measureQwen(): Promise<{ rows: QwenRow[]; slotRows: SlotRow[]; ca
         await page.waitForFunction(() => document.getElementById('state')?.textContent === 'ready');
         await page.evaluate(({ u, b }) => (globalThis as unknown as { __cpuLab: Lab }).__cpuLab.load(u, 2, 1, b), { u: files.url('/qwen.gguf'), b: batch });
         const [sys, user] = calibrationMessages();
-        const cal = await page.evaluate(({ m, t }) => (globalThis as unknown as { __cpuLab: Lab }).__cpuLab.step(m, t, 16, 1), { m: [{ ...sys, content: `b${batch}${sys.content}` }, user], t: tools });
-        if (!cal.details?.promptPerSecond) throw new Error(cal.error ?? 'no timings');
-        // About a game's first request (≈ 800 tokens), abandoned 3 s into its prefill.
+        // `--quick` (a busy machine): no calibration step, no step alone, no count of the long prompt.
+        const cal = QUICK
+          ? { details: { promptPerSecond: NaN, promptTokens: 0 } }
+          : await page.evaluate(({ m, t }) => (globalThis as unknown as { __cpuLab: Lab }).__cpuLab.step(m, t, 16, 1), { m: [{ ...sys, content: `b${batch}${sys.content}` }, user], t: tools });
+        if (!QUICK && !cal.details?.promptPerSecond) throw new Error((cal as { error?: string }).error ?? 'no timings');
+        // About a game's first request (≈ 800 tokens; `--cancel-repeat` sets its length), abandoned 3 s into its prefill.
         const long = [
-          { role: 'system', content: `L${batch}${'每一步只做一个动作：调用一个工具，或者用 reply 说出这一轮最后要说的话。规则由工具负责，不要自己编答案。'.repeat(20)}` },
+          { role: 'system', content: `L${batch}${'每一步只做一个动作：调用一个工具，或者用 reply 说出这一轮最后要说的话。规则由工具负责，不要自己编答案。'.repeat(CANCEL_REPEAT)}` },
           { role: 'user', content: '我猜五十' },
         ];
         const short = [
@@ -316,11 +319,13 @@ async function measureQwen(): Promise<{ rows: QwenRow[]; slotRows: SlotRow[]; ca
           { role: 'user', content: '我猜五十' },
         ];
         const after = (await page.evaluate(({ l, s, t }) => (globalThis as unknown as { __cpuLab: Lab }).__cpuLab.abandonThenStep(l, s, t, 3000), { l: long, s: short, t: tools })) as { firstPieceMs: number };
-        const alone = await page.evaluate(({ l, s, t }) => (globalThis as unknown as { __cpuLab: Lab }).__cpuLab.abandonThenStep(l, s, t, 0), {
-          l: [{ role: 'system', content: `A${batch}你好` }, short[1]],
-          s: [{ role: 'system', content: `B${batch}你好` }, short[1]],
-          t: tools,
-        });
+        const alone = QUICK
+          ? { firstPieceMs: NaN }
+          : await page.evaluate(({ l, s, t }) => (globalThis as unknown as { __cpuLab: Lab }).__cpuLab.abandonThenStep(l, s, t, 0), {
+              l: [{ role: 'system', content: `A${batch}你好` }, short[1]],
+              s: [{ role: 'system', content: `B${batch}你好` }, short[1]],
+              t: tools,
+            });
         const row: CancelRow = {
           batch,
           prefill: cal.details.promptPerSecond,
@@ -329,8 +334,10 @@ async function measureQwen(): Promise<{ rows: QwenRow[]; slotRows: SlotRow[]; ca
           aloneFirstPieceS: alone.firstPieceMs / 1000,
         };
         // The abandoned prompt's length, counted by the engine itself (a step that is not cancelled).
-        const counted = await page.evaluate(({ m, t }) => (globalThis as unknown as { __cpuLab: Lab }).__cpuLab.step(m, t, 1, 1), { m: [{ ...long[0], content: `C${long[0].content}` }, long[1]], t: tools });
-        row.abandonedPromptTokens = counted.details?.promptTokens ?? 0;
+        if (!QUICK) {
+          const counted = await page.evaluate(({ m, t }) => (globalThis as unknown as { __cpuLab: Lab }).__cpuLab.step(m, t, 1, 1), { m: [{ ...long[0], content: `C${long[0].content}` }, long[1]], t: tools });
+          row.abandonedPromptTokens = counted.details?.promptTokens ?? 0;
+        }
         console.error(`[measured] ${JSON.stringify(row)}`);
         cancelRows.push(row);
         await page.close();
@@ -344,6 +351,8 @@ async function measureQwen(): Promise<{ rows: QwenRow[]; slotRows: SlotRow[]; ca
 }
 
 const QWEN_RUNS = Number(arg('qwen-runs', '2'));
+const CANCEL_REPEAT = Number(arg('cancel-repeat', '20'));
+const QUICK = args.includes('--quick');
 const med = (xs: number[]) => percentile(xs, 50);
 if (args.includes('--qwen')) {
   const q = await measureQwen();
