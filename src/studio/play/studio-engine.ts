@@ -27,6 +27,8 @@ import type { PlayableGame } from '../play-stage.ts';
 import './errors.ts';
 import { PlayRuntime, type PlayRuntimeOptions } from './play-runtime.ts';
 import { blockedRecord, loadUnsafe } from '../../games/unsafe-line.ts';
+import { playableDeck } from '../../core/safety/card-check.ts';
+import { DECK_TAG } from '../../core/studio/hand-written.ts';
 
 export interface StudioEngineDeps {
   model: ChatModel;
@@ -192,6 +194,24 @@ export class StudioEngine implements GameEngine {
   }
 }
 
+/**
+ * The game with the cards it cannot say left out of its deck (src/core/safety/card-check.ts#playableDeck),
+ * each one recorded for the parent's 安全提醒 under the session's start.
+ */
+async function withoutUnsayableCards(game: PlayableGame, deps: StudioEngineDeps, session: { requestId: string; contextId: string }): Promise<PlayableGame> {
+  const deck = game.design[DECK_TAG];
+  if (!Array.isArray(deck)) return game;
+  const check = await loadUnsafe();
+  const { kept, left } = playableDeck(deck, (t) => check(t) !== null, game.project.approved ?? []);
+  if (!left.length) return game;
+  const at = (deps.now ?? Date.now)();
+  for (const l of left)
+    deps.trace?.record({ kind: 'safety', at, requestId: session.requestId, contextId: session.contextId, source: deps.source, name: 'blocked', data: blockedRecord(check(l.text), { original: l.text, said: '', gameId: game.declaration.id }) });
+  // The run skills and the cards know a card by its id.
+  const gone = new Set(left.map((l) => (l.card as { id?: unknown } | null)?.id));
+  return { ...game, design: { ...game.design, [DECK_TAG]: kept }, cards: game.cards.filter((c) => !gone.has(c.cardId)) };
+}
+
 /** New sessions of a designed game: the design is read fresh from the Book for every start. */
 export function studioEngineFactory(load: () => Promise<PlayableGame | null>, deps: StudioEngineDeps): EngineFactory {
   return async (session) => {
@@ -203,6 +223,6 @@ export function studioEngineFactory(load: () => Promise<PlayableGame | null>, de
       game = null;
     }
     if (!game) throw new EngineFailure(describe('studio_game_missing').parent, { code: 'studio_game_missing', sessionOver: true });
-    return new StudioEngine(game, deps);
+    return new StudioEngine(await withoutUnsayableCards(game, deps, session), deps);
   };
 }
