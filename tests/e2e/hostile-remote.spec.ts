@@ -12,7 +12,8 @@ import { startRemoteGameServer, type GameLogic, type RunningServer } from '../..
 import { serveCards, type CardServer } from '../support/a2a/card-server.ts';
 import { startOpenAITestServer, type OpenAITestServer } from '../support/openai-test-server.ts';
 import { THIRD_PARTY_CLOSE, THIRD_PARTY_OPEN } from '../../src/core/arcade/prompt.ts';
-import { idle, openApp, say, spoken, type, useSlowDemoBrain, waitSpoken } from './support/child.ts';
+import { idle, openApp, say, spoken, type, useRemoteBrain, waitSpoken } from './support/child.ts';
+import { demoStep } from '../support/demo-brain-server.ts';
 import { openGrownUp } from './support/parent.ts';
 
 const closers: Array<() => Promise<void>> = [];
@@ -100,7 +101,10 @@ test('a hostile game: the host that receives the words is named, markup is strip
   await probe.close();
   await serve({ port, game: hostile, publicUrl: `http://localhost:${port}` });
   await openApp(page);
-  await useSlowDemoBrain(page, brain!, 0);
+  // The demo brain behind a local server (the test reads what the main agent's model is sent),
+  // in 512-byte chunks: this spec is not about streaming, and 7-byte chunks cost seconds per answer.
+  brain!.respond(async (body) => ({ content: await demoStep(body), chunkBytes: 512 }));
+  await useRemoteBrain(page, brain!.baseUrl, 'demo-brain');
   await addGame(page, `http://127.0.0.1:${port}`);
   await expect(page.getByTestId('remote-added')).toContainText('已添加');
   const row = page.locator('[data-testid="remote-game"][data-game="animal-sounds"]');
