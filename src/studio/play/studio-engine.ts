@@ -13,7 +13,9 @@
  *   turn as the child heard it and is saved after every turn and when the session closes;
  * - the manager's own words are checked against the package's truth rules (play-runtime.ts);
  * - when the session ends, the answer of the card on the table is told if the child has not heard it
- *   (GameEngine.reveal).
+ *   (GameEngine.reveal);
+ * - a card with a text the safety check blocks (and the parent did not approve) is left out of the
+ *   deck when the session starts, so the game never asks what it cannot say (recorded for 安全提醒).
  */
 import { describe } from '../../core/errors/catalogue.ts';
 import { EngineFailure, type EngineFactory, type EngineReply, type EngineTurn, type GameEngine } from '../../core/games/engine.ts';
@@ -206,7 +208,11 @@ async function withoutUnsayableCards(game: PlayableGame, deps: StudioEngineDeps,
   if (!left.length) return game;
   const at = (deps.now ?? Date.now)();
   for (const l of left)
-    deps.trace?.record({ kind: 'safety', at, requestId: session.requestId, contextId: session.contextId, source: deps.source, name: 'blocked', data: blockedRecord(check(l.text), { original: l.text, said: '', gameId: game.declaration.id }) });
+    try {
+      deps.trace?.record({ kind: 'safety', at, requestId: session.requestId, contextId: session.contextId, source: deps.source, name: 'blocked', data: blockedRecord(check(l.text), { original: l.text, said: '', gameId: game.declaration.id }) });
+    } catch {
+      // Tracing never breaks a game.
+    }
   // The run skills and the cards know a card by its id.
   const gone = new Set(left.map((l) => (l.card as { id?: unknown } | null)?.id));
   return { ...game, design: { ...game.design, [DECK_TAG]: kept }, cards: game.cards.filter((c) => !gone.has(c.cardId)) };
