@@ -2,8 +2,8 @@
  * Words said while a game is still busy are never thrown away, in Chromium: while a game is still
  * busy with the previous input (a game that draws until the test lets it go), the mic and the text
  * box say the robot is busy, a guess typed and a guess spoken then both get 「请稍等」 and are both
- * judged, in order, once the game is free. With recognition out of reach
- * (offline), a tap on the mic shows the note and the button goes back from 「在听」.
+ * judged, in order, once the game is free. With recognition out of reach (offline), a tap on the
+ * mic shows the note and the button goes back from 「在听」.
  */
 import { expect, test } from '@playwright/test';
 import { startRemoteGameServer, type GameLogic } from '../../examples/remote-game/server.ts';
