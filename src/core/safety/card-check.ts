@@ -39,3 +39,21 @@ export function flaggedTexts(cards: ReadonlyArray<Record<string, unknown>>, chec
     }
   return out;
 }
+
+/**
+ * The deck a designed game plays: a card with a text the check blocks (one the parent did not
+ * approve — a model wrote the deck, or the check learned more since the cards were written) is left
+ * out before play, so the game never asks a question it cannot say: after 「答对了」 the child hears
+ * the next card it can answer, and the rounds and the tally count only the cards played. Each card
+ * left out comes with its first blocked text (for the parent's 安全提醒).
+ */
+export function playableDeck<T>(cards: readonly T[], blocked: (text: string) => boolean, approved: readonly string[] = []): { kept: T[]; left: Array<{ card: T; text: string }> } {
+  const kept: T[] = [];
+  const left: Array<{ card: T; text: string }> = [];
+  for (const card of cards) {
+    const text = card && typeof card === 'object' ? spokenTexts(card as Record<string, unknown>).find((t) => !approved.includes(t) && blocked(t)) : undefined;
+    if (text === undefined) kept.push(card);
+    else left.push({ card, text });
+  }
+  return { kept, left };
+}
