@@ -1,6 +1,6 @@
 /** A parent's hand-written cards checked when written (src/core/safety/card-check.ts), with the whole check. */
 import { describe, expect, it } from 'vitest';
-import { flaggedTexts } from '../../../src/core/safety/card-check.ts';
+import { flaggedInDrafts, flaggedTexts } from '../../../src/core/safety/card-check.ts';
 import { fullCheck } from '../../../scripts/safety/check.ts';
 
 describe('flaggedTexts', () => {
@@ -24,5 +24,27 @@ describe('flaggedTexts', () => {
 
   it('flags nothing in ordinary cards', () => {
     expect(flaggedTexts([{ prompt: '摸摸你的鼻子，它在脸的中间，是什么？', answer: '鼻子' }, { prompt: '红红的圆圆的水果', answer: '苹果', hints: ['长在树上'] }], check)).toEqual([]);
+  });
+});
+
+describe('flaggedInDrafts: the cards the Studio\'s model wrote, at review', () => {
+  const check = fullCheck();
+  // The values of the tags a draft shows: the deck (a list of cards) and plain facts beside it.
+  const drafts = [
+    { 主题: '动物', 标题: '动物问答' },
+    [
+      { prompt: '什么动物的脖子最长？', answer: '长颈鹿', hints: ['它住在草原上'] },
+      { prompt: '你家住在哪个小区，门牌号是多少？', answer: '幸福小区' },
+    ],
+    '玩 3 轮',
+  ];
+
+  it('flags a model-written card with its category, as for a hand-made card', () => {
+    expect(flaggedInDrafts(drafts, check)).toEqual([{ text: '你家住在哪个小区，门牌号是多少？', category: 'personal_info', label: '打听个人信息或要孩子保密', by: 'rules' }]);
+  });
+
+  it('an approved text is not flagged again; a draft without cards flags nothing', () => {
+    expect(flaggedInDrafts(drafts, check, ['你家住在哪个小区，门牌号是多少？'])).toEqual([]);
+    expect(flaggedInDrafts([{ 主题: '火柴' }, '火柴在抽屉里，你去拿吧'], check)).toEqual([]);
   });
 });
