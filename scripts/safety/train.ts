@@ -21,6 +21,8 @@ const DIM = 1 << 14;
 const EPOCHS = 12;
 const L2 = 1e-4;
 const POSITIVE_WEIGHT = 1.5;
+/** Quantised weights this small (of ±127) are set to zero. */
+const PRUNE = 2;
 /** Per category, on the validation split's normal lines. */
 const FALSE_BLOCK_BUDGET = 0.001;
 const THRESHOLD_RANGE: [number, number] = [0.2, 0.95];
@@ -85,7 +87,11 @@ export function train(examples: Example[], rand: () => number, opts: TrainOption
     for (let i = 0; i < DIM; i++) max = Math.max(max, Math.abs(w[k * DIM + i]));
     const s = max / 127 || 1;
     scale.push(Number(s.toPrecision(6)));
-    for (let i = 0; i < DIM; i++) q[k * DIM + i] = Math.round(w[k * DIM + i] / s);
+    // The smallest weights are dropped (zero): they change no verdict and keep the asset small.
+    for (let i = 0; i < DIM; i++) {
+      const v = Math.round(w[k * DIM + i] / s);
+      q[k * DIM + i] = Math.abs(v) <= PRUNE ? 0 : v;
+    }
   }
   return {
     version: 1,
