@@ -415,4 +415,7 @@ export const TEMPLATES: Array<[Label, string, number]> = [
   ['normal', '{PRAISE}！你想再来一{ROUNDW}吗？', 40],
   ['normal', '还想再来一{ROUNDW}吗？', 6],
   ['normal', '{AILMENT}的时候要告诉{PARENT}', 40],
+  ['normal', '你知道{THINGD}吗？', 14],
+  ['normal', '你认识{THINGD}吗？{THINGD}{NOTDO}', 40],
+  ['normal', '你见过{THINGD}吗？', 14],
 ];
