@@ -2,8 +2,9 @@
  * A parent's own cards, checked when they are written: every text a card will have the robot say
  * (the question, the answer, each hint) goes through the safety check on its own. What is flagged
  * is shown to the parent with its category in plain words; the parent may approve that text for
- * this game (it then passes in play; the words around it are still checked). Pure: the check is
- * handed in.
+ * this game (it then passes in play; the words around it are still checked). The cards the
+ * Studio's model writes are checked the same way when its draft is shown to the parent. Pure: the
+ * check is handed in.
  */
 import type { CheckLine, SafetyCategory } from './classify.ts';
 import { CATEGORY_LABEL } from './replies.ts';
@@ -56,4 +57,13 @@ export function playableDeck<T>(cards: readonly T[], blocked: (text: string) => 
     else left.push({ card, text });
   }
   return { kept, left };
+}
+
+/**
+ * The texts the check flags in drafts the Studio's model wrote (the values of the tags under review):
+ * every list of cards among them, checked as a parent's own cards are.
+ */
+export function flaggedInDrafts(values: readonly unknown[], check: CheckLine, approved: readonly string[] = []): FlaggedText[] {
+  const cards = values.flatMap((v) => (Array.isArray(v) ? v.filter((x): x is Record<string, unknown> => !!x && typeof x === 'object' && !Array.isArray(x)) : []));
+  return flaggedTexts(cards, check, approved);
 }

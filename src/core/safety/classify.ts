@@ -80,7 +80,7 @@ function matches(c: Compiled, view: View): boolean {
     if (!counts(view, m)) continue;
     const clause = c.rule.scope === 'line' ? view.value : clauseAt(view.value, m.index);
     if (c.with.some((w) => !pick(w).test(clause))) continue;
-    if (c.unless && pick(c.unless).test(clause)) continue;
+    if (c.unless && pick(c.unless).test(c.rule.unlessScope === 'line' ? view.value : clause)) continue;
     return true;
   }
   return false;

@@ -1,6 +1,6 @@
 /** A parent's hand-written cards checked when written (src/core/safety/card-check.ts), with the whole check. */
 import { describe, expect, it } from 'vitest';
-import { flaggedTexts, playableDeck } from '../../../src/core/safety/card-check.ts';
+import { flaggedInDrafts, flaggedTexts, playableDeck } from '../../../src/core/safety/card-check.ts';
 import { fullCheck } from '../../../scripts/safety/check.ts';
 
 describe('flaggedTexts', () => {
@@ -48,5 +48,27 @@ describe('playableDeck', () => {
 
   it('keeps a card whose flagged text the parent approved', () => {
     expect(playableDeck(deck, blocked, ['火柴在抽屉里，你去拿吧']).kept.map((c) => c.id)).toEqual(['c1', 'c3', 'c4']);
+  });
+});
+
+describe('flaggedInDrafts: the cards the Studio\'s model wrote, at review', () => {
+  const check = fullCheck();
+  // The values of the tags a draft shows: the deck (a list of cards) and plain facts beside it.
+  const drafts = [
+    { 主题: '动物', 标题: '动物问答' },
+    [
+      { prompt: '什么动物的脖子最长？', answer: '长颈鹿', hints: ['它住在草原上'] },
+      { prompt: '你家住在哪个小区，门牌号是多少？', answer: '幸福小区' },
+    ],
+    '玩 3 轮',
+  ];
+
+  it('flags a model-written card with its category, as for a hand-made card', () => {
+    expect(flaggedInDrafts(drafts, check)).toEqual([{ text: '你家住在哪个小区，门牌号是多少？', category: 'personal_info', label: '打听个人信息或要孩子保密', by: 'rules' }]);
+  });
+
+  it('an approved text is not flagged again; a draft without cards flags nothing', () => {
+    expect(flaggedInDrafts(drafts, check, ['你家住在哪个小区，门牌号是多少？'])).toEqual([]);
+    expect(flaggedInDrafts([{ 主题: '火柴' }, '火柴在抽屉里，你去拿吧'], check)).toEqual([]);
   });
 });
