@@ -173,12 +173,12 @@ export function createGameClient(opts: GameClientOptions): GameClient {
     if (taskId) void cancelTaskOf(proc, taskId).catch(() => undefined);
   }
 
-  async function pump(proc: GameProcess, req: OpenRequest, contextId: string, input: GameInput, budgetMs?: number): Promise<void> {
+  async function pump(proc: GameProcess, req: OpenRequest, contextId: string, input: GameInput, ropts?: GameRequestOptions): Promise<void> {
     const reader = new ReplyStreamReader(proc.gameId);
     try {
       const client = await proc.client;
       const stream = client.sendMessageStream(
-        { tenant: '', message: gameInputMessage(input, contextId, req.requestId, budgetMs), configuration: undefined, metadata: undefined },
+        { tenant: '', message: gameInputMessage(input, contextId, req.requestId, ropts?.budgetMs, ropts?.colourMs), configuration: undefined, metadata: undefined },
         { signal: req.abort.signal },
       );
       for await (const ev of stream) {
@@ -214,7 +214,7 @@ export function createGameClient(opts: GameClientOptions): GameClient {
         proc = processes.get(gameId) ?? start(gameId, card);
         proc.open.add(req);
         arm(proc, req);
-        void pump(proc, req, contextId, input, ropts?.budgetMs);
+        void pump(proc, req, contextId, input, ropts);
       } catch (e) {
         finish(req, e instanceof GameRequestError ? e : new GameRequestError('game_crashed', `${gameId}: ${String(e)}`, { sessionLost: true }));
       }
