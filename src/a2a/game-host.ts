@@ -38,6 +38,8 @@ export interface GameWorkerInit {
   maxTasks?: number;
   /** False: the game's rules do not pre-execute steps or speak first (a developer switch; default on). */
   rulesFirst?: boolean;
+  /** False: a model step the colour window cut is aborted instead of finishing muted (a developer switch; default on). */
+  mutedFinish?: boolean;
 }
 
 /** What a game worker posts back after init. */
@@ -61,6 +63,8 @@ export interface GameClientOptions {
   maxTasks?(): number;
   /** Whether new workers' games pre-execute what their rules read and speak first (default on). */
   rulesFirst?(): boolean;
+  /** Whether new workers' games let a step the colour window cut finish muted (default on). */
+  mutedFinish?(): boolean;
   /** Silence on an open request before the worker is pinged (default 45 s). */
   hangTimeoutMs?: number;
   /** How long a ping may take (default 3 s). */
@@ -126,6 +130,7 @@ export function createGameClient(opts: GameClientOptions): GameClient {
     const maxTasks = opts.maxTasks?.();
     if (maxTasks !== undefined) init.maxTasks = maxTasks;
     if (opts.rulesFirst?.() === false) init.rulesFirst = false;
+    if (opts.mutedFinish?.() === false) init.mutedFinish = false;
     worker.postMessage(init, [channel.port2, ...Object.values(extra)]);
     processes.set(gameId, proc);
     return proc;

@@ -87,8 +87,10 @@ export interface AgentDeps {
    * rules read without doubt is performed and written into the transcript as a model step.
    */
   preExecute?: boolean;
-  /** The colour window after the rules' truthful line (default COLOUR_WINDOW_MS). */
+  /** The colour window after the rules' truthful line (default COLOUR_WINDOW_MS; a turn may carry its own). */
   colourMs?: number;
+  /** False: a model step the colour window cut is aborted instead of finishing muted (default true). */
+  finishMuted?: boolean;
 }
 
 export const REPLY_ACTION = 'reply';
@@ -207,6 +209,7 @@ export abstract class SkillAgent implements GameEngine {
   private readonly now: () => number;
   private readonly preExecute: boolean;
   private readonly colourMs: number;
+  private readonly finishMuted: boolean;
   /** The remembered rounds, oldest first (the last 16). */
   private memory: ChatMessage[] = [];
   /** Answers of this session the child has heard (SessionAnswer ids). */
@@ -226,6 +229,7 @@ export abstract class SkillAgent implements GameEngine {
     this.now = deps.now ?? Date.now;
     this.preExecute = deps.preExecute ?? true;
     this.colourMs = deps.colourMs ?? COLOUR_WINDOW_MS;
+    this.finishMuted = deps.finishMuted ?? true;
   }
 
   /** The session's remembered conversation (the last 16 rounds). */
@@ -510,8 +514,13 @@ export abstract class SkillAgent implements GameEngine {
         this.record('error', 'model_step', { error: new ColourWindowPassed('the colour window passed').message, instead: text });
         const before = this.memory;
         this.memory = remember(before, [...handover.slice(history.length), stepMessage({ action: REPLY_ACTION, args: { text } })], isInputMessage);
-        finishing = true;
-        this.finishMuted(loop, stop, history.length, before, text, cleanup);
+        if (this.finishMuted) {
+          finishing = true;
+          this.muteStep(loop, stop, history.length, before, text, cleanup);
+        } else {
+          stop.abort(new ColourWindowPassed('the colour window passed'));
+          loop.catch(() => undefined);
+        }
         return { text, ended: turn.sessionEnding || t.kind === 'end' };
       }
       if (outcome === COLOUR_CUT) throw new ColourWindowPassed('the colour window passed');
@@ -554,7 +563,7 @@ export abstract class SkillAgent implements GameEngine {
    * the next request's start is prewarmed. Stopped (the next turn, a game tool, a refused reply,
    * the deadline, a model error): the round stays as the rules took it.
    */
-  private finishMuted(loop: Promise<LoopOutcome>, stop: AbortController, historyLength: number, before: readonly ChatMessage[], heard: string, cleanup: () => void): void {
+  private muteStep(loop: Promise<LoopOutcome>, stop: AbortController, historyLength: number, before: readonly ChatMessage[], heard: string, cleanup: () => void): void {
     const muted: MutedStep = { stop, cancelled: false, done: Promise.resolve() };
     muted.done = loop
       .then(

@@ -20,9 +20,9 @@ const REPLY = (text: string): Step => ({ action: 'reply', args: { text } });
 const RULES_LINE = ['50 小了！', '再大一点哦，还有 6 次机会。'];
 const NEXT_PROMPT = '再猜一个吧！';
 
-function setUp(model: HeldModel) {
+function setUp(model: HeldModel, finishMuted?: boolean) {
   const device = new FakeDevice();
-  const agent = new GuessNumberAgent({ model, device, random: () => secretRandom(63) });
+  const agent = new GuessNumberAgent({ model, device, random: () => secretRandom(63), ...(finishMuted === undefined ? {} : { finishMuted }) });
   agent.game.start();
   return { agent, device };
 }
@@ -35,14 +35,14 @@ function play(agent: GuessNumberAgent, text: string, kind: 'message' | 'end' = '
 }
 
 /** Plays 「我猜50」 until the colour window has ended the turn (the model's step still open). */
-async function cutTurn(model: HeldModel) {
-  const { agent, device } = setUp(model);
+async function cutTurn(model: HeldModel, finishMuted?: boolean) {
+  const { agent, device } = setUp(model, finishMuted);
   const first = play(agent, '我猜50');
   await vi.advanceTimersByTimeAsync(1);
   expect(first.c.intermediate).toEqual(RULES_LINE);
   await vi.advanceTimersByTimeAsync(2000);
   expect(await first.reply).toEqual({ text: NEXT_PROMPT, ended: false });
-  expect(model.ended).toEqual(['open']);
+  if (finishMuted !== false) expect(model.ended).toEqual(['open']);
   return { agent, device, first };
 }
 
@@ -131,5 +131,13 @@ describe('a step cut by the colour window finishes muted', () => {
     await vi.advanceTimersByTimeAsync(16_000);
     expect(slow.ended).toEqual(['aborted']);
     expect(c.agent.conversation).toEqual(kept);
+  });
+
+  it("the developer switch (finishMuted: false) aborts the cut step at once, as before: the round stays as the rules took it", async () => {
+    vi.useFakeTimers();
+    const model = new HeldModel();
+    const { agent } = await cutTurn(model, false);
+    expect(model.ended).toEqual(['aborted']);
+    expect(agent.conversation.at(-1)).toEqual(stepMessage(REPLY(NEXT_PROMPT)));
   });
 });
