@@ -92,7 +92,7 @@ async function runMain(model: ChatModel, out: ScoredItem[]): Promise<void> {
       trace: { record: (e: TraceEvent) => void (e.kind === 'main_tool' && e.name && tools.push(e.name)) },
       fastPath: false,
       // The eval measures choices, not speed: the longest budget a parent may set, so no "still thinking" line or fallback cuts in.
-      budget: () => ({ stillThinkingMs: TURN_BUDGET_LIMITS.stillThinkingMs.max, answerMs: TURN_BUDGET_LIMITS.answerMs.max }),
+      budget: () => ({ stillThinkingMs: TURN_BUDGET_LIMITS.stillThinkingMs.max, answerMs: TURN_BUDGET_LIMITS.answerMs.max, colourMs: TURN_BUDGET_LIMITS.colourMs.max }),
     });
     const expected = `${c.action}${c.gameId ? `(${c.gameId})` : ''}${c.uses ? ` 经过 ${c.uses.join('、')}` : ''}`;
     try {

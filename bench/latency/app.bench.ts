@@ -30,11 +30,15 @@ import { startPacedServer, type PacedProfile } from './paced-server.ts';
 import { writeFileSync } from 'node:fs';
 import type { Page } from '@playwright/test';
 
+import { APP_RUN_VARIANTS, VARIANT_QUERY, type AppRunVariant } from './app-variants.ts';
+
 export interface BenchConfig {
   profiles: PacedProfile[];
   /** In-game turns per game (after its start). */
   turns: number;
   out: string;
+  /** The variants to play, in order (default all of APP_RUN_VARIANTS). */
+  variants?: AppRunVariant[];
 }
 
 export interface RawTurn {
@@ -51,7 +55,7 @@ export interface RawTurn {
 
 export interface RawRun {
   profile: string;
-  variant: 'before' | 'after';
+  variant: AppRunVariant;
   turns: RawTurn[];
   /** The app's trace events of the run (kind, name, source, time), to see where a turn's time went. */
   events: Array<{ kind: string; name?: string; source?: string; at: number }>;
@@ -121,8 +125,8 @@ test('the app measured at each profile, before and after the rules speak first',
     await page.getByTestId('waiting').filter({ hasText: '做好了' }).waitFor();
 
     for (const profile of cfg.profiles)
-      for (const variant of ['before', 'after'] as const) {
-        await page.goto(`/?e2e${variant === 'before' ? '&rules-first=off' : ''}#arcade`);
+      for (const variant of cfg.variants ?? APP_RUN_VARIANTS) {
+        await page.goto(`/?e2e${VARIANT_QUERY[variant]}#arcade`);
         await page.waitForFunction(() => '__agentcade' in window);
         await watch(page);
         paced.reset(profile);

@@ -7,9 +7,11 @@
  *
  * What it prefills follows the engine's cache rule, over the Qwen tokenizer's count of the ChatML
  * text (simulate.ts), against what the previous request of the same cache slot left:
- * - `webllm` (WebLLM's exact rule, one conversation for every agent): in place only when the new
- *   request's every message but the last equals the previous request plus its whole output; then
- *   only the last message is prefilled. A reply the client abandoned leaves no cache.
+ * - `webllm` (WebLLM's exact rule, one conversation for every agent, as the app's WebLLM engine
+ *   sends it: src/core/llm/continuation.ts folds the messages a request adds into one): in place
+ *   when the new request is the previous request, its whole output, then new messages; only those
+ *   are prefilled. A reply the client abandoned leaves no cache; one it let finish (a step the
+ *   colour window muted) holds it like any other.
  * - `prefix` (llama.cpp/wllama: the longest common token prefix; the main agent's prompt kept apart
  *   from the game's, as measured with wllama's prompt cache): the tokens past the common prefix;
  *   an abandoned reply keeps what was read and decoded so far. In place: more than half reused.
@@ -19,6 +21,7 @@
 import type { ChatMessage } from '../../src/core/llm/types.ts';
 import { agentOf, demoStep, toolsOf } from '../../tests/support/demo-brain-server.ts';
 import { startOpenAITestServer, type OpenAITestServer, type RecordedRequest } from '../../tests/support/openai-test-server.ts';
+import { CHATML, continuation } from '../../src/core/llm/continuation.ts';
 import { firstSentenceEnd, renderChatML, type Tokenizer } from './simulate.ts';
 
 export type CacheRule = 'webllm' | 'prefix';
@@ -60,7 +63,6 @@ export interface PacedServer {
   close(): Promise<void>;
 }
 
-const sameMessages = (a: ChatMessage[], b: ChatMessage[]) => a.length === b.length && a.every((m, i) => m.role === b[i].role && m.content === b[i].content);
 
 export async function startPacedServer(tok: Tokenizer): Promise<PacedServer> {
   let profile: PacedProfile | null = null;
@@ -97,8 +99,9 @@ export async function startPacedServer(tok: Tokenizer): Promise<PacedServer> {
     if (prev) {
       const c = cached(prev, profile.rule);
       if (profile.rule === 'webllm') {
-        if (c.messages && sameMessages(c.messages, messages.slice(0, -1))) {
-          prefill = tok.encode(renderChatML(messages.slice(-1))).length;
+        const held = c.messages ? { asked: c.messages.slice(0, -1), sent: c.messages.slice(0, -1), reply: c.messages.at(-1)!.content } : null;
+        if (held && continuation(held, messages, CHATML).inPlace) {
+          prefill = tok.encode(renderChatML(messages.slice(c.messages!.length))).length;
           inPlace = true;
         }
       } else {

@@ -39,6 +39,7 @@ import { beforeLayout, pairedSteps, pairedText } from './layouts.ts';
 import { PROFILES, type DeviceProfile } from './profiles.ts';
 import { measuredFigures, targetsMet } from './app-measured.ts';
 import type { BenchConfig, RawRun } from './app.bench.ts';
+import { APP_RUN_VARIANTS, type AppRunVariant } from './app-variants.ts';
 import { percentile, SimulatedEngine, timeTurn, type Tokenizer, type TurnSteps, type TurnTiming } from './simulate.ts';
 
 interface Session {
@@ -190,7 +191,8 @@ export function runAppMeasured(argv: string[]) {
   const profiles = appProfiles().filter((p) => wanted.includes(p.short) || wanted.includes(p.id));
   const root = resolve(import.meta.dirname, '../..');
   const out = resolve(root, '.cache/latency-app.json');
-  const cfg: BenchConfig = { profiles: profiles.map((p) => ({ id: p.id, prefillTps: p.prefillTps, decodeTps: p.decodeTps, rule: p.rule })), turns: Number(arg('turns', '3')), out };
+  const variants = arg('variants', APP_RUN_VARIANTS.join(',')).split(',').filter((v): v is AppRunVariant => (APP_RUN_VARIANTS as readonly string[]).includes(v));
+  const cfg: BenchConfig = { profiles: profiles.map((p) => ({ id: p.id, prefillTps: p.prefillTps, decodeTps: p.decodeTps, rule: p.rule })), turns: Number(arg('turns', '3')), out, variants };
   // `--reuse`: the figures again from the last run's measured turns (.cache/latency-app.json), without playing.
   if (!argv.includes('--reuse')) {
     const run = spawnSync('npx', ['playwright', 'test', '--config', 'bench/latency/app.config.ts', '--reporter', 'line'], {
@@ -203,11 +205,12 @@ export function runAppMeasured(argv: string[]) {
   const raw = JSON.parse(readFileSync(out, 'utf8')) as RawRun[];
   return Object.fromEntries(
     profiles.map((p) => {
-      const side = (v: 'before' | 'after') => {
+      const side = (v: AppRunVariant) => {
         const r = raw.find((x) => x.profile === p.id && x.variant === v);
         return r ? measuredFigures(r) : null;
       };
       const before = side('before');
+      const cutAborted = side('cutAborted');
       const after = side('after');
       return [
         p.id,
@@ -215,6 +218,7 @@ export function runAppMeasured(argv: string[]) {
           label: p.label,
           rates: { prefillTps: p.prefillTps, decodeTps: p.decodeTps, cache: p.rule },
           before,
+          cutAborted,
           after,
           targetsAfter: after ? targetsMet(after, p.short === 'laptop') : null,
           targetsBefore: before ? targetsMet(before, p.short === 'laptop') : null,
@@ -266,9 +270,9 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
       console.log(`\n# The app MEASURED (--app), next to the model above\n${APP_MEASURED_NOTE}`);
       console.log('profile | variant | cue p50 (max) | truthful line p50 | p95 | model first sentence p50 | whole reply p50 | turns cut (colour window) | start first words | in place | prefill/turn | prefill after chat | turns');
       for (const [id, x] of Object.entries(measured)) {
-        for (const v of ['before', 'after'] as const) {
+        for (const v of APP_RUN_VARIANTS) {
           const f = x[v];
-          const model = r.app[id]?.[v];
+          const model = v === 'cutAborted' ? undefined : r.app[id]?.[v];
           if (f)
             console.log(`${x.label} | ${v} measured | ${m(f.cueS)} (${m(f.cueMaxS)}) | ${m(f.truthfulLineP50S)} | ${m(f.truthfulLineP95S)} | ${m(f.firstModelSentenceP50S)} | ${m(f.wholeReplyP50S)} | ${pc(f.turnsCutShare)} (${pc(f.colourCutShare)}) | ${m(f.startFirstWordsS)} | ${pc(f.inPlaceShare)} | ${f.prefillTokensPerTurn.toFixed(0)} | ${f.prefillAfterChatTokens === null ? '—' : f.prefillAfterChatTokens.toFixed(0)} | ${f.inGameTurns} + ${f.startTurns} starts`);
           if (model)

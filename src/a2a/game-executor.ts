@@ -16,7 +16,7 @@ import { TaskState, type Message } from '@a2a-js/sdk';
 import { AgentEvent, type AgentExecutor, type ExecutionEventBus, type RequestContext } from '@a2a-js/sdk/server';
 import type { GameHandler } from '../core/protocol/handler.ts';
 import { ReplySequence, fitReplyText, gameReply, parseGameReply, type GameInput, type GameReply } from '../core/protocol/game-protocol.ts';
-import { budgetOf, detailMessage, gameReplyMessage, readGameInput } from './game-parts.ts';
+import { budgetOf, colourOf, detailMessage, gameReplyMessage, readGameInput } from './game-parts.ts';
 
 interface TurnRun {
   readonly taskId: string;
@@ -135,6 +135,7 @@ export class GameExecutor implements AgentExecutor {
         signal: run.controller.signal,
         say,
         budgetMs: budgetOf(userMessage),
+        colourMs: colourOf(userMessage),
       });
       const raw = typeof final === 'object' && final !== null ? final : { text: final };
       const text = typeof raw.text === 'string' ? fitReplyText(raw.text) : raw.text;

@@ -38,6 +38,8 @@ export interface GameWorkerInit {
   maxTasks?: number;
   /** False: the game's rules do not pre-execute steps or speak first (a developer switch; default on). */
   rulesFirst?: boolean;
+  /** False: a model step the colour window cut is aborted instead of finishing muted (a developer switch; default on). */
+  mutedFinish?: boolean;
 }
 
 /** What a game worker posts back after init. */
@@ -61,6 +63,8 @@ export interface GameClientOptions {
   maxTasks?(): number;
   /** Whether new workers' games pre-execute what their rules read and speak first (default on). */
   rulesFirst?(): boolean;
+  /** Whether new workers' games let a step the colour window cut finish muted (default on). */
+  mutedFinish?(): boolean;
   /** Silence on an open request before the worker is pinged (default 45 s). */
   hangTimeoutMs?: number;
   /** How long a ping may take (default 3 s). */
@@ -126,6 +130,7 @@ export function createGameClient(opts: GameClientOptions): GameClient {
     const maxTasks = opts.maxTasks?.();
     if (maxTasks !== undefined) init.maxTasks = maxTasks;
     if (opts.rulesFirst?.() === false) init.rulesFirst = false;
+    if (opts.mutedFinish?.() === false) init.mutedFinish = false;
     worker.postMessage(init, [channel.port2, ...Object.values(extra)]);
     processes.set(gameId, proc);
     return proc;
@@ -173,12 +178,12 @@ export function createGameClient(opts: GameClientOptions): GameClient {
     if (taskId) void cancelTaskOf(proc, taskId).catch(() => undefined);
   }
 
-  async function pump(proc: GameProcess, req: OpenRequest, contextId: string, input: GameInput, budgetMs?: number): Promise<void> {
+  async function pump(proc: GameProcess, req: OpenRequest, contextId: string, input: GameInput, ropts?: GameRequestOptions): Promise<void> {
     const reader = new ReplyStreamReader(proc.gameId);
     try {
       const client = await proc.client;
       const stream = client.sendMessageStream(
-        { tenant: '', message: gameInputMessage(input, contextId, req.requestId, budgetMs), configuration: undefined, metadata: undefined },
+        { tenant: '', message: gameInputMessage(input, contextId, req.requestId, ropts?.budgetMs, ropts?.colourMs), configuration: undefined, metadata: undefined },
         { signal: req.abort.signal },
       );
       for await (const ev of stream) {
@@ -214,7 +219,7 @@ export function createGameClient(opts: GameClientOptions): GameClient {
         proc = processes.get(gameId) ?? start(gameId, card);
         proc.open.add(req);
         arm(proc, req);
-        void pump(proc, req, contextId, input, ropts?.budgetMs);
+        void pump(proc, req, contextId, input, ropts);
       } catch (e) {
         finish(req, e instanceof GameRequestError ? e : new GameRequestError('game_crashed', `${gameId}: ${String(e)}`, { sessionLost: true }));
       }

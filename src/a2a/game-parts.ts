@@ -38,16 +38,31 @@ function message(role: Role, parts: Part[], ids: { messageId?: string; contextId
 /** The metadata key of a request's time budget (ms from its arrival; see GameRequestOptions.budgetMs). */
 export const BUDGET_KEY = 'agentcade.budgetMs';
 
-/** Main → game: `messageId` is the request id, `contextId` the game session, and the turn's time budget if known. */
-export function gameInputMessage(input: GameInput, contextId: string, requestId: string, budgetMs?: number): Message {
-  const metadata = budgetMs !== undefined && Number.isFinite(budgetMs) ? { [BUDGET_KEY]: Math.max(0, Math.round(budgetMs)) } : undefined;
+/** The metadata key of a request's colour window (ms; see GameRequestOptions.colourMs). */
+export const COLOUR_KEY = 'agentcade.colourMs';
+
+const whole = (v: number | undefined) => (v !== undefined && Number.isFinite(v) ? Math.max(0, Math.round(v)) : undefined);
+
+/** Main → game: `messageId` is the request id, `contextId` the game session, and the turn's time budget and colour window if known. */
+export function gameInputMessage(input: GameInput, contextId: string, requestId: string, budgetMs?: number, colourMs?: number): Message {
+  const entries = Object.entries({ [BUDGET_KEY]: whole(budgetMs), [COLOUR_KEY]: whole(colourMs) }).filter(([, v]) => v !== undefined);
+  const metadata = entries.length ? Object.fromEntries(entries) : undefined;
   return message(Role.ROLE_USER, [dataPart(input)], { messageId: requestId, contextId }, metadata);
+}
+
+function metadataNumber(msg: Message | undefined, key: string): number | undefined {
+  const v = (msg?.metadata as Record<string, unknown> | undefined)?.[key];
+  return typeof v === 'number' && Number.isFinite(v) && v >= 0 ? v : undefined;
 }
 
 /** The time budget a request carries, if any. */
 export function budgetOf(msg: Message | undefined): number | undefined {
-  const v = (msg?.metadata as Record<string, unknown> | undefined)?.[BUDGET_KEY];
-  return typeof v === 'number' && Number.isFinite(v) && v >= 0 ? v : undefined;
+  return metadataNumber(msg, BUDGET_KEY);
+}
+
+/** The colour window a request carries, if any. */
+export function colourOf(msg: Message | undefined): number | undefined {
+  return metadataNumber(msg, COLOUR_KEY);
 }
 
 /** Game → main: one GameReply in `status.message`. */

@@ -30,6 +30,11 @@ export interface GameRequestOptions {
    * in time with what its rules decided; one that does not ignores it.
    */
   budgetMs?: number;
+  /**
+   * The turn budget's colour window (ms): how long a game whose rules spoke first waits for its
+   * model's reply (`agentcade.colourMs`); absent: the game's default.
+   */
+  colourMs?: number;
 }
 
 export interface GameClient {

@@ -53,6 +53,8 @@ export interface GameRequestsDeps {
   deadlineOf(roundId: string, gameId: string): number;
   /** A deadline a full budget from now (a start after the old game's goodbye was spoken). */
   freshDeadline(): number;
+  /** The turn budget's colour window, sent with every request (a game's rules-first turns use it). */
+  colourMs?(): number;
 }
 
 interface Pending {
@@ -185,7 +187,7 @@ export class GameRequests {
     const deadline = this.deps.deadlineOf(roundId, s.gameId);
     let req: GameRequest;
     try {
-      req = this.deps.games.request(s.gameId, s.contextId, gameInput('end', words), { budgetMs: this.budgetFrom(deadline) });
+      req = this.deps.games.request(s.gameId, s.contextId, gameInput('end', words), { budgetMs: this.budgetFrom(deadline), colourMs: this.deps.colourMs?.() });
     } catch {
       return; // the old worker is gone; nothing to close
     }
@@ -265,7 +267,7 @@ export class GameRequests {
     const deadline = deadlineAt ?? this.deps.deadlineOf(roundId, s.gameId);
     let request: GameRequest;
     try {
-      request = this.deps.games.request(s.gameId, s.contextId, gameInput(kind, words), { budgetMs: this.budgetFrom(deadline) });
+      request = this.deps.games.request(s.gameId, s.contextId, gameInput(kind, words), { budgetMs: this.budgetFrom(deadline), colourMs: this.deps.colourMs?.() });
     } catch (err) {
       await this.failed(kind, s, err, roundId);
       return;

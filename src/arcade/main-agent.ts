@@ -154,6 +154,7 @@ export class MainAgent {
         return wait !== undefined ? this.now() + wait : this.watch.deadline(roundId);
       },
       freshDeadline: () => this.now() + budget().answerMs,
+      colourMs: () => budget().colourMs,
     });
     this.loopDeps = {
       model: deps.model,

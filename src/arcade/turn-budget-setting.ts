@@ -1,7 +1,8 @@
 /**
- * The turn budget in use (src/core/arcade/turn-budget.ts): T1 and T2, the defaults unless a value is
- * stored in localStorage (a parent sets T2 in 设置 → 大脑, 「回答时限」; the chaos tests store short
- * ones). Read at every round; anything stored out of range is brought inside.
+ * The turn budget in use (src/core/arcade/turn-budget.ts): T1, T2 and the colour window, the defaults
+ * unless a value is stored in localStorage (a parent sets T2 in 设置 → 大脑, 「回答时限」; the chaos
+ * tests store short T1/T2, tests that need a model's reply store a long colour window). Read at
+ * every round; anything stored out of range is brought inside.
  */
 import { normalizeTurnBudget, withParentAnswer, type TurnBudget } from '../core/arcade/turn-budget.ts';
 

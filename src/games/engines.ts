@@ -30,6 +30,8 @@ export interface EngineContext {
   random: Random;
   /** False: the rules pre-execute nothing and do not speak first (the host's developer switch). */
   rulesFirst?: boolean;
+  /** False: a model step the colour window cut is aborted, not finished muted (the host's developer switch). */
+  mutedFinish?: boolean;
 }
 
 /** An engine kind's entry point: the game's declaration and the factory of its sessions' engines. */
@@ -46,6 +48,7 @@ export interface GameAgentInit {
   seed: number;
   ports: Record<string, MessagePort>;
   rulesFirst?: boolean;
+  mutedFinish?: boolean;
 }
 
 /** The engine context over a worker's ports: model, robot and trace, and the seeded random source. */
@@ -60,6 +63,7 @@ export function connectEngineContext(init: GameAgentInit): EngineContext {
     trace: connectTrace(init.ports.trace, { defaults: { source: `game:${init.gameId}` } }),
     random: seededRandom(init.seed),
     ...(init.rulesFirst === false ? { rulesFirst: false } : {}),
+    ...(init.mutedFinish === false ? { mutedFinish: false } : {}),
   };
 }
 

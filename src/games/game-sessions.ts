@@ -117,7 +117,7 @@ export class GameSessions implements GameHandler {
           return this.sessionEnded(input, ctx);
         }
       }
-      reply = await session.engine.turn({ kind: input.kind, text: input.text, requestId: ctx.requestId, contextId: ctx.contextId, signal: ctx.signal, say, deadline: ctx.deadline });
+      reply = await session.engine.turn({ kind: input.kind, text: input.text, requestId: ctx.requestId, contextId: ctx.contextId, signal: ctx.signal, say, deadline: ctx.deadline, colourMs: ctx.colourMs });
       if (ctx.signal.aborted) throw ctx.signal.reason;
       if (typeof reply?.text !== 'string' || !reply.text.trim()) throw new EngineFailure('the engine gave an empty reply');
     } catch (e) {

@@ -20,8 +20,13 @@
  * the same tools and written into the transcript exactly as model steps — and the true line of their
  * results is said at once as a `say` step. The model's first step is then the reply; a sentence of it
  * that says again what was said is dropped (src/core/games/already-said.ts). If the model has not
- * finished within the colour window after that line, the rules' next prompt ends the turn and
- * nothing more of the model's output is said.
+ * finished within the colour window after that line (the turn's `colourMs`, else the agent's), the
+ * rules' next prompt ends the turn and nothing more of the model's output is said: the model's step
+ * finishes muted in the background (by the turn's deadline at the latest), and the round is then
+ * kept as generated with a note of what the child heard instead (src/core/games/muted-round.ts), so
+ * the next request continues it in place. A muted step may only speak (to no one): a game tool is
+ * not performed, and the round stays as the rules took it. The next turn, an end or close cancels
+ * a muted step still running before anything else.
  *
  * Truth (src/core/games/truth.ts): every sentence of `say` and `reply` is checked against the game's
  * truth rules before it is released; a sentence claiming an outcome the rules did not decide in this
@@ -39,9 +44,10 @@
  * notes which ones the child has heard, so when the session ends the runtime tells the rest.
  */
 import { cutRound, remember } from '../core/agent/memory.ts';
-import { runToolLoop, ToolError, type AgentTool, type StepRecord } from '../core/agent/tool-loop.ts';
+import { runToolLoop, ToolError, type AgentTool, type LoopOutcome, type StepRecord } from '../core/agent/tool-loop.ts';
 import { stepMessage } from '../core/agent/messages.ts';
 import { COLOUR_WINDOW_MS } from '../core/arcade/turn-budget.ts';
+import { mayRunMuted, mutedRound } from '../core/games/muted-round.ts';
 import { alreadySaid, repeatsClaims } from '../core/games/already-said.ts';
 import { readTurn } from '../core/games/demo-kit.ts';
 import { rulesStep, type GameRules } from '../core/games/reader.ts';
@@ -81,8 +87,10 @@ export interface AgentDeps {
    * rules read without doubt is performed and written into the transcript as a model step.
    */
   preExecute?: boolean;
-  /** The colour window after the rules' truthful line (default COLOUR_WINDOW_MS). */
+  /** The colour window after the rules' truthful line (default COLOUR_WINDOW_MS; a turn may carry its own). */
   colourMs?: number;
+  /** False: a model step the colour window cut is aborted instead of finishing muted (default true). */
+  finishMuted?: boolean;
 }
 
 export const REPLY_ACTION = 'reply';
@@ -109,6 +117,23 @@ class DeadlineReached extends Error {
 /** The rules spoke first and the model's reply was not ready within the colour window. */
 class ColourWindowPassed extends Error {
   override name = 'ColourWindowPassed';
+}
+
+/** A muted step (after the colour window) stopped: the next turn came, the step would change the game, or the session closed. */
+class MutedStepStopped extends Error {
+  override name = 'MutedStepStopped';
+}
+
+/** The end of the colour window, as the turn sees it. */
+const COLOUR_CUT = Symbol('colour window passed');
+
+/** A model step still finishing muted after its turn ended. */
+interface MutedStep {
+  stop: AbortController;
+  /** Cancelled by the next turn, an end or close (nothing is prewarmed then). */
+  cancelled: boolean;
+  /** Settles (never rejects) once the step is over and memory holds what is kept. */
+  done: Promise<void>;
 }
 
 interface TurnSpeech {
@@ -184,10 +209,13 @@ export abstract class SkillAgent implements GameEngine {
   private readonly now: () => number;
   private readonly preExecute: boolean;
   private readonly colourMs: number;
+  private readonly finishMuted: boolean;
   /** The remembered rounds, oldest first (the last 16). */
   private memory: ChatMessage[] = [];
   /** Answers of this session the child has heard (SessionAnswer ids). */
   private readonly answersTold = new Set<string>();
+  /** The step the colour window cut, while it finishes muted. */
+  private muted: MutedStep | undefined;
   /** Set while handling an input: trace records carry its request id. */
   private requestId: string | undefined;
   private contextId: string | undefined;
@@ -201,6 +229,7 @@ export abstract class SkillAgent implements GameEngine {
     this.now = deps.now ?? Date.now;
     this.preExecute = deps.preExecute ?? true;
     this.colourMs = deps.colourMs ?? COLOUR_WINDOW_MS;
+    this.finishMuted = deps.finishMuted ?? true;
   }
 
   /** The session's remembered conversation (the last 16 rounds). */
@@ -256,7 +285,7 @@ export abstract class SkillAgent implements GameEngine {
    * The tool registry of one step: the game's tools, `say`, and the final `reply` (both speak as
    * they are written, through the turn's streams, each sentence checked before it is released).
    */
-  private registry(turn: Turn, speech: TurnSpeech, refused: (p: TruthProblem, whole?: string) => string | null): AgentTool[] {
+  private registry(turn: Turn, speech: TurnSpeech, refused: (p: TruthProblem, whole?: string) => string | null, mutedStop: () => ((why: string) => void) | null): AgentTool[] {
     const { saying, replying } = speech;
     // A new step: whatever the last one wrote is over (said, or refused).
     saying.restart();
@@ -271,6 +300,12 @@ export abstract class SkillAgent implements GameEngine {
         const text = String(args.text);
         const problem = saying.problemIn(text);
         if (problem?.problem.claim.kind === UNSAFE) {
+          const drop = mutedStop();
+          if (drop) {
+            // Muted: said to no one and not kept (the round stays as the rules took it).
+            drop('a muted line the safety check would block');
+            throw new ToolError('muted');
+          }
           // Not said (recorded for the parent); the turn goes on to its reply.
           this.recordBlocked(problem.sentence, unsafeNow(problem.sentence), '');
           saying.restart();
@@ -307,7 +342,20 @@ export abstract class SkillAgent implements GameEngine {
         return replying.finish(text) || NOTHING_MORE;
       },
     };
-    return [...this.tools(turn).map((t): AgentTool => ({ ...t, kind: 'loop' })), say, reply];
+    // After the colour window a step may only speak (to no one): a tool that would change the game is not performed.
+    const guarded = (t: GameTool): AgentTool => ({
+      ...t,
+      kind: 'loop',
+      perform: (args) => {
+        const drop = mayRunMuted(t.name, [SAY_ACTION, REPLY_ACTION]) ? null : mutedStop();
+        if (drop) {
+          drop(`a muted step called ${t.name}`);
+          throw new ToolError('muted');
+        }
+        return t.perform(args);
+      },
+    });
+    return [...this.tools(turn).map(guarded), say, reply];
   }
 
   /** A line the safety check blocked before it was sent: recorded for the parent's 安全提醒. */
@@ -326,6 +374,8 @@ export abstract class SkillAgent implements GameEngine {
 
   /** Plays one input. Intermediate replies go out through `t.say`; rejects with the abort reason when cancelled. */
   async turn(t: EngineTurn): Promise<EngineReply> {
+    // A muted step of the last turn is cancelled first (the engine is free, memory holds what is kept).
+    if (this.muted) await this.stopMuted('the next turn came');
     this.requestId = t.requestId;
     this.contextId = t.contextId;
     const turn = new Turn(t.kind, t.text, (s) => t.say(s), t.signal);
@@ -346,6 +396,10 @@ export abstract class SkillAgent implements GameEngine {
     };
     // After the colour window nothing more of the model's output is said.
     let muted = false;
+    // The turn stops when it is cancelled, when its deadline passes, or when its muted step is stopped.
+    const stop = new AbortController();
+    /** While muted: stops the step (it would change the game, or say what may not be said); null before. */
+    const mutedStop = (): ((why: string) => void) | null => (muted ? (why: string) => stop.abort(new MutedStepStopped(why)) : null);
     const out = (s: string) => {
       if (!muted) turn.say(s);
     };
@@ -373,6 +427,12 @@ export abstract class SkillAgent implements GameEngine {
     const gate = new TruthGate();
     let redirected = false;
     const refused = (p: TruthProblem, whole?: string): string | null => {
+      const drop = mutedStop();
+      if (drop) {
+        // Muted: nothing is said; a refused reply is not kept (the round stays as the rules took it).
+        if (p.claim.kind === UNSAFE || !gate.retry()) drop(`a muted reply was refused (${p.claim.kind})`);
+        return null;
+      }
       if (p.claim.kind === UNSAFE) {
         // The redirect, then the rest of the turn from the tool results (never the model's words again).
         const line = rebuiltTurn({ redirect: redirected ? '' : REDIRECT.game, rulesLine: rules()?.fallback() ?? null, continues: !turn.sessionEnding && t.kind !== 'end', said: turn.said });
@@ -387,13 +447,21 @@ export abstract class SkillAgent implements GameEngine {
       if (gate.retry()) return null;
       return rulesLine() ?? '';
     };
-    // The turn stops when it is cancelled, or when its deadline passes.
-    const stop = new AbortController();
     const onCancel = () => stop.abort(t.signal.reason);
     if (t.signal.aborted) onCancel();
     else t.signal.addEventListener('abort', onCancel, { once: true });
     const timer = t.deadline !== undefined ? setTimeout(() => stop.abort(new DeadlineReached(`the turn's deadline passed`)), Math.max(0, t.deadline - this.now())) : undefined;
     let colour: ReturnType<typeof setTimeout> | undefined;
+    let colourPassed: (() => void) | undefined;
+    const colourCut = new Promise<typeof COLOUR_CUT>((resolve) => (colourPassed = () => resolve(COLOUR_CUT)));
+    const colourMs = t.colourMs ?? this.colourMs;
+    /** The turn has ended at the colour window while its model step finishes muted (cleanup waits for it). */
+    let finishing = false;
+    const cleanup = () => {
+      clearTimeout(timer);
+      clearTimeout(colour);
+      t.signal.removeEventListener('abort', onCancel);
+    };
     const input = inputMessage(t.kind, t.text, this.state());
     // The round as far as it went (input, steps, results), remembered when it is cut.
     let partial: readonly ChatMessage[] = [input];
@@ -409,11 +477,11 @@ export abstract class SkillAgent implements GameEngine {
     };
     const history = [{ role: 'system' as const, content: this.systemPrompt() }, ...this.memory];
     try {
-      const outcome = await runToolLoop({
+      const loop = runToolLoop({
         agent: this.source,
         model: this.model,
         messages: [...history, input],
-        tools: () => this.registry(turn, speech, refused),
+        tools: () => this.registry(turn, speech, refused, mutedStop),
         maxSteps: this.maxSteps,
         now: this.now,
         signal: stop.signal,
@@ -427,8 +495,8 @@ export abstract class SkillAgent implements GameEngine {
                 if (turn.said.length)
                   colour = setTimeout(() => {
                     muted = true;
-                    stop.abort(new ColourWindowPassed('the colour window passed'));
-                  }, this.colourMs);
+                    colourPassed?.();
+                  }, colourMs);
               },
             }
           : {}),
@@ -438,6 +506,24 @@ export abstract class SkillAgent implements GameEngine {
           if (r.kind === 'loop' && !r.refused && r.step.action !== SAY_ACTION) results.push({ name: r.step.action, args: r.step.args, result: r.result });
         },
       });
+      const outcome = await Promise.race([loop, colourCut]);
+      if (outcome === COLOUR_CUT && gameRules && handover) {
+        // The rules' next prompt ends the turn; the late output is not said. The round is kept as
+        // far as the rules took it, with the prompt as its reply, until the muted step finishes.
+        const text = gameRules.nextPrompt(viewOf(handover));
+        this.record('error', 'model_step', { error: new ColourWindowPassed('the colour window passed').message, instead: text });
+        const before = this.memory;
+        this.memory = remember(before, [...handover.slice(history.length), stepMessage({ action: REPLY_ACTION, args: { text } })], isInputMessage);
+        if (this.finishMuted) {
+          finishing = true;
+          this.muteStep(loop, stop, history.length, before, text, cleanup);
+        } else {
+          stop.abort(new ColourWindowPassed('the colour window passed'));
+          loop.catch(() => undefined);
+        }
+        return { text, ended: turn.sessionEnding || t.kind === 'end' };
+      }
+      if (outcome === COLOUR_CUT) throw new ColourWindowPassed('the colour window passed');
       if (outcome.kind === 'exhausted') {
         const why = `no reply within ${this.maxSteps} steps`;
         const told = instead(why);
@@ -455,15 +541,6 @@ export abstract class SkillAgent implements GameEngine {
     } catch (e) {
       if (t.signal.aborted) throw t.signal.reason;
       if (e instanceof EngineFailure) throw e;
-      if (stop.signal.reason instanceof ColourWindowPassed && gameRules && handover) {
-        // The rules' next prompt ends the turn; the late output is not said. The round is kept as
-        // far as the rules took it, with the prompt as its reply (the next request continues it).
-        muted = true;
-        const text = gameRules.nextPrompt(viewOf(handover));
-        this.record('error', 'model_step', { error: 'the colour window passed', instead: text });
-        this.memory = remember(this.memory, [...handover.slice(history.length), stepMessage({ action: REPLY_ACTION, args: { text } })], isInputMessage);
-        return { text, ended: turn.sessionEnding || t.kind === 'end' };
-      }
       // Out of time: no model error to name (GameSessions says the fallback of the input's kind).
       const code = stop.signal.aborted ? undefined : (e as { code?: unknown }).code;
       const told = instead(String((e as Error)?.message ?? e));
@@ -472,12 +549,47 @@ export abstract class SkillAgent implements GameEngine {
       // A tool may already have ended the game in this round: the session is over whatever the model did.
       throw new EngineFailure(String((e as Error)?.message ?? e), { sessionOver: turn.sessionEnding, code: typeof code === 'string' ? code : undefined });
     } finally {
-      clearTimeout(timer);
-      clearTimeout(colour);
-      t.signal.removeEventListener('abort', onCancel);
       this.requestId = undefined;
-      if (!turn.sessionEnding && t.kind !== 'end' && !t.signal.aborted) this.prewarmNext();
+      if (!finishing) {
+        cleanup();
+        if (!turn.sessionEnding && t.kind !== 'end' && !t.signal.aborted) this.prewarmNext();
+      }
     }
+  }
+
+  /**
+   * The model step the colour window cut goes on muted. Finished with a reply: the round as
+   * generated + the note of what the child heard (`heard`) replaces the round the rules kept, and
+   * the next request's start is prewarmed. Stopped (the next turn, a game tool, a refused reply,
+   * the deadline, a model error): the round stays as the rules took it.
+   */
+  private muteStep(loop: Promise<LoopOutcome>, stop: AbortController, historyLength: number, before: readonly ChatMessage[], heard: string, cleanup: () => void): void {
+    const muted: MutedStep = { stop, cancelled: false, done: Promise.resolve() };
+    muted.done = loop
+      .then(
+        (outcome) => {
+          const round = outcome.kind === 'boundary' && outcome.step.action === REPLY_ACTION ? mutedRound(outcome.messages.slice(historyLength), heard) : null;
+          if (round) this.memory = remember(before, round, isInputMessage);
+          this.record('model_step', 'muted', { kept: round !== null, steps: outcome.steps });
+        },
+        (e: unknown) => this.record('model_step', 'muted', { kept: false, why: String((e as Error)?.message ?? e) }),
+      )
+      .then(() => {
+        cleanup();
+        if (this.muted === muted) this.muted = undefined;
+        // Over without a next turn waiting: the engine reads the start of the next request meanwhile.
+        if (!muted.cancelled) this.prewarmNext();
+      });
+    this.muted = muted;
+  }
+
+  /** Cancels a muted step still running and waits until it is over. */
+  private async stopMuted(why: string): Promise<void> {
+    const m = this.muted;
+    if (!m) return;
+    m.cancelled = true;
+    m.stop.abort(new MutedStepStopped(why));
+    await m.done;
   }
 
   /**
@@ -504,7 +616,8 @@ export abstract class SkillAgent implements GameEngine {
   }
 
   /** The session is over: an agent holds nothing beyond itself. */
-  close(): void {
+  async close(): Promise<void> {
+    await this.stopMuted('the session is over');
     this.memory = [];
   }
 }

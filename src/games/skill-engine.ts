@@ -36,5 +36,6 @@ export const hostEngine: EngineHost = async (ctx: EngineContext) => {
   const mod = await loadGameModule(ctx.gameId);
   const { model, device, trace, random } = ctx;
   const preExecute = ctx.rulesFirst !== false;
-  return { declaration: builtinDeclaration(ctx.gameId)!, create: () => mod.createAgent({ model, device, trace, random, preExecute }) };
+  const finishMuted = ctx.mutedFinish !== false;
+  return { declaration: builtinDeclaration(ctx.gameId)!, create: () => mod.createAgent({ model, device, trace, random, preExecute, finishMuted }) };
 };

@@ -211,6 +211,8 @@ export function createAppRuntime(): AppRuntime {
     // A developer switch, only in the test build (AGENTCADE_LAB=1): `?rules-first=off` plays every
     // game without pre-executed steps, as before the rules spoke first (bench/latency --app's "before").
     rulesFirst: () => !(__TEST_BUILD__ && typeof location !== 'undefined' && new URLSearchParams(location.search).get('rules-first') === 'off'),
+    // The same, `?colour-cut=abort`: a model step the colour window cut is aborted instead of finishing muted.
+    mutedFinish: () => !(__TEST_BUILD__ && typeof location !== 'undefined' && new URLSearchParams(location.search).get('colour-cut') === 'abort'),
     hangTimeoutMs: hangTimeoutMs(turnBudget()),
     trace: recorder,
   });

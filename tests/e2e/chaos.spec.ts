@@ -46,7 +46,7 @@ test.describe('chaos brain', () => {
 
   test('36 turns at fault rate 0.3: never silent for long, never a false result, every answer told', async ({ page }) => {
     test.setTimeout(300_000);
-    const budget: TurnBudget = { stillThinkingMs: 2000, answerMs: 8000 };
+    const budget: TurnBudget = { stillThinkingMs: 2000, answerMs: 8000, colourMs: DEFAULT_TURN_BUDGET.colourMs };
     const server = await startChaosBrainServer({ seed: 16, rate: 0.3, lieRate: 0.5 });
     try {
       const pageErrors = await openOnChaos(page, server, budget);
@@ -74,6 +74,7 @@ test.describe('chaos brain, long runs', () => {
   const budget: TurnBudget = {
     stillThinkingMs: Number(process.env.CHAOS_T1 ?? DEFAULT_TURN_BUDGET.stillThinkingMs),
     answerMs: Number(process.env.CHAOS_T2 ?? DEFAULT_TURN_BUDGET.answerMs),
+    colourMs: DEFAULT_TURN_BUDGET.colourMs,
   };
   for (const rate of rates) {
     test(`${turns} turns at fault rate ${rate}`, async ({ page }) => {

@@ -11,7 +11,7 @@ import { CARING, REDIRECT } from '../../src/core/safety/replies.ts';
 import { MANAGER_AGENT } from '../../src/core/studio/manager-tools.ts';
 import { agentOf, demoStep, toolsOf } from '../support/demo-brain-server.ts';
 import { startOpenAITestServer, type OpenAITestServer } from '../support/openai-test-server.ts';
-import { idle, openApp, say, spoken, type, useSlowDemoBrain, waitSpoken } from './support/child.ts';
+import { idle, openApp, pinColourWindow, say, spoken, type, useSlowDemoBrain, waitSpoken } from './support/child.ts';
 import { openGrownUp } from './support/parent.ts';
 import { shootSizes } from './support/screens.ts';
 import { Parent } from './support/studio.ts';
@@ -165,6 +165,8 @@ test('unsafe lines in chat, in 猜数字 and in a Studio game become the redirec
 test('a blocked line in 你画我猜 never swallows the turn: the child still hears 答对了 and the next question', async ({ page }, info) => {
   test.setTimeout(120_000);
   await openApp(page);
+  // The unsafe line is in the model's reply after the rules' 答对啦: it is waited for, however busy the machine.
+  await pinColourWindow(page, 15_000);
   await useSlowDemoBrain(page, server, 0);
   // The demo brain, except that after the right answer to the first card (鱼, the pinned seed) its
   // reply puts an unsafe line before the next question.
@@ -179,7 +181,10 @@ test('a blocked line in 你画我猜 never swallows the turn: the child still he
   await settled(page);
   n = (await spoken(page)).length;
   await type(page, '是鱼');
-  const said = await waitSpoken(page, /第 2 题，这是什么动物呀？/, n, 30_000);
+  await waitSpoken(page, /第 2 题，这是什么动物呀？/, n, 30_000);
+  // The rules said the result and the next question first; the model's reply (the blocked line) follows in the same turn.
+  await settled(page);
+  const said = (await spoken(page)).slice(n).join('');
   expect(said).toMatch(/^答对啦！/);
   expect(said).toContain('哎呀，这句我不说了。');
   expect(said).not.toContain('火柴');

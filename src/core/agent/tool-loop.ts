@@ -91,7 +91,7 @@ interface ToolLoopOptions {
 /** At most this many pre-executed steps in one loop (a reader that never stops cannot hang a turn). */
 const MAX_PRE_STEPS = 8;
 
-type LoopOutcome =
+export type LoopOutcome =
   | { kind: 'boundary'; step: Step; result: unknown; messages: ChatMessage[]; steps: number }
   | { kind: 'exhausted'; messages: ChatMessage[]; steps: number };
 

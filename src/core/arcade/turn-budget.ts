@@ -14,12 +14,21 @@ export interface TurnBudget {
   stillThinkingMs: number;
   /** T2: a real answer or a true fallback within this long of the child's words. */
   answerMs: number;
+  /**
+   * The colour window: once a game's rules have spoken a turn's truthful line (a pre-executed step,
+   * src/core/games/reader.ts), the model has this long to finish its own reply; after it the turn
+   * ends with the rules' next prompt and the late output is not spoken. Never longer than T2.
+   */
+  colourMs: number;
 }
 
-export const DEFAULT_TURN_BUDGET: TurnBudget = { stillThinkingMs: 4000, answerMs: 20_000 };
+/** The colour window unless one is stored (every game uses the same). */
+export const COLOUR_WINDOW_MS = 2000;
+
+export const DEFAULT_TURN_BUDGET: TurnBudget = { stillThinkingMs: 4000, answerMs: 20_000, colourMs: COLOUR_WINDOW_MS };
 
 /** Limits a parent (or a test) may set; anything outside is brought inside. */
-export const TURN_BUDGET_LIMITS = { stillThinkingMs: { min: 500, max: 15_000 }, answerMs: { min: 2000, max: 180_000 } } as const;
+export const TURN_BUDGET_LIMITS = { stillThinkingMs: { min: 500, max: 15_000 }, answerMs: { min: 2000, max: 180_000 }, colourMs: { min: 500, max: 60_000 } } as const;
 
 /**
  * The range of T2 a parent may choose in 设置 (「回答时限」, whole seconds): long enough for a slow
@@ -54,7 +63,8 @@ export function normalizeTurnBudget(v: unknown): TurnBudget {
   const o = (typeof v === 'object' && v !== null ? v : {}) as Partial<Record<keyof TurnBudget, unknown>>;
   const answerMs = clamp(o.answerMs, TURN_BUDGET_LIMITS.answerMs, DEFAULT_TURN_BUDGET.answerMs);
   const stillThinkingMs = Math.min(clamp(o.stillThinkingMs, TURN_BUDGET_LIMITS.stillThinkingMs, DEFAULT_TURN_BUDGET.stillThinkingMs), Math.floor(answerMs / 2));
-  return { stillThinkingMs, answerMs };
+  const colourMs = Math.min(clamp(o.colourMs, TURN_BUDGET_LIMITS.colourMs, DEFAULT_TURN_BUDGET.colourMs), answerMs);
+  return { stillThinkingMs, answerMs, colourMs };
 }
 
 /** Per-attempt limits of one model request (a remote server): first content, silence mid-answer, whole attempt. */
@@ -81,10 +91,3 @@ export function stepTimeouts(b: TurnBudget): StepTimeouts {
 export function hangTimeoutMs(b: TurnBudget): number {
   return b.answerMs + 5000;
 }
-
-/**
- * The colour window: once the game's rules have spoken a turn's truthful line (a pre-executed step,
- * src/core/games/reader.ts), the model has this long to finish its own reply; after it the turn ends
- * with the rules' next prompt and the late output is not spoken. One setting for every game.
- */
-export const COLOUR_WINDOW_MS = 2000;

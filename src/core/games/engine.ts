@@ -27,6 +27,8 @@ export interface EngineTurn {
    * engine answers with what its rules decided so far, or fails (GameSessions then says a fallback).
    */
   readonly deadline?: number;
+  /** The colour window of this turn (ms, the turn budget's `colourMs`); absent: the engine's own. */
+  readonly colourMs?: number;
 }
 
 /** The last reply of a turn. */

@@ -19,6 +19,8 @@ export interface GameTurnContext {
    * agent's turn budget left for this request); absent: the game's default.
    */
   budgetMs?: number;
+  /** The turn's colour window (ms, the turn budget's `colourMs`); absent: the game's default. */
+  colourMs?: number;
   /** When the turn must have its reply (ms since the epoch; set by GameSessions from `budgetMs`). */
   deadline?: number;
 }

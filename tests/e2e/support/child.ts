@@ -141,6 +141,19 @@ export async function useSlowDemoBrain(page: Page, server: OpenAITestServer, del
   await useRemoteBrain(page, server.baseUrl, 'demo-brain');
 }
 
+/**
+ * The turn budget's colour window pinned, stored as the app stores its turn budget (read at every
+ * round): a test whose assertion needs the model's reply after the rules' truthful line pins it
+ * long, so the machine's speed never decides whether that reply is heard.
+ */
+export async function pinColourWindow(page: Page, colourMs: number): Promise<void> {
+  await page.evaluate((ms) => {
+    const key = 'agentcade.settings.turn-budget';
+    const stored = (JSON.parse(localStorage.getItem(key) ?? 'null') ?? {}) as Record<string, unknown>;
+    localStorage.setItem(key, JSON.stringify({ ...stored, colourMs: ms }));
+  }, colourMs);
+}
+
 /** The app's brain becomes the OpenAI-compatible server at `baseUrl` (as 设置 would save it). */
 export async function useRemoteBrain(page: Page, baseUrl: string, model: string): Promise<void> {
   await page.evaluate(

@@ -276,19 +276,22 @@ describe('the turn budget travels with a request', () => {
     expect(budgetOf(gameInputMessage(gameInput('message', '我猜50'), 'ctx', 'req'))).toBeUndefined();
   });
 
-  it('through the host, the worker and its executor, the game handler sees the budget the main agent gave', async () => {
+  it('through the host, the worker and its executor, the game handler sees the budget and the colour window the main agent gave', async () => {
     const seen: Array<number | undefined> = [];
+    const colours: Array<number | undefined> = [];
     const echo = createEchoGame();
     const handler: GameHandler = {
       ...echo,
       handle: (input, ctx) => {
         seen.push(ctx.budgetMs);
+        colours.push(ctx.colourMs);
         return echo.handle(input, ctx);
       },
     };
     const { client } = setup(() => handler);
-    await all(client.request('echo', 's', gameInput('start', '开始'), { budgetMs: 7000 }));
+    await all(client.request('echo', 's', gameInput('start', '开始'), { budgetMs: 7000, colourMs: 9000 }));
     await all(client.request('echo', 's', gameInput('message', '小猫')));
     expect(seen).toEqual([7000, undefined]);
+    expect(colours).toEqual([9000, undefined]);
   });
 });

@@ -11,6 +11,8 @@ export class FakeRequest implements GameRequest {
   cancelled = false;
   /** The time budget the request carried (GameRequestOptions.budgetMs). */
   budgetMs?: number;
+  /** The colour window the request carried (GameRequestOptions.colourMs). */
+  colourMs?: number;
   private items: Item[] = [];
   private wake: (() => void) | null = null;
   private finished = false;
@@ -69,6 +71,7 @@ export class FakeGameClient implements GameClient {
     if (this.throwOnRequest) throw this.throwOnRequest;
     const r = new FakeRequest(gameId, contextId, input, this.requests.length + 1, this.log);
     r.budgetMs = opts?.budgetMs;
+    r.colourMs = opts?.colourMs;
     this.requests.push(r);
     this.log.push(`request ${input.kind} ${input.text}`);
     const auto = this.auto;

@@ -657,7 +657,7 @@ describe('trace and the thinking filler', () => {
           return { action: 'reply', args: { text: '我在呢！' } };
         },
       });
-      const agent = new MainAgent({ model: () => model, games, catalog: () => GAMES, speaker, budget: () => ({ stillThinkingMs: 2500, answerMs: 20_000 }) });
+      const agent = new MainAgent({ model: () => model, games, catalog: () => GAMES, speaker, budget: () => ({ stillThinkingMs: 2500, answerMs: 20_000, colourMs: 2000 }) });
       const done = agent.handle('你在吗');
       await vi.advanceTimersByTimeAsync(2400);
       expect(speaker.current).toBeUndefined();
@@ -685,7 +685,7 @@ describe('trace and the thinking filler', () => {
     try {
       const speaker = new FakeSpeaker();
       const model = createScriptedModel({ main: () => ({ action: 'reply', args: { text: '你好！' } }) });
-      const agent = new MainAgent({ model: () => model, games: new FakeGameClient(), catalog: () => GAMES, speaker, budget: () => ({ stillThinkingMs: 1000, answerMs: 5000 }) });
+      const agent = new MainAgent({ model: () => model, games: new FakeGameClient(), catalog: () => GAMES, speaker, budget: () => ({ stillThinkingMs: 1000, answerMs: 5000, colourMs: 2000 }) });
       const done = agent.handle('你好');
       await vi.advanceTimersByTimeAsync(100);
       await done;
@@ -701,7 +701,7 @@ describe('trace and the thinking filler', () => {
     try {
       const speaker = new FakeSpeaker();
       const model = { label: 'stuck', step: (req: StepRequest) => new Promise<never>((_, reject) => req.signal?.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError')))) };
-      const agent = new MainAgent({ model: () => model, games: new FakeGameClient(), catalog: () => GAMES, speaker, budget: () => ({ stillThinkingMs: 1000, answerMs: 5000 }) });
+      const agent = new MainAgent({ model: () => model, games: new FakeGameClient(), catalog: () => GAMES, speaker, budget: () => ({ stillThinkingMs: 1000, answerMs: 5000, colourMs: 2000 }) });
       const heard: string[] = [];
       for (const words of ['你好', '你是谁', '讲个故事']) {
         const before = speaker.texts().length;
@@ -821,7 +821,7 @@ describe('the turn budget, the truth and the words around games', () => {
       const games = new FakeGameClient();
       const speaker = new FakeSpeaker();
       const model = createScriptedModel({ main: mainDemoPolicy });
-      const agent = new MainAgent({ model: () => model, games, catalog: () => GAMES, speaker, budget: () => ({ stillThinkingMs: 1000, answerMs: 4000 }) });
+      const agent = new MainAgent({ model: () => model, games, catalog: () => GAMES, speaker, budget: () => ({ stillThinkingMs: 1000, answerMs: 4000, colourMs: 3000 }) });
       games.auto = (r) => (r.input.kind === 'start' ? r.reply('猜吧！', { final: true }) : undefined);
       const start = agent.handle('我们玩猜数字吧');
       await vi.advanceTimersByTimeAsync(50);
@@ -838,6 +838,8 @@ describe('the turn budget, the truth and the words around games', () => {
       for (const r of games.requests) {
         expect(r.budgetMs).toBeGreaterThan(0);
         expect(r.budgetMs).toBeLessThanOrEqual(4000);
+        // and the budget's colour window.
+        expect(r.colourMs).toBe(3000);
       }
     } finally {
       vi.useRealTimers();
@@ -851,7 +853,7 @@ describe('the turn budget, the truth and the words around games', () => {
       const speaker = new FakeSpeaker();
       const model = createScriptedModel({ main: mainDemoPolicy });
       const catalog = [GAMES[0], game('draw-guess', '你画我猜', ['画画猜猜'])];
-      const agent = new MainAgent({ model: () => model, games, catalog: () => catalog, speaker, budget: () => ({ stillThinkingMs: 1000, answerMs: 4000 }) });
+      const agent = new MainAgent({ model: () => model, games, catalog: () => catalog, speaker, budget: () => ({ stillThinkingMs: 1000, answerMs: 4000, colourMs: 2000 }) });
       games.auto = (r) => (r.input.kind === 'start' ? r.reply(`${r.gameId} 开始啦！`, { final: true }) : undefined);
       const first = agent.handle('我们玩猜数字吧');
       await vi.advanceTimersByTimeAsync(50);

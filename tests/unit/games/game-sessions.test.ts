@@ -270,16 +270,19 @@ describe('GameSessions with any engine', () => {
 describe('the turn budget on the game side', () => {
   it('a request carrying a budget gives its turn a deadline inside it (time kept back for the reply to travel)', async () => {
     const deadlines: Array<number | undefined> = [];
+    const colours: Array<number | undefined> = [];
     const s = new GameSessions({
-      create: () => ({ turn: async (t) => (deadlines.push(t.deadline), { text: '好', ended: false }), close: () => undefined }),
+      create: () => ({ turn: async (t) => (deadlines.push(t.deadline), colours.push(t.colourMs), { text: '好', ended: false }), close: () => undefined }),
       source: 'game:test',
       now: () => 1000,
     });
-    await s.handle(gameInput('start', '开始'), { ...ctx('b'), budgetMs: 5000 });
+    await s.handle(gameInput('start', '开始'), { ...ctx('b'), budgetMs: 5000, colourMs: 7000 });
     await s.handle(gameInput('message', '我猜50'), ctx('b'));
     expect(deadlines[0]).toBeGreaterThan(1000);
     expect(deadlines[0]).toBeLessThan(6000);
     // No budget in the request: the default T2.
     expect(deadlines[1]).toBeGreaterThan(6000);
+    // The colour window the request carried reaches the engine's turn (absent: the engine's own).
+    expect(colours).toEqual([7000, undefined]);
   });
 });

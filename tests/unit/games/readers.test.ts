@@ -14,6 +14,7 @@ import { GuessNumberGame, DEFAULT_CONFIG } from '../../../skills/guess-number/ru
 import { alreadySaid, claimForm, repeatsClaims } from '../../../src/core/games/already-said.ts';
 import type { TurnView } from '../../../src/core/games/demo-kit.ts';
 import type { GameRules } from '../../../src/core/games/reader.ts';
+import { heardInsteadNote } from '../../../src/core/games/muted-round.ts';
 import { readToolResult, stepMessage, toolResultMessage } from '../../../src/core/agent/messages.ts';
 import type { ChatMessage, Step, StepRequest } from '../../../src/core/llm/types.ts';
 import { ASK, GUESSES, NOT_GUESSES } from '../../support/utterances.ts';
@@ -291,9 +292,9 @@ describe('pre-executed steps (SkillAgent through runToolLoop)', () => {
     late?.(REPLY('这句来晚了。'));
     await vi.advanceTimersByTimeAsync(10);
     expect(c.intermediate).toEqual(['50 小了！', '再大一点哦，还有 6 次机会。']);
-    // The round is remembered as the rules took it, with the prompt as its reply.
-    const round = agent.conversation.slice(-5);
-    expect(round.at(-1)).toEqual(stepMessage(REPLY('再猜一个吧！')));
+    // The late step finished muted: remembered as generated, then what the child heard instead (tests/unit/games/muted-step.test.ts).
+    const round = agent.conversation.slice(-6);
+    expect(round.slice(-2)).toEqual([stepMessage(REPLY('这句来晚了。')), heardInsteadNote('再猜一个吧！')]);
     expect(round.some((m) => m.content.includes('"submit_guess"'))).toBe(true);
   });
 });

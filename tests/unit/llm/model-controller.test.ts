@@ -253,7 +253,7 @@ describe('automatic engine choice', () => {
       probe: async () => noGpu,
       load: async () => defaultModelSettings(),
       save: async () => {},
-      turnBudget: () => ({ stillThinkingMs: 4000, answerMs }),
+      turnBudget: () => ({ stillThinkingMs: 4000, answerMs, colourMs: 2000 }),
     });
     await c.init();
     const loading = c.load('cpu');

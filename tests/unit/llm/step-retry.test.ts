@@ -117,8 +117,13 @@ describe('transient failures', () => {
 describe('the turn budget sizes the remote timeouts', () => {
   it('defaults: 8 s to the first piece, 5 s of silence, 15 s per attempt; anything stored is brought inside', () => {
     expect(stepTimeouts(DEFAULT_TURN_BUDGET)).toEqual({ firstByteMs: 8000, idleMs: 5000, totalMs: 15000 });
-    expect(normalizeTurnBudget({ stillThinkingMs: 9000, answerMs: 4000 })).toEqual({ stillThinkingMs: 2000, answerMs: 4000 });
+    expect(normalizeTurnBudget({ stillThinkingMs: 9000, answerMs: 4000 })).toEqual({ stillThinkingMs: 2000, answerMs: 4000, colourMs: 2000 });
     expect(normalizeTurnBudget('nonsense')).toEqual(DEFAULT_TURN_BUDGET);
+    // The colour window: stored with T1/T2, brought inside its range and never past T2.
+    expect(normalizeTurnBudget({ answerMs: 20_000, colourMs: 15_000 }).colourMs).toBe(15_000);
+    expect(normalizeTurnBudget({ answerMs: 8000, colourMs: 15_000 }).colourMs).toBe(8000);
+    expect(normalizeTurnBudget({ colourMs: 10 }).colourMs).toBe(500);
+    expect(normalizeTurnBudget({ colourMs: 'soon' }).colourMs).toBe(2000);
   });
 });
 
