@@ -13,13 +13,6 @@ import animals from '../../skills/draw-guess/animals.json' with { type: 'json' }
 import { DEMO_ACTIONS, DEMO_STORIES, DEMO_THEMES, STORY_CONTINUATIONS, STORY_SOOTHE } from '../../src/studio/demo-decks.ts';
 import { CARING, CARING_TOLD, REDIRECT } from '../../src/core/safety/replies.ts';
 import { PLAY_TIME_LINES } from '../../src/core/safety/play-time.ts';
-import '../../src/arcade/errors.ts';
-import '../../src/a2a/errors.ts';
-import '../../src/games/errors.ts';
-import '../../src/llm/errors.ts';
-import '../../src/robot/errors.ts';
-import '../../src/studio/errors.ts';
-import '../../src/studio/play/errors.ts';
 import { allChildSentences } from '../../src/core/errors/catalogue.ts';
 
 export interface ShippedLine {

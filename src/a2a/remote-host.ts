@@ -19,7 +19,6 @@ import { Client, ClientFactory, JsonRpcTransportFactory, RestTransportFactory } 
 import { ProtocolError, type GameInput } from '../core/protocol/game-protocol.ts';
 import type { RemoteGameCard } from '../core/protocol/remote-card.ts';
 import { nullTrace, type TraceSink } from '../core/trace/types.ts';
-import './errors.ts';
 import { gameInputMessage, statusDetail } from './game-parts.ts';
 import { openRequest, settleRequest, type OpenRequest } from './open-request.ts';
 import { ReplyStreamReader, applyStep } from './reply-stream.ts';

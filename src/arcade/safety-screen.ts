@@ -23,7 +23,7 @@ import type { LearnedModel } from '../core/safety/learned.ts';
 import { checkInParts } from '../core/safety/parts.ts';
 import { REDIRECT } from '../core/safety/replies.ts';
 import { redirectFor } from '../core/games/blocked-turn.ts';
-import { approvedLinesOf } from './approved-lines.ts';
+import { approvedLinesOf } from '../games/approved-lines.ts';
 
 let classifier: Promise<CheckLine> | null = null;
 

@@ -6,6 +6,7 @@
  */
 import { abortError } from './errors.ts';
 import { ModelError, type ChatModel, type Step, type StepRequest } from '../core/llm/types.ts';
+import { isErrorCode } from '../core/errors/catalogue.ts';
 
 type WireRequest = Omit<StepRequest, 'signal' | 'onStream'> & { stream: boolean };
 
@@ -84,7 +85,7 @@ export function connectModel(port: MessagePort): ChatModel {
     pending.delete(msg.id);
     if (msg.type === 'step') p.resolve(msg.step);
     else if (msg.name === 'AbortError') p.reject(new DOMException(msg.message, 'AbortError'));
-    else if (msg.code) p.reject(new ModelError(msg.code, msg.message));
+    else if (msg.code) p.reject(new ModelError(isErrorCode(msg.code) ? msg.code : 'unknown', msg.message));
     else p.reject(Object.assign(new Error(msg.message), { name: msg.name }));
   }) as EventListener);
   port.start();
