@@ -36,7 +36,7 @@ export const RULES: IForbiddenRuleType[] = [
     comment: 'A pure file (scripts/pure-files.js: the core and the games\' rules files) imports only pure files and packages.',
     severity: 'error',
     from: { path: PURE },
-    to: { pathNot: `${PURE}|^node_modules/`, dependencyTypesNot: ['core'] },
+    to: { pathNot: `${PURE}|(^|/)node_modules/`, dependencyTypesNot: ['core'] },
   },
   {
     name: 'core-imports-no-node',
@@ -50,7 +50,7 @@ export const RULES: IForbiddenRuleType[] = [
     comment: 'A game folder imports the core, its own files and the game base class (src/games/skill-agent.ts) only.',
     severity: 'error',
     from: { path: '^skills/([^/]+)/' },
-    to: { pathNot: ['^skills/$1/', `^${PURE_DIR}`, '^src/games/skill-agent\\.ts$', '^node_modules/'] },
+    to: { pathNot: ['^skills/$1/', `^${PURE_DIR}`, '^src/games/skill-agent\\.ts$', '(^|/)node_modules/'] },
   },
   {
     name: 'services-stay-below',
@@ -99,14 +99,14 @@ export const RULES: IForbiddenRuleType[] = [
     comment: 'A worker chunk never pulls in the screens or Svelte (they need a document).',
     severity: 'error',
     from: { path: '^workers/' },
-    to: { path: ['^src/ui/', '^node_modules/svelte/', '\\.svelte$'], reachable: true },
+    to: { path: ['^src/ui/', '(^|/)node_modules/svelte/', '\\.svelte$'], reachable: true },
   },
   {
     name: 'screens-call-the-runtime',
     comment: 'A screen (.svelte) imports components, the runtime\'s façade (src/ui/*.ts) and the core; services are reached through the runtime.',
     severity: 'error',
     from: { path: '^src/ui/.+\\.svelte$' },
-    to: { pathNot: ['^src/(ui|core)/', '^node_modules/', '^virtual:'] },
+    to: { pathNot: ['^src/(ui|core)/', '(^|/)node_modules/', '^virtual:'] },
   },
   {
     name: 'src-imports-no-tests',
