@@ -3,7 +3,6 @@
  * and checks it (src/core/protocol/remote-card.ts). A card that cannot be read says why: the server
  * does not answer (or forbids this page, CORS), answers with an HTTP error, or sends no JSON.
  */
-import { DefaultAgentCardResolver } from '@a2a-js/sdk/client';
 import { cardUrl, checkGameCard, type CardContext, type Refusal, type RemoteGameCard } from '../core/protocol/remote-card.ts';
 
 export type CardFetch =
@@ -24,6 +23,8 @@ export async function fetchGameCard(ctx: CardContext, opts: CardFetchOptions = {
   const timeoutMs = opts.timeoutMs ?? 8_000;
   const url = cardUrl(ctx.address);
   let status = 0;
+  // The SDK's client code loads with the first card read, not with the first screen.
+  const { DefaultAgentCardResolver } = await import('@a2a-js/sdk/client');
   const resolver = new DefaultAgentCardResolver({
     fetchImpl: async (input, init) => {
       const res = await base(input, { ...init, signal: AbortSignal.timeout(timeoutMs), cache: 'no-store' });

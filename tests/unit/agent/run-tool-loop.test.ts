@@ -14,6 +14,7 @@ type Answer = Step | ((req: StepRequest) => Step | Promise<Step>);
 function listModel(answers: Answer[]) {
   const asked: Array<{ messages: ChatMessage[]; tools: string[] }> = [];
   const model: ChatModel = {
+    label: 'list model',
     async step(req) {
       asked.push({ messages: [...req.messages], tools: req.tools.map((t) => t.name) });
       const next = answers.shift();
