@@ -56,7 +56,7 @@ const BROWSER_ONLY_MODULES = [
 ];
 
 export default defineConfig(
-  { ignores: ['node_modules/**', 'dist/**', '.cache/**', 'test-results/**', 'playwright-report/**', 'tests/unit/lint/fixtures/**'] },
+  { ignores: ['node_modules/**', 'dist/**', 'dist-sourcemaps/**', '.cache/**', 'test-results/**', 'playwright-report/**', 'tests/unit/lint/fixtures/**'] },
   js.configs.recommended,
   tseslint.configs.recommended,
   svelte.configs.recommended,
