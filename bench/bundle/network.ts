@@ -72,13 +72,13 @@ export async function measureByNetwork(browser: Browser, baseURL: string, ready:
     const firstScreen = total(await seen.take());
     const workers: NetworkMeasure['workers'] = [];
     for (const entry of workerEntries) {
+      const started = page.waitForEvent('worker');
       await page.evaluate((url) => {
         const w = new Worker(url, { type: 'module' });
         (globalThis as { __measuredWorkers?: Worker[] }).__measuredWorkers = [...((globalThis as { __measuredWorkers?: Worker[] }).__measuredWorkers ?? []), w];
       }, `/${entry}`);
-      await page.waitForLoadState('networkidle');
-      // networkidle is about the page; give the worker's own imports the same quiet half-second.
-      await page.waitForTimeout(500);
+      // Once the worker evaluates a script, its module and every static import of it have loaded.
+      await (await started).evaluate(() => true);
       workers.push({ entry, ...total(await seen.take()) });
     }
     seen.stop();
