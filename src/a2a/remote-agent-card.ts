@@ -3,7 +3,7 @@
  * (src/core/protocol/remote-card.ts) accepted. Apart from the remote client (./remote-host.ts), so
  * the list of remote games does not load the SDK's client code.
  */
-import { A2A_PROTOCOL_VERSION, AgentCard } from '@a2a-js/sdk';
+import { AgentCard } from '@a2a-js/sdk';
 import type { RemoteGameCard } from '../core/protocol/remote-card.ts';
 
 export interface RemoteGame {
@@ -19,6 +19,6 @@ export function remoteAgentCard(raw: unknown, checked: RemoteGameCard): AgentCar
   const card = AgentCard.fromJSON(raw);
   return {
     ...card,
-    supportedInterfaces: checked.interfaces.map((i) => ({ url: i.url, protocolBinding: i.binding, tenant: i.tenant, protocolVersion: A2A_PROTOCOL_VERSION })),
+    supportedInterfaces: checked.interfaces.map((i) => ({ url: i.url, protocolBinding: i.binding, tenant: i.tenant, protocolVersion: i.protocolVersion })),
   };
 }

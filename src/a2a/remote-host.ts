@@ -1,7 +1,8 @@
 /**
  * The GameClient (./types.ts) of remote game agents: A2A servers elsewhere that serve
  * `desktop-game/5`, reached through the SDK's own HTTP client transports (JSON-RPC and HTTP+JSON,
- * chosen by the SDK's ClientFactory from the card) with streaming. Replies are read by the same
+ * chosen by the SDK's ClientFactory from the card; an interface that speaks A2A 0.3 gets the SDK's
+ * 0.3 transport, `message/stream` and all) with streaming. Replies are read by the same
  * ReplyStreamReader as a worker game's, so the same protocol checks apply.
  *
  * What can go wrong with a server elsewhere, and what the request ends with:
@@ -59,8 +60,9 @@ export function createRemoteGameClient(opts: RemoteGameClientOptions): GameClien
   const fetchImpl: typeof fetch = opts.fetchImpl ?? ((input, init) => fetch(input, init));
   const checkMs = opts.checkTimeoutMs ?? 5_000;
   const trace = opts.trace ?? nullTrace;
+  // An interface that speaks A2A 0.3 gets the SDK's 0.3 transport (its compatibility layer).
   const factory = new ClientFactory({
-    transports: [new JsonRpcTransportFactory({ fetchImpl }), new RestTransportFactory({ fetchImpl })],
+    transports: [new JsonRpcTransportFactory({ fetchImpl, legacyCompat: { enabled: true } }), new RestTransportFactory({ fetchImpl, legacyCompat: { enabled: true } })],
   });
   const clients = new Map<string, { card: AgentCard; client: Promise<Client> }>();
   const open = new Set<RemoteRequest>();

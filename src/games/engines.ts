@@ -15,12 +15,14 @@ import { connectModel } from '../llm/model-port.ts';
 import { connectDevice } from '../robot/device-port.ts';
 import { connectTrace } from '../trace/trace-port.ts';
 import { GameSessions } from './game-sessions.ts';
+import { loadUnsafe } from './unsafe-line.ts';
 
 export interface GameAgentInit {
   gameId: string;
   engine: string;
   seed: number;
   ports: Record<string, MessagePort>;
+  rulesFirst?: boolean;
 }
 
 /** The engine context over a worker's ports: model, robot and trace, and the seeded random source. */
@@ -34,6 +36,7 @@ export function connectEngineContext(init: GameAgentInit): EngineContext {
     device: connectDevice(init.ports.device),
     trace: connectTrace(init.ports.trace, { defaults: { source: `game:${init.gameId}` } }),
     random: seededRandom(init.seed),
+    ...(init.rulesFirst === false ? { rulesFirst: false } : {}),
   };
 }
 
@@ -48,5 +51,7 @@ export async function createGameAgent(init: GameAgentInit, engines: EngineRegist
   const load = Object.hasOwn(engines, init.engine) ? engines[init.engine as EngineKind] : undefined;
   if (!load) throw new AgentcadeError('game_unknown', `no engine of kind "${init.engine}" for game "${init.gameId}"`);
   const ctx = connectEngineContext(init);
+  // The safety check loads and compiles while the engine's module loads (the first turn needs both).
+  void loadUnsafe();
   return serveEngine(ctx, (await load()).hostEngine);
 }

@@ -4,11 +4,12 @@
  * back through a proxied callback; every piece is acknowledged before the step itself resolves, so
  * the worker hears the whole text before the step (two ports keep no order between them). Aborting
  * the signal in the worker calls `cancel` for the step's id, which aborts the step on the main
- * thread (and so its place in the queue or its generation). Errors keep their code and name.
+ * thread (and so its place in the queue or its generation). A prewarm crosses the same way
+ * (ChatModel.prewarm). Errors keep their code and name.
  */
 import * as Comlink from 'comlink';
 import { abortError } from './errors.ts';
-import { ModelError, type ChatModel, type Step, type StepRequest } from '../core/llm/types.ts';
+import { ModelError, type ChatMessage, type ChatModel, type Step, type StepRequest } from '../core/llm/types.ts';
 import { isErrorCode } from '../core/errors/catalogue.ts';
 
 type WireRequest = Omit<StepRequest, 'signal' | 'onStream'>;
@@ -21,6 +22,8 @@ type WireOutcome = { ok: true; step: Step } | { ok: false; name: string; code?: 
 interface ModelPortApi {
   label(): string;
   step(id: number, req: WireRequest, onStream?: OnStream): Promise<WireOutcome>;
+  /** Resolves when the prewarm is done or stopped; never rejects. */
+  prewarm(id: number, agent: string, messages: ChatMessage[]): Promise<void>;
   cancel(id: number): void;
 }
 
@@ -38,6 +41,16 @@ export function exposeModel(model: ChatModel, port: MessagePort): () => void {
     label: () => model.label,
     cancel(id) {
       running.get(id)?.abort();
+    },
+    async prewarm(id, agent, messages) {
+      const ac = new AbortController();
+      running.set(id, ac);
+      try {
+        await model.prewarm?.(agent, messages, ac.signal);
+      } catch {
+      } finally {
+        running.delete(id);
+      }
     },
     async step(id, req, onStream) {
       const ac = new AbortController();
@@ -84,6 +97,19 @@ export function connectModel(port: MessagePort): ChatModel {
   return {
     get label() {
       return label;
+    },
+    /** Asks the hub to read `messages` into the engine's cache (a no-op for a model without a prefix cache). */
+    async prewarm(agent: string, messages: ChatMessage[], signal: AbortSignal): Promise<void> {
+      if (signal.aborted) return;
+      const id = nextId++;
+      const onAbort = () => void remote.cancel(id);
+      signal.addEventListener('abort', onAbort, { once: true });
+      try {
+        await remote.prewarm(id, agent, messages);
+      } catch {
+      } finally {
+        signal.removeEventListener('abort', onAbort);
+      }
     },
     async step(req: StepRequest): Promise<Step> {
       const { signal, onStream, ...wire } = req;

@@ -19,6 +19,8 @@ export interface EngineContext {
   trace: TraceSink;
   /** Seeded per worker by the host: a game's secrets and card order come from here. */
   random: Random;
+  /** False: the rules pre-execute nothing and do not speak first (the host's developer switch). */
+  rulesFirst?: boolean;
 }
 
 /** An engine kind's entry point: the game's declaration and the factory of its sessions' engines. */
