@@ -9,10 +9,11 @@ import { defineConfig } from 'eslint/config';
 import svelte from 'eslint-plugin-svelte';
 import tseslint from 'typescript-eslint';
 import { pureBoundary } from './scripts/eslint-pure-boundary.js';
+import { PURE_FILES } from './scripts/pure-files.js';
 import svelteConfig from './svelte.config.js';
 
-/** Files that must stay pure (checked by lint here and bundled for a neutral platform by scripts/check-core.ts). */
-export const PURE_FILES = ['src/core/**/*.ts', 'skills/*/rules.ts', 'skills/*/numbers.ts', 'skills/*/animals.ts', 'skills/*/summary.ts', 'skills/*/truth.ts', 'skills/*/reader.ts'];
+/** Files that must stay pure: the one list in scripts/pure-files.js (also read by scripts/check-core.ts and scripts/check-deps.ts). */
+export { PURE_FILES };
 
 const BROWSER_ONLY_GLOBALS = [
   'window',
@@ -55,7 +56,7 @@ const BROWSER_ONLY_MODULES = [
 ];
 
 export default defineConfig(
-  { ignores: ['node_modules/**', 'dist/**', '.cache/**', 'test-results/**', 'playwright-report/**', 'tests/unit/lint/fixtures/**'] },
+  { ignores: ['node_modules/**', 'dist/**', 'dist-sourcemaps/**', '.cache/**', 'test-results/**', 'playwright-report/**', 'tests/unit/lint/fixtures/**'] },
   js.configs.recommended,
   tseslint.configs.recommended,
   svelte.configs.recommended,

@@ -3,9 +3,9 @@ import { defineConfig } from 'vite';
 import { svelte } from '@sveltejs/vite-plugin-svelte';
 import { VitePWA } from 'vite-plugin-pwa';
 import basicSsl from '@vitejs/plugin-basic-ssl';
-import { readdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
 import { hostname } from 'node:os';
-import { relative, resolve } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import type { Plugin, ProxyOptions } from 'vite';
 import { Skill } from './src/core/games/skill.ts';
 
@@ -50,6 +50,32 @@ const vadAssets: Plugin = {
   generateBundle() {
     for (const [name, file] of Object.entries(VAD_FILES))
       this.emitFile({ type: 'asset', fileName: `${VAD_BASE.slice(1)}${name}`, source: readFileSync(resolve(import.meta.dirname, file)) });
+  },
+};
+
+// Source maps are for developers, not for the tablet: written without a `sourceMappingURL` comment
+// ('hidden') and moved out of the deployable folder into `<outDir>-sourcemaps/` beside it (dist/ →
+// dist-sourcemaps/), keeping their paths. bench/bundle reads them there.
+export const sourcemapsDir = (outDir: string) => `${outDir.replace(/\/+$/, '')}-sourcemaps`;
+function walkFiles(dir: string): string[] {
+  return readdirSync(dir).flatMap((f) => {
+    const p = join(dir, f);
+    return statSync(p).isDirectory() ? walkFiles(p) : [p];
+  });
+}
+const sourcemapsBeside: Plugin = {
+  name: 'agentcade:sourcemaps-beside',
+  apply: 'build',
+  writeBundle(options) {
+    const outDir = options.dir;
+    if (!outDir) return;
+    const maps = sourcemapsDir(outDir);
+    rmSync(maps, { recursive: true, force: true });
+    for (const file of walkFiles(outDir).filter((f) => f.endsWith('.map'))) {
+      const to = join(maps, relative(outDir, file));
+      mkdirSync(dirname(to), { recursive: true });
+      renameSync(file, to);
+    }
   },
 };
 
@@ -102,6 +128,8 @@ const pwa = VitePWA({
     // The CPU engine's .wasm (≈10 MB) is cached by the CPU engine itself (Cache API
     // `agentcade-cpu-engine`) on the devices that use it, not precached on every device.
     globIgnores: [`${LAB_DIR}/**`, 'assets/lab/**', '**/*.map', '**/wllama-*.wasm'],
+    // The service worker's own map would land in the deployable folder (the app's maps go beside it).
+    sourcemap: false,
     navigateFallback: 'index.html',
     navigateFallbackDenylist: [/^\/tests\//, /^\/models\//, /^\/brain\//],
     cleanupOutdatedCaches: true,
@@ -159,11 +187,11 @@ export default defineConfig({
   // The e2e build (AGENTCADE_LAB=1) may expose the runtime to the tests; the app's build never does.
   define: { __TEST_BUILD__: JSON.stringify(process.env.AGENTCADE_LAB === '1') },
   // WebGPU, service workers and crypto.randomUUID need a secure context: https (or localhost).
-  plugins: [skillDeclarations, vadAssets, svelte(), pwa, ...https],
+  plugins: [skillDeclarations, vadAssets, svelte(), pwa, sourcemapsBeside, ...https],
   worker: { format: 'es', plugins: () => [skillDeclarations] },
   build: {
     target: 'es2022',
-    sourcemap: true,
+    sourcemap: 'hidden',
     rollupOptions: { input: { main: resolve(import.meta.dirname, 'index.html'), ...labPages() } },
   },
   server: { host: true, headers: ISOLATION_HEADERS, proxy: brainForward() },

@@ -16,11 +16,11 @@ import { build, type Metafile } from 'esbuild';
 import { readdirSync, statSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { createContext, runInContext } from 'node:vm';
+import { isPurePath, PURE_DIR, PURE_GAME_FILE } from './pure-files.js';
 
 const ROOT = resolve(import.meta.dirname, '..');
 /** Packages the core may use: plain JavaScript with no I/O. */
 export const CORE_PACKAGES = ['ajv', 'fast-deep-equal', 'fast-uri', 'json-schema-traverse', 'require-from-string', 'yaml', 'pinyin-pro', 'opencc-js'];
-const PURE_GAME_FILE = /^skills\/[^/]+\/(rules|numbers|animals|summary|truth|reader)\.ts$/;
 
 function walk(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
@@ -30,7 +30,7 @@ function walk(dir: string): string[] {
 }
 
 export function pureEntryPoints(root = ROOT): string[] {
-  const core = walk(join(root, 'src/core')).filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts'));
+  const core = walk(join(root, PURE_DIR)).filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts'));
   const games = walk(join(root, 'skills')).filter((f) => PURE_GAME_FILE.test(relative(root, f).split('\\').join('/')));
   return [...core, ...games].sort();
 }
@@ -81,7 +81,7 @@ export async function checkCore(entryPoints: string[], root = ROOT): Promise<Cor
   for (const input of inputs) {
     if (packageOf(input)) continue;
     const path = input.split('?')[0];
-    if (!path.startsWith('src/core/') && !PURE_GAME_FILE.test(path) && !/\.(json|md)$/.test(path)) problems.push(`the core pulls in ${input}, which is not a pure file`);
+    if (!isPurePath(path)) problems.push(`the core pulls in ${input}, which is not a pure file`);
   }
   // Only what every JavaScript host defines; nothing of a browser or of Node.
   const hostNeutral = { setTimeout: () => 0, clearTimeout: () => undefined, queueMicrotask: () => undefined, console, TextEncoder, TextDecoder, URL, structuredClone };

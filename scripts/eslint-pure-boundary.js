@@ -1,20 +1,13 @@
 // A small ESLint plugin for the pure core: a pure file may import another file only when that
-// file is pure too (under src/core/, or a pure file of the same game folder). Packages are
+// file is pure too (the one list: scripts/pure-files.js). Packages are
 // checked by `no-restricted-imports`; this rule looks at relative paths.
 import { dirname, relative, resolve, sep } from 'node:path';
+import { isPurePath } from './pure-files.js';
 
 const ROOT = resolve(import.meta.dirname, '..');
-const PURE_GAME_FILES = /^skills\/[^/]+\/(rules|numbers|animals|summary|truth|reader)\.ts$/;
 
 function repoPath(abs) {
   return relative(ROOT, abs).split(sep).join('/');
-}
-
-/** Whether a repository path is a pure module (a data file such as JSON or `?raw` text is data). */
-export function isPurePath(path) {
-  if (path.startsWith('src/core/')) return true;
-  if (PURE_GAME_FILES.test(path)) return true;
-  return /\.(json|md)$/.test(path);
 }
 
 const importsStayPure = {

@@ -1,6 +1,7 @@
 /**
- * Writes skills/draw-guess/animals.json: the 你画我猜 catalogue (names, aliases, hints of increasing
- * help, and line drawings authored from primitives in gen-animals-drawings.ts).
+ * Writes the 你画我猜 catalogue, skills/draw-guess/animals.json (names, aliases, hints of increasing
+ * help, each card's drawing by id), and the robot's drawings, src/core/drawings/animals.json (line
+ * drawings authored from primitives in gen-animals-drawings.ts, with the name a parent reads).
  * Run: npx tsx scripts/gen-animals.ts
  */
 import { writeFileSync } from 'node:fs';
@@ -78,9 +79,12 @@ const cards = META.map((m) => {
   const strokes = draw()
     .filter((s) => s.length >= 2)
     .map((s) => s.map(([x, y]) => [round(x), round(y)] as [number, number]));
-  return { ...m, drawing: { id: `animal-${m.id}`, strokes } };
+  return { card: { ...m, drawing: `animal-${m.id}` }, drawing: { id: `animal-${m.id}`, name: m.name, strokes } };
 });
 
+const json = (value: unknown) => JSON.stringify(value, null, 1).replace(/\[\s+(-?[\d.]+),\s+(-?[\d.]+)\s+\]/g, '[$1,$2]') + '\n';
 const out = resolve(import.meta.dirname, '../skills/draw-guess/animals.json');
-writeFileSync(out, JSON.stringify(cards, null, 1).replace(/\[\s+(-?[\d.]+),\s+(-?[\d.]+)\s+\]/g, '[$1,$2]') + '\n');
-console.log(`wrote ${cards.length} animals to ${out}`);
+const drawingsOut = resolve(import.meta.dirname, '../src/core/drawings/animals.json');
+writeFileSync(out, json(cards.map((c) => c.card)));
+writeFileSync(drawingsOut, json(cards.map((c) => c.drawing)));
+console.log(`wrote ${cards.length} animals to ${out} and their drawings to ${drawingsOut}`);

@@ -10,20 +10,29 @@
  *   npx tsx bench/bundle/run.ts                 # builds into .cache/dist-bundle
  *   npx tsx bench/bundle/run.ts --dist dist     # reads an existing build
  *   npx tsx bench/bundle/run.ts --json          # machine-readable
+ *   npx tsx bench/bundle/run.ts --no-network    # the static graph only (no browser)
+ *  - the first screen by network measure (bench/bundle/network.ts): the build served by `vite preview`
+ *    and opened in Chromium on a fresh profile; the JavaScript fetched until the first screen is
+ *    interactive and the network is quiet, and what each worker fetches when it starts. Exits 1 above
+ *    FIRST_SCREEN_BUDGET_KB (gzip). tests/e2e/first-screen.spec.ts asserts the same budget in `npm test`;
  *  - the voice-activity detector (@ricky0123/vad-web + onnxruntime-web): its chunks stay out of the
  *    first screen's graph (loaded when hands-free starts) and its files under vad/ are precached;
  * Exits 1 when WebLLM or the CPU engine is in the first screen's graph, or its .wasm is precached,
- * or when the voice-activity detector is in the first screen's graph or a vad/ file is not precached.
+ * or when the voice-activity detector is in the first screen's graph or a vad/ file is not precached,
+ * or a source map is in the deployable folder (they go beside it: `<dist>-sourcemaps/`), or the
+ * first screen by network is over its budget or fetches the safety check's tables.
  */
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, posix, relative, resolve } from 'node:path';
 import { gzipSync } from 'node:zlib';
+import { FIRST_SCREEN_BUDGET_KB, measureByNetwork, pinFieldReady, type NetworkMeasure } from './network.ts';
 
 const root = resolve(import.meta.dirname, '../..');
 const args = process.argv.slice(2);
 const distArg = args.includes('--dist') ? args[args.indexOf('--dist') + 1] : undefined;
 const asJson = args.includes('--json');
+const network = !args.includes('--no-network');
 const dist = resolve(root, distArg ?? '.cache/dist-bundle');
 
 if (!distArg) {
@@ -91,12 +100,14 @@ const lazyFromFirst = new Set([...firstScreen].flatMap((f) => refs(f, DYNAMIC)).
 // Workers: chunks referenced as `new URL("…js", import.meta.url)` from any chunk (Vite's worker import).
 const workerEntries = [...new Set(jsFiles.flatMap((f) => refs(f, URL_REF)))].sort();
 
-// WebLLM: chunks whose sourcemap lists @mlc-ai/web-llm sources.
+// WebLLM: chunks whose sourcemap lists @mlc-ai/web-llm sources (the maps are beside the build, vite.config.ts).
+const maps = `${dist.replace(/\/+$/, '')}-sourcemaps`;
+const mapsInDist = files.filter((f) => f.endsWith('.map'));
 function sourcesOf(f: string): string[] {
-  const map = `${f}.map`;
-  if (!files.includes(map)) return [];
+  const map = join(maps, `${f}.map`);
+  if (!existsSync(map)) return [];
   try {
-    return (JSON.parse(read(map).toString('utf8')) as { sources?: string[] }).sources ?? [];
+    return (JSON.parse(readFileSync(map, 'utf8')) as { sources?: string[] }).sources ?? [];
   } catch {
     return [];
   }
@@ -143,10 +154,33 @@ const report = {
     files: vadFiles.map((f) => ({ file: f, bytes: raw(f), gzip: gz(f), precached: precached.includes(f) })),
   },
   precache: { entries: precached.length, bytes: sum(precached, raw), jsNotPrecached },
+  sourcemaps: { inDist: mapsInDist.length, beside: existsSync(maps) ? rel(maps) : null },
 };
 
+/** Serves the build with `vite preview` and measures it in Chromium. */
+async function byNetwork(): Promise<NetworkMeasure> {
+  const { chromium } = await import('@playwright/test');
+  const port = 4390 + (process.pid % 50);
+  const server = spawn('npx', ['vite', 'preview', '--outDir', dist, '--port', String(port), '--strictPort'], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'], detached: true });
+  try {
+    await new Promise<void>((ok, fail) => {
+      server.stdout!.on('data', (d: Buffer) => d.toString().includes(`${port}`) && ok());
+      server.on('exit', (code) => fail(new Error(`vite preview exited (${code})`)));
+    });
+    const browser = await chromium.launch({ executablePath: '/usr/bin/chromium' });
+    try {
+      return await measureByNetwork(browser, `http://localhost:${port}`, pinFieldReady, workerEntries);
+    } finally {
+      await browser.close();
+    }
+  } finally {
+    process.kill(-server.pid!, 'SIGTERM');
+  }
+}
+const measured = network ? await byNetwork() : null;
+
 if (asJson) {
-  console.log(JSON.stringify(report, null, 2));
+  console.log(JSON.stringify({ ...report, network: measured }, null, 2));
 } else {
   const line = (name: string, bytes: number, gzip: number) => console.log(`  ${name.padEnd(52)} ${kb(bytes).padStart(11)} ${kb(gzip).padStart(11)} gz`);
   console.log(`\nBundle budget — ${report.dist}`);
@@ -176,6 +210,18 @@ if (asJson) {
   console.log(`  in the first screen's graph: ${vadInFirst.length ? `YES — ${vadInFirst.join(', ')}` : 'no'}`);
   console.log(`\nPrecache (sw.js): ${report.precache.entries} entries, ${kb(report.precache.bytes)}`);
   if (jsNotPrecached.length) console.log(`  JS NOT precached: ${jsNotPrecached.join(', ')}`);
+  console.log(`\nSource maps in the deployable folder: ${mapsInDist.length ? `YES — ${mapsInDist.length}` : 'none'} (beside it: ${report.sourcemaps.beside ?? 'none'})`);
+  if (measured) {
+    const fs = measured.firstScreen;
+    console.log(`\nFirst screen by network (fresh profile, until the PIN field is interactive and the network is quiet): ${kb(fs.bytes)} raw, ${kb(fs.gzip)} gzip JS (budget ${FIRST_SCREEN_BUDGET_KB} KB)`);
+    console.log(`  by network / by static graph (gzip): ${(fs.gzip / report.firstScreen.jsGzip).toFixed(2)}`);
+    for (const f of fs.files) line(f.path, f.bytes, f.gzip);
+    console.log(`\nEach worker by network (what it fetches when it starts):`);
+    for (const w of measured.workers) line(`${w.entry} (${w.files.length} file(s))`, w.bytes, w.gzip);
+  }
 }
+if (measured && measured.firstScreen.gzip > FIRST_SCREEN_BUDGET_KB * 1024) process.exitCode = 1;
+if (measured && measured.firstScreen.files.some((f) => /\/(pinyin|safety-model)-/.test(f.path))) process.exitCode = 1;
+if (mapsInDist.length) process.exitCode = 1;
 if (webllmInFirst.length || wllamaInFirst.length || report.cpuEngine.wasm.some((w) => w.precached)) process.exitCode = 1;
 if (vadInFirst.length || report.vad.files.some((f) => !f.precached)) process.exitCode = 1;

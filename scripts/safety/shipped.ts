@@ -15,12 +15,6 @@ import { CARING, CARING_TOLD, REDIRECT } from '../../src/core/safety/replies.ts'
 import { PLAY_TIME_LINES } from '../../src/core/safety/play-time.ts';
 import { unavailableText } from '../../src/arcade/errors.ts';
 import type { ArcadeGame } from '../../src/core/arcade/types.ts';
-import '../../src/a2a/errors.ts';
-import '../../src/games/errors.ts';
-import '../../src/llm/errors.ts';
-import '../../src/robot/errors.ts';
-import '../../src/studio/errors.ts';
-import '../../src/studio/play/errors.ts';
 import { allChildSentences } from '../../src/core/errors/catalogue.ts';
 
 export interface ShippedLine {

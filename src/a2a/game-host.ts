@@ -12,9 +12,9 @@
  */
 import { TaskState, type AgentCard } from '@a2a-js/sdk';
 import { Client, ClientFactory } from '@a2a-js/sdk/client';
+import type { ErrorCode } from '../core/errors/catalogue.ts';
 import { ProtocolError, type GameInput } from '../core/protocol/game-protocol.ts';
 import { nullTrace, type TraceSink } from '../core/trace/types.ts';
-import './errors.ts';
 import { gameInputMessage, statusDetail } from './game-parts.ts';
 import { MessagePortTransportFactory, PortConnection } from './port-transport.ts';
 import { openRequest, settleRequest, type OpenRequest } from './open-request.ts';
@@ -137,7 +137,7 @@ export function createGameClient(opts: GameClientOptions): GameClient {
   }
 
   /** Drops a worker: its open requests fail with `code`, and the next request starts a fresh one. */
-  function kill(proc: GameProcess, code: string, detail: string): void {
+  function kill(proc: GameProcess, code: ErrorCode, detail: string): void {
     if (proc.dead) return;
     proc.dead = true;
     if (processes.get(proc.gameId) === proc) processes.delete(proc.gameId);

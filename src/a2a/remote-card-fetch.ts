@@ -3,7 +3,6 @@
  * an A2A 0.3 card is translated to the 1.0 shape by the SDK's compatibility layer) and checks it (src/core/protocol/remote-card.ts). A card that cannot be read says why: the server
  * does not answer (or forbids this page, CORS), answers with an HTTP error, or sends no JSON.
  */
-import { DefaultAgentCardResolver } from '@a2a-js/sdk/client';
 import { cardUrl, checkGameCard, type CardContext, type Refusal, type RemoteGameCard } from '../core/protocol/remote-card.ts';
 
 export type CardFetch =
@@ -24,7 +23,9 @@ export async function fetchGameCard(ctx: CardContext, opts: CardFetchOptions = {
   const timeoutMs = opts.timeoutMs ?? 8_000;
   const url = cardUrl(ctx.address);
   let status = 0;
-  // An A2A 0.3 card is read by the SDK's compatibility layer as a 1.0 card whose interfaces say 0.3.
+  // The SDK's client code loads with the first card read, not with the first screen. An A2A 0.3 card
+  // is read by the SDK's compatibility layer as a 1.0 card whose interfaces say 0.3.
+  const { DefaultAgentCardResolver } = await import('@a2a-js/sdk/client');
   const resolver = new DefaultAgentCardResolver({
     legacyCompat: { enabled: true },
     fetchImpl: async (input, init) => {

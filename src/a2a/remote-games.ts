@@ -16,7 +16,7 @@ import type { AgentCard } from '@a2a-js/sdk';
 import type { GameDeclaration } from '../core/protocol/declaration.ts';
 import { checkAddress, checkGameCard, isLoopbackHost, voiceOnlyPlay, type Refusal, type RemoteGameCard } from '../core/protocol/remote-card.ts';
 import { fetchGameCard, type CardFetchOptions } from './remote-card-fetch.ts';
-import { remoteAgentCard, type RemoteGame } from './remote-host.ts';
+import { remoteAgentCard, type RemoteGame } from './remote-agent-card.ts';
 import type { RemoteGameStore, StoredRemoteGame } from './remote-store.ts';
 
 export type RemoteHealth =

@@ -15,34 +15,17 @@
  * - the agent stays silent for `stallTimeoutMs`: `game_timeout`, and the task is cancelled;
  * - the agent answers with an A2A error: `game_failed`; outside the protocol: `game_protocol`.
  */
-import { AgentCard, TaskState, type StreamResponse, type Task } from '@a2a-js/sdk';
+import { TaskState, type AgentCard, type StreamResponse, type Task } from '@a2a-js/sdk';
 import { Client, ClientFactory, JsonRpcTransportFactory, RestTransportFactory } from '@a2a-js/sdk/client';
 import { ProtocolError, type GameInput } from '../core/protocol/game-protocol.ts';
-import type { RemoteGameCard } from '../core/protocol/remote-card.ts';
 import { nullTrace, type TraceSink } from '../core/trace/types.ts';
-import './errors.ts';
 import { gameInputMessage, statusDetail } from './game-parts.ts';
 import { openRequest, settleRequest, type OpenRequest } from './open-request.ts';
 import { ReplyStreamReader, applyStep } from './reply-stream.ts';
 import { GameRequestError, type GameClient, type GameRequest, type GameRequestOptions } from './types.ts';
+import { remoteAgentCard, type RemoteGame } from './remote-agent-card.ts';
 
-/** A remote game as the client needs it. */
-export interface RemoteGame {
-  id: string;
-  /** Where it lives, for messages (`games.example.org`). */
-  host: string;
-  /** The SDK card, with only the interfaces the validator accepted (absolute URLs). */
-  card: AgentCard;
-}
-
-/** The SDK AgentCard of a raw card JSON the validator accepted. */
-export function remoteAgentCard(raw: unknown, checked: RemoteGameCard): AgentCard {
-  const card = AgentCard.fromJSON(raw);
-  return {
-    ...card,
-    supportedInterfaces: checked.interfaces.map((i) => ({ url: i.url, protocolBinding: i.binding, tenant: i.tenant, protocolVersion: i.protocolVersion })),
-  };
-}
+export { remoteAgentCard, type RemoteGame };
 
 export interface RemoteGameClientOptions {
   game(gameId: string): RemoteGame | undefined;

@@ -1,3 +1,4 @@
+import type { ErrorCode } from '../core/errors/catalogue.ts';
 import type { GameInput, GameReply } from '../core/protocol/game-protocol.ts';
 
 /**
@@ -57,10 +58,10 @@ export class GameRequestError extends Error {
   readonly sessionLost: boolean;
   constructor(
     /**
-     * Error catalogue code (src/a2a/errors.ts): 'game_failed' | 'game_crashed' | 'game_timeout' | 'game_timeout_lost' |
+     * Error catalogue code (src/core/errors/a2a.ts): 'game_failed' | 'game_crashed' | 'game_timeout' | 'game_timeout_lost' |
      * 'game_cancelled' | 'game_protocol' | 'game_not_found' | 'game_unreachable' (a remote agent).
      */
-    readonly code: string,
+    readonly code: ErrorCode,
     message: string,
     options?: { sessionLost?: boolean; cause?: unknown },
   ) {

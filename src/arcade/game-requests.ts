@@ -15,7 +15,6 @@
  * - switching games: the old game's `end` is sent first and its goodbye spoken (the answer the child
  *   was playing for is told), then the new game starts.
  */
-import '../a2a/errors.ts'; // the game_* entries of the error catalogue
 import { GameRequestError, type GameClient, type GameRequest, type ReplyEvent } from '../a2a/types.ts';
 import type { ArcadeGame, HistoryEntry, Session } from '../core/arcade/types.ts';
 import { childSentence } from '../core/errors/catalogue.ts';

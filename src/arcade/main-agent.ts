@@ -25,7 +25,6 @@ import type { ChatMessage, ChatModel } from '../core/llm/types.ts';
 import { LineRotation } from '../core/speech/line-rotation.ts';
 import { caringFor } from '../core/safety/replies.ts';
 import { nullTrace, type TraceEvent, type TraceSink } from '../core/trace/types.ts';
-import '../llm/errors.ts'; // model_not_configured: what the child hears without a brain
 import { SAY, unavailableText } from './errors.ts';
 import { GameRequests } from './game-requests.ts';
 import { loadSafetyCheck } from './safety-screen.ts';

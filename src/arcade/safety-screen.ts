@@ -6,10 +6,11 @@
  * once per reply, not once per sentence). A reply is one game request's replies, or the main
  * agent's words in one round.
  *
- * The check (its pinyin and character tables are large) loads when the app starts, beside the
- * first screen rather than in it; the learned classifier and its weights (./safety-model.json,
- * made by `npm run safety:train`) come by their own import beside it. A line asked for before both
- * have loaded waits for them — nothing is ever said unchecked.
+ * The check (its pinyin and character tables are large) loads after the first screen: when someone
+ * first touches or types in the app (`warmSafetyCheck`, started by the app runtime), or when the
+ * first line is to be checked, whichever comes first; the learned classifier and its weights
+ * (./safety-model.json, made by `npm run safety:train`) come by their own import beside it. A line
+ * asked for before both have loaded waits for them — nothing is ever said unchecked.
  *
  * A line made of parts (a game's rule line 「答对了！」 and a card's question, a reply of several
  * sentences) that is blocked as a whole is checked part by part (../core/safety/parts.ts): only the
@@ -23,11 +24,11 @@ import type { LearnedModel } from '../core/safety/learned.ts';
 import { checkInParts } from '../core/safety/parts.ts';
 import { REDIRECT } from '../core/safety/replies.ts';
 import { redirectFor } from '../core/games/blocked-turn.ts';
-import { approvedLinesOf } from './approved-lines.ts';
+import { approvedLinesOf } from '../games/approved-lines.ts';
 
 let classifier: Promise<CheckLine> | null = null;
 
-/** The safety check — the rules and the learned classifier — loaded once (started by the first speaking path made). */
+/** The safety check — the rules and the learned classifier — loaded once (on first need, or by `warmSafetyCheck`). */
 export function loadSafetyCheck(): Promise<CheckLine> {
   classifier ??= Promise.all([import('../core/safety/classify.ts'), import('../core/safety/learned.ts'), import('./safety-model.json')]).then(([rules, learned, model]) => {
     const check = learned.withLearned(rules.checkLine, learned.loadModel(model.default as unknown as LearnedModel));
@@ -37,6 +38,19 @@ export function loadSafetyCheck(): Promise<CheckLine> {
     return check;
   });
   return classifier;
+}
+
+/**
+ * Starts loading the check as soon as someone uses the app (the first pointer or key event on
+ * `target`), so it is ready before the first line without weighing on the first screen.
+ */
+export function warmSafetyCheck(target: Pick<EventTarget, 'addEventListener' | 'removeEventListener'>): void {
+  const events = ['pointerdown', 'keydown'] as const;
+  const warm = () => {
+    for (const e of events) target.removeEventListener(e, warm, true);
+    void loadSafetyCheck().catch(() => undefined);
+  };
+  for (const e of events) target.addEventListener(e, warm, true);
 }
 
 export interface SafetyFinding {
@@ -64,11 +78,9 @@ export function joinSentences(previous: string, next: string): string {
 
 export class SafetyScreen {
   private readonly replies = new Map<string, ReplyState>();
-  private readonly check = loadSafetyCheck();
-
   /** Checks one sentence (in the order asked: every call waits on the same load, then runs at once). */
   async screen(text: string, role: SpeakerRole, opts: { roundId?: string; requestId?: string; sessionEnds?: boolean; gameId?: string }): Promise<Screened> {
-    const check = await this.check;
+    const check = await loadSafetyCheck();
     const approved = opts.gameId ? approvedLinesOf(opts.gameId) : [];
     return this.screenWith((t) => check(t, 'robot'), text, role, opts, approved);
   }

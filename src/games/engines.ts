@@ -1,46 +1,21 @@
 /**
  * Engines by kind, and the game agent a worker serves: whatever the engine, one GameSessions owns
  * the session rules (src/games/game-sessions.ts) and the Agent Card comes from the game's
- * declaration. A game's declaration names its engine kind; the host passes it in the worker's init.
+ * declaration. A game's declaration names its engine kind; the host passes it in the worker's init,
+ * and the worker's composition root (workers/game-engines.ts) gives the registry of kinds.
  */
 import type { AgentCard } from '@a2a-js/sdk';
 import { agentCardFor } from '../a2a/card.ts';
 import { AgentcadeError } from '../core/errors/catalogue.ts';
-import type { EngineFactory, EngineKind } from '../core/games/engine.ts';
-import type { ChatModel } from '../core/llm/types.ts';
-import type { GameDeclaration } from '../core/protocol/declaration.ts';
+import type { EngineKind } from '../core/games/engine.ts';
+import type { EngineContext, EngineHost, EngineRegistry } from '../core/games/engine-host.ts';
 import type { GameHandler } from '../core/protocol/handler.ts';
-import { seededRandom, type Random } from '../core/random.ts';
-import type { DevicePort } from '../core/robot/types.ts';
-import type { TraceSink } from '../core/trace/types.ts';
+import { seededRandom } from '../core/random.ts';
 import { connectModel } from '../llm/model-port.ts';
 import { connectDevice } from '../robot/device-port.ts';
 import { connectTrace } from '../trace/trace-port.ts';
-import './errors.ts';
 import { GameSessions } from './game-sessions.ts';
 import { loadUnsafe } from './unsafe-line.ts';
-
-/** What an engine kind is given inside a game worker: everything with I/O, over the worker's ports. */
-export interface EngineContext {
-  gameId: string;
-  model: ChatModel;
-  device: DevicePort;
-  trace: TraceSink;
-  /** Seeded per worker by the host: a game's secrets and card order come from here. */
-  random: Random;
-  /** False: the rules pre-execute nothing and do not speak first (the host's developer switch). */
-  rulesFirst?: boolean;
-  /** False: a model step the colour window cut is aborted, not finished muted (the host's developer switch). */
-  mutedFinish?: boolean;
-}
-
-/** An engine kind's entry point: the game's declaration and the factory of its sessions' engines. */
-export type EngineHost = (ctx: EngineContext) => Promise<{ declaration: GameDeclaration; create: EngineFactory }>;
-
-const ENGINES: Record<EngineKind, () => Promise<{ hostEngine: EngineHost }>> = {
-  skill: () => import('./skill-engine.ts'),
-  studio: () => import('../studio/play/studio-host.ts'),
-};
 
 export interface GameAgentInit {
   gameId: string;
@@ -74,8 +49,8 @@ export async function serveEngine(ctx: EngineContext, host: EngineHost): Promise
 }
 
 /** The game agent a worker serves (workers/game-agent.ts): GameSessions over the engine of the game's kind. */
-export async function createGameAgent(init: GameAgentInit): Promise<{ card: AgentCard; handler: GameHandler }> {
-  const load = ENGINES[init.engine as EngineKind];
+export async function createGameAgent(init: GameAgentInit, engines: EngineRegistry): Promise<{ card: AgentCard; handler: GameHandler }> {
+  const load = Object.hasOwn(engines, init.engine) ? engines[init.engine as EngineKind] : undefined;
   if (!load) throw new AgentcadeError('game_unknown', `no engine of kind "${init.engine}" for game "${init.gameId}"`);
   const ctx = connectEngineContext(init);
   // The safety check loads and compiles while the engine's module loads (the first turn needs both).

@@ -27,7 +27,6 @@ import { fitReplyText, gameReply, type GameInput, type GameInputKind, type GameR
 import type { GameHandler, GameTurnContext } from '../core/protocol/handler.ts';
 import { LineRotation } from '../core/speech/line-rotation.ts';
 import { nullTrace, type TraceEvent, type TraceSink } from '../core/trace/types.ts';
-import './errors.ts';
 import { TurnQueue, type TurnQueueOptions } from './turn-queue.ts';
 
 export interface GameSessionsOptions {

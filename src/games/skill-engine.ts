@@ -6,8 +6,7 @@
 import { AgentcadeError } from '../core/errors/catalogue.ts';
 import type { GameDeclaration } from '../core/protocol/declaration.ts';
 import { builtinGames } from './catalog.ts';
-import type { EngineContext, EngineHost } from './engines.ts';
-import './errors.ts';
+import type { EngineContext, EngineHost } from '../core/games/engine-host.ts';
 import type { AgentDeps, SkillAgent } from './skill-agent.ts';
 
 /** What `skills/<id>/game.ts` exports. */

@@ -6,19 +6,11 @@
 import type { BrainFacts } from '../core/status/readiness.ts';
 import { modelLabel } from '../core/llm/models.ts';
 import { cpuModelLabel } from '../core/llm/cpu-models.ts';
+import { remoteHost } from '../core/llm/remote-endpoint.ts';
 import { localStateText, type ControllerState, type LocalState } from './model-controller.ts';
 
 /** Failures of a remote step that mean the server did not answer in time (rather than could not be reached). */
 const NO_ANSWER_IN_TIME = new Set(['model_remote_timeout', 'model_too_slow']);
-
-/** The host a parent typed for the home computer (「192.168.1.20」), or the address as typed. */
-export function remoteHost(baseUrl: string): string {
-  try {
-    return new URL(baseUrl).host;
-  } catch {
-    return baseUrl;
-  }
-}
 
 /** A brain on this device (WebLLM or the CPU engine) that does not answer yet: downloading, loading, failed. */
 function localWaiting(label: string, state: LocalState): BrainFacts | undefined {

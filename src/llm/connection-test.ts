@@ -5,9 +5,9 @@
  * has no /v1 API, it took too long. The reason's words come from the error catalogue; the tips
  * name what to change on the home computer.
  */
-import { describe } from '../core/errors/catalogue.ts';
+import { describe, type ErrorCode } from '../core/errors/catalogue.ts';
 import { describeModelError } from './describe.ts';
-import { remoteHost } from './brain-status.ts';
+import { remoteHost } from '../core/llm/remote-endpoint.ts';
 import { toModelError } from './errors.ts';
 import { listRemoteModels, type RemoteConfig, type RemoteDeps } from './remote-openai.ts';
 
@@ -54,7 +54,7 @@ function tipsFor(code: string, status: number | undefined): string[] {
   }
 }
 
-function headline(code: string, host: string): string {
+function headline(code: ErrorCode, host: string): string {
   switch (code) {
     case 'model_remote_network':
       return `连不上 ${host}。`;

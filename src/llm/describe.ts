@@ -1,9 +1,8 @@
 /** A ModelError → what the settings screen shows: a short reason and the parent's detail. */
-import { describe } from '../core/errors/catalogue.ts';
-import './errors.ts';
+import { describe, type ErrorCode } from '../core/errors/catalogue.ts';
 import type { ModelError } from '../core/llm/types.ts';
 
-const SHORT: Record<string, string> = {
+const SHORT: Partial<Record<ErrorCode, string>> = {
   model_no_webgpu: '没有可用的显卡（WebGPU）',
   model_insecure_context: '页面不是 https，浏览器不提供 WebGPU',
   model_out_of_memory: '内存不足',

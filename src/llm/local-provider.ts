@@ -10,6 +10,7 @@ import type { EngineDetails, EngineResult, EngineStatus, LoadProgress, LoadReque
 import { abortError, modelError, toModelError } from './errors.ts';
 import { buildStepSchema } from '../core/llm/step-schema.ts';
 import type { ChatMessage, JsonSchema } from '../core/llm/types.ts';
+import { isErrorCode } from '../core/errors/catalogue.ts';
 
 export interface LocalProvider extends StepProvider {
   /** Checks the device, then loads the model; resolves with the model id actually loaded. */
@@ -44,7 +45,7 @@ export interface LocalProviderSpec {
 function unwrap<T>(r: EngineResult<T>): T {
   if (r.ok) return r.value;
   if (r.code === 'aborted') throw abortError();
-  throw modelError(r.code, r.message);
+  throw modelError(isErrorCode(r.code) ? r.code : 'unknown', r.message);
 }
 
 let seq = 0;

@@ -17,6 +17,7 @@
 import { DEFAULT_TURN_BUDGET, type StepTimeouts, type TurnBudget } from '../core/arcade/turn-budget.ts';
 import { brainSpeed, CALIBRATION_DECODE_TOKENS, calibrationMessages, chooseThreads, rejudge, threadCandidates, type BrainSpeed, type ThreadSample } from '../core/llm/brain-speed.ts';
 import type { ChatModel, ModelError } from '../core/llm/types.ts';
+import { isErrorCode } from '../core/errors/catalogue.ts';
 import { describeModelError, errorDetail } from './describe.ts';
 import { buildStepSchema } from '../core/llm/step-schema.ts';
 import { modelError, toModelError } from './errors.ts';
@@ -237,7 +238,7 @@ export class ModelController {
 
   /** A step or the connection test reached the remote API, or failed to (`code`: the error's catalogue code). */
   noteRemoteContact(ok: boolean, code?: string): void {
-    const reason = ok ? undefined : describeModelError({ code: code ?? 'unknown', message: '' }).short;
+    const reason = ok ? undefined : describeModelError({ code: isErrorCode(code) ? code : 'unknown', message: '' }).short;
     const prev = this.state.remoteContact;
     if (prev && prev.ok === ok && prev.reason === reason && prev.code === code) return;
     this.set({ remoteContact: ok ? { ok } : { ok, reason, ...(code ? { code } : {}) } });

@@ -1,25 +1,31 @@
 /**
- * A ChatModel across a MessagePort: `exposeModel` on the main thread (the hub's model),
- * `connectModel` inside a game worker. Each step carries a request id; aborting the signal in
- * the worker sends `cancel` for that id, which aborts the step on the main thread (and so its
- * place in the queue or its generation). A prewarm crosses the same way (ChatModel.prewarm).
- * Errors keep their code and name.
+ * A ChatModel across a MessagePort (Comlink, like the device and trace ports): `exposeModel` on the
+ * main thread (the hub's model), `connectModel` inside a game worker. The step's streamed text comes
+ * back through a proxied callback; every piece is acknowledged before the step itself resolves, so
+ * the worker hears the whole text before the step (two ports keep no order between them). Aborting
+ * the signal in the worker calls `cancel` for the step's id, which aborts the step on the main
+ * thread (and so its place in the queue or its generation). A prewarm crosses the same way
+ * (ChatModel.prewarm). Errors keep their code and name.
  */
+import * as Comlink from 'comlink';
 import { abortError } from './errors.ts';
 import { ModelError, type ChatMessage, type ChatModel, type Step, type StepRequest } from '../core/llm/types.ts';
+import { isErrorCode } from '../core/errors/catalogue.ts';
 
-type WireRequest = Omit<StepRequest, 'signal' | 'onStream'> & { stream: boolean };
+type WireRequest = Omit<StepRequest, 'signal' | 'onStream'>;
+type OnStream = NonNullable<StepRequest['onStream']>;
 
-type ToModel =
-  | { type: 'step'; id: number; req: WireRequest }
-  | { type: 'prewarm'; id: number; agent: string; messages: ChatMessage[] }
-  | { type: 'cancel'; id: number };
-type FromModel =
-  | { type: 'hello'; label: string }
-  | { type: 'delta'; id: number; delta: string; attempt: number }
-  | { type: 'step'; id: number; step: Step }
-  | { type: 'warmed'; id: number }
-  | { type: 'error'; id: number; name: string; code?: string; message: string };
+/** A step's outcome as it crosses the port (a thrown error would lose its code). */
+type WireOutcome = { ok: true; step: Step } | { ok: false; name: string; code?: string; message: string };
+
+/** The object exposed on the main side of the port. */
+interface ModelPortApi {
+  label(): string;
+  step(id: number, req: WireRequest, onStream?: OnStream): Promise<WireOutcome>;
+  /** Resolves when the prewarm is done or stopped; never rejects. */
+  prewarm(id: number, agent: string, messages: ChatMessage[]): Promise<void>;
+  cancel(id: number): void;
+}
 
 /**
  * Serves `model` on `port` until the returned dispose function is called. A MessagePort has no
@@ -31,49 +37,48 @@ export function exposeModel(model: ChatModel, port: MessagePort): () => void {
   // Every step this port asked for and that has not settled, whether queued or running.
   const running = new Map<number, AbortController>();
   let disposed = false;
-  const post = (m: FromModel) => {
-    if (!disposed) port.postMessage(m);
-  };
-  const onMessage = async (ev: MessageEvent<ToModel>) => {
-    if (disposed) return;
-    const msg = ev.data;
-    if (msg.type === 'cancel') {
-      running.get(msg.id)?.abort();
-      return;
-    }
-    if (msg.type === 'prewarm') {
+  const api: ModelPortApi = {
+    label: () => model.label,
+    cancel(id) {
+      running.get(id)?.abort();
+    },
+    async prewarm(id, agent, messages) {
       const ac = new AbortController();
-      running.set(msg.id, ac);
-      void Promise.resolve(model.prewarm?.(msg.agent, msg.messages, ac.signal))
-        .catch(() => undefined)
-        .finally(() => {
-          running.delete(msg.id);
-          post({ type: 'warmed', id: msg.id });
+      running.set(id, ac);
+      try {
+        await model.prewarm?.(agent, messages, ac.signal);
+      } catch {
+      } finally {
+        running.delete(id);
+      }
+    },
+    async step(id, req, onStream) {
+      const ac = new AbortController();
+      running.set(id, ac);
+      // The last piece's acknowledgement: the worker has heard every piece once it resolves.
+      let heard: unknown = undefined;
+      try {
+        const step = await model.step({
+          ...req,
+          signal: ac.signal,
+          onStream: onStream && ((delta, attempt) => void (heard = (onStream(delta, attempt) as unknown as Promise<void>).catch(() => undefined))),
         });
-      return;
-    }
-    if (msg.type !== 'step') return;
-    const ac = new AbortController();
-    running.set(msg.id, ac);
-    try {
-      const { stream, ...req } = msg.req;
-      const onStream = stream ? (delta: string, attempt: number) => post({ type: 'delta', id: msg.id, delta, attempt }) : undefined;
-      const step = await model.step({ ...req, signal: ac.signal, onStream });
-      post({ type: 'step', id: msg.id, step });
-    } catch (err) {
-      const e = err as { name?: string; code?: string; message?: string };
-      post({ type: 'error', id: msg.id, name: e?.name ?? 'Error', code: e?.code, message: e?.message ?? String(err) });
-    } finally {
-      running.delete(msg.id);
-    }
+        await heard;
+        return { ok: true, step };
+      } catch (err) {
+        await heard;
+        const e = err as { name?: string; code?: string; message?: string };
+        return { ok: false, name: e?.name ?? 'Error', code: e?.code, message: e?.message ?? String(err) };
+      } finally {
+        running.delete(id);
+        (onStream as Comlink.Remote<OnStream> | undefined)?.[Comlink.releaseProxy]();
+      }
+    },
   };
-  port.addEventListener('message', onMessage as unknown as EventListener);
-  port.start();
-  post({ type: 'hello', label: model.label });
+  Comlink.expose(api, port);
   return () => {
     if (disposed) return;
     disposed = true;
-    port.removeEventListener('message', onMessage as unknown as EventListener);
     for (const ac of running.values()) ac.abort();
     running.clear();
     port.close();
@@ -82,73 +87,45 @@ export function exposeModel(model: ChatModel, port: MessagePort): () => void {
 
 /** The ChatModel on the other end of a port given to a worker. */
 export function connectModel(port: MessagePort): ChatModel {
+  const remote = Comlink.wrap<ModelPortApi>(port);
   let label = '模型';
+  void remote.label().then(
+    (l) => (label = l),
+    () => undefined,
+  );
   let nextId = 1;
-  const pending = new Map<number, { resolve: (s: Step) => void; reject: (e: unknown) => void; onStream?: StepRequest['onStream'] }>();
-  const warming = new Map<number, () => void>();
-  port.addEventListener('message', ((ev: MessageEvent<FromModel>) => {
-    const msg = ev.data;
-    if (msg.type === 'hello') {
-      label = msg.label;
-      return;
-    }
-    if (msg.type === 'warmed') {
-      warming.get(msg.id)?.();
-      return;
-    }
-    const p = pending.get(msg.id);
-    if (!p) return;
-    if (msg.type === 'delta') {
-      p.onStream?.(msg.delta, msg.attempt);
-      return;
-    }
-    pending.delete(msg.id);
-    if (msg.type === 'step') p.resolve(msg.step);
-    else if (msg.name === 'AbortError') p.reject(new DOMException(msg.message, 'AbortError'));
-    else if (msg.code) p.reject(new ModelError(msg.code, msg.message));
-    else p.reject(Object.assign(new Error(msg.message), { name: msg.name }));
-  }) as EventListener);
-  port.start();
   return {
     get label() {
       return label;
     },
     /** Asks the hub to read `messages` into the engine's cache (a no-op for a model without a prefix cache). */
-    prewarm(agent: string, messages: ChatMessage[], signal: AbortSignal): Promise<void> {
-      if (signal.aborted) return Promise.resolve();
+    async prewarm(agent: string, messages: ChatMessage[], signal: AbortSignal): Promise<void> {
+      if (signal.aborted) return;
       const id = nextId++;
-      return new Promise<void>((resolve) => {
-        const onAbort = () => port.postMessage({ type: 'cancel', id } satisfies ToModel);
-        signal.addEventListener('abort', onAbort, { once: true });
-        warming.set(id, () => {
-          warming.delete(id);
-          signal.removeEventListener('abort', onAbort);
-          resolve();
-        });
-        port.postMessage({ type: 'prewarm', id, agent, messages } satisfies ToModel);
-      });
+      const onAbort = () => void remote.cancel(id);
+      signal.addEventListener('abort', onAbort, { once: true });
+      try {
+        await remote.prewarm(id, agent, messages);
+      } catch {
+      } finally {
+        signal.removeEventListener('abort', onAbort);
+      }
     },
-    step(req: StepRequest): Promise<Step> {
-      const { signal, onStream, ...rest } = req;
-      const wire: WireRequest = { ...rest, stream: !!onStream };
-      if (signal?.aborted) return Promise.reject(abortError());
+    async step(req: StepRequest): Promise<Step> {
+      const { signal, onStream, ...wire } = req;
+      if (signal?.aborted) throw abortError();
       const id = nextId++;
-      return new Promise<Step>((resolve, reject) => {
-        const onAbort = () => port.postMessage({ type: 'cancel', id } satisfies ToModel);
-        signal?.addEventListener('abort', onAbort, { once: true });
-        pending.set(id, {
-          onStream,
-          resolve: (s) => {
-            signal?.removeEventListener('abort', onAbort);
-            resolve(s);
-          },
-          reject: (e) => {
-            signal?.removeEventListener('abort', onAbort);
-            reject(e);
-          },
-        });
-        port.postMessage({ type: 'step', id, req: wire } satisfies ToModel);
-      });
+      const onAbort = () => void remote.cancel(id);
+      signal?.addEventListener('abort', onAbort, { once: true });
+      try {
+        const out = await remote.step(id, wire, onStream ? Comlink.proxy(onStream) : undefined);
+        if (out.ok) return out.step;
+        if (out.name === 'AbortError') throw new DOMException(out.message, 'AbortError');
+        if (out.code) throw new ModelError(isErrorCode(out.code) ? out.code : 'unknown', out.message);
+        throw Object.assign(new Error(out.message), { name: out.name });
+      } finally {
+        signal?.removeEventListener('abort', onAbort);
+      }
     },
   };
 }

@@ -80,7 +80,7 @@ export function probeSummary(p: WebGpuProbe): string {
 }
 
 /** The error code to show when the local model cannot run, or undefined when it can. */
-export function probeErrorCode(p: WebGpuProbe): string | undefined {
+export function probeErrorCode(p: WebGpuProbe): 'model_insecure_context' | 'model_no_webgpu' | undefined {
   if (p.usable) return undefined;
   return p.reason === 'insecure-context' ? 'model_insecure_context' : 'model_no_webgpu';
 }

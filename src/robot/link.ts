@@ -11,21 +11,14 @@ import { capabilitiesFromHello } from '../core/robot/capabilities.ts';
 import { systemClock, type Clock } from './clock.ts';
 import { Emitter } from './emitter.ts';
 import type { RobotErrorCode } from './errors.ts';
-import { emptyLinkStats, type LinkStats } from '../core/robot/link-health.ts';
+import { emptyLinkStats, type LinkState, type LinkStats } from '../core/robot/link-health.ts';
 import { LinkSession, type LinkTiming } from './link-session.ts';
 import { TIMING, type Command, type Hello } from '../core/robot/messages.ts';
 import { PortDiscovery } from './port-discovery.ts';
 import { robotError, type CommandHandle } from './requests.ts';
 import type { SerialPortLike, SerialSource } from './serial-port.ts';
 
-export type LinkState =
-  /** No robot: never connected, or given up. */
-  | 'none'
-  /** Port opening, waiting for the hello. */
-  | 'connecting'
-  | 'ready'
-  /** Was ready, lost it (unplug, stale heartbeat); trying to get it back. */
-  | 'lost';
+export type { LinkState };
 
 interface LinkEvents extends Record<string, unknown> {
   state: LinkState;

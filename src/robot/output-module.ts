@@ -26,7 +26,7 @@ import { ALL_CAPABILITIES, type Capabilities } from '../core/robot/capabilities.
 import { systemClock, type Clock } from './clock.ts';
 import { runCommands, type RunFailure, type RunResult } from './command-run.ts';
 import { Emitter } from './emitter.ts';
-import { describe } from '../core/errors/catalogue.ts';
+import { describeAny } from '../core/errors/catalogue.ts';
 import { ROBOT_NOTICES } from './errors.ts';
 import type { LinkState, RobotLink } from './link.ts';
 import { statsDelta, type LinkStats } from '../core/robot/link-health.ts';
@@ -70,7 +70,7 @@ interface RobotOutputOptions {
 /** Codes that mean the USB robot is gone (not just one command): the on-screen robot is in charge now. */
 const ROBOT_GONE = new Set(['robot_unplugged', 'robot_link_stale', 'robot_not_connected']);
 
-const errorText = (code: string) => `${code}: ${describe(code).child}`;
+const errorText = (code: string) => `${code}: ${describeAny(code).child}`;
 
 const failureDetail = (f: RunFailure) => `${f.method} (${f.index + 1}): ${f.detail}`;
 

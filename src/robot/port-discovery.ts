@@ -5,7 +5,7 @@
  * which opens a session on it; nothing here reads or writes a port.
  */
 import type { Clock } from './clock.ts';
-import type { LinkState } from './link.ts';
+import type { LinkState } from '../core/robot/link-health.ts';
 import type { SerialPortLike, SerialSource } from './serial-port.ts';
 
 interface DiscoveryOptions {

@@ -14,7 +14,6 @@
 import { AgentcadeError } from '../core/errors/catalogue.ts';
 import type { Clock } from './clock.ts';
 import type { RobotErrorCode } from './errors.ts';
-import './errors.ts';
 import { encodeJsonFrame, FrameType, jsonPayload, nextSeq, type Frame } from '../core/robot/frame.ts';
 import { emptyLinkStats, type LinkStats } from '../core/robot/link-health.ts';
 import { LIMITS, TIMING, type Command, type DeviceError } from '../core/robot/messages.ts';

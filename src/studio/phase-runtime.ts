@@ -5,7 +5,6 @@
  * design trace. No DOM: it runs on the main thread for the Studio and in a Web Worker for play.
  */
 import { ModelError, type ChatMessage, type ChatModel, type Step, type ToolSpec } from '../core/llm/types.ts';
-import './errors.ts';
 import type { GameDeclaration } from '../core/protocol/declaration.ts';
 import * as bb from '../core/studio/blackboard.ts';
 import { cardsFromDesign, declarationFor, gameIdFor, type ThemeFact } from '../core/studio/cards.ts';
@@ -24,15 +23,12 @@ import { checkSentence, truthCorrection, TruthGate, type TruthProblem, type Trut
 import { rebuiltTurn } from '../core/games/blocked-turn.ts';
 import { REDIRECT } from '../core/safety/replies.ts';
 import { unsafeNow, UNSAFE, type UnsafeFinding } from '../games/unsafe-line.ts';
-import type { CardAsset, DesignTraceEntry, SessionSnapshot, TranscriptItem } from '../core/studio/types.ts';
+import type { CardAsset, CodeExecutor, DesignTraceEntry, SessionSnapshot, TranscriptItem } from '../core/studio/types.ts';
 import { assembleWorkerContext } from '../core/studio/worker-context.ts';
 import { runWorkerLoop, type WorkerOutcome } from './worker-executor.ts';
 
 const PLAYER_INPUT_TAG = '运行.玩家输入';
 const REPLY_TAG = '运行.回复';
-
-/** Runtime code for `executor: code` skills: reads (unmasked) in, output tag values out. */
-export type CodeExecutor = (reads: Record<string, unknown>) => Record<string, unknown>;
 
 /** Where a session persists itself (the Book implements it; tests may pass nothing). */
 export interface SessionStore {

@@ -6,9 +6,9 @@
  */
 import type { AgentCard } from '@a2a-js/sdk';
 import { agentCardFor } from '../a2a/card.ts';
-import { createGameClient, type GameWorker } from '../a2a/game-host.ts';
+import type { GameWorker } from '../a2a/game-host.ts';
+import { lazyGameClient } from '../a2a/lazy-client.ts';
 import { RemoteGames, browserConnectivity } from '../a2a/remote-games.ts';
-import { createRemoteGameClient } from '../a2a/remote-host.ts';
 import { remoteWaitSeconds } from '../a2a/remote-settings.ts';
 import { openRemoteStore } from '../a2a/remote-store.ts';
 import { routeGameClients } from '../a2a/routed-client.ts';
@@ -17,6 +17,7 @@ import { builtinGames } from '../games/catalog.ts';
 import { createModelController, type ModelController } from '../llm/model-controller.ts';
 import { modelHub, type ModelHub } from '../llm/model-hub.ts';
 import { MainAgent } from '../arcade/main-agent.ts';
+import { warmSafetyCheck } from '../arcade/safety-screen.ts';
 import type { SpeakingPath } from '../arcade/speaking-path.ts';
 import { ThinkingCue } from '../arcade/thinking-cue.ts';
 import { turnBudget } from '../arcade/turn-budget-setting.ts';
@@ -182,7 +183,8 @@ export function createAppRuntime(): AppRuntime {
     workerPorts.get(gameId)?.();
     workerPorts.delete(gameId);
   };
-  const workerGames = createGameClient({
+  // Both game clients (the A2A SDK's client under them) load on the first game request, not with the first screen.
+  const workerGames = lazyGameClient(async () => (await import('../a2a/game-host.ts')).createGameClient({
     spawn(gameId): GameWorker {
       return new Worker(new URL('../../workers/game-agent.ts', import.meta.url), { type: 'module', name: `game-${gameId}` });
     },
@@ -215,15 +217,15 @@ export function createAppRuntime(): AppRuntime {
     mutedFinish: () => !(__TEST_BUILD__ && typeof location !== 'undefined' && new URLSearchParams(location.search).get('colour-cut') === 'abort'),
     hangTimeoutMs: hangTimeoutMs(turnBudget()),
     trace: recorder,
-  });
+  }));
   const games = routeGameClients({
     local: workerGames,
-    remote: createRemoteGameClient({
+    remote: lazyGameClient(async () => (await import('../a2a/remote-host.ts')).createRemoteGameClient({
       game: (id) => remoteGames.game(id),
       onReach: (id, ok, detail) => remoteGames.reach(id, ok, detail),
       stallTimeoutMs: () => remoteWaitSeconds() * 1000,
       trace: recorder,
-    }),
+    })),
     isRemote: (id) => remoteGames.isRemote(id),
   });
 
@@ -300,6 +302,8 @@ export function createAppRuntime(): AppRuntime {
   const visibility = () => bargeIn.setVisible(document.visibilityState === 'visible');
   document.addEventListener('visibilitychange', visibility);
   visibility();
+  // The child-safety check's tables load once someone uses the app (or at the first line), not with the first screen.
+  warmSafetyCheck(window);
 
   // Play time: counted while a game or a chat goes on; warned once; a gentle end at the limit.
   const playTimer = new PlayTimer({

@@ -5,8 +5,6 @@
  */
 import { expect, test } from '@playwright/test';
 import { childLines } from '../../src/core/errors/catalogue.ts';
-import '../../src/llm/errors.ts';
-import '../../src/arcade/errors.ts';
 import { startOpenAITestServer } from '../support/openai-test-server.ts';
 import { openApp, spoken, type, useSlowDemoBrain, waitSpoken } from './support/child.ts';
 

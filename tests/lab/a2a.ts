@@ -4,7 +4,7 @@
  * and shows every reply.
  */
 import { agentCardFor } from '../../src/a2a/card.ts';
-import { describe } from '../../src/core/errors/catalogue.ts';
+import { describeAny } from '../../src/core/errors/catalogue.ts';
 import { createGameClient } from '../../src/a2a/game-host.ts';
 import { ECHO_GAME } from '../support/a2a/echo-game.ts';
 import { GameRequestError, type GameRequest } from '../../src/a2a/types.ts';
@@ -53,7 +53,7 @@ async function send(kind: GameInputKind): Promise<void> {
     for await (const ev of req.replies) log(`${ev.final ? '最终回复' : '中间回复'}：${ev.reply.text}（${ev.reply.session}）`, ev.final ? 'final' : 'reply');
   } catch (e) {
     const code = e instanceof GameRequestError ? e.code : 'unknown';
-    log(`${code === 'game_cancelled' ? '已取消' : '出错'}：${describe(code).child}（${code}）`, 'error');
+    log(`${code === 'game_cancelled' ? '已取消' : '出错'}：${describeAny(code).child}（${code}）`, 'error');
   } finally {
     open--;
     setStatus();

@@ -2,7 +2,8 @@
  * A game engine plays the turns of one game session; the session rules around it (seed 000
  * §游戏 Agent, §出错处理) belong to GameSessions (src/games/game-sessions.ts), once for every
  * engine. Engines: the SkillAgent (a `skills/<id>/SKILL.md` game) and the Studio's play runtime
- * (a design from the Book). Engines are registered by kind (src/games/engines.ts).
+ * (a design from the Book). Each kind's host (engine-host.ts) is registered by the composition root
+ * that serves games (workers/game-engines.ts).
  */
 import type { GameInputKind } from '../protocol/game-protocol.ts';
 

@@ -4,6 +4,15 @@
  */
 import { isLoopbackHost } from '../protocol/remote-card.ts';
 
+/** The host a parent typed for the home computer (「192.168.1.20」), or the address as typed. */
+export function remoteHost(baseUrl: string): string {
+  try {
+    return new URL(baseUrl).host;
+  } catch {
+    return baseUrl;
+  }
+}
+
 /** `…/v1/chat/completions` from what a parent types as the base URL. */
 export function chatCompletionsUrl(baseUrl: string): string {
   const b = baseUrl.trim().replace(/\/+$/, '');
@@ -16,7 +25,7 @@ export function chatCompletionsUrl(baseUrl: string): string {
  * Why this endpoint cannot be used from this page, before trying: an invalid URL, or plain http
  * from an https page (browsers block mixed content; loopback is allowed). Undefined when fine.
  */
-export function endpointProblem(baseUrl: string, pageUrl?: string): { code: string; detail: string } | undefined {
+export function endpointProblem(baseUrl: string, pageUrl?: string): { code: 'model_remote_bad_url' | 'model_remote_mixed_content'; detail: string } | undefined {
   let url: URL;
   try {
     url = new URL(chatCompletionsUrl(baseUrl));

@@ -4,6 +4,8 @@
  * or the final reply. The layer builds the per-request JSON schema (union of legal actions),
  * decodes under it, validates again and retries on invalid output.
  */
+import type { ErrorCode } from '../errors/catalogue.ts';
+
 export type JsonSchema = Record<string, unknown>;
 
 export interface ToolSpec {
@@ -71,7 +73,7 @@ export interface ChatModel {
 export class ModelError extends Error {
   override name = 'ModelError';
   constructor(
-    readonly code: string,
+    readonly code: ErrorCode,
     message: string,
     /** The HTTP status a server answered with, when the error is one. */
     readonly status?: number,

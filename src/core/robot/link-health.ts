@@ -4,6 +4,16 @@
  * parent's 设置 screen. The raw counters go under 技术细节 and into the trace.
  */
 
+/** Where the USB link to the robot is. */
+export type LinkState =
+  /** No robot: never connected, or given up. */
+  | 'none'
+  /** Port opening, waiting for the hello. */
+  | 'connecting'
+  | 'ready'
+  /** Was ready, lost it (unplug, stale heartbeat); trying to get it back. */
+  | 'lost';
+
 export interface LinkStats {
   /** Valid frames received. */
   frames: number;

@@ -4,7 +4,7 @@
  * variants in order, and a variant equal to the last line said (by this rotation, or — when the
  * owner knows it — by anyone on the speaking path) is skipped. Deterministic: no random source.
  */
-import { childLines, describe } from '../errors/catalogue.ts';
+import { childLines, describeAny } from '../errors/catalogue.ts';
 
 export class LineRotation {
   private readonly nextIndex = new Map<string, number>();
@@ -34,6 +34,6 @@ export class LineRotation {
   /** The child's sentence of a catalogue code, in turn among its variants. */
   child(code: string): string {
     const lines = childLines(code);
-    return this.pick(code, lines.length ? lines : [describe(code).child]);
+    return this.pick(code, lines.length ? lines : [describeAny(code).child]);
   }
 }

@@ -3,10 +3,12 @@
  * small JSON-schema subset with the labels a parent reads. One declaration serves four readers:
  * - the parent's form (改一改, the card form): fields, rows, labels, limits;
  * - the plain summary of a draft (`summary`, `list` templates);
- * - the checks: a worker's submit, a parent's edit, a hand-written deck (`valueProblems`);
+ * - the checks: a worker's submit, a parent's edit, a hand-written deck (`valueProblems`: ajv
+ *   validates the value against the JSON schema below, the problems are worded for the parent);
  * - the worker's submit tool, as standard JSON schema (`toJsonSchema`).
  * Pure.
  */
+import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
 import { joinList } from '../text/punctuation.ts';
 import { unsayable } from '../text/speakable.ts';
 
@@ -137,53 +139,82 @@ export function toJsonSchema(s: FieldSchema): Record<string, unknown> {
 const label = (s: FieldSchema, key: string) => `「${s.title ?? key}」`;
 const isBlank = (v: unknown) => v === undefined || v === null || (typeof v === 'string' && !v.trim()) || (Array.isArray(v) && v.length === 0);
 
+// Values are validated by ajv against the JSON schema above (`toJsonSchema`), compiled once per schema.
+const ajv = new Ajv({ allErrors: true, strict: false });
+const validators = new Map<string, ValidateFunction>();
+function validatorFor(s: FieldSchema): ValidateFunction {
+  const schema = toJsonSchema(s);
+  const key = JSON.stringify(schema);
+  let v = validators.get(key);
+  if (!v) validators.set(key, (v = ajv.compile(schema)));
+  return v;
+}
+
+/**
+ * The value as the parent means it: a blank field (empty text, an empty list) is a field not given,
+ * and a text's length is counted without the spaces around it.
+ */
+function asMeant(s: FieldSchema | undefined, v: unknown): unknown {
+  if (!s) return v;
+  if (s.type === 'object' && v && typeof v === 'object' && !Array.isArray(v))
+    return Object.fromEntries(Object.entries(v as Record<string, unknown>).filter(([, x]) => !isBlank(x)).map(([k, x]) => [k, asMeant(s.properties?.[k], x)]));
+  if (s.type === 'array' && Array.isArray(v)) return v.map((x) => asMeant(s.items, x));
+  if (s.type === 'string' && typeof v === 'string' && !s.enum) return v.trim();
+  return v;
+}
+
+const TYPE_WORDS: Record<FieldType, string> = { object: '格式不对', array: '应该是一个列表', string: '应该是文字', integer: '应该是整数', number: '应该是数字', boolean: '应该是「是」或「否」' };
+const pointer = (path: string, key: string | number) => `${path}/${String(key).replace(/~/g, '~0').replace(/\//g, '~1')}`;
+
 /**
  * What is wrong with a value, in words a parent understands (「第 2 张缺少「答案」」); empty when
- * it is fine. Fields the schema does not name are allowed.
+ * it is fine. Fields the schema does not name are allowed. ajv decides what is wrong; the
+ * problems are worded field by field, in the schema's order.
  */
 export function valueProblems(s: FieldSchema, value: unknown, name = s.title ?? '内容'): string[] {
+  const meant = asMeant(s, value);
+  const validate = validatorFor(s);
+  const errors = new Map<string, ErrorObject[]>();
+  if (!validate(meant)) for (const e of validate.errors ?? []) errors.set(e.instancePath, [...(errors.get(e.instancePath) ?? []), e]);
   const out: string[] = [];
-  walk(s, value, `「${name}」`, out);
+  words(s, meant, value, '', `「${name}」`, errors, out);
   return out;
 }
 
-function walk(s: FieldSchema, v: unknown, where: string, out: string[]): void {
+/** The problems of one field (ajv's errors at `path`), then of the fields inside it. `raw` is the value as given. */
+function words(s: FieldSchema, v: unknown, raw: unknown, path: string, where: string, errors: Map<string, ErrorObject[]>, out: string[]): void {
+  const here = errors.get(path) ?? [];
+  const has = (keyword: string) => here.find((e) => e.keyword === keyword);
+  if (has('type')) return void out.push(`${where}${TYPE_WORDS[s.type]}`);
   switch (s.type) {
     case 'object': {
-      if (!v || typeof v !== 'object' || Array.isArray(v)) return void out.push(`${where}格式不对`);
       const o = v as Record<string, unknown>;
-      for (const k of s.required ?? []) if (isBlank(o[k])) out.push(`${where}缺少${label(s.properties![k], k)}`);
-      for (const [k, p] of Object.entries(s.properties ?? {})) if (!isBlank(o[k])) walk(p, o[k], `${where}的${label(p, k)}`, out);
+      for (const k of s.required ?? []) if (here.some((e) => e.keyword === 'required' && (e.params as { missingProperty: string }).missingProperty === k)) out.push(`${where}缺少${label(s.properties![k], k)}`);
+      for (const [k, p] of Object.entries(s.properties ?? {})) if (k in o) words(p, o[k], (raw as Record<string, unknown>)[k], pointer(path, k), `${where}的${label(p, k)}`, errors, out);
       return;
     }
     case 'array': {
-      if (!Array.isArray(v)) return void out.push(`${where}应该是一个列表`);
+      const a = v as unknown[];
       const unit = s.unit ?? '项';
-      if (s.minItems !== undefined && v.length < s.minItems) out.push(`${where}至少要 ${s.minItems} ${unit}（现在 ${v.length} ${unit}）`);
-      if (s.maxItems !== undefined && v.length > s.maxItems) out.push(`${where}最多 ${s.maxItems} ${unit}（现在 ${v.length} ${unit}）`);
-      if (s.items) v.forEach((x, i) => walk(s.items!, x, `${where}第 ${i + 1} ${unit}`, out));
+      if (has('minItems')) out.push(`${where}至少要 ${s.minItems} ${unit}（现在 ${a.length} ${unit}）`);
+      if (has('maxItems')) out.push(`${where}最多 ${s.maxItems} ${unit}（现在 ${a.length} ${unit}）`);
+      if (s.items) a.forEach((x, i) => words(s.items!, x, (raw as unknown[])[i], pointer(path, i), `${where}第 ${i + 1} ${unit}`, errors, out));
       return;
     }
     case 'string': {
-      if (typeof v !== 'string') return void out.push(`${where}应该是文字`);
-      const n = Array.from(v.trim()).length;
-      if (s.minLength !== undefined && n < s.minLength) out.push(`${where}太短了`);
-      if (s.maxLength !== undefined && n > s.maxLength) out.push(`${where}太长了（最多 ${s.maxLength} 个字，现在 ${n} 个字）`);
+      if (has('minLength')) out.push(`${where}太短了`);
+      if (has('maxLength')) out.push(`${where}太长了（最多 ${s.maxLength} 个字，现在 ${Array.from(v as string).length} 个字）`);
       // Said aloud (every field a parent sees and is not a picked value): no marks without a sound.
-      const marks = s.hidden || s.widget || s.enum ? [] : unsayable(v);
+      const marks = s.hidden || s.widget || s.enum ? [] : unsayable(raw as string);
       if (marks.length) out.push(`${where}里有机器人念不出来的符号（${marks.join(' ')}），请换成文字`);
-      if (s.enum && !s.enum.includes(v)) out.push(`${where}只能是：${(s.labels ?? s.enum).join('、')}`);
+      if (has('enum')) out.push(`${where}只能是：${(s.labels ?? s.enum ?? []).join('、')}`);
       return;
     }
     case 'integer':
-    case 'number': {
-      if (typeof v !== 'number' || !Number.isFinite(v) || (s.type === 'integer' && !Number.isInteger(v))) return void out.push(`${where}应该是${s.type === 'integer' ? '整数' : '数字'}`);
-      if ((s.minimum !== undefined && v < s.minimum) || (s.maximum !== undefined && v > s.maximum))
-        out.push(`${where}要在 ${s.minimum ?? '-∞'}～${s.maximum ?? '∞'} 之间`);
+    case 'number':
+      if (has('minimum') || has('maximum')) out.push(`${where}要在 ${s.minimum ?? '-∞'}～${s.maximum ?? '∞'} 之间`);
       return;
-    }
     case 'boolean':
-      if (typeof v !== 'boolean') out.push(`${where}应该是「是」或「否」`);
       return;
   }
 }

@@ -4,6 +4,9 @@ import type { GameDeclaration } from '../protocol/declaration.ts';
 import type { Blackboard } from './blackboard.ts';
 import type { PhaseState } from './phase-machine.ts';
 
+/** Runtime code for `executor: code` skills: reads (unmasked) in, output tag values out (a package's runtime.ts makes them). */
+export type CodeExecutor = (reads: Record<string, unknown>) => Record<string, unknown>;
+
 /** One line of the conversation shown on the Studio screen. */
 export interface TranscriptItem {
   who: 'user' | 'agent' | 'worker' | 'system';

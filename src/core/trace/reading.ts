@@ -4,7 +4,7 @@
  * `skills/<id>/summary.ts`), and how long it took. The developer's view (tool calls, A2A, JSON, ids)
  * stays the tree of ./tree.ts, under 技术细节. And the safety records as 安全提醒 lists them. Pure.
  */
-import { childSentence, describe } from '../errors/catalogue.ts';
+import { childSentence, describeAny } from '../errors/catalogue.ts';
 import type { SafetyCategory } from '../safety/rules.ts';
 import type { GroupedTrace, ViewEvent, ViewRound } from './rounds.ts';
 
@@ -38,7 +38,7 @@ function gameOf(e: ViewEvent): string | undefined {
 
 /** What a parent reads of an error: the catalogue's explanation when it is in Chinese. */
 function plainError(code: string): string {
-  const parent = describe(code).parent;
+  const parent = describeAny(code).parent;
   return /[\u4e00-\u9fff]/u.test(parent) ? `出了问题：${parent}` : '出了点问题（详见技术细节）';
 }
 

@@ -8,7 +8,7 @@ import type { GameDeclaration } from '../../core/protocol/declaration.ts';
 import { Book } from '../book.ts';
 import { onBookChange } from './book-events.ts';
 import { arcadeDeclaration } from './declaration.ts';
-import { setApprovedLines } from '../../arcade/approved-lines.ts';
+import { setApprovedLines } from '../../games/approved-lines.ts';
 
 
 export class StudioShelf {

@@ -26,7 +26,6 @@ import type { PlayBook } from '../../core/studio/types.ts';
 import type { DevicePort, DeviceResult } from '../../core/robot/types.ts';
 import { nullTrace, type TraceEvent, type TraceSink } from '../../core/trace/types.ts';
 import type { PlayableGame } from '../play-stage.ts';
-import './errors.ts';
 import { PlayRuntime, type PlayRuntimeOptions } from './play-runtime.ts';
 import { blockedRecord, loadUnsafe } from '../../games/unsafe-line.ts';
 import { playableDeck } from '../../core/safety/card-check.ts';
@@ -167,7 +166,7 @@ export class StudioEngine implements GameEngine {
       else if (e.op === 'showProgress') result = await this.deps.device.showProgress(e.progress);
       else {
         // A picture card is drawn (the drawings are large: loaded on the first picture card); else its text is shown.
-        const drawing = e.op === 'showDrawing' ? (await import('../robot-drawings.ts')).robotDrawing(e.drawingId) : undefined;
+        const drawing = e.op === 'showDrawing' ? (await import('../../core/drawings/robot-drawings.ts')).robotDrawing(e.drawingId) : undefined;
         const card = e.op === 'showDrawing' ? e.fallback : e.card;
         result = drawing ? await this.deps.device.showDrawing(drawing) : await this.deps.device.showText(card);
         // Not on the robot: the child hears the card instead of being told to look at the screen.

@@ -4,12 +4,11 @@
  * deleted it); PlayBooks are saved to the Book and announced to the open Studio and arcade.
  */
 import { AgentcadeError } from '../../core/errors/catalogue.ts';
-import type { EngineContext, EngineHost } from '../../games/engines.ts';
+import type { EngineContext, EngineHost } from '../../core/games/engine-host.ts';
 import { Book } from '../book.ts';
 import { loadPlayableGame } from '../play-stage.ts';
 import { announceBookChange } from './book-events.ts';
 import { arcadeDeclaration } from './declaration.ts';
-import './errors.ts';
 import { studioEngineFactory } from './studio-engine.ts';
 
 /** The engine host over a Book (the app's own Book by default). */

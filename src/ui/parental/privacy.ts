@@ -4,7 +4,7 @@
  * anything leaves this device.
  */
 import type { StatusFacts } from '../../core/status/readiness.ts';
-import { remoteHost } from '../../llm/brain-status.ts';
+import { remoteHost } from '../../core/llm/remote-endpoint.ts';
 import type { ControllerState } from '../../llm/model-controller.ts';
 
 export interface PrivacyLine {

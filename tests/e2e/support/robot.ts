@@ -100,7 +100,9 @@ export interface Animal {
   drawing: { id?: string; strokes: Array<Array<[number, number]>> };
 }
 /** The game's catalogue: a test plays the child who looks at the robot and knows the animal. */
-export const ANIMALS = JSON.parse(readFileSync('skills/draw-guess/animals.json', 'utf8')) as Animal[];
+/** The robot's drawings by id (src/core/drawings/animals.json): each card names its drawing by id. */
+const drawingsById = new Map((JSON.parse(readFileSync('src/core/drawings/animals.json', 'utf8')) as Array<{ id: string; strokes: Array<Array<[number, number]>> }>).map((d) => [d.id, { id: d.id, strokes: d.strokes }]));
+export const ANIMALS = (JSON.parse(readFileSync('skills/draw-guess/animals.json', 'utf8')) as Array<Omit<Animal, 'drawing'> & { drawing: string }>).map((a) => ({ ...a, drawing: drawingsById.get(a.drawing)! })) as Animal[];
 export const byDrawingId = new Map(ANIMALS.map((a) => [a.drawing.id || a.id, a]));
 /** What the robot must receive for an animal: its strokes, split at the protocol's point limit. */
 export const strokesOnWire = (a: Animal) => a.drawing.strokes.flatMap((s) => splitStroke(s)).length;

@@ -66,7 +66,9 @@ export function halvingGuesses(secret: number, lo = GUESS_CONFIG.min, hi = GUESS
 }
 
 /** The 你画我猜 catalogue, in the order the game's deck has it (skills/draw-guess/animals.json). */
-export const ANIMAL_CARDS = JSON.parse(readFileSync('skills/draw-guess/animals.json', 'utf8')) as Card[];
+/** The robot's drawings by id (src/core/drawings/animals.json): each card names its drawing by id. */
+const drawingsById = new Map((JSON.parse(readFileSync('src/core/drawings/animals.json', 'utf8')) as Array<{ id: string; strokes: Array<Array<[number, number]>> }>).map((d) => [d.id, { id: d.id, strokes: d.strokes }]));
+export const ANIMAL_CARDS = (JSON.parse(readFileSync('skills/draw-guess/animals.json', 'utf8')) as Array<Omit<Card, 'drawing'> & { drawing: string }>).map((a) => ({ ...a, drawing: drawingsById.get(a.drawing)! })) as Card[];
 
 /** The animals (in question order) of the first game of 你画我猜 in a worker seeded with `seed`. */
 export function drawGuessCards(seed: number): Card[] {

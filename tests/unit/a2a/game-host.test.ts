@@ -5,7 +5,6 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { agentCardFor } from '../../../src/a2a/card.ts';
-import '../../../src/a2a/errors.ts';
 import { describe as errorSentence } from '../../../src/core/errors/catalogue.ts';
 import { createGameClient, type GameClientOptions, type GameWorkerInit } from '../../../src/a2a/game-host.ts';
 import { createEchoGame, ECHO_GAME } from '../../support/a2a/echo-game.ts';

@@ -10,7 +10,7 @@ import { SAY } from '../../../src/arcade/errors.ts';
 import { MainAgent } from '../../../src/arcade/main-agent.ts';
 import { createRemoteGameClient, remoteAgentCard, type RemoteGame } from '../../../src/a2a/remote-host.ts';
 import { routeGameClients } from '../../../src/a2a/routed-client.ts';
-import { describe as describeError } from '../../../src/core/errors/catalogue.ts';
+import { describe as describeError, type ErrorCode } from '../../../src/core/errors/catalogue.ts';
 import type { ArcadeGame } from '../../../src/core/arcade/types.ts';
 import { checkGameCard } from '../../../src/core/protocol/remote-card.ts';
 import type { TraceEvent } from '../../../src/core/trace/types.ts';
@@ -59,7 +59,7 @@ async function setup(game?: GameLogic) {
   return { server, agent, speaker, trace, local };
 }
 
-const child = (code: string) => describeError(code).child;
+const child = (code: ErrorCode) => describeError(code).child;
 
 describe('the main agent playing a remote game', () => {
   it('starts it by voice over HTTP, speaks its replies, records the requests, and ends it', async () => {

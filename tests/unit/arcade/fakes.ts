@@ -1,5 +1,6 @@
 /** Test doubles for the main agent: a controllable GameClient and a recording speaker. */
 import { GameRequestError, type GameClient, type GameRequest, type GameRequestOptions, type ReplyEvent } from '../../../src/a2a/types.ts';
+import type { ErrorCode } from '../../../src/core/errors/catalogue.ts';
 import type { GameInput } from '../../../src/core/protocol/game-protocol.ts';
 import { gameReply, type SessionStatus } from '../../../src/core/protocol/game-protocol.ts';
 import type { ArcadeGame, Speaker, SpeakerRole, SpokenOutcome } from '../../../src/core/arcade/types.ts';
@@ -35,7 +36,7 @@ export class FakeRequest implements GameRequest {
     }
     this.wake?.();
   }
-  fail(code = 'game_failed', sessionLost = false): void {
+  fail(code: ErrorCode = 'game_failed', sessionLost = false): void {
     this.finished = true;
     this.items.push({ err: new GameRequestError(code, `fake ${code}`, { sessionLost }) });
     this.wake?.();

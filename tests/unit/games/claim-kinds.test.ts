@@ -11,9 +11,6 @@ import { classClaims, declaredRules, lineFits, NO_OWN_RULES } from '../../../src
 import { faultCode, PERSISTENT_AFTER, STUCK } from '../../../src/core/arcade/fault-line.ts';
 import { mainAgentRules } from '../../../src/arcade/model-loop.ts';
 import { childSentence } from '../../../src/core/errors/catalogue.ts';
-import '../../../src/llm/errors.ts';
-import '../../../src/arcade/errors.ts';
-import '../../../src/a2a/errors.ts';
 import { DEFAULT_CONFIG, GuessNumberGame } from '../../../skills/guess-number/rules.ts';
 import { truth as guessTruth } from '../../../skills/guess-number/truth.ts';
 import { truth as drawTruth } from '../../../skills/draw-guess/truth.ts';

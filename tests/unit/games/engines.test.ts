@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createGameAgent } from '../../../src/games/engines.ts';
+import { GAME_ENGINES } from '../../../workers/game-engines.ts';
 import { loadGameModule } from '../../../src/games/skill-engine.ts';
 import { builtinGames } from '../../../src/games/catalog.ts';
 import { exposeModel } from '../../../src/llm/model-port.ts';
@@ -35,7 +36,7 @@ describe('createGameAgent (what workers/game-agent.ts calls): engines by kind', 
 
   it('builds the card from SKILL.md and a handler wired to the model, robot and trace ports', async () => {
     const { device, trace, ports: p } = ports();
-    const { card, handler } = await createGameAgent({ gameId: 'draw-guess', engine: 'skill', seed: 1, ports: p });
+    const { card, handler } = await createGameAgent({ gameId: 'draw-guess', engine: 'skill', seed: 1, ports: p }, GAME_ENGINES);
     expect(card.name).toBe('你画我猜');
     expect(card.capabilities?.streaming).toBe(true);
     expect(card.skills[0]).toMatchObject({ id: 'draw-guess', tags: ['desktop-game/5', 'capability:draw', 'capability:face', 'capability:head'] });
@@ -50,14 +51,14 @@ describe('createGameAgent (what workers/game-agent.ts calls): engines by kind', 
   });
 
   it('an unknown game id or engine kind is a clear error', async () => {
-    await expect(createGameAgent({ gameId: 'no-such-game', engine: 'skill', seed: 1, ports: ports().ports })).rejects.toMatchObject({ code: 'game_unknown' });
-    await expect(createGameAgent({ gameId: 'draw-guess', engine: 'teleport', seed: 1, ports: ports().ports })).rejects.toMatchObject({ code: 'game_unknown' });
+    await expect(createGameAgent({ gameId: 'no-such-game', engine: 'skill', seed: 1, ports: ports().ports }, GAME_ENGINES)).rejects.toMatchObject({ code: 'game_unknown' });
+    await expect(createGameAgent({ gameId: 'draw-guess', engine: 'teleport', seed: 1, ports: ports().ports }, GAME_ENGINES)).rejects.toMatchObject({ code: 'game_unknown' });
   });
 
   it('the seed decides the game: the same seed draws the same animals, another seed others', async () => {
     const firstAnimal = async (seed: number) => {
       const { trace, ports: p } = ports();
-      const { handler } = await createGameAgent({ gameId: 'draw-guess', engine: 'skill', seed, ports: p });
+      const { handler } = await createGameAgent({ gameId: 'draw-guess', engine: 'skill', seed, ports: p }, GAME_ENGINES);
       const r = await send(handler, 'start', '玩你画我猜');
       await expect.poll(() => trace.events.some((e) => e.requestId === r.requestId && e.name === 'question')).toBe(true);
       return JSON.stringify(trace.events.find((e) => e.name === 'question')!.data);

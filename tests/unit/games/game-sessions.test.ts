@@ -9,7 +9,6 @@ import type { EngineFactory } from '../../../src/core/games/engine.ts';
 import type { ChatModel, Step, StepRequest } from '../../../src/core/llm/types.ts';
 import { gameInput, parseGameReply, ReplySequence, type GameInputKind, type GameReply } from '../../../src/core/protocol/game-protocol.ts';
 import { seededRandom } from '../../../src/core/random.ts';
-import '../../../src/games/errors.ts';
 import { GameSessions } from '../../../src/games/game-sessions.ts';
 import { GuessNumberAgent } from '../../../skills/guess-number/game.ts';
 import { policy as guessPolicy } from '../../../skills/guess-number/demo.ts';

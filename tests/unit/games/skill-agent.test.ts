@@ -181,11 +181,11 @@ describe('SkillAgent: error table (seed 000 §出错处理)', () => {
 
   it.each(['message', 'start', 'end'] as const)('model error on %s → EngineFailure (GameSessions speaks the fallback), the round is not remembered', async (kind) => {
     const { agent, trace } = agentWith(() => {
-      throw new ModelError('model_unavailable', 'GPU lost');
+      throw new ModelError('model_out_of_memory', 'GPU lost');
     });
     const r = turn(agent, kind, kind === 'end' ? '' : '你好', ctx());
     await expect(r).rejects.toBeInstanceOf(EngineFailure);
-    await expect(r).rejects.toMatchObject({ detail: { sessionOver: false, code: 'model_unavailable' } });
+    await expect(r).rejects.toMatchObject({ detail: { sessionOver: false, code: 'model_out_of_memory' } });
     expect(rememberedInputs(agent)).toEqual([]);
     expect(trace.events.some((e) => e.kind === 'error')).toBe(true);
   });
@@ -193,7 +193,7 @@ describe('SkillAgent: error table (seed 000 §出错处理)', () => {
   it('a model error after a tool ended the game → EngineFailure that says the session is over', async () => {
     const { agent } = agentWith((_r, n) => {
       if (n === 1) return { action: 'finish', args: {} };
-      throw new ModelError('model_unavailable', 'GPU lost');
+      throw new ModelError('model_out_of_memory', 'GPU lost');
     });
     await expect(turn(agent, 'message', '结束吧', ctx())).rejects.toMatchObject({ name: 'EngineFailure', detail: { sessionOver: true } });
   });
@@ -208,7 +208,7 @@ describe('SkillAgent: error table (seed 000 §出错处理)', () => {
   it('a failed round leaves earlier memory as it was; the next good round is remembered', async () => {
     let fail = false;
     const { agent, model } = agentWith(() => {
-      if (fail) throw new ModelError('model_unavailable', 'x');
+      if (fail) throw new ModelError('model_out_of_memory', 'x');
       return reply('好');
     });
     await turn(agent, 'message', '第一句', ctx());

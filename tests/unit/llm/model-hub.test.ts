@@ -117,6 +117,25 @@ describe('model ports (main thread ↔ game worker)', () => {
     worker.close(); // twice is harmless
   });
 
+  it('the streamed text crosses the port in order, all of it before the step resolves', async () => {
+    const { port1, port2 } = new MessageChannel();
+    const pieces = ['{"reply": {"text": "', '我画', '好啦，', '你猜', '！"}}'];
+    const streaming: ChatModel = {
+      label: 'streaming',
+      async step(r) {
+        pieces.forEach((p, i) => r.onStream?.(p, i < 2 ? 0 : 1));
+        return { action: 'reply', args: { text: '我画好啦，你猜！' } };
+      },
+    };
+    const close = exposeModel(streaming, port1);
+    const heard: string[] = [];
+    const step = await connectModel(port2).step({ ...req('game:x', 'hi'), onStream: (d, attempt) => heard.push(`${attempt}:${d}`) });
+    expect(step).toMatchObject({ action: 'reply' });
+    expect(heard).toEqual(['0:{"reply": {"text": "', '0:我画', '1:好啦，', '1:你猜', '1:！"}}']);
+    close();
+    port2.close();
+  });
+
   it('aborting in the worker cancels the step on the main thread', async () => {
     const g = gatedModel();
     const { port1, port2 } = new MessageChannel();

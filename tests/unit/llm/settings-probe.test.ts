@@ -112,7 +112,7 @@ describe('error mapping', () => {
   });
 
   it('every model code has Chinese child text and parent detail in the catalogue', () => {
-    for (const code of ['model_no_webgpu', 'model_out_of_memory', 'model_download_failed', 'model_offline_not_cached', 'model_invalid_output', 'model_remote_http', 'model_remote_network', 'model_remote_timeout', 'model_remote_mixed_content']) {
+    for (const code of ['model_no_webgpu', 'model_out_of_memory', 'model_download_failed', 'model_offline_not_cached', 'model_invalid_output', 'model_remote_http', 'model_remote_network', 'model_remote_timeout', 'model_remote_mixed_content'] as const) {
       const e = describeCode(code);
       expect(e).not.toBe(describeCode('unknown'));
       expect(e.child).toMatch(/[\u4e00-\u9fff]/);

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { reportText } from '../../../src/core/robot/conformance/report.ts';
 import { runConformance } from '../../../src/core/robot/conformance/suite.ts';
 import { buildFirmware, probeIO, readInk, startFirmware, type FirmwareProcess } from '../../support/robot/c-firmware.ts';
+import { ANIMALS } from '../../../skills/draw-guess/animals.ts';
 
 beforeAll(() => {
   buildFirmware();
@@ -54,7 +55,6 @@ describe('the C firmware core', () => {
 
 describe('the C firmware core rebooting mid-drawing, through the app\'s own link and output module', () => {
   it('a brown-out reset while the fish is drawn: the picture comes back once, complete, and the game is told it is shown', async () => {
-    const { readFileSync } = await import('node:fs');
     const { FrameDecoder, FrameType, jsonPayload } = await import('../../../src/core/robot/frame.ts');
     const { RobotLink } = await import('../../../src/robot/link.ts');
     const { RobotOutput } = await import('../../../src/robot/output-module.ts');
@@ -63,7 +63,7 @@ describe('the C firmware core rebooting mid-drawing, through the app\'s own link
     const { SimPort } = await import('../../../src/robot/sim/sim-port.ts');
     const { TimedSpeech } = await import('../../support/robot/timed-speech.ts');
     const { steppingRandom } = await import('../../support/robot/random.ts');
-    const fish = (JSON.parse(readFileSync('skills/draw-guess/animals.json', 'utf8')) as Array<{ id: string; drawing: import('../../../src/core/robot/types.ts').Drawing }>).find((a) => a.id === 'fish')!.drawing;
+    const fish = ANIMALS.find((a) => a.id === 'fish')!.drawing;
 
     const fw = startFirmware();
     const seen = new FrameDecoder();

@@ -4,9 +4,9 @@
  * the screen state (picture without animation, the held face) once, and the game hears the picture
  * is there. Checked at every point of the fish and the peacock from 你画我猜's catalogue.
  */
-import { readFileSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { outcome, tick } from './harness.ts';
+import { ANIMALS } from '../../../skills/draw-guess/animals.ts';
 import { RobotLink } from '../../../src/robot/link.ts';
 import { createOnScreenEngine } from '../../../src/robot/on-screen.ts';
 import { RobotOutput } from '../../../src/robot/output-module.ts';
@@ -27,8 +27,7 @@ afterEach(() => {
   vi.useRealTimers();
 });
 
-const animals = JSON.parse(readFileSync('skills/draw-guess/animals.json', 'utf8')) as Array<{ id: string; drawing: Drawing }>;
-const drawingOf = (id: string) => animals.find((a) => a.id === id)!.drawing;
+const drawingOf = (id: string): Drawing => ANIMALS.find((a) => a.id === id)!.drawing;
 
 async function rebootRig(bootMs?: number) {
   const sim = new FirmwareSim({ random: steppingRandom(), bootMs });

@@ -12,13 +12,6 @@ import { DEMO_THEMES } from '../../../src/studio/demo-decks.ts';
 import { CATEGORIES, type SafetyCategory } from '../../../src/core/safety/classify.ts';
 import { CARING, REDIRECT } from '../../../src/core/safety/replies.ts';
 import { PLAY_TIME_LINES } from '../../../src/core/safety/play-time.ts';
-import '../../../src/arcade/errors.ts';
-import '../../../src/a2a/errors.ts';
-import '../../../src/games/errors.ts';
-import '../../../src/llm/errors.ts';
-import '../../../src/robot/errors.ts';
-import '../../../src/studio/errors.ts';
-import '../../../src/studio/play/errors.ts';
 import { allChildSentences } from '../../../src/core/errors/catalogue.ts';
 
 export interface UnsafeLine {

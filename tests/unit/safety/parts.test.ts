@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { SafetyScreen } from '../../../src/arcade/safety-screen.ts';
-import { setApprovedLines } from '../../../src/arcade/approved-lines.ts';
+import { setApprovedLines } from '../../../src/games/approved-lines.ts';
 import { checkLine } from '../../../src/core/safety/classify.ts';
 import { checkInParts, partsOf } from '../../../src/core/safety/parts.ts';
 import { REDIRECT } from '../../../src/core/safety/replies.ts';

@@ -6,10 +6,6 @@ import { describe, expect, it } from 'vitest';
 import { LineRotation } from '../../../src/core/speech/line-rotation.ts';
 import { SentenceStream } from '../../../src/core/speech/sentence-stream.ts';
 import { childLines } from '../../../src/core/errors/catalogue.ts';
-import '../../../src/games/errors.ts';
-import '../../../src/arcade/errors.ts';
-import '../../../src/llm/errors.ts';
-import '../../../src/a2a/errors.ts';
 import { INTERRUPTED_GAME_TEXT } from '../../../src/trace/session-guard.ts';
 
 describe('LineRotation', () => {

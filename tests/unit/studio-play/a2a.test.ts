@@ -4,9 +4,9 @@
  * And the worker factory: the card from the project, the model/robot/trace over ports, the PlayBook in the Book.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import '../../../src/games/errors.ts';
 import { linesOf } from '../games/helpers.ts';
 import { connectEngineContext, createGameAgent, serveEngine } from '../../../src/games/engines.ts';
+import { GAME_ENGINES } from '../../../workers/game-engines.ts';
 import { exposeModel } from '../../../src/llm/model-port.ts';
 import { exposeDevice } from '../../../src/robot/device-port.ts';
 import { exposeTrace } from '../../../src/trace/trace-port.ts';
@@ -134,6 +134,6 @@ describe('the worker factory (what workers/game-agent.ts runs for a studio-* id)
 
   it('through createGameAgent, and an id that is no studio game in the Book is a clear error', async () => {
     const { ports: p } = ports();
-    await expect(createGameAgent({ gameId: 'studio-nothing-here-0000', engine: 'studio', seed: 1, ports: p })).rejects.toMatchObject({ code: 'studio_game_missing' });
+    await expect(createGameAgent({ gameId: 'studio-nothing-here-0000', engine: 'studio', seed: 1, ports: p }, GAME_ENGINES)).rejects.toMatchObject({ code: 'studio_game_missing' });
   });
 });

@@ -5,7 +5,7 @@ import { Book } from '../../../src/studio/book.ts';
 import { announceBookChange, onBookChange, type BookChange } from '../../../src/studio/play/book-events.ts';
 import { StudioShelf } from '../../../src/studio/play/arcade-shelf.ts';
 import { quizPackage } from '../studio/helpers.ts';
-import { approvedLinesOf } from '../../../src/arcade/approved-lines.ts';
+import { approvedLinesOf } from '../../../src/games/approved-lines.ts';
 import { designedGame } from './helpers.ts';
 
 describe('StudioShelf', () => {

@@ -2,7 +2,6 @@ import { describe, expect, it, vi } from 'vitest';
 import { readToolResult } from '../../../src/core/agent/messages.ts';
 import { groupRounds, viewRounds } from '../../../src/core/trace/rounds.ts';
 import type { TraceEvent } from '../../../src/core/trace/types.ts';
-import '../../../src/games/errors.ts';
 import { createCodeExecutors } from '../../../skills/quiz-cards/runtime.ts';
 import { designedGame, ControlledModel, harness, send, demoModel, clock } from './helpers.ts';
 import { lineOf } from '../games/helpers.ts';

@@ -1,10 +1,10 @@
 /**
  * The errors a request to a game agent can end with (seed 000 §出错处理: every request gets a reply
- * that can be spoken, errors included). The child hears `child`; the parent reads `parent`.
+ * that can be spoken, errors included).
  */
-import { registerErrors, type ErrorTable } from '../core/errors/catalogue.ts';
+import type { ErrorTable } from './types.ts';
 
-const a2aErrors: ErrorTable = {
+export const a2aErrors = {
   game_failed: {
     child: '游戏那边出了点小问题，我们再试一次吧。',
     also: ['游戏那边有点小问题，我们再试一次好吗？'],
@@ -42,6 +42,4 @@ const a2aErrors: ErrorTable = {
     child: '我还不会这个游戏呢，我们换一个玩吧。',
     parent: 'No game with this id is installed (no Agent Card).',
   },
-};
-
-registerErrors(a2aErrors);
+} satisfies ErrorTable;

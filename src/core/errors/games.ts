@@ -5,9 +5,9 @@
  * after a failed `message` the game goes on (nothing restarts); after a failed `start` or `end`
  * the session is over.
  */
-import { registerErrors, type ErrorTable } from '../core/errors/catalogue.ts';
+import type { ErrorTable } from './types.ts';
 
-export const gameErrors: ErrorTable = {
+export const gameErrors = {
   game_model_failed: {
     child: '哎呀，我刚才走神了，你能再说一遍吗？',
     also: ['我们接着玩，刚才说到哪啦？', '刚才我没想好，游戏还在，你再说一次好吗？', '我有点卡壳了，我们接着玩，你再说一遍吧。'],
@@ -32,6 +32,4 @@ export const gameErrors: ErrorTable = {
     child: '这个游戏我还不会玩呢。',
     parent: 'No built-in game with this id (no skills/<id>/SKILL.md and game.ts).',
   },
-};
-
-registerErrors(gameErrors);
+} satisfies ErrorTable;

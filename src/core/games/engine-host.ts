@@ -1,0 +1,32 @@
+/**
+ * How a game worker makes an engine kind's engines: the kind's host is given the worker's I/O
+ * (EngineContext) and answers with the game's declaration and its sessions' engine factory.
+ * The composition root that serves games (workers/game-engines.ts) registers the hosts by kind;
+ * src/games/engines.ts serves whichever registry it is given.
+ */
+import type { ChatModel } from '../llm/types.ts';
+import type { GameDeclaration } from '../protocol/declaration.ts';
+import type { Random } from '../random.ts';
+import type { DevicePort } from '../robot/types.ts';
+import type { TraceSink } from '../trace/types.ts';
+import type { EngineFactory, EngineKind } from './engine.ts';
+
+/** What an engine kind is given inside a game worker: everything with I/O, over the worker's ports. */
+export interface EngineContext {
+  gameId: string;
+  model: ChatModel;
+  device: DevicePort;
+  trace: TraceSink;
+  /** Seeded per worker by the host: a game's secrets and card order come from here. */
+  random: Random;
+  /** False: the rules pre-execute nothing and do not speak first (the host's developer switch). */
+  rulesFirst?: boolean;
+  /** False: a model step the colour window cut is aborted, not finished muted (the host's developer switch). */
+  mutedFinish?: boolean;
+}
+
+/** An engine kind's entry point: the game's declaration and the factory of its sessions' engines. */
+export type EngineHost = (ctx: EngineContext) => Promise<{ declaration: GameDeclaration; create: EngineFactory }>;
+
+/** The engine kinds a game worker serves, each loaded lazily (its code in its own chunk). */
+export type EngineRegistry = Record<EngineKind, () => Promise<{ hostEngine: EngineHost }>>;

@@ -1,0 +1,296 @@
+/**
+ * The agent tool loop itself (src/core/agent/tool-loop.ts), under a model that answers a list of
+ * steps in order and records what it was asked: bursts of loop tools, refusals sent back as
+ * corrections, boundaries, the burst cap, abort, streamed text and the rules' pre-executed steps.
+ */
+import { describe, expect, it } from 'vitest';
+import { runToolLoop, ToolError, type AgentTool, type StepRecord } from '../../../src/core/agent/tool-loop.ts';
+import { readToolResult, stepMessage, toolResultMessage } from '../../../src/core/agent/messages.ts';
+import type { ChatMessage, ChatModel, Step, StepRequest } from '../../../src/core/llm/types.ts';
+
+type Answer = Step | ((req: StepRequest) => Step | Promise<Step>);
+
+/** A model that answers `answers` in order and keeps every request (a copy of its messages and the tools' names). */
+function listModel(answers: Answer[]) {
+  const asked: Array<{ messages: ChatMessage[]; tools: string[] }> = [];
+  const model: ChatModel = {
+    label: 'list model',
+    async step(req) {
+      asked.push({ messages: [...req.messages], tools: req.tools.map((t) => t.name) });
+      const next = answers.shift();
+      if (!next) throw new Error('the model was asked once too often');
+      return typeof next === 'function' ? next(req) : next;
+    },
+  };
+  return { model, asked };
+}
+
+const step = (action: string, args: Record<string, unknown> = {}): Step => ({ action, args });
+const TEXT = { type: 'object', properties: { text: { type: 'string' } }, required: ['text'], additionalProperties: false };
+const NONE = { type: 'object', properties: {}, additionalProperties: false };
+
+function tool(name: string, kind: AgentTool['kind'], perform: AgentTool['perform'] = () => ({ ok: true }), parameters: AgentTool['parameters'] = NONE): AgentTool {
+  return { name, description: name, kind, parameters, perform };
+}
+
+const clock = () => {
+  let t = 0;
+  return () => (t += 5);
+};
+const start: ChatMessage[] = [
+  { role: 'system', content: '你是测试用的 agent。' },
+  { role: 'user', content: '孩子说：你好' },
+];
+
+function loop(model: ChatModel, tools: () => readonly AgentTool[], extra: Partial<Parameters<typeof runToolLoop>[0]> = {}) {
+  const steps: StepRecord[] = [];
+  const run = runToolLoop({ agent: 'test', model, messages: start, tools, maxSteps: 4, now: clock(), onStep: (r) => steps.push(r), ...extra });
+  return { run, steps };
+}
+
+describe('runToolLoop: a burst of loop tools ends at a boundary tool', () => {
+  it('each loop result goes back to the model; the boundary ends the loop with its result', async () => {
+    let count = 0;
+    const tools = [tool('look', 'loop', () => ({ seen: ++count })), tool('reply', 'boundary', (a) => ({ said: a.text }), TEXT)];
+    const { model, asked } = listModel([step('look'), step('look'), step('reply', { text: '看到两次了。' })]);
+    const { run, steps } = loop(model, () => tools);
+    const out = await run;
+
+    expect(out).toMatchObject({ kind: 'boundary', step: step('reply', { text: '看到两次了。' }), result: { said: '看到两次了。' }, steps: 3 });
+    // The model saw each loop step and its result, in the one message format.
+    expect(asked[1].messages.slice(2)).toEqual([stepMessage(step('look')), toolResultMessage('look', { seen: 1 })]);
+    expect(asked[2].messages.at(-1)).toEqual({ role: 'user', content: '<tool_response>{"name":"look","result":{"seen":2}}</tool_response>' });
+    // The returned conversation ends with the boundary step (its result is the caller's to write).
+    expect(out.messages.slice(0, 2)).toEqual(start);
+    expect(out.messages.at(-1)).toEqual(stepMessage(step('reply', { text: '看到两次了。' })));
+    expect(out.messages).toHaveLength(2 + 5);
+    expect(steps.map((s) => [s.index, s.step.action, s.kind, s.refused])).toEqual([
+      [0, 'look', 'loop', false],
+      [1, 'look', 'loop', false],
+      [2, 'reply', 'boundary', false],
+    ]);
+    // The caller's conversation is not changed.
+    expect(start).toHaveLength(2);
+  });
+
+  it('a tool that returns nothing reads as {ok: true}', async () => {
+    const tools = [tool('wave', 'loop', () => undefined), tool('done', 'boundary')];
+    const { model, asked } = listModel([step('wave'), step('done')]);
+    await loop(model, () => tools).run;
+    expect(readToolResult(asked[1].messages.at(-1)!)).toEqual({ name: 'wave', result: { ok: true } });
+  });
+
+  it('the registry is asked again before every step: a loop tool can make another tool legal', async () => {
+    let unlocked = false;
+    const open = tool('open', 'loop', () => {
+      unlocked = true;
+      return { opened: true };
+    });
+    const finish = tool('finish', 'boundary');
+    const { model, asked } = listModel([step('open'), step('finish')]);
+    const out = await loop(model, () => (unlocked ? [finish] : [open])).run;
+    expect(asked.map((a) => a.tools)).toEqual([['open'], ['finish']]);
+    expect(out.kind).toBe('boundary');
+  });
+
+  it('after maxSteps loop steps the outcome is exhausted, with every step in the conversation', async () => {
+    const tools = [tool('look', 'loop'), tool('reply', 'boundary', undefined, TEXT)];
+    const { model, asked } = listModel([step('look'), step('look'), step('look')]);
+    const out = await loop(model, () => tools, { maxSteps: 3 }).run;
+    expect(out).toMatchObject({ kind: 'exhausted', steps: 3 });
+    expect(asked).toHaveLength(3);
+    expect(out.messages).toHaveLength(2 + 6);
+  });
+});
+
+describe('runToolLoop: refusals go back to the model as corrections, and the loop goes on', () => {
+  it('a ToolError, wrong arguments, a tool not on offer and a tool that threw each come back as {"error": …}', async () => {
+    const tools = [
+      tool('guess', 'loop', (a) => {
+        if (a.text === '七') throw new ToolError('这个数已经猜过了');
+        return { ok: true };
+      }, TEXT),
+      tool('broken', 'loop', () => {
+        throw new Error('磁盘坏了');
+      }),
+      tool('reply', 'boundary', () => ({ ok: true }), TEXT),
+    ];
+    const { model, asked } = listModel([step('guess', { text: '七' }), step('guess', { number: 7 }), step('teleport'), step('broken'), step('reply', { text: '好。' })]);
+    const { run, steps } = loop(model, () => tools, { maxSteps: 6 });
+    const out = await run;
+
+    const corrections = asked.slice(1).map((a) => readToolResult(a.messages.at(-1)!));
+    expect(corrections[0]).toEqual({ name: 'guess', result: { error: '这个数已经猜过了' } });
+    expect(corrections[1]?.result).toEqual({ error: expect.stringMatching(/^参数不对：/) });
+    expect(corrections[2]).toEqual({ name: 'teleport', result: { error: '现在不能用 teleport；可以用：guess、broken、reply' } });
+    expect(corrections[3]).toEqual({ name: 'broken', result: { error: '工具执行失败：磁盘坏了' } });
+    expect(steps.map((s) => s.refused)).toEqual([true, true, true, true, false]);
+    expect(steps[2].kind).toBeNull();
+    expect(out.kind).toBe('boundary');
+  });
+
+  it('a refused boundary tool does not end the loop: the model hears why and tries again', async () => {
+    let tries = 0;
+    const tools = [
+      tool('reply', 'boundary', (a) => {
+        if (++tries === 1) throw new ToolError('这句话不对，换一句');
+        return { said: a.text };
+      }, TEXT),
+    ];
+    const { model, asked } = listModel([step('reply', { text: '第一句' }), step('reply', { text: '第二句' })]);
+    const out = await loop(model, () => tools).run;
+    expect(readToolResult(asked[1].messages.at(-1)!)).toEqual({ name: 'reply', result: { error: '这句话不对，换一句' } });
+    expect(out).toMatchObject({ kind: 'boundary', result: { said: '第二句' }, steps: 2 });
+  });
+
+  it('a model failure rejects the loop', async () => {
+    const { model } = listModel([
+      () => {
+        throw new Error('model down');
+      },
+    ]);
+    await expect(loop(model, () => [tool('reply', 'boundary')]).run).rejects.toThrow('model down');
+  });
+});
+
+describe('runToolLoop: abort', () => {
+  it('an already aborted signal rejects with its reason before the model is asked', async () => {
+    const { model, asked } = listModel([step('reply')]);
+    const ac = new AbortController();
+    ac.abort(new Error('cancelled by the child'));
+    await expect(loop(model, () => [tool('reply', 'boundary')], { signal: ac.signal }).run).rejects.toThrow('cancelled by the child');
+    expect(asked).toHaveLength(0);
+  });
+
+  it('aborted while the model decides: the step is not performed', async () => {
+    const ac = new AbortController();
+    let performed = 0;
+    const { model } = listModel([
+      (req) => {
+        expect(req.signal).toBe(ac.signal);
+        ac.abort(new Error('cut'));
+        return step('reply');
+      },
+    ]);
+    await expect(loop(model, () => [tool('reply', 'boundary', () => performed++)], { signal: ac.signal }).run).rejects.toThrow('cut');
+    expect(performed).toBe(0);
+  });
+
+  it('a tool that fails because the turn was aborted rejects with the abort, not a refusal', async () => {
+    const ac = new AbortController();
+    const steps: StepRecord[] = [];
+    const tools = [
+      tool('draw', 'loop', () => {
+        ac.abort(new Error('new start'));
+        throw new Error('drawing interrupted');
+      }),
+    ];
+    const { model } = listModel([step('draw')]);
+    await expect(runToolLoop({ agent: 'test', model, messages: start, tools: () => tools, maxSteps: 4, now: clock(), signal: ac.signal, onStep: (r) => steps.push(r) })).rejects.toThrow('new start');
+    expect(steps).toEqual([]);
+  });
+});
+
+describe('runToolLoop: streamed text', () => {
+  it('a speaking tool hears its text as the step is decoded, with the attempt number', async () => {
+    const heard: Array<[string, number]> = [];
+    const reply: AgentTool = { ...tool('reply', 'boundary', undefined, TEXT), streamText: (text, attempt) => heard.push([text, attempt]) };
+    const { model } = listModel([
+      (req) => {
+        for (const piece of ['{"reply": {"te', 'xt": "你', '好。', '再见', '"}}']) req.onStream!(piece, 0);
+        // A correction after invalid output starts a new attempt: its text starts again.
+        for (const piece of ['{"reply": {"text": "重', '来"}}']) req.onStream!(piece, 1);
+        return step('reply', { text: '重来' });
+      },
+    ]);
+    await loop(model, () => [reply]).run;
+    // The text after each piece (a piece that only closes the string hands the finished text once more).
+    expect(heard).toEqual([
+      ['你', 0],
+      ['你好。', 0],
+      ['你好。再见', 0],
+      ['你好。再见', 0],
+      ['重', 1],
+      ['重来', 1],
+    ]);
+  });
+
+  it('no tool speaks: the model is asked without a stream', async () => {
+    let onStream: unknown = 'unset';
+    const { model } = listModel([
+      (req) => {
+        onStream = req.onStream;
+        return step('done');
+      },
+    ]);
+    await loop(model, () => [tool('done', 'boundary')]).run;
+    expect(onStream).toBeUndefined();
+  });
+});
+
+describe('runToolLoop: the rules\' pre-executed steps', () => {
+  it('performed and written like model steps before the first model call; the model takes over when the rules stop', async () => {
+    const tools = [tool('check', 'loop', (a) => ({ checked: a.text }), TEXT), tool('reply', 'boundary', undefined, TEXT)];
+    const rules = [step('check', { text: '七' })];
+    const offered: string[][] = [];
+    let handedOver: readonly ChatMessage[] | null = null;
+    const { model, asked } = listModel([step('reply', { text: '猜对了！' })]);
+    const { run, steps } = loop(model, () => tools, {
+      pre: (_messages, specs) => {
+        offered.push(specs.map((s) => s.name));
+        return rules.shift() ?? null;
+      },
+      onHandover: (m) => (handedOver = [...m]),
+    });
+    const out = await run;
+
+    expect(offered).toEqual([
+      ['check', 'reply'],
+      ['check', 'reply'],
+    ]);
+    const written = [stepMessage(step('check', { text: '七' })), toolResultMessage('check', { checked: '七' })];
+    expect(asked[0].messages.slice(2)).toEqual(written);
+    expect(handedOver!.slice(2)).toEqual(written);
+    expect(steps.map((s) => [s.index, s.step.action, s.pre ?? false, s.modelMs])).toEqual([
+      [0, 'check', true, 0],
+      [0, 'reply', false, 5],
+    ]);
+    expect(out).toMatchObject({ kind: 'boundary', result: { ok: true } });
+  });
+
+  it('a boundary step of the rules ends the loop without a model call', async () => {
+    const { model, asked } = listModel([]);
+    const out = await loop(model, () => [tool('reply', 'boundary', (a) => ({ said: a.text }), TEXT)], { pre: () => step('reply', { text: '规则说完了。' }) }).run;
+    expect(out).toMatchObject({ kind: 'boundary', result: { said: '规则说完了。' }, steps: 1 });
+    expect(asked).toHaveLength(0);
+  });
+
+  it('a refused step of the rules goes to the model, which decides the rest', async () => {
+    let asks = 0;
+    const tools = [tool('check', 'loop', () => {
+      throw new ToolError('不能这样查');
+    }), tool('reply', 'boundary', undefined, TEXT)];
+    const { model, asked } = listModel([step('reply', { text: '好。' })]);
+    await loop(model, () => tools, {
+      pre: () => {
+        asks++;
+        return step('check');
+      },
+    }).run;
+    expect(asks).toBe(1);
+    expect(readToolResult(asked[0].messages.at(-1)!)).toEqual({ name: 'check', result: { error: '不能这样查' } });
+  });
+
+  it('rules that never stop are cut after 8 steps and the model decides', async () => {
+    let asks = 0;
+    const { model, asked } = listModel([step('reply', { text: '好。' })]);
+    await loop(model, () => [tool('tick', 'loop'), tool('reply', 'boundary', undefined, TEXT)], {
+      pre: () => {
+        asks++;
+        return step('tick');
+      },
+    }).run;
+    expect(asks).toBe(8);
+    expect(asked[0].messages).toHaveLength(2 + 16);
+  });
+});

@@ -1,0 +1,11 @@
+/**
+ * The engine kinds a game worker serves (the worker's composition root): each kind's host loaded
+ * lazily, so a worker loads only its own game's code. The games runtime (src/games/engines.ts)
+ * serves whichever registry it is given; it imports neither the Studio nor a game folder.
+ */
+import type { EngineRegistry } from '../src/core/games/engine-host.ts';
+
+export const GAME_ENGINES: EngineRegistry = {
+  skill: () => import('../src/games/skill-engine.ts'),
+  studio: () => import('../src/studio/play/studio-host.ts'),
+};
