@@ -22,8 +22,8 @@ import { buildStepSchema } from '../core/llm/step-schema.ts';
 import { modelError, toModelError } from './errors.ts';
 import type { EngineDetails, LoadProgress, LoadRequest } from './engine-service.ts';
 import type { ModelHub, ProviderKind } from './model-hub.ts';
-import { adaptToGpu, defaultChoiceFor } from '../core/llm/models.ts';
-import { cpuModel, DEFAULT_CPU_MODEL_ID } from '../core/llm/cpu-models.ts';
+import { adaptToGpu, defaultChoiceFor, modelName } from '../core/llm/models.ts';
+import { cpuModel, cpuModelName, DEFAULT_CPU_MODEL_ID } from '../core/llm/cpu-models.ts';
 import { chooseEngine, type EngineChoice } from '../core/llm/engine-choice.ts';
 import { endpointProblem } from '../core/llm/remote-endpoint.ts';
 import {
@@ -56,6 +56,10 @@ export type LocalState =
 
 export interface RemoteTest {
   testing: boolean;
+  /** The address and key the test was run with (`remoteFieldsKey`): a result says nothing about other ones. */
+  fields?: string;
+  /** The model the output mode was found for (the one typed, or the server's first chat model). */
+  model?: string;
   /** What the connection test found, in plain words (the server's models when it answered). */
   report?: ConnectionReport;
   mode?: OutputMode;
@@ -77,6 +81,8 @@ export interface ControllerState {
   cpuDetails?: EngineDetails;
   /** Each engine's speed as measured on this device after its chosen model loaded (judged against the current T2). */
   speeds: Partial<Record<LocalEngine, BrainSpeed>>;
+  /** Each engine's loaded model by its family name (「本机中号大脑」), while it is loaded. */
+  inUse?: Partial<Record<LocalEngine, string>>;
   /** The WebLLM model id actually loaded / to load on this GPU (q4f32 twin without f16). */
   effectiveModelId: string;
   /** Last problem with the remote API (checked before trying, or from the connection test). */
@@ -169,6 +175,8 @@ interface LocalEngineSpec {
   freesOnChoose: boolean;
   /** The engine tells its threads and speeds once loaded (`cpuDetails`). */
   details: boolean;
+  /** The chosen model's name for a family (「本机中号大脑」, 「本机自备的慢速大脑」). */
+  name(s: ControllerState): string;
 }
 
 const ENGINES: Record<LocalEngine, LocalEngineSpec> = {
@@ -186,6 +194,7 @@ const ENGINES: Record<LocalEngine, LocalEngineSpec> = {
     }),
     freesOnChoose: false,
     details: false,
+    name: ({ settings: s, effectiveModelId }) => `本机${s.localModelUrl ? '自备的大脑' : modelName(effectiveModelId)}`,
   },
   cpu: {
     field: 'cpu',
@@ -201,8 +210,14 @@ const ENGINES: Record<LocalEngine, LocalEngineSpec> = {
     withModel: (s, modelId, urls) => ({ ...s, cpu: { modelId, modelUrl: urls.modelUrl ?? s.cpu.modelUrl } }),
     freesOnChoose: true,
     details: true,
+    name: ({ settings: { cpu: c } }) => `本机${cpuModelName(c.modelId, !!c.modelUrl)}`,
   },
 };
+
+/** The family name of the engine's chosen model (「本机中号大脑」). */
+export function engineName(s: ControllerState, engine: LocalEngine): string {
+  return ENGINES[engine].name(s);
+}
 
 /** The engine's model state in a snapshot. */
 export function engineState(s: ControllerState, engine: LocalEngine): LocalState {
@@ -414,7 +429,8 @@ export class ModelController {
       await this.persist({ ...this.state.settings, readyOffline: [...new Set([...this.state.settings.readyOffline, key])] });
       if (!this.state.settings.speeds?.[key]) await this.calibrate(engine, provider, key);
       if (this.state.provider === engine) this.deps.hub.setModel(engine, await chatModelOf(provider));
-      this.setEngine(engine, { kind: 'ready' }, e.details ? { cpuDetails: await provider.details() } : {});
+      const inUse = { ...this.state.inUse, [engine]: e.name(this.state) };
+      this.setEngine(engine, { kind: 'ready' }, { inUse, ...(e.details ? { cpuDetails: await provider.details() } : {}) });
     } catch (err) {
       if ((err as Error)?.name === 'AbortError') return this.refresh(engine);
       this.fail(engine, toModelError(err));
@@ -498,6 +514,11 @@ export class ModelController {
   private async release(engine: LocalEngine): Promise<void> {
     if (this.deps.hub.kind === engine) this.deps.hub.clearModel();
     await this.providers[engine]?.unload().catch(() => {});
+    if (this.state.inUse?.[engine]) {
+      const inUse = { ...this.state.inUse };
+      delete inUse[engine];
+      this.set({ inUse });
+    }
   }
 
   private dropDetails(engine: LocalEngine): void {
@@ -521,24 +542,35 @@ export class ModelController {
    * server's structured-output mode (kept with the settings for this server and model).
    */
   async testRemote(remote: RemoteSettings): Promise<RemoteTest> {
-    this.set({ remoteTest: { testing: true } });
-    const { testConnection } = await import('./connection-test.ts');
+    const fields = remoteFieldsKey(remote);
+    this.set({ remoteTest: { testing: true, fields } });
+    const { testConnection, failureReport } = await import('./connection-test.ts');
     const report = await testConnection(remote);
     this.noteRemoteContact(report.ok, report.code);
-    const test: RemoteTest = { testing: false, report };
-    if (report.ok && remote.model.trim()) {
+    // The model typed, or with none typed the server's first chat model: one real request finds its mode.
+    const model = remote.model.trim() || report.models[0] || '';
+    const test: RemoteTest = { testing: false, fields, report, ...(model ? { model } : {}) };
+    if (report.ok && model) {
+      const probed = { ...remote, model };
       try {
         const { probeOutputMode } = await import('./dialect-probe.ts');
-        test.mode = (await probeOutputMode(remote)).mode;
+        test.mode = (await probeOutputMode(probed)).mode;
         const saved = this.state.settings.remote;
-        if (probedKey(saved) === probedKey(remote)) {
+        if (probedKey(saved) === probedKey(probed) && saved.apiKey === remote.apiKey) {
           await this.saveMode(test.mode);
           // The model in use was built with the old mode: build it again with this one.
           if (this.deps.hub.kind === 'remote') await this.activateRemote();
         }
       } catch (err) {
-        const e = describeModelError(toModelError(err));
-        test.modeError = `${e.short}。${e.parent}`;
+        const me = toModelError(err);
+        // A server that lists its models to anyone but answers only with a key: the test failed.
+        if (me.code === 'model_remote_auth') {
+          test.report = { ...failureReport(me, remote), models: report.models, other: report.other };
+          this.noteRemoteContact(false, me.code);
+        } else {
+          const e = describeModelError(me);
+          test.modeError = `${e.short}。${e.parent}`;
+        }
       }
     }
     this.set({ remoteTest: test });
@@ -570,6 +602,11 @@ export class ModelController {
     this.deps.hub.setModel('scripted', await this.deps.demoModel());
     this.set({});
   }
+}
+
+/** The fields a connection test's answer belongs to: the address and the key. */
+export function remoteFieldsKey(r: Pick<RemoteSettings, 'baseUrl' | 'apiKey'>): string {
+  return `${r.baseUrl.trim()}|${r.apiKey.trim()}`;
 }
 
 function downloading(p: LoadProgress): LocalState {

@@ -83,8 +83,8 @@ test('no WebGPU, enough memory: the CPU brain is offered, not recommended before
   await expect(setup.getByTestId('brain-choice').nth(0)).toContainText('规则大脑推荐');
   await expect(setup.getByTestId('brain-choice').nth(0)).toContainText('用规则大脑玩');
   await expect(setup.getByTestId('brain-choice').nth(1)).toContainText('用家里的电脑当大脑推荐');
-  await expect(setup.getByTestId('brain-choice').nth(2)).toContainText('下载本机 CPU 慢速大脑');
-  await expect(setup.getByTestId('brain-choice').nth(2)).not.toContainText('下载本机 CPU 慢速大脑推荐');
+  await expect(setup.getByTestId('brain-choice').nth(2)).toContainText('下载本机慢速大脑');
+  await expect(setup.getByTestId('brain-choice').nth(2)).not.toContainText('下载本机慢速大脑推荐');
   await expect(setup.getByTestId('brain-choice').nth(2)).toContainText('下载后会先在这台设备上测一下每轮要等多久，够快才推荐');
   await expect(setup).not.toContainText('10 到 40 秒');
   await page.screenshot({ path: info.outputPath('first-run-cpu.png'), fullPage: true });
@@ -92,9 +92,9 @@ test('no WebGPU, enough memory: the CPU brain is offered, not recommended before
   // It is the tests' tiny random-weight model: measured here, it is fast enough.
   await page.evaluate(([url]) => (window as any).__agentcade.controller.chooseModel('cpu', 'qwen2.5-0.5b-instruct-q4_k_m', { modelUrl: url }), [files.url(GGUF)]);
   await taps.tap('download-cpu');
-  await expect(page.getByTestId('brain-ready')).toContainText('好了！现在的大脑：本机 CPU 大脑 Qwen2.5-0.5B。断网也能用。', { timeout: 90_000 });
+  await expect(page.getByTestId('brain-ready')).toContainText('好了！现在的大脑：本机小号慢速大脑。断网也能用。', { timeout: 90_000 });
   await expect(setup.getByTestId('cpu-speed')).toContainText(/在这台设备上测过：孩子说完话后，每轮要等(不到 1 秒|约 \d+ 秒)才有回答，在每轮 20 秒的时限以内。/);
-  await expect(page.getByTestId('model-status')).toContainText('本机 CPU 大脑');
+  await expect(page.getByTestId('model-status')).toContainText('本机小号慢速大脑');
   info.annotations.push({ type: 'measured', description: `CPU brain: ${taps.n} taps to a working brain` });
 });
 
@@ -209,7 +209,7 @@ test('with WebGPU (faked at the browser API), not measured yet: the local model 
   await local.getByTestId('download-local').click();
   await expect(local.getByTestId('local-failed')).toContainText('没下载成功：');
   await expect(local.getByTestId('download-local')).toHaveText('再试一次');
-  await expect(page.getByTestId('model-status')).toHaveText('大脑：本机大脑 Qwen2.5-1.5B（没下载成功）');
+  await expect(page.getByTestId('model-status')).toHaveText('大脑：本机中号大脑（没下载成功）');
   await expect(page.getByTestId('offline-status')).toHaveCount(0); // nothing claims offline play
   await page.screenshot({ path: info.outputPath('first-run-webgpu-failed.png'), fullPage: true });
 });
@@ -249,7 +249,7 @@ test('no WebGPU, the CPU brain measured too slow on this device: 选大脑 recom
   await expect(choices.nth(0)).toContainText('每轮马上回答');
   await expect(choices.nth(1)).toContainText('用家里的电脑当大脑推荐');
   await expect(choices.nth(2)).toHaveAttribute('data-choice', 'cpu');
-  await expect(choices.nth(2)).not.toContainText('下载本机 CPU 慢速大脑推荐');
+  await expect(choices.nth(2)).not.toContainText('下载本机慢速大脑推荐');
   await expect(choices.nth(2)).toContainText('在这台设备上测过：孩子说完话后，每轮要等约 24 秒才有回答，超过了每轮 20 秒的时限');
   await expect(setup.getByTestId('brain-device')).toBeVisible();
   await page.screenshot({ path: info.outputPath('first-run-cpu-too-slow.png'), fullPage: true });

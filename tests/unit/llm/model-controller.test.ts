@@ -199,7 +199,7 @@ describe('automatic engine choice', () => {
     expect(cpu.why).toContain('没有可用的显卡');
     expect(cpu.why).toContain('在每轮 20 秒的时限以内');
     expect(cpu.why).not.toContain('10 到 40 秒');
-    expect(chooseEngine({ ...facts, isolated: false, speeds: { cpu: fastCpu } }).why).toContain('只能用 1 个线程');
+    expect(chooseEngine({ ...facts, isolated: false, speeds: { cpu: fastCpu } }).detail).toContain('只能用 1 个线程');
     expect(chooseEngine({ ...facts, deviceMemoryGB: 1, remoteConfigured: true })).toMatchObject({ engine: 'remote', cpuRuns: false });
     expect(chooseEngine({ ...facts, speeds: { cpu: slowCpu }, remoteConfigured: true }).engine).toBe('remote');
     const none = chooseEngine({ ...facts, cpuUsable: false });
