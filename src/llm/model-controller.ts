@@ -426,6 +426,8 @@ export class ModelController {
       const provider = this.provider(engine);
       const loadedId = await provider.load(e.request(this.state), (p) => this.setEngine(engine, downloading(p)));
       const key = e.offlineKey(this.state, loadedId);
+      // A model new to this device answers one step in the step format before it is called ready.
+      if (!this.state.settings.readyOffline.includes(key)) await this.formatCheck(engine, provider);
       await this.persist({ ...this.state.settings, readyOffline: [...new Set([...this.state.settings.readyOffline, key])] });
       if (!this.state.settings.speeds?.[key]) await this.calibrate(engine, provider, key);
       if (this.state.provider === engine) this.deps.hub.setModel(engine, await chatModelOf(provider));
@@ -434,6 +436,25 @@ export class ModelController {
     } catch (err) {
       if ((err as Error)?.name === 'AbortError') return this.refresh(engine);
       this.fail(engine, toModelError(err));
+    }
+  }
+
+  /**
+   * One step in the step format (a short reply, decoded under its grammar and read back like every
+   * step): a file that loads but cannot answer is not called ready; it is let go, and a brain of
+   * this engine the hub was using is not left talking to it.
+   */
+  private async formatCheck(engine: LocalEngine, provider: LocalProvider): Promise<void> {
+    try {
+      const model = await chatModelOf(provider);
+      const step = await model.step({ agent: CHECK_AGENT, messages: calibrationMessages(), tools: CHECK_TOOLS, maxTokens: 200, retries: 1 });
+      if (step.action !== 'reply') throw modelError('model_invalid_output', `回答的动作是 ${step.action}`);
+    } catch (err) {
+      if ((err as Error)?.name === 'AbortError') throw err;
+      if (this.deps.hub.kind === engine) this.deps.hub.clearModel();
+      await provider.unload().catch(() => {});
+      const e = toModelError(err);
+      throw modelError('model_file_bad', `试答一步没有按格式回答：${describeModelError(e).short}${e.message ? `（${e.message}）` : ''}`);
     }
   }
 
@@ -623,6 +644,12 @@ async function chatModelOf(provider: LocalProvider): Promise<ChatModel> {
 const CALIBRATION_SCHEMA = buildStepSchema([
   { name: 'reply', description: '说出这一轮最后的回复', parameters: { type: 'object', properties: { text: { type: 'string', minLength: 1, maxLength: 40 } }, required: ['text'] } },
 ]);
+
+/** The step a new model answers before it is called ready. */
+const CHECK_AGENT = 'settings:check';
+const CHECK_TOOLS = [
+  { name: 'reply', description: '说出这一轮最后的回复', parameters: { type: 'object', properties: { text: { type: 'string', minLength: 1, maxLength: 40 } }, required: ['text'] } },
+];
 
 export const TRY_AGENT = 'settings:test';
 const TRY_TOOLS = [
