@@ -22,7 +22,7 @@ import { describeModelError } from './describe.ts';
 import { toModelError } from './errors.ts';
 import { remoteFieldsKey, tryStep, type ControllerState, type LocalEngine, type ModelController, type RemoteTest } from './model-controller.ts';
 import type { ModelHub } from './model-hub.ts';
-import { remotePreset, REMOTE_PRESETS, type RemotePreset } from './remote-presets.ts';
+import { remotePreset, type RemotePreset } from './remote-presets.ts';
 import { probedKey, type ProviderSetting, type RemoteSettings } from './settings-store.ts';
 import { probeSummary } from './webgpu-probe.ts';
 
