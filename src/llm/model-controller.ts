@@ -110,10 +110,13 @@ export interface ControllerDeps {
   turnBudget?: () => TurnBudget;
   /** Checks a new self-hosted model file at its address (throws a ModelError saying what is wrong). */
   checkModelFile?: (url: string) => Promise<void>;
+  /** Checks a new self-hosted WebLLM model folder (and library) at its address. */
+  checkWebLlmModel?: (modelUrl: string, libUrl?: string) => Promise<void>;
 }
 
 /** The real check, loaded only when a self-hosted address is saved. */
 const defaultCheck = async (url: string) => (await import('./model-file-check.ts')).verifyModelFile(url);
+const defaultWebLlmCheck = async (modelUrl: string, libUrl?: string) => (await import('./model-file-check.ts')).verifyWebLlmModel(modelUrl, libUrl);
 
 const MB = 1e6;
 
@@ -406,6 +409,18 @@ export class ModelController {
     if (fresh) {
       try {
         await (this.deps.checkModelFile ?? defaultCheck)(new URL(fresh, globalThis.location?.href).href);
+      } catch (err) {
+        return this.fail(engine, toModelError(err));
+      }
+    }
+    // A new self-hosted WebLLM folder (and its library) likewise: its config, weight list and library read first.
+    const s = this.state.settings;
+    const webllmUrl = engine === 'webllm' && urls.modelUrl && (urls.modelUrl !== s.localModelUrl || (urls.modelLibUrl ?? s.localModelLibUrl) !== s.localModelLibUrl) ? urls.modelUrl : undefined;
+    if (webllmUrl) {
+      const abs = (u: string) => new URL(u, globalThis.location?.href).href;
+      const lib = urls.modelLibUrl ?? s.localModelLibUrl;
+      try {
+        await (this.deps.checkWebLlmModel ?? defaultWebLlmCheck)(abs(webllmUrl), lib ? abs(lib) : undefined);
       } catch (err) {
         return this.fail(engine, toModelError(err));
       }
