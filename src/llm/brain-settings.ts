@@ -137,7 +137,6 @@ export function technicalDetails(s: ControllerState): string[] {
   out.push(`本机大脑的模型：${modelLabel(s.effectiveModelId)}（${s.effectiveModelId}）${s.settings.localModelUrl ? `，地址 ${s.settings.localModelUrl}` : ''}`);
   const c = s.settings.cpu;
   out.push(`慢速大脑的模型：${c.modelUrl ? `GGUF 文件 ${c.modelUrl}` : `${cpuModelLabel(c.modelId)}（${c.modelId}）`}`);
-  if (s.cpuDetails) out.push(`CPU 线程：${s.cpuDetails.threads}${s.cpuDetails.multiThread ? '（多线程）' : '（单线程）'}`);
   const mode = s.settings.remote.mode;
   if (s.settings.remote.baseUrl) out.push(`远程接口：${s.settings.remote.baseUrl}，模型 ${s.settings.remote.model || '（未填）'}${mode ? `，输出方式 ${MODE_INFO[mode].label}` : ''}`);
   return out;
