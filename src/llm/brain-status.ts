@@ -22,6 +22,7 @@ export function remoteHost(baseUrl: string): string {
 function localWaiting(label: string, state: LocalState): BrainFacts | undefined {
   if (state.kind === 'downloading') return { chosen: true, label, ready: false, offline: false, note: `下载中 ${state.percent}%`, waiting: `下载中 ${state.percent}%` };
   if (state.kind === 'cached') return { chosen: true, label, ready: false, offline: true, note: '已下载，正在加载', waiting: '正在加载' };
+  if (state.kind === 'checking') return { chosen: true, label, ready: false, offline: true, note: localStateText(state), waiting: '正在试答' };
   if (state.kind === 'measuring') return { chosen: true, label, ready: false, offline: true, note: localStateText(state), waiting: '正在测速度' };
   if (state.kind === 'failed') return { chosen: true, label, ready: false, offline: false, note: localStateText(state), waiting: '没下载成功' };
   return undefined;

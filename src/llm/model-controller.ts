@@ -49,6 +49,8 @@ export type LocalState =
   | { kind: 'not-downloaded' }
   | { kind: 'downloading'; percent: number; text: string; loaded?: number; total?: number }
   | { kind: 'cached' }
+  /** Loaded for the first time; it is answering one step in the step format before it is called ready. */
+  | { kind: 'checking' }
   /** Loaded; the calibration step is measuring this device's speed. */
   | { kind: 'measuring' }
   | { kind: 'ready' }
@@ -133,6 +135,8 @@ export function localStateText(s: LocalState): string {
       return s.total ? `下载中 ${s.percent}%（${(s.loaded! / MB).toFixed(1)} / ${(s.total / MB).toFixed(1)} MB）` : `下载中 ${s.percent}%`;
     case 'cached':
       return '已可离线使用（未加载）';
+    case 'checking':
+      return '下载好了，正在试答一步…';
     case 'measuring':
       return '正在测这台设备上的速度…';
     case 'ready':
@@ -460,9 +464,11 @@ export class ModelController {
    * this engine the hub was using is not left talking to it.
    */
   private async formatCheck(engine: LocalEngine, provider: LocalProvider): Promise<void> {
+    this.setEngine(engine, { kind: 'checking' });
     try {
       const model = await chatModelOf(provider);
-      const step = await model.step({ agent: CHECK_AGENT, messages: calibrationMessages(), tools: CHECK_TOOLS, maxTokens: 200, retries: 1 });
+      // Above what the grammar allows (8 characters, up to 4 bytes each, and the JSON around them).
+      const step = await model.step({ agent: CHECK_AGENT, messages: calibrationMessages(), tools: CHECK_TOOLS, maxTokens: 96, retries: 1 });
       if (step.action !== 'reply') throw modelError('model_invalid_output', `回答的动作是 ${step.action}`);
     } catch (err) {
       if ((err as Error)?.name === 'AbortError') throw err;
@@ -663,7 +669,7 @@ const CALIBRATION_SCHEMA = buildStepSchema([
 /** The step a new model answers before it is called ready. */
 const CHECK_AGENT = 'settings:check';
 const CHECK_TOOLS = [
-  { name: 'reply', description: '说出这一轮最后的回复', parameters: { type: 'object', properties: { text: { type: 'string', minLength: 1, maxLength: 40 } }, required: ['text'] } },
+  { name: 'reply', description: '说出这一轮最后的回复', parameters: { type: 'object', properties: { text: { type: 'string', minLength: 1, maxLength: 8 } }, required: ['text'] } },
 ];
 
 export const TRY_AGENT = 'settings:test';
