@@ -59,7 +59,7 @@ export function brainChoices(d: BrainDevice): BrainChoice[] {
   const remote: BrainChoice = {
     id: 'remote',
     title: '用家里的电脑当大脑',
-    blurb: '在家里的电脑上运行 Ollama、llama.cpp 或 LM Studio，平板通过家里的 Wi-Fi 用它。电脑要开着。',
+    blurb: '在家里的电脑上运行一个大脑程序（例如 Ollama 或 LM Studio），平板通过家里的 Wi-Fi 用它。电脑要开着。',
     offline: false,
     recommended: !fits,
   };
