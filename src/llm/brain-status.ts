@@ -4,10 +4,8 @@
  * answers with the network off. One case per engine; a new engine adds its case here.
  */
 import type { BrainFacts } from '../core/status/readiness.ts';
-import { modelLabel } from '../core/llm/models.ts';
-import { cpuModelLabel } from '../core/llm/cpu-models.ts';
 import { remoteHost } from '../core/llm/remote-endpoint.ts';
-import { localStateText, type ControllerState, type LocalState } from './model-controller.ts';
+import { localStateText, engineName, type ControllerState, type LocalState } from './model-controller.ts';
 
 /** Failures of a remote step that mean the server did not answer in time (rather than could not be reached). */
 const NO_ANSWER_IN_TIME = new Set(['model_remote_timeout', 'model_too_slow']);
@@ -16,6 +14,7 @@ const NO_ANSWER_IN_TIME = new Set(['model_remote_timeout', 'model_too_slow']);
 function localWaiting(label: string, state: LocalState): BrainFacts | undefined {
   if (state.kind === 'downloading') return { chosen: true, label, ready: false, offline: false, note: `下载中 ${state.percent}%`, waiting: `下载中 ${state.percent}%` };
   if (state.kind === 'cached') return { chosen: true, label, ready: false, offline: true, note: '已下载，正在加载', waiting: '正在加载' };
+  if (state.kind === 'checking') return { chosen: true, label, ready: false, offline: true, note: localStateText(state), waiting: '正在试答' };
   if (state.kind === 'measuring') return { chosen: true, label, ready: false, offline: true, note: localStateText(state), waiting: '正在测速度' };
   if (state.kind === 'failed') return { chosen: true, label, ready: false, offline: false, note: localStateText(state), waiting: '没下载成功' };
   return undefined;
@@ -28,15 +27,16 @@ function notLoaded(label: string, state: LocalState): BrainFacts {
 }
 
 export function brainFacts(s: ControllerState): BrainFacts {
-  const local = `本机大脑 ${modelLabel(s.effectiveModelId).replace(/（.*$/, '')}`;
-  const cpu = `本机 CPU 大脑 ${cpuModelLabel(s.settings.cpu.modelId).replace(/（.*$/, '')}`;
+  // The chosen model's family name; the one in use is the model the engine really loaded.
+  const local = engineName(s, 'webllm');
+  const cpu = engineName(s, 'cpu');
   switch (s.active) {
     case 'scripted':
       return { chosen: true, label: '规则大脑', ready: true, offline: true, note: '按游戏规则马上回答，聊天用固定的句子' };
     case 'webllm':
-      return { chosen: true, label: local, ready: true, offline: true };
+      return { chosen: true, label: s.inUse?.webllm ?? local, ready: true, offline: true };
     case 'cpu':
-      return { chosen: true, label: cpu, ready: true, offline: true, note: '比显卡慢，每轮回答要等一会儿' };
+      return { chosen: true, label: s.inUse?.cpu ?? cpu, ready: true, offline: true, note: '比显卡慢，每轮回答要等一会儿' };
     case 'remote': {
       const contact = s.remoteContact;
       const note = `${remoteHost(s.settings.remote.baseUrl)}，${!contact ? '还没连过' : contact.ok ? '上次连接成功' : `上次连不上：${contact.reason}`}`;

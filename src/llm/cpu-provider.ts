@@ -3,7 +3,7 @@
  * llama.cpp (SIMD, exception handling, 64-bit memory), then runs the shared local provider over
  * the model worker named `model-cpu` (workers/model.ts imports the CPU engine there).
  */
-import { cpuModelLabel } from '../core/llm/cpu-models.ts';
+import { cpuModelName } from '../core/llm/cpu-models.ts';
 import { CPU_WORKER_NAME } from './engine-service.ts';
 import { createLocalProvider, type LocalProvider } from './local-provider.ts';
 import { modelError } from './errors.ts';
@@ -26,7 +26,7 @@ export function createCpuProvider(opts: CpuProviderOptions = {}): LocalProvider 
       if (!probe.usable) throw modelError('model_cpu_unsupported', cpuProbeSummary(probe));
       return req;
     },
-    label: (id) => (id ? `${cpuModelLabel(id)}（本机 CPU）` : 'CPU 引擎（未加载）'),
+    label: (id) => (id ? `本机${cpuModelName(id)}` : '本机慢速大脑（未加载）'),
     // llama.cpp reuses the longest common token prefix of the last prompt.
     prefixCache: true,
   });

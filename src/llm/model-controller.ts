@@ -23,8 +23,8 @@ import { buildStepSchema } from '../core/llm/step-schema.ts';
 import { modelError, toModelError } from './errors.ts';
 import type { EngineDetails, LoadProgress, LoadRequest } from './engine-service.ts';
 import type { ModelHub, ProviderKind } from './model-hub.ts';
-import { adaptToGpu, defaultChoiceFor } from '../core/llm/models.ts';
-import { cpuModel, DEFAULT_CPU_MODEL_ID } from '../core/llm/cpu-models.ts';
+import { adaptToGpu, defaultChoiceFor, modelName } from '../core/llm/models.ts';
+import { cpuModel, cpuModelName, DEFAULT_CPU_MODEL_ID } from '../core/llm/cpu-models.ts';
 import { chooseEngine, type EngineChoice } from '../core/llm/engine-choice.ts';
 import { endpointProblem } from '../core/llm/remote-endpoint.ts';
 import {
@@ -50,6 +50,8 @@ export type LocalState =
   | { kind: 'not-downloaded' }
   | { kind: 'downloading'; percent: number; text: string; loaded?: number; total?: number }
   | { kind: 'cached' }
+  /** Loaded for the first time; it is answering one step in the step format before it is called ready. */
+  | { kind: 'checking' }
   /** Loaded; the calibration step is measuring this device's speed. */
   | { kind: 'measuring' }
   | { kind: 'ready' }
@@ -57,6 +59,10 @@ export type LocalState =
 
 export interface RemoteTest {
   testing: boolean;
+  /** The address and key the test was run with (`remoteFieldsKey`): a result says nothing about other ones. */
+  fields?: string;
+  /** The model the output mode was found for (the one typed, or the server's first chat model). */
+  model?: string;
   /** What the connection test found, in plain words (the server's models when it answered). */
   report?: ConnectionReport;
   mode?: OutputMode;
@@ -78,6 +84,8 @@ export interface ControllerState {
   cpuDetails?: EngineDetails;
   /** Each engine's speed as measured on this device after its chosen model loaded (judged against the current T2). */
   speeds: Partial<Record<LocalEngine, BrainSpeed>>;
+  /** Each engine's loaded model by its family name (「本机中号大脑」), while it is loaded. */
+  inUse?: Partial<Record<LocalEngine, string>>;
   /** The WebLLM model id actually loaded / to load on this GPU (q4f32 twin without f16). */
   effectiveModelId: string;
   /** Last problem with the remote API (checked before trying, or from the connection test). */
@@ -105,10 +113,13 @@ export interface ControllerDeps {
   turnBudget?: () => TurnBudget;
   /** Checks a new self-hosted model file at its address (throws a ModelError saying what is wrong). */
   checkModelFile?: (url: string) => Promise<void>;
+  /** Checks a new self-hosted WebLLM model folder (and library) at its address. */
+  checkWebLlmModel?: (modelUrl: string, libUrl?: string) => Promise<void>;
 }
 
 /** The real check, loaded only when a self-hosted address is saved. */
 const defaultCheck = async (url: string) => (await import('./model-file-check.ts')).verifyModelFile(url);
+const defaultWebLlmCheck = async (modelUrl: string, libUrl?: string) => (await import('./model-file-check.ts')).verifyWebLlmModel(modelUrl, libUrl);
 
 const MB = 1e6;
 
@@ -125,6 +136,8 @@ export function localStateText(s: LocalState): string {
       return s.total ? `下载中 ${s.percent}%（${(s.loaded! / MB).toFixed(1)} / ${(s.total / MB).toFixed(1)} MB）` : `下载中 ${s.percent}%`;
     case 'cached':
       return '已可离线使用（未加载）';
+    case 'checking':
+      return '下载好了，正在试答一步…';
     case 'measuring':
       return '正在测这台设备上的速度…';
     case 'ready':
@@ -170,6 +183,8 @@ interface LocalEngineSpec {
   freesOnChoose: boolean;
   /** The engine tells its threads and speeds once loaded (`cpuDetails`). */
   details: boolean;
+  /** The chosen model's name for a family (「本机中号大脑」, 「本机自备的慢速大脑」). */
+  name(s: ControllerState): string;
 }
 
 const ENGINES: Record<LocalEngine, LocalEngineSpec> = {
@@ -187,6 +202,7 @@ const ENGINES: Record<LocalEngine, LocalEngineSpec> = {
     }),
     freesOnChoose: false,
     details: false,
+    name: ({ settings: s, effectiveModelId }) => `本机${s.localModelUrl ? '自备的大脑' : modelName(effectiveModelId)}`,
   },
   cpu: {
     field: 'cpu',
@@ -202,8 +218,14 @@ const ENGINES: Record<LocalEngine, LocalEngineSpec> = {
     withModel: (s, modelId, urls) => ({ ...s, cpu: { modelId, modelUrl: urls.modelUrl ?? s.cpu.modelUrl } }),
     freesOnChoose: true,
     details: true,
+    name: ({ settings: { cpu: c } }) => `本机${cpuModelName(c.modelId, !!c.modelUrl)}`,
   },
 };
+
+/** The family name of the engine's chosen model (「本机中号大脑」). */
+export function engineName(s: ControllerState, engine: LocalEngine): string {
+  return ENGINES[engine].name(s);
+}
 
 /** The engine's model state in a snapshot. */
 export function engineState(s: ControllerState, engine: LocalEngine): LocalState {
@@ -396,6 +418,18 @@ export class ModelController {
         return this.fail(engine, toModelError(err));
       }
     }
+    // A new self-hosted WebLLM folder (and its library) likewise: its config, weight list and library read first.
+    const s = this.state.settings;
+    const webllmUrl = engine === 'webllm' && urls.modelUrl && (urls.modelUrl !== s.localModelUrl || (urls.modelLibUrl ?? s.localModelLibUrl) !== s.localModelLibUrl) ? urls.modelUrl : undefined;
+    if (webllmUrl) {
+      const abs = (u: string) => new URL(u, globalThis.location?.href).href;
+      const lib = urls.modelLibUrl ?? s.localModelLibUrl;
+      try {
+        await (this.deps.checkWebLlmModel ?? defaultWebLlmCheck)(abs(webllmUrl), lib ? abs(lib) : undefined);
+      } catch (err) {
+        return this.fail(engine, toModelError(err));
+      }
+    }
     if (e.freesOnChoose) await this.release(engine);
     await this.persist(e.withModel(this.state.settings, modelId, urls));
     await this.refresh(engine);
@@ -412,13 +446,37 @@ export class ModelController {
       const provider = this.provider(engine);
       const loadedId = await provider.load(e.request(this.state), (p) => this.setEngine(engine, downloading(p)));
       const key = e.offlineKey(this.state, loadedId);
+      // A model new to this device answers one step in the step format before it is called ready.
+      if (!this.state.settings.readyOffline.includes(key)) await this.formatCheck(engine, provider);
       await this.persist({ ...this.state.settings, readyOffline: [...new Set([...this.state.settings.readyOffline, key])] });
       if (!this.state.settings.speeds?.[key]) await this.calibrate(engine, provider, key);
       if (this.state.provider === engine) this.deps.hub.setModel(engine, await chatModelOf(provider));
-      this.setEngine(engine, { kind: 'ready' }, e.details ? { cpuDetails: await provider.details() } : {});
+      const inUse = { ...this.state.inUse, [engine]: e.name(this.state) };
+      this.setEngine(engine, { kind: 'ready' }, { inUse, ...(e.details ? { cpuDetails: await provider.details() } : {}) });
     } catch (err) {
       if ((err as Error)?.name === 'AbortError') return this.refresh(engine);
       this.fail(engine, toModelError(err));
+    }
+  }
+
+  /**
+   * One step in the step format (a short reply, decoded under its grammar and read back like every
+   * step): a file that loads but cannot answer is not called ready; it is let go, and a brain of
+   * this engine the hub was using is not left talking to it.
+   */
+  private async formatCheck(engine: LocalEngine, provider: LocalProvider): Promise<void> {
+    this.setEngine(engine, { kind: 'checking' });
+    try {
+      const model = await chatModelOf(provider);
+      // Above what the grammar allows (8 characters, up to 4 bytes each, and the JSON around them).
+      const step = await model.step({ agent: CHECK_AGENT, messages: calibrationMessages(), tools: CHECK_TOOLS, maxTokens: 96, retries: 1 });
+      if (step.action !== 'reply') throw modelError('model_invalid_output', `回答的动作是 ${step.action}`);
+    } catch (err) {
+      if ((err as Error)?.name === 'AbortError') throw err;
+      if (this.deps.hub.kind === engine) this.deps.hub.clearModel();
+      await provider.unload().catch(() => {});
+      const e = toModelError(err);
+      throw modelError('model_file_bad', `试答一步没有按格式回答：${describeModelError(e).short}${e.message ? `（${e.message}）` : ''}`);
     }
   }
 
@@ -499,6 +557,11 @@ export class ModelController {
   private async release(engine: LocalEngine): Promise<void> {
     if (this.deps.hub.kind === engine) this.deps.hub.clearModel();
     await this.providers[engine]?.unload().catch(() => {});
+    if (this.state.inUse?.[engine]) {
+      const inUse = { ...this.state.inUse };
+      delete inUse[engine];
+      this.set({ inUse });
+    }
   }
 
   private dropDetails(engine: LocalEngine): void {
@@ -522,24 +585,35 @@ export class ModelController {
    * server's structured-output mode (kept with the settings for this server and model).
    */
   async testRemote(remote: RemoteSettings): Promise<RemoteTest> {
-    this.set({ remoteTest: { testing: true } });
-    const { testConnection } = await import('./connection-test.ts');
+    const fields = remoteFieldsKey(remote);
+    this.set({ remoteTest: { testing: true, fields } });
+    const { testConnection, failureReport } = await import('./connection-test.ts');
     const report = await testConnection(remote);
     this.noteRemoteContact(report.ok, report.code);
-    const test: RemoteTest = { testing: false, report };
-    if (report.ok && remote.model.trim()) {
+    // The model typed, or with none typed the server's first chat model: one real request finds its mode.
+    const model = remote.model.trim() || report.models[0] || '';
+    const test: RemoteTest = { testing: false, fields, report, ...(model ? { model } : {}) };
+    if (report.ok && model) {
+      const probed = { ...remote, model };
       try {
         const { probeOutputMode } = await import('./dialect-probe.ts');
-        test.mode = (await probeOutputMode(remote)).mode;
+        test.mode = (await probeOutputMode(probed)).mode;
         const saved = this.state.settings.remote;
-        if (probedKey(saved) === probedKey(remote)) {
+        if (probedKey(saved) === probedKey(probed) && saved.apiKey === remote.apiKey) {
           await this.saveMode(test.mode);
           // The model in use was built with the old mode: build it again with this one.
           if (this.deps.hub.kind === 'remote') await this.activateRemote();
         }
       } catch (err) {
-        const e = describeModelError(toModelError(err));
-        test.modeError = `${e.short}。${e.parent}`;
+        const me = toModelError(err);
+        // A server that lists its models to anyone but answers only with a key: the test failed.
+        if (me.code === 'model_remote_auth') {
+          test.report = { ...failureReport(me, remote), models: report.models, other: report.other };
+          this.noteRemoteContact(false, me.code);
+        } else {
+          const e = describeModelError(me);
+          test.modeError = `${e.short}。${e.parent}`;
+        }
       }
     }
     this.set({ remoteTest: test });
@@ -573,6 +647,11 @@ export class ModelController {
   }
 }
 
+/** The fields a connection test's answer belongs to: the address and the key. */
+export function remoteFieldsKey(r: Pick<RemoteSettings, 'baseUrl' | 'apiKey'>): string {
+  return `${r.baseUrl.trim()}|${r.apiKey.trim()}`;
+}
+
 function downloading(p: LoadProgress): LocalState {
   return { kind: 'downloading', percent: Math.floor(p.progress * 100), text: p.text, loaded: p.loaded, total: p.total };
 }
@@ -587,6 +666,12 @@ async function chatModelOf(provider: LocalProvider): Promise<ChatModel> {
 const CALIBRATION_SCHEMA = buildStepSchema([
   { name: 'reply', description: '说出这一轮最后的回复', parameters: { type: 'object', properties: { text: { type: 'string', minLength: 1, maxLength: 40 } }, required: ['text'] } },
 ]);
+
+/** The step a new model answers before it is called ready. */
+const CHECK_AGENT = 'settings:check';
+const CHECK_TOOLS = [
+  { name: 'reply', description: '说出这一轮最后的回复', parameters: { type: 'object', properties: { text: { type: 'string', minLength: 1, maxLength: 8 } }, required: ['text'] } },
+];
 
 export const TRY_AGENT = 'settings:test';
 const TRY_TOOLS = [

@@ -4,6 +4,7 @@
  * address before the working brain is let go.
  */
 import { checkGguf } from '../core/llm/gguf-check.ts';
+import { checkMlcFolder, checkWasmHead, mlcFileUrl } from '../core/llm/mlc-check.ts';
 import { modelError } from './errors.ts';
 
 /** How much of a model file is read to check it (its header and tensor table come first). */
@@ -43,4 +44,35 @@ export async function verifyModelFile(url: string): Promise<void> {
   }
   const r = checkGguf(head, Number.isFinite(size) ? size : got < CHECK_BYTES ? got : Number.MAX_SAFE_INTEGER);
   if (!r.ok && r.reason !== 'need-more') throw modelError('model_file_bad', `${r.detail}：${url}`);
+}
+
+async function fetched(url: string, init?: RequestInit): Promise<Response> {
+  let res: Response;
+  try {
+    res = await fetch(url, init);
+  } catch (e) {
+    throw modelError('model_download_failed', `连不上 ${url}：${(e as Error).message}`);
+  }
+  if (!res.ok) throw modelError('model_download_failed', `HTTP ${res.status}：${url}`);
+  return res;
+}
+
+/**
+ * A self-hosted WebLLM model (its folder, and its library when given) checked at its address before
+ * it is saved: the folder's config and weight list read as an MLC model's, the library as WebAssembly.
+ * The weight shards themselves are not downloaded here.
+ */
+export async function verifyWebLlmModel(modelUrl: string, libUrl?: string): Promise<void> {
+  const configUrl = mlcFileUrl(modelUrl, 'mlc-chat-config.json');
+  const cacheUrl = mlcFileUrl(modelUrl, 'ndarray-cache.json');
+  const [config, cache] = await Promise.all([fetched(configUrl).then((r) => r.text()), fetched(cacheUrl).then((r) => r.text())]);
+  const folder = checkMlcFolder(config, cache);
+  if (!folder.ok) throw modelError('model_file_bad', `${folder.detail}：${modelUrl}`);
+  if (!libUrl) return;
+  const res = await fetched(libUrl, { headers: { Range: 'bytes=0-63' } });
+  const reader = res.body?.getReader();
+  const first = reader ? await reader.read() : { value: new Uint8Array(await res.arrayBuffer()) };
+  await reader?.cancel().catch(() => undefined);
+  const lib = checkWasmHead(first.value ?? new Uint8Array());
+  if (!lib.ok) throw modelError('model_file_bad', `${lib.detail}：${libUrl}`);
 }

@@ -2,7 +2,7 @@
  * The WebLLM provider, main-thread side: probes WebGPU (once) before loading, and loads the q4f32
  * twin when the GPU lacks shader-f16; the rest is the shared local provider (local-provider.ts).
  */
-import { adaptToGpu, modelLabel } from '../core/llm/models.ts';
+import { adaptToGpu, modelName } from '../core/llm/models.ts';
 import { createLocalProvider, type LocalProvider } from './local-provider.ts';
 import { modelError } from './errors.ts';
 import { probeErrorCode, probeSummary, probeWebGPU, type WebGpuProbe } from './webgpu-probe.ts';
@@ -31,6 +31,6 @@ export function createWebLlmProvider(opts: WebLlmProviderOptions = {}): WebLlmPr
       if (code) throw modelError(code, probeSummary(probe));
       return { ...req, modelId: adaptToGpu(req.modelId, probe) };
     },
-    label: (id) => (id ? `${modelLabel(id)}（本机）` : '本机模型（未加载）'),
+    label: (id) => (id ? `本机${modelName(id)}` : '本机大脑（未加载）'),
   });
 }

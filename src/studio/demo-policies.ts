@@ -10,7 +10,7 @@
 import { errorOf, readToolResult, toolResultsIn } from '../core/agent/messages.ts';
 import type { ChatMessage, ScriptPolicy, Step, StepRequest } from '../core/llm/types.ts';
 import { MANAGER_AGENT, workerAgent } from '../core/studio/manager-tools.ts';
-import { statedAge, statedDifficulty, statedRounds } from '../core/studio/parent-words.ts';
+import { isAcceptWords, statedAge, statedDifficulty, statedOpening, statedRounds } from '../core/studio/parent-words.ts';
 import { QUIT, reader } from '../../skills/quiz-cards/reader.ts';
 import { DEMO_ACTIONS, DEMO_STORIES, DEMO_THEMES, demoDeckFor, STORY_CONTINUATIONS, STORY_SOOTHE } from './demo-decks.ts';
 
@@ -47,10 +47,10 @@ function answers(req: StepRequest): string[] {
   );
 }
 
-/** Everything the parent said that this worker sees: their requests, then their answers to it. */
+/** Everything the parent said that this worker sees: their requests, then their answers to it (a bare 「好的」 says nothing). */
 function words(req: StepRequest): string {
   const said = section(req.messages, '设计.家长要求');
-  return [...(Array.isArray(said) ? said.map(String) : []), ...answers(req)].join('；');
+  return [...(Array.isArray(said) ? said.map(String) : []), ...answers(req).filter((a) => !isAcceptWords(a))].join('；');
 }
 
 /** The runtime's refusal of this worker's last submit, if that is the last thing it was told. */
@@ -82,15 +82,16 @@ const FILLER = new RegExp(
   [
     '(\\d+|[一二两三四五六七八九十]+)\\s*(周岁|岁|轮|道题|道|题|局|个谜语|个动作|张卡片|张卡|张)', '我想要?', '想要?', '我要', '请', '帮我', '给', '孩子们?', '小朋友',
     '女儿', '儿子', '宝宝', '(做|来|玩|出|讲|编)(一个|个|一下|一些|几道|点)?', '一个', '游戏', '问答', '卡片', '卡牌', '猜谜语?', '谜语', '故事接龙', '讲故事',
-    '故事', '接龙', '我说你做', '做动作', '动一动', '简单一?点', '难一?点', '换成', '题目', '一起', '和', '跟', '陪', '的', '吧', '呀', '啊', '就好', '不要', '主题',
+    '故事', '接龙', '一人一句', '你一句我一句', '一句一句', '接下去', '接着讲', '接着', '轮流', '我说你做', '做动作', '动一动', '简单一?点', '难一?点', '换成', '题目', '一起', '和', '跟', '陪', '的', '吧', '呀', '啊', '就好', '不要', '主题',
   ].join('|'),
   'g',
 );
 
 /** The theme phrase in the parent's words (「动物叫声」, 「恐龙」), or '' when they named none. */
 export function themeFromWords(text: string): string {
-  // A single character left over is a scrap of the sentence, not a theme.
-  const parts = text.replace(FILLER, ' ').split(/[，。！？；,.!?;、\s]+/).map((p) => p.trim()).filter((p) => Array.from(p).length >= 2);
+  // A story's first sentence the parent gave is not its theme; a single character left over is a scrap of the sentence.
+  const parts = (statedOpening(text) ? text.replace(/(?:开头|第一句)[^；;]*/, ' ') : text)
+    .replace(FILLER, ' ').split(/[，。！？；,.!?;、\s]+/).map((p) => p.trim()).filter((p) => Array.from(p).length >= 2);
   return parts.sort((a, b) => b.length - a.length)[0] ?? '';
 }
 
@@ -141,16 +142,22 @@ const interactionParadigm: ScriptPolicy = (req) => {
   return submit({ '设计.交互范式': { 范式: name, 说明: p[2], 轮数: rounds }, '设计.run_skill清单': p[3] });
 };
 
+/** The themes offered when a parent named none (the first is taken when they only agree). */
+const QUIZ_SUGGESTIONS = ['恐龙', '水果', '动物叫声'];
+
 const theme: ScriptPolicy = (req) => {
   const paradigm = (section(req.messages, '设计.交互范式') as { 范式?: string } | undefined)?.范式 ?? '问答';
   const reason = rejectionReason(req.messages) ?? '';
   const said = words(req);
   const age = statedAge(`${said}；${reason}`);
   const wanted = nameInReason(reason);
-  const phrase = themeInReason(reason) ?? themeFromWords(answers(req).at(-1) ?? '') ?? '';
+  const last = answers(req).at(-1);
+  // 「好的，就这样」 to 「想做什么主题？」 takes the first suggestion; it is never a theme itself.
+  const agreed = last !== undefined && isAcceptWords(last);
+  const phrase = themeInReason(reason) ?? (agreed ? '' : themeFromWords(last ?? '')) ?? '';
   if (reason && !wanted && !phrase && !answers(req).length) return ask('想换个什么名字，或者换个什么主题？');
   // Whatever the parent answered to "什么主题" is the theme: asking again would loop.
-  let 主题 = phrase || themeFromWords(said) || (answers(req).at(-1)?.trim() ?? '');
+  let 主题 = phrase || themeFromWords(said) || (agreed ? (paradigm === '问答' ? QUIZ_SUGGESTIONS[0] : '') : (last?.trim() ?? ''));
   let 标题: string;
   let 别名: string[];
   if (paradigm === '猜谜语') [主题, 标题, 别名] = [主题 || '谜语', '猜谜语', ['谜语游戏', '猜谜']];
@@ -159,7 +166,7 @@ const theme: ScriptPolicy = (req) => {
     [标题, 别名] = [DEMO_STORIES[主题]?.title ?? `${主题}故事接龙`, ['讲故事', '故事接龙']];
   } else if (paradigm === '我说你做') [主题, 标题, 别名] = [主题 || '动一动', '我说你做', ['做动作', '动一动']];
   else {
-    if (!主题) return ask('想做什么主题的问答呢？随便说一个就行。', ['恐龙', '水果', '动物叫声']);
+    if (!主题) return ask('想做什么主题的问答呢？随便说一个就行。', QUIZ_SUGGESTIONS);
     const d = DEMO_THEMES[demoDeckFor(主题) ?? ''];
     [标题, 别名] = [d?.title ?? `${主题}问答`, d?.aliases ?? [`${主题}游戏`]];
   }
@@ -210,13 +217,19 @@ const storySetup: ScriptPolicy = (req) => {
   const th = section(req.messages, '设计.主题') as { 主题?: string } | undefined;
   const reason = rejectionReason(req.messages) ?? '';
   const topic = themeInReason(reason) ?? th?.主题 ?? '森林里的小动物';
-  const another = /换|别的|不一样|不喜欢/.test(reason);
-  if (reason && !another && !themeInReason(reason)) return ask('想让故事怎么开头？可以直接说第一句，或者说换一个。');
+  const last = answers(req).at(-1);
+  // The parent's own first sentence: stated with the request (「开头是：…」), in the reason, or as the answer to 「怎么开头？」.
+  const answered = last && !isAcceptWords(last) && !/^(换|换一个|换一下|别的)/.test(last.trim()) ? (statedOpening(last) ?? last.trim()) : undefined;
+  const own = answered ?? statedOpening(reason) ?? (reason ? undefined : statedOpening(words(req)));
+  const another = /换|别的|不一样|不喜欢/.test(`${reason}${last ?? ''}`);
   const s = DEMO_STORIES[topic];
+  const 结尾 = s?.ending ?? '大家开开心心地回家了';
+  if (own) return submit({ '设计.故事': { 开头: /[。！？!?]$/.test(own) ? own : `${own}。`, 结尾 } });
+  if (reason && !another && !themeInReason(reason)) return ask('想让故事怎么开头？可以直接说第一句，或者说换一个。');
   const openings = s?.openings ?? [`从前，${topic}出发去冒险啦。`, `有一天，${topic}遇到了一件有趣的事。`];
   const was = openings.indexOf(String((rejectedDraft(req) as { 开头?: string } | undefined)?.开头 ?? ''));
   const 开头 = openings[another ? (was + 1) % openings.length : 0];
-  return submit({ '设计.故事': { 开头, 结尾: s?.ending ?? '大家开开心心地回家了' } });
+  return submit({ '设计.故事': { 开头, 结尾 } });
 };
 
 const actionList: ScriptPolicy = (req) => {

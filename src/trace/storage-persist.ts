@@ -43,6 +43,14 @@ export async function ensurePersistentStorage(n: StorageNav = nav()): Promise<St
   return storageStatus(n);
 }
 
+/** What the browser answered about keeping the storage, in a parent's words (the true answer, whatever it is). */
+export function persistenceText(s: Pick<StorageStatus, 'supported' | 'persisted'>): string {
+  if (!s.supported || s.persisted === null) return '这个浏览器不告诉我们会不会长期保存游戏和下载的大脑；空间紧张时它可能清掉它们。';
+  return s.persisted
+    ? '浏览器答应了长期保存这台设备上的游戏、自己做的游戏和下载的大脑，不会自动清理。'
+    : '浏览器这次没有答应长期保存：空间紧张时，它可能清掉下载的大脑和自己做的游戏。把游戏厅添加到主屏幕后，可以在「设置 → 存储空间」再申请。';
+}
+
 /** 1536 → "1.5 KB", in the units a parent reads (powers of 1024). */
 export function formatBytes(n: number | null): string {
   if (n === null || !Number.isFinite(n)) return '未知';

@@ -45,9 +45,9 @@ test('测试连接 lists the models and the model name is picked from them', asy
     await page.getByLabel('接口地址').fill(server.baseUrl);
     await page.getByRole('button', { name: '测试连接' }).click();
     await expect(page.getByTestId('remote-connection')).toContainText('电脑上的模型：test-model');
-    // Nothing typed yet: the list offers the server's models, none picked for the parent.
+    // Nothing typed yet: the server's first chat model is filled in (the one the test tried), the others offered.
     const list = page.getByTestId('remote-model-list');
-    await expect(list).toHaveValue('');
+    await expect(list).toHaveValue('test-model');
     await list.selectOption('test-model');
     await expect(list).toHaveValue('test-model');
     await page.getByRole('button', { name: '保存并使用' }).click();

@@ -21,16 +21,16 @@ test('without WebGPU the settings screen says so and offers the CPU engine or th
   await expect(page.getByTestId('engine-choice')).toContainText('没有可用的显卡');
   await expect(page.getByTestId('engine-choice')).toContainText('要先在这台设备上测过够快才会用它');
   await expect(page.getByRole('radio', { name: /自动选择/ })).toBeChecked();
-  await page.getByRole('radio', { name: /本机 CPU 引擎（/ }).check();
+  await page.getByRole('radio', { name: /本机慢速大脑（/ }).check();
   await expect(page.getByTestId('cpu-state')).toHaveText('状态：未下载');
-  await page.getByRole('radio', { name: /本机模型（显卡/ }).check();
+  await page.getByRole('radio', { name: /本机大脑（用显卡/ }).check();
   const alert = page.getByTestId('no-webgpu');
   await expect(alert).toBeVisible();
-  await expect(alert).toContainText('不能在本机用显卡运行模型');
-  await expect(page.getByTestId('webgpu-probe')).toContainText('无法在本机运行模型');
+  await expect(alert).toContainText('不能在本机用显卡运行大脑');
+  await expect(page.getByTestId('webgpu-probe')).toContainText('这台设备不能用显卡运行大脑');
   await expect(page.getByTestId('local-state')).toHaveText('状态：本机不能运行模型');
   await expect(page.getByRole('button', { name: '下载并加载', exact: true })).toBeDisabled();
-  await expect(alert.getByRole('button', { name: '改用 CPU 引擎' })).toBeVisible();
+  await expect(alert.getByRole('button', { name: '改用本机慢速大脑' })).toBeVisible();
   await expect(alert.getByRole('button', { name: '用规则大脑玩' })).toBeVisible();
   await alert.getByRole('button', { name: '用家里的电脑当大脑' }).click();
   await expect(page.getByLabel('接口地址')).toBeVisible();
@@ -93,7 +93,7 @@ test('a failing remote API is reported clearly, not silently', async ({ page }) 
 test('the demo script is chosen only explicitly and named honestly', async ({ page }) => {
   await page.goto('/tests/lab/settings.html');
   await expect(page.getByTestId('active-model')).toHaveText('正在使用：未选择模型');
-  await page.getByRole('radio', { name: '规则大脑（不用模型）' }).check();
+  await page.getByRole('radio', { name: '规则大脑（不用下载）' }).check();
   await expect(page.getByTestId('active-model')).toHaveText('正在使用：规则大脑（不用模型）');
   await page.getByLabel('对“大脑”说一句').fill('你好');
   await page.getByRole('button', { name: '试一步', exact: true }).click();

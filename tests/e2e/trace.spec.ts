@@ -62,7 +62,7 @@ test('a recorded round shows as a tree, persists across reload, exports and clea
   // export round 2 only
   await page.getByLabel('导出起始轮').selectOption('2');
   await page.getByLabel('导出结束轮').selectOption('2');
-  const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: '导出 JSON' }).click()]);
+  const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: '导出记录文件' }).click()]);
   expect(download.suggestedFilename()).toMatch(/^agentcade-trace-\d{8}-\d{4}\.json$/);
   const doc = JSON.parse(readFileSync((await download.path())!, 'utf8'));
   expect(doc).toMatchObject({ format: 'agentcade-trace', version: 1, range: { from: 2, to: 2, total: 2 }, secretsShown: false });

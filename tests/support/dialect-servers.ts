@@ -292,7 +292,13 @@ export interface Chaos {
 export type ChaosFault = 'http_500' | 'truncated' | 'prose' | 'unknown_action';
 const FAULTS: ChaosFault[] = ['http_500', 'truncated', 'prose', 'unknown_action'];
 
-export async function startDialectServer(dialect: Dialect, model = 'test-model', chaos?: Chaos): Promise<DialectServer & { faults: ChaosFault[] }> {
+/** A server that lists its models to anyone but answers only with `apiKey` (401 otherwise); `listedFirst`: models it lists before its chat models (LM Studio lists its embedding model first). */
+export interface ServerOptions {
+  apiKey?: string;
+  listedFirst?: string[];
+}
+
+export async function startDialectServer(dialect: Dialect, model = 'test-model', chaos?: Chaos, opts: ServerOptions = {}): Promise<DialectServer & { faults: ChaosFault[] }> {
   const requests: DialectServer['requests'] = [];
   const faults: ChaosFault[] = [];
   const random = chaos ? seededRandom(chaos.seed) : undefined;
@@ -318,8 +324,10 @@ export async function startDialectServer(dialect: Dialect, model = 'test-model',
     try {
       if (req.method === 'GET' && path === '/v1/models') {
         res.writeHead(200, { ...cors, 'Content-Type': 'application/json' });
-        return void res.end(JSON.stringify({ object: 'list', data: [{ id: model, object: 'model' }, { id: `${model}-large`, object: 'model' }] }));
+        const ids = [...(opts.listedFirst ?? []), model, `${model}-large`];
+        return void res.end(JSON.stringify({ object: 'list', data: ids.map((id) => ({ id, object: 'model' })) }));
       }
+      if (opts.apiKey && req.headers.authorization !== `Bearer ${opts.apiKey}`) return fail(401, 'Invalid API key');
       if (req.method === 'POST' && path === '/api/chat' && NATIVE_OLLAMA.includes(dialect)) {
         const c: Constraint = body.format && typeof body.format === 'object' ? { kind: 'schema', schema: body.format } : body.format === 'json' ? { kind: 'json' } : { kind: 'none' };
         return void ndjson(res, await answer(body.messages, c), model);

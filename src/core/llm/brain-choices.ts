@@ -50,7 +50,7 @@ export function brainChoices(d: BrainDevice): BrainChoice[] {
   };
   const cpu: BrainChoice = {
     id: 'cpu',
-    title: '下载本机 CPU 慢速大脑',
+    title: '下载本机慢速大脑',
     blurb: `不需要显卡：下载一次（约 ${d.cpuDownloadMB} MB），之后不联网也能玩；但比显卡慢很多。${measured(d.speeds?.cpu, '下载后会先在这台设备上测一下每轮要等多久，够快才推荐。')}`,
     offline: true,
     recommended: cpuFits,
@@ -59,7 +59,7 @@ export function brainChoices(d: BrainDevice): BrainChoice[] {
   const remote: BrainChoice = {
     id: 'remote',
     title: '用家里的电脑当大脑',
-    blurb: '在家里的电脑上运行 Ollama、llama.cpp 或 LM Studio，平板通过家里的 Wi-Fi 用它。电脑要开着。',
+    blurb: '在家里的电脑上运行一个大脑程序（例如 Ollama 或 LM Studio），平板通过家里的 Wi-Fi 用它。电脑要开着。',
     offline: false,
     recommended: !fits,
   };

@@ -29,8 +29,10 @@ export interface EngineFacts {
 
 export interface EngineChoice {
   engine: EngineKind;
-  /** One or two sentences for the parent: what was chosen and why. */
+  /** One or two sentences for the parent: what was chosen and why, in family words. */
   why: string;
+  /** The technical side of the choice (for 技术细节): the engine, threads, memory. */
+  detail?: string;
   /** The chosen engine is noticeably slower than a GPU (said honestly). */
   slower: boolean;
   /** The CPU engine runs in this browser and the device has the memory for its model (it may be offered). */
@@ -81,30 +83,38 @@ function decide(f: EngineFacts, memoryOk: boolean): EngineChoice {
       engine: 'webllm',
       slower: false,
       why: gpu
-        ? `这台设备有可用的显卡（WebGPU），用本机模型：下载一次后离线也能玩。${speedText(gpu)}`
-        : '这台设备有可用的显卡（WebGPU），用本机模型：下载一次后离线也能玩；下载后先在这台设备上测一下每轮要等多久。',
+        ? `这台设备有可用的显卡，用本机大脑：下载一次后离线也能玩。${speedText(gpu)}`
+        : '这台设备有可用的显卡，用本机大脑：下载一次后离线也能玩；下载后先在这台设备上测一下每轮要等多久。',
+      detail: 'WebLLM（WebGPU）',
     };
   const cpu = f.speeds?.cpu;
   if (f.cpuUsable && memoryOk && cpu?.fits)
     return {
       engine: 'cpu',
       slower: true,
-      why: `这台设备没有可用的显卡（WebGPU），用 CPU 引擎在本机运行小模型（${cpuThreadsText(f.isolated, f.cores)}）。${speedText(cpu)}`,
+      why: `这台设备没有可用的显卡，用本机慢速大脑（在处理器上运行）。${speedText(cpu)}`,
+      detail: `llama.cpp（WebAssembly，CPU）：${cpuThreadsText(f.isolated, f.cores)}`,
     };
   const because = gpu
     ? `本机模型太慢：${speedText(gpu)}`
     : cpu
-      ? `这台设备没有可用的显卡；CPU 引擎太慢：${speedText(cpu)}`
+      ? `这台设备没有可用的显卡；本机慢速大脑太慢：${speedText(cpu)}`
       : !f.cpuUsable
-        ? '这台设备没有可用的显卡，浏览器也不能运行 CPU 引擎'
+        ? '这台设备没有可用的显卡，浏览器也不能在处理器上运行大脑'
         : !memoryOk
-          ? `这台设备没有可用的显卡，内存（约 ${f.deviceMemoryGB} GB）也不够在本机运行模型（需要约 ${(f.cpuModelRamMB / 1024).toFixed(1)} GB 空闲内存）`
-          : `这台设备没有可用的显卡；CPU 引擎可以下载（约 ${f.cpuModelDownloadMB} MB），但要先在这台设备上测过够快才会用它`;
+          ? `这台设备没有可用的显卡，内存也不够在本机运行大脑（要约 ${f.cpuModelRamMB} MB 空闲内存）`
+          : `这台设备没有可用的显卡；本机慢速大脑可以下载（约 ${f.cpuModelDownloadMB} MB），但要先在这台设备上测过够快才会用它`;
+  const detail = [
+    `WebGPU：${f.gpuUsable ? '可用' : '不可用'}`,
+    `llama.cpp（WebAssembly，CPU）：${f.cpuUsable ? cpuThreadsText(f.isolated, f.cores) : '不能运行'}`,
+    ...(f.deviceMemoryGB !== undefined ? [`deviceMemory ≈ ${f.deviceMemoryGB} GB`] : []),
+  ].join('；');
   const sep = /[。！]$/.test(because) ? '' : '。';
-  if (f.remoteConfigured) return { engine: 'remote', slower: false, why: `${because}${sep}所以用已经设置好的家里电脑（需要局域网或网络）。` };
+  if (f.remoteConfigured) return { engine: 'remote', slower: false, why: `${because}${sep}所以用已经设置好的家里电脑（需要局域网或网络）。`, detail };
   return {
     engine: 'scripted',
     slower: false,
-    why: `${because}${sep}现在用规则大脑：每轮马上回答，不用联网，每个游戏都能玩到底，聊天用固定的友好句子。也可以在设置里连上家里的电脑（例如 Ollama）。`,
+    why: `${because}${sep}现在用规则大脑：每轮马上回答，不用联网，每个游戏都能玩到底，聊天用固定的友好句子。也可以在设置里连上家里的电脑。`,
+    detail,
   };
 }

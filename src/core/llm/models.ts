@@ -21,15 +21,22 @@ interface LocalModelChoice {
   vramMB: number;
   /** Qwen3: send `enable_thinking:false`. */
   thinking?: boolean;
+  /** Its name for a family: 小号 (about half a billion weights) or 中号 (one and a half). */
+  size: BrainSize;
+  /** What sets it apart from the other of its size, in plain words (shown after the name). */
+  kind?: string;
 }
 
+/** A brain's size as a family reads it. */
+export type BrainSize = '小号' | '中号';
+
 export const LOCAL_MODELS: LocalModelChoice[] = [
-  { id: 'Qwen2.5-1.5B-Instruct-q4f16_1-MLC', label: 'Qwen2.5-1.5B（推荐）', downloadMB: 880, vramMB: 1630 },
-  { id: 'Qwen2.5-1.5B-Instruct-q4f32_1-MLC', label: 'Qwen2.5-1.5B（q4f32，无 f16 的显卡）', downloadMB: 1100, vramMB: 1889 },
-  { id: 'Qwen2.5-0.5B-Instruct-q4f16_1-MLC', label: 'Qwen2.5-0.5B（较弱的设备）', downloadMB: 280, vramMB: 945 },
-  { id: 'Qwen2.5-0.5B-Instruct-q4f32_1-MLC', label: 'Qwen2.5-0.5B（q4f32，较弱的设备）', downloadMB: 320, vramMB: 1060 },
-  { id: 'Qwen3-1.7B-q4f16_1-MLC', label: 'Qwen3-1.7B', downloadMB: 1000, vramMB: 2037, thinking: true },
-  { id: 'Qwen3-0.6B-q4f16_1-MLC', label: 'Qwen3-0.6B', downloadMB: 350, vramMB: 1403, thinking: true },
+  { id: 'Qwen2.5-1.5B-Instruct-q4f16_1-MLC', label: 'Qwen2.5-1.5B（q4f16）', size: '中号', kind: '推荐', downloadMB: 880, vramMB: 1630 },
+  { id: 'Qwen2.5-1.5B-Instruct-q4f32_1-MLC', label: 'Qwen2.5-1.5B（q4f32，无 f16 的显卡）', size: '中号', kind: '给旧显卡', downloadMB: 1100, vramMB: 1889 },
+  { id: 'Qwen2.5-0.5B-Instruct-q4f16_1-MLC', label: 'Qwen2.5-0.5B（q4f16）', size: '小号', kind: '较弱的设备', downloadMB: 280, vramMB: 945 },
+  { id: 'Qwen2.5-0.5B-Instruct-q4f32_1-MLC', label: 'Qwen2.5-0.5B（q4f32，无 f16 的显卡）', size: '小号', kind: '较弱的设备、旧显卡', downloadMB: 320, vramMB: 1060 },
+  { id: 'Qwen3-1.7B-q4f16_1-MLC', label: 'Qwen3-1.7B（q4f16）', size: '中号', kind: '新版', downloadMB: 1000, vramMB: 2037, thinking: true },
+  { id: 'Qwen3-0.6B-q4f16_1-MLC', label: 'Qwen3-0.6B（q4f16）', size: '小号', kind: '新版', downloadMB: 350, vramMB: 1403, thinking: true },
 ];
 
 export const DEFAULT_MODEL_ID = 'Qwen2.5-1.5B-Instruct-q4f16_1-MLC';
@@ -66,6 +73,19 @@ export function defaultChoiceFor(probe: GpuFacts, hints: DeviceHints = {}): stri
   return isWeakDevice(probe, hints) ? WEAK_DEVICE_MODEL_ID : DEFAULT_MODEL_ID;
 }
 
+/** The technical name (for 技术细节): the model and its weights' format. */
 export function modelLabel(modelId: string): string {
   return LOCAL_MODELS.find((m) => m.id === modelId)?.label ?? modelId;
+}
+
+/** The brain's name for a family: 「中号大脑」; a model not in the list (a self-hosted one) is 「自备的大脑」. */
+export function modelName(modelId: string): string {
+  const m = LOCAL_MODELS.find((x) => x.id === modelId);
+  return m ? `${m.size}大脑` : '自备的大脑';
+}
+
+/** The choice as the settings list offers it: 「中号大脑（推荐，约 880 MB）」. */
+export function modelOption(modelId: string): string {
+  const m = LOCAL_MODELS.find((x) => x.id === modelId);
+  return m ? `${m.size}大脑（${m.kind ? `${m.kind}，` : ''}约 ${m.downloadMB} MB）` : modelId;
 }

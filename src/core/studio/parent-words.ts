@@ -53,10 +53,16 @@ export function statedDifficulty(text: string): 'easy' | 'hard' | undefined {
   return found;
 }
 
-/** "好的" / "可以" / "就这样": the parent takes the draft as it is. */
+/** "好的" / "可以" / "就这样" / 「好的，就这样」: the parent takes the draft as it is. */
 export function isAcceptWords(text: string): boolean {
   const t = text.replace(/[\s，。！!,.~～]/g, '');
-  return /^(好|好的|好啊|好呀|好吧|可以|可以的|行|行的|就这样|就这个|没问题|采用|同意|不错|挺好|很好|ok|OK|嗯好)(的|啊|呀|吧|了)?$/.test(t);
+  return /^(?:(?:嗯|好|好的|好啊|好呀|好吧|可以|可以的|行|行的|就这样|就这个|没问题|采用|同意|不错|挺好|很好|ok|OK|嗯好)(?:的|啊|呀|吧|了)?)+$/.test(t);
+}
+
+/** The first sentence of a story a parent gave (「开头是：从前有一只小兔子」), or undefined. */
+export function statedOpening(text: string): string | undefined {
+  const m = /(?:开头|第一句)(?:话)?(?:就)?(?:是|用|说|：|:)[：:\s]*[「“"]?([^「」“”"；;]{4,40}?)[」”"]?(?=[；;]|$)/.exec(text);
+  return m?.[1]?.trim().replace(/[，,]$/, '') || undefined;
 }
 
 interface SpokenCard {

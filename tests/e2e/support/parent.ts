@@ -25,10 +25,7 @@ export async function setUpAsParent(page: Page, opts: SetupOptions = {}): Promis
   await expect(page.getByTestId('first-run')).toBeVisible({ timeout: 20_000 });
   await page.getByTestId('setup-pin').fill(PARENT_PIN);
   await page.getByTestId('setup-pin-ok').click();
-  await page.getByTestId('setup-pin').fill(PARENT_PIN);
-  await page.getByTestId('setup-pin-ok').click();
   const code = (await page.getByTestId('recovery-code').textContent())!.trim();
-  await page.getByTestId('recovery-saved').check();
   await page.getByTestId('recovery-next').click();
   await expect(page.getByTestId('play-time-settings')).toBeVisible();
   if (!opts.bedtime) await page.getByTestId('bedtime-on').uncheck();

@@ -10,7 +10,7 @@ import { checkSentence, type TruthRules, type TurnResult } from '../../../src/co
 import { classClaims, declaredRules, lineFits, NO_OWN_RULES } from '../../../src/core/games/claim-kinds.ts';
 import { faultCode, PERSISTENT_AFTER, STUCK } from '../../../src/core/arcade/fault-line.ts';
 import { mainAgentRules } from '../../../src/arcade/model-loop.ts';
-import { childSentence } from '../../../src/core/errors/catalogue.ts';
+import { childLines, childSentence } from '../../../src/core/errors/catalogue.ts';
 import { DEFAULT_CONFIG, GuessNumberGame } from '../../../skills/guess-number/rules.ts';
 import { truth as guessTruth } from '../../../skills/guess-number/truth.ts';
 import { truth as drawTruth } from '../../../skills/draw-guess/truth.ts';
@@ -170,5 +170,17 @@ describe('the line after a model fault names the cause it knows', () => {
     expect(faultCode('model_remote_auth', 1, childSentence('model_remote_auth'))).toBe('model_remote_auth');
     expect(faultCode('model_too_slow', 1, childSentence('model_too_slow'))).toBe('model_too_slow');
     expect(faultCode('model_context_full', 1, childSentence('model_context_full'))).toBe(STUCK);
+  });
+});
+
+describe("the child's lines for a brain that cannot be reached say what is known, from the catalogue", () => {
+  it('a key or permission problem is a grown-up\'s task, never 「网络断了」; an unreachable computer never claims the network is down', () => {
+    for (const line of childLines('model_remote_auth')) {
+      expect(line).toMatch(/大人/);
+      expect(line).not.toMatch(/网络/);
+    }
+    // A failed fetch may be the Wi-Fi, a computer that is off, or a page it refuses: no line claims one of them.
+    for (const line of childLines('model_remote_network')) expect(line).not.toMatch(/断了|没有网|网络.*坏/);
+    for (const code of ['model_remote_mixed_content', 'model_remote_bad_url', 'model_bad_config']) for (const line of childLines(code)) expect(line).not.toMatch(/网络/);
   });
 });

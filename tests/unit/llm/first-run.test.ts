@@ -182,10 +182,14 @@ describe('测试连接', () => {
   });
 
   it('nobody listening at that port: what to check on the computer and the Wi-Fi', async () => {
-    const r = await testConnection({ baseUrl: 'http://127.0.0.1:9/v1' }, { pageUrl: 'http://localhost:4173/' });
+    const r = await testConnection({ baseUrl: 'http://127.0.0.1:9/v1', preset: 'ollama' }, { pageUrl: 'http://localhost:4173/' });
     expect(r).toMatchObject({ ok: false, code: 'model_remote_network', headline: '连不上 127.0.0.1:9。' });
     expect(r.tips.join('')).toContain('OLLAMA_ORIGINS');
     expect(r.detail).toContain('127.0.0.1:9');
+    // Each program's own advice: llama-server's tips name its own switch, never Ollama's.
+    const llama = await testConnection({ baseUrl: 'http://127.0.0.1:9/v1', preset: 'llamacpp' }, { pageUrl: 'http://localhost:4173/' });
+    expect(llama.tips.join('')).toContain('--host 0.0.0.0');
+    expect(llama.tips.join('')).not.toContain('OLLAMA');
   });
 
   it('an address with no /v1 API under it: found the computer, not the brain', async () => {
@@ -198,5 +202,21 @@ describe('测试连接', () => {
     const r = await testConnection({ baseUrl: 'http://192.168.1.20:11434/v1' }, { pageUrl: 'http://192.168.1.20:4173/', fetch: async () => new Response('', { status: 403 }) });
     expect(r).toMatchObject({ ok: false, code: 'model_remote_auth', headline: '192.168.1.20:11434 不让这个页面用它。' });
     expect(r.tips[0]).toContain('OLLAMA_ORIGINS');
+  });
+
+  it('refused with 401: 需要密钥 is the headline, and a cloud service\'s advice is about its key only', async () => {
+    const refuse = async () => new Response('', { status: 401 });
+    const none = await testConnection({ baseUrl: 'https://api.example.com/v1', preset: 'cloud' }, { pageUrl: 'https://tablet.local/', fetch: refuse });
+    expect(none).toMatchObject({ ok: false, code: 'model_remote_auth', status: 401, headline: '需要密钥：api.example.com 要 API 密钥才让用。' });
+    expect(none.tips.join('')).not.toContain('OLLAMA');
+    const wrong = await testConnection({ baseUrl: 'https://api.example.com/v1', preset: 'cloud', apiKey: 'sk-old' }, { pageUrl: 'https://tablet.local/', fetch: refuse });
+    expect(wrong.headline).toBe('需要密钥：api.example.com 不接受这个密钥。');
+  });
+
+  it('a server listing embedding models beside its chat models: only the chat models are offered, in its order', async () => {
+    const list = async () => Response.json({ data: [{ id: 'text-embedding-nomic-embed-text-v1.5' }, { id: 'qwen2.5-1.5b-instruct' }, { id: 'bge-m3' }, { id: 'gemma-3-4b-it' }] });
+    const r = await testConnection({ baseUrl: 'http://192.168.1.20:1234/v1', preset: 'lmstudio' }, { pageUrl: 'http://192.168.1.20:4173/', fetch: list });
+    expect(r).toMatchObject({ ok: true, models: ['qwen2.5-1.5b-instruct', 'gemma-3-4b-it'], other: ['text-embedding-nomic-embed-text-v1.5', 'bge-m3'] });
+    expect(r.headline).toBe('连上了！电脑上的模型：qwen2.5-1.5b-instruct、gemma-3-4b-it（另有 2 个不能聊天的模型没有列出）');
   });
 });

@@ -20,7 +20,7 @@ const gpu: WebGpuProbe = { usable: true, f16: true, adapter: 'test', maxStorageB
  * step answers with the rates of the thread count it was loaded with, and a load after the first
  * one (a reload with other threads) finishes at once.
  */
-function fakeWebLlm(opts: { cached?: boolean; fail?: string; rates?: (threads: number) => { prefillPerS: number; decodePerS: number } } = {}) {
+function fakeWebLlm(opts: { cached?: boolean; fail?: string; rates?: (threads: number) => { prefillPerS: number; decodePerS: number }; answer?: string } = {}) {
   const calls: string[] = [];
   let progress: ((p: LoadProgress) => void) | undefined;
   let finish!: (id: string) => void;
@@ -47,7 +47,7 @@ function fakeWebLlm(opts: { cached?: boolean; fail?: string; rates?: (threads: n
       calls.push(`measure ×${threads}`);
       return { ...opts.rates(threads), firstPieceMs: 1, decodeMs: 1 };
     },
-    complete: async () => '{"reply":{"text":"本机模型在此"}}',
+    complete: async () => opts.answer ?? '{"reply":{"text":"本机模型在此"}}',
     interrupt() {},
     async unload() {
       calls.push('unload');
@@ -126,6 +126,20 @@ describe('ModelController (settings screen logic)', () => {
     expect(await tryStep(hub, '你好')).toBe('本机模型在此');
   });
 
+  it('a model that loads but cannot answer one step in the step format is not called ready: let go, nothing kept, the state says why', async () => {
+    const f = fakeWebLlm({ answer: '\u0000\u0001 garbage, not a step' });
+    const { c, hub, saved } = controller(f);
+    await c.init();
+    const loading = c.load('webllm');
+    await tick();
+    f.finish('Qwen2.5-1.5B-Instruct-q4f16_1-MLC');
+    await loading;
+    expect(localStateText(c.snapshot.local)).toMatch(/^失败：这不是能用的模型文件，原来的大脑照常用（试答一步没有按格式回答/);
+    expect(saved.every((x) => x.readyOffline.length === 0)).toBe(true);
+    expect(hub.kind).toBeUndefined();
+    expect(f.calls.at(-1)).toBe('unload');
+  });
+
   it('a failed load says why (失败：原因) and leaves no model selected', async () => {
     const f = fakeWebLlm();
     const { c, hub } = controller(f);
@@ -199,7 +213,7 @@ describe('automatic engine choice', () => {
     expect(cpu.why).toContain('没有可用的显卡');
     expect(cpu.why).toContain('在每轮 20 秒的时限以内');
     expect(cpu.why).not.toContain('10 到 40 秒');
-    expect(chooseEngine({ ...facts, isolated: false, speeds: { cpu: fastCpu } }).why).toContain('只能用 1 个线程');
+    expect(chooseEngine({ ...facts, isolated: false, speeds: { cpu: fastCpu } }).detail).toContain('只能用 1 个线程');
     expect(chooseEngine({ ...facts, deviceMemoryGB: 1, remoteConfigured: true })).toMatchObject({ engine: 'remote', cpuRuns: false });
     expect(chooseEngine({ ...facts, speeds: { cpu: slowCpu }, remoteConfigured: true }).engine).toBe('remote');
     const none = chooseEngine({ ...facts, cpuUsable: false });
