@@ -6,11 +6,9 @@
  */
 import { copyFileSync } from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
-import { bundleFake } from './support/robot.ts';
+import { bundleFake, openWithSerialFake } from './support/robot.ts';
 import { say as speak, spoken, waitSpoken } from './support/child.ts';
-import { DEFAULT_SEED, drawGuessCards, expectSeedsPinned, pinSeeds } from './support/seeds.ts';
-import { setUpAsParent } from './support/parent.ts';
-import { installSpeechFake } from './fakes/speech-fake.ts';
+import { DEFAULT_SEED, drawGuessCards } from './support/seeds.ts';
 import { buildFirmware, readInk, startFirmware, type FirmwareProcess } from '../support/robot/c-firmware.ts';
 
 const say = (page: Page, words: string) => speak(page, words, { waitIdle: true });
@@ -125,13 +123,7 @@ test('a whole 你画我猜 game on the C firmware core: every picture in its fra
   fw.child.stderr.on('data', (b: Buffer) => (stderr += b.toString()));
   try {
     await connectBridge(page, fw);
-    await page.addInitScript({ content: bridge });
-    await page.addInitScript(installSpeechFake, {});
-    await pinSeeds(page, [DEFAULT_SEED]);
-    await page.goto('/?e2e#arcade');
-    await page.waitForFunction(() => '__agentcade' in window);
-    await expectSeedsPinned(page);
-    await setUpAsParent(page);
+    await openWithSerialFake(page, bridge);
 
     await page.getByTestId('connect-robot').click();
     await expect(page.getByTestId('robot-link-status')).toHaveText('机器人：已连接');

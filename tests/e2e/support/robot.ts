@@ -107,7 +107,10 @@ export const strokesOnWire = (a: Animal) => a.drawing.strokes.flatMap((s) => spl
 /** An animal the judge cannot confuse with `name` (no shared character). */
 export const otherThan = (name: string) => ANIMALS.find((a) => a.name !== name && ![...a.name].some((ch) => name.includes(ch)))!.name;
 
-/** Opens the app with the serial fake (optionally a robot with another hello), the speech fake and the demo model. */
+/**
+ * Opens the app with a navigator.serial fake (the simulator's serial-init.ts, optionally a robot
+ * with another hello, or a bridge to a firmware process), the speech fake and the rules brain.
+ */
 export async function openWithSerialFake(page: Page, fakeSerial: string, hello?: Record<string, unknown>): Promise<void> {
   if (hello) await page.addInitScript((h) => Object.assign(globalThis, { __robotSimOptions: { hello: h } }), hello);
   await page.addInitScript({ content: fakeSerial });
