@@ -104,35 +104,43 @@ async function rebootAt(animal: string, at: number, on: 'request' | 'drawn' = 'r
   };
 }
 
+/** Reboots at every point of `animal`'s drawing: as each request arrives (draw.begin = 1 … draw.end), and as each stroke appears on the screen. */
+async function everyRebootPoint(animal: string, bootMs?: number): Promise<{ rows: Row[]; plain: Row; pieces: number }> {
+  const plain = await rebootAt(animal, 0);
+  const rows: Row[] = [];
+  for (let at = 1; at <= plain.pieces + 2; at++) rows.push(await rebootAt(animal, at, 'request', bootMs));
+  for (let at = 1; at < plain.pieces; at++) rows.push({ ...(await rebootAt(animal, at, 'drawn', bootMs)), at: -at });
+  return { rows, plain, pieces: plain.pieces };
+}
+
+const where = (at: number) => (at > 0 ? `request ${at}` : `stroke ${-at} drawn`);
+
+/** The picture is whole on the robot and the game was told so; what was sent before the reboot plus one replay, no busy NAKs. */
+function expectOneReplay(rows: Row[]): void {
+  for (const r of rows) {
+    const at = `reboot at ${where(r.at)}`;
+    expect(r.completed, at).toBe(true);
+    expect(r.drawn, at).toBe(r.pieces);
+    expect(r.complete, at).toBe(true);
+    // Strokes before the reboot + one replay: never more than two streams' worth, one draw.end each.
+    expect(r.strokes, at).toBeLessThanOrEqual(2 * r.pieces);
+    expect(r.drawEnds, at).toBeLessThanOrEqual(2);
+    expect(r.busy, at).toBe(0);
+  }
+}
+
 describe('one redraw after a reset', () => {
   for (const animal of ['fish', 'peacock']) {
     it(`${animal}: a reboot at any point of the drawing gets the picture replayed exactly once, no busy NAKs`, async () => {
-      const rows: Row[] = [];
-      const plain = await rebootAt(animal, 0);
-      const total = plain.pieces + 2;
-      // Every point: as each request arrives (draw.begin = 1 … draw.end = total), and as each stroke appears on the screen.
-      for (let at = 1; at <= total; at++) rows.push(await rebootAt(animal, at));
-      for (let at = 1; at < plain.pieces; at++) rows.push({ ...(await rebootAt(animal, at, 'drawn')), at: -at });
+      const { rows, plain, pieces } = await everyRebootPoint(animal);
       const worst = rows.reduce((a, b) => (b.strokes > a.strokes ? b : a));
       const slowest = rows.reduce((a, b) => (b.ms > a.ms ? b : a));
       const mean = (k: 'strokes' | 'ms') => rows.reduce((s, r) => s + r[k], 0) / rows.length;
-      const pieces = total - 2;
-      const where = (at: number) => (at > 0 ? `request ${at}` : `stroke ${-at} drawn`);
       console.log(
         `[reboot] ${animal}: ${pieces} pieces, no reboot ${plain.ms} ms; ${rows.length} reboot points; stroke requests per piece mean ${(mean('strokes') / pieces).toFixed(2)}, worst ${(worst.strokes / pieces).toFixed(2)} (at ${where(worst.at)}); ` +
           `draw.end worst ${Math.max(...rows.map((r) => r.drawEnds))}; busy NAKs ${rows.reduce((s, r) => s + r.busy, 0)}; time to done mean ${Math.round(mean('ms'))} ms, worst ${slowest.ms} ms (at ${where(slowest.at)})`,
       );
-      for (const r of rows) {
-        const at = `reboot at ${where(r.at)}`;
-        // The picture is whole on the robot, and the game was told so.
-        expect(r.completed, at).toBe(true);
-        expect(r.drawn, at).toBe(r.pieces);
-        expect(r.complete, at).toBe(true);
-        // Strokes before the reboot + one replay: never more than two streams' worth, one draw.end each.
-        expect(r.strokes, at).toBeLessThanOrEqual(2 * r.pieces);
-        expect(r.drawEnds, at).toBeLessThanOrEqual(2);
-        expect(r.busy, at).toBe(0);
-      }
+      expectOneReplay(rows);
     }, 120_000);
   }
 });
@@ -161,25 +169,12 @@ describe('a robot slow to come back after a reset', () => {
   // requests have failed with a timeout, and must still lead to one replay, not a replay plus a redraw.
   for (const bootMs of [600, 1500, 2500]) {
     it(`${bootMs} ms to the hello: a reboot at any point of the fish is still one replay, no busy NAKs`, async () => {
-      const plain = await rebootAt('fish', 0);
-      const total = plain.pieces + 2;
-      const rows: Row[] = [];
-      for (let at = 1; at <= total; at++) rows.push(await rebootAt('fish', at, 'request', bootMs));
-      for (let at = 1; at < plain.pieces; at++) rows.push({ ...(await rebootAt('fish', at, 'drawn', bootMs)), at: -at });
-      const where = (at: number) => (at > 0 ? `request ${at}` : `stroke ${-at} drawn`);
+      const { rows, pieces } = await everyRebootPoint('fish', bootMs);
       console.log(
-        `[reboot] fish, ${bootMs} ms boot: stroke requests per piece worst ${(Math.max(...rows.map((r) => r.strokes)) / plain.pieces).toFixed(2)}; ` +
+        `[reboot] fish, ${bootMs} ms boot: stroke requests per piece worst ${(Math.max(...rows.map((r) => r.strokes)) / pieces).toFixed(2)}; ` +
           `draw.end worst ${Math.max(...rows.map((r) => r.drawEnds))}; busy ${rows.reduce((s, r) => s + r.busy, 0)}; time to done worst ${Math.max(...rows.map((r) => r.ms))} ms`,
       );
-      for (const r of rows) {
-        const at = `reboot at ${where(r.at)}`;
-        expect(r.completed, at).toBe(true);
-        expect(r.drawn, at).toBe(r.pieces);
-        expect(r.complete, at).toBe(true);
-        expect(r.strokes, at).toBeLessThanOrEqual(2 * r.pieces);
-        expect(r.drawEnds, at).toBeLessThanOrEqual(2);
-        expect(r.busy, at).toBe(0);
-      }
+      expectOneReplay(rows);
     }, 60_000);
   }
 });
