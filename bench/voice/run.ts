@@ -21,6 +21,7 @@ import { resolve } from 'node:path';
 import type { Page } from 'playwright-core';
 import { DEFAULT_VOICE_ACTIVITY, PREVIOUS_VOICE_ACTIVITY, VoiceActivityGate, type VoiceActivityOptions } from '../../src/core/speech/voice-activity.ts';
 import { readWav, voiceWav, type VoiceWav, type WavName } from '../../tests/support/voice-wavs.ts';
+import type { CpuRun, LiveRun } from '../../tests/lab/voice.ts';
 import { benchArg, buildLab, launchChromium, ROOT, serveLab } from '../lab-browser.ts';
 
 const args = process.argv.slice(2);
@@ -35,19 +36,7 @@ const server = await serveLab(DIST, PORT, PAGE);
 /** The browser's version, from the first launch. */
 let version = '';
 
-type CpuRun = { audioS: number; inferenceMs: number; frames: number; probs: number[] };
 type LabWindow = { runVoiceLive(o: object): Promise<LiveRun>; runVoiceCpu(b64: string): Promise<CpuRun> };
-interface LiveRun {
-  detail?: string[];
-  micOpenedAt: number;
-  stops: number[];
-  ends: number[];
-  endsCompare: number[];
-  frames: number;
-  echoes: number;
-  startedAt: number;
-  endedAt: number;
-}
 
 /** A browser whose microphone plays `name`'s recording (a launch switch: one browser per recording), on the lab page. */
 async function withCapture<T>(name: WavName, fn: (page: Page) => Promise<T>): Promise<T> {

@@ -119,7 +119,14 @@ async function live(o: { seconds: number; robot: 'always' | 'echo'; periodMs?: n
  * The model on 16 kHz samples, 512 per frame, one after another: its CPU time per second of audio,
  * and each frame's speech probability (frame i ends at (i + 1) · 32 ms into the audio).
  */
-async function cpu(samples16k: Float32Array): Promise<{ audioS: number; inferenceMs: number; frames: number; probs: number[] }> {
+export interface CpuRun {
+  audioS: number;
+  inferenceMs: number;
+  frames: number;
+  probs: number[];
+}
+
+async function cpu(samples16k: Float32Array): Promise<CpuRun> {
   const { ort } = await import('@ricky0123/vad-web/dist/real-time-vad.js');
   const { Silero } = await import('@ricky0123/vad-web/dist/models/silero.js');
   (ort as { env: { wasm: { wasmPaths: string; numThreads: number } } }).env.wasm.wasmPaths = VAD_BASE;
