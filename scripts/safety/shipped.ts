@@ -13,7 +13,8 @@ import animals from '../../skills/draw-guess/animals.json' with { type: 'json' }
 import { DEMO_ACTIONS, DEMO_STORIES, DEMO_THEMES, STORY_CONTINUATIONS, STORY_SOOTHE } from '../../src/studio/demo-decks.ts';
 import { CARING, CARING_TOLD, REDIRECT } from '../../src/core/safety/replies.ts';
 import { PLAY_TIME_LINES } from '../../src/core/safety/play-time.ts';
-import '../../src/arcade/errors.ts';
+import { unavailableText } from '../../src/arcade/errors.ts';
+import type { ArcadeGame } from '../../src/core/arcade/types.ts';
 import '../../src/a2a/errors.ts';
 import '../../src/games/errors.ts';
 import '../../src/llm/errors.ts';
@@ -107,6 +108,11 @@ export function shippedLines(): ShippedLine[] {
     add('actions', `真棒！我说：${a.说法}！`);
   }
   for (const s of allChildSentences()) add('errors', s);
+  // Lines that name a game by its title, with each built-in game's (skills/<id>/SKILL.md).
+  for (const f of files('skills', /^SKILL\.md$/).filter((f) => f.split('/').length === 3)) {
+    const title = /^\s*title:\s*(.+)$/m.exec(readFileSync(join(root, f), 'utf8'))?.[1]?.trim();
+    if (title) add('app', unavailableText({ declaration: { title }, available: false } as ArcadeGame));
+  }
   for (const s of [...Object.values(REDIRECT), ...Object.values(CARING), CARING_TOLD, ...Object.values(PLAY_TIME_LINES)]) add('app', s);
   for (const dir of SCANNED) {
     for (const f of files(dir, /\.(ts|svelte)$/)) {

@@ -540,7 +540,7 @@ export class StudioSession {
             kind: 'boundary',
             ...(stream ? { streamText: (text: string, attempt: number) => stream.update(text, attempt) } : {}),
             perform: (raw) => {
-              const args = stream && typeof raw.text === 'string' ? { ...raw, text: stream.finish(this.trueWords(stream, raw.text.trim())) || (stream.sent.length ? NOTHING_MORE : '') } : raw;
+              const args = stream && typeof raw.text === 'string' ? { ...raw, text: stream.finish(this.trueWords(stream, raw.text.trim(), spec.name !== 'finish')) || (stream.sent.length ? NOTHING_MORE : '') } : raw;
               const parsed = parseManagerStep({ action: spec.name, args }, allowed, this.deps.pkg, s.stage, () => `w${++this.snap.seq}`);
               if (parsed.kind === 'invalid') throw new ToolError(parsed.message);
               if (parsed.kind !== 'boundary') throw new ToolError(`「${spec.name}」不是边界工具`);
@@ -568,15 +568,18 @@ export class StudioSession {
     return this.playStream;
   }
 
-  /** The manager's words if true; refused back (a tool error) while retries last, then the rules' own line. */
-  private trueWords(stream: SentenceStream<TruthProblem>, text: string): string {
+  /**
+   * The manager's words if true; refused back (a tool error) while retries last, then the rules' own
+   * line. `continues`: the game goes on after these words (`reply`), not `finish`.
+   */
+  private trueWords(stream: SentenceStream<TruthProblem>, text: string, continues: boolean): string {
     const problem = stream.problemIn(text);
     if (!problem) return text;
     if (problem.problem.claim.kind === UNSAFE) {
       // A blocked line never swallows the turn: the redirect, then what the rules decided this turn.
       this.log('tool_call', { tool: 'safety', kind: 'invalid' });
       stream.restart();
-      const line = rebuiltTurn({ redirect: REDIRECT.game, rulesLine: this.stepRules?.fallback() ?? null, continues: true, said: stream.sent });
+      const line = rebuiltTurn({ redirect: REDIRECT.game, rulesLine: this.stepRules?.fallback() ?? null, continues, said: stream.sent });
       const at = text.indexOf(problem.sentence);
       this.deps.blocked?.(at >= 0 ? text.slice(at) : problem.sentence, unsafeNow(problem.sentence), line);
       return line;
