@@ -8,63 +8,20 @@
  * the folder holds the bench page), serves it with
  * `vite preview`, drives Debian's Chromium with playwright-core and prints p50/p95 and their ratio.
  */
-import { spawn, spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { resolve } from 'node:path';
-import { chromium } from 'playwright-core';
+import { benchArg, buildLab, launchChromium, serveLab } from '../lab-browser.ts';
 
 const args = process.argv.slice(2);
-const arg = (name: string, fallback: string) => {
-  const i = args.indexOf(`--${name}`);
-  return i >= 0 && args[i + 1] ? args[i + 1] : fallback;
-};
-const N = Number(arg('n', '500'));
-const PORT = Number(arg('port', '4182'));
-const DIST = arg('dist', '.cache/dist-bench-a2a');
-const root = resolve(import.meta.dirname, '../..');
+const N = Number(benchArg(args, 'n', '500'));
+const PORT = Number(benchArg(args, 'port', '4182'));
+const DIST = benchArg(args, 'dist', '.cache/dist-bench-a2a');
+const PAGE = 'tests/lab/a2a-bench.html';
 
-if (!args.includes('--no-build') || !existsSync(resolve(root, DIST, 'tests/lab/a2a-bench.html'))) {
-  console.log(`building into ${DIST} …`);
-  const b = spawnSync('npx', ['vite', 'build', '--logLevel', 'error', '--outDir', DIST], {
-    cwd: root,
-    stdio: 'inherit',
-    env: { ...process.env, AGENTCADE_LAB: '1' },
-  });
-  if (b.status !== 0) process.exit(b.status ?? 1);
-}
-
-const server = spawn('npx', ['vite', 'preview', '--outDir', DIST, '--port', String(PORT), '--strictPort'], {
-  cwd: root,
-  stdio: ['ignore', 'pipe', 'inherit'],
-  detached: true,
-});
-const stop = () => {
-  try {
-    process.kill(-server.pid!, 'SIGTERM');
-  } catch {
-    /* already gone */
-  }
-};
-process.on('exit', stop);
-
-async function waitForServer(url: string): Promise<void> {
-  for (let i = 0; i < 300; i++) {
-    try {
-      if ((await fetch(url)).ok) return;
-    } catch {
-      /* not yet */
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`the preview server did not answer at ${url}`);
-}
-
-const url = `http://localhost:${PORT}/tests/lab/a2a-bench.html`;
+buildLab(args, DIST, PAGE);
+const server = await serveLab(DIST, PORT, PAGE);
 try {
-  await waitForServer(url);
-  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-first-run', '--disable-background-networking'] });
+  const browser = await launchChromium();
   const page = await browser.newPage();
-  await page.goto(url);
+  await page.goto(server.url(PAGE));
   await page.waitForFunction(() => 'runA2ABench' in window);
   type Stats = { n: number; p50: number; p95: number; mean: number };
   const result = (await page.evaluate(
@@ -79,5 +36,5 @@ try {
   console.log(`  raw postMessage round trip (same GameInput, same Worker)                    p50 ${ms(result.raw.p50)}  p95 ${ms(result.raw.p95)}  mean ${ms(result.raw.mean)}`);
   console.log(`  ratio  p50 ×${result.ratioP50.toFixed(1)}   p95 ×${result.ratioP95.toFixed(1)}`);
 } finally {
-  stop();
+  server.stop();
 }

@@ -19,10 +19,10 @@
  *    WebAssembly runs llama.cpp slower than native; the rows "×⅓ wasm" divide the rates by 3 (an
  *    estimate: research/webllm.md §8, wllama#4), the plain rows keep them.
  */
-import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { chromium } from 'playwright-core';
+import type { Browser } from 'playwright-core';
+import { benchArg, buildLab, launchChromium, ROOT as root, serveLab } from '../lab-browser.ts';
 import { startFileServer } from '../../tests/support/file-server.ts';
 import { tinyGguf } from '../../tests/support/tiny-gguf.ts';
 import { writeQwenShapedGguf } from '../../tests/support/qwen-gguf.ts';
@@ -35,41 +35,34 @@ import type { DeviceProfile } from '../latency/profiles.ts';
 import type { StepRequest } from '../../src/core/llm/types.ts';
 
 const args = process.argv.slice(2);
-const arg = (name: string, fallback: string) => (args.includes(`--${name}`) ? args[args.indexOf(`--${name}`) + 1] : fallback);
+const arg = (name: string, fallback: string) => benchArg(args, name, fallback);
 const RUNS = Number(arg('runs', '5'));
 const PORT = Number(arg('port', '4183'));
 const DIST = arg('dist', '.cache/dist-bench-cpu');
-const root = resolve(import.meta.dirname, '../..');
+const PAGE = 'tests/lab/cpu-engine.html';
+
+/**
+ * The lab page served, a file server with `files`, and one browser for `fn`; all closed after it.
+ * `fn` gets the page's address and the files' addresses.
+ */
+async function withLab<T>(files: Record<string, Uint8Array>, fn: (browser: Browser, url: string, fileUrl: (path: string) => string) => Promise<T>): Promise<T> {
+  buildLab(args, DIST, PAGE);
+  const server = await serveLab(DIST, PORT, PAGE);
+  const fileServer = await startFileServer(files);
+  const browser = await launchChromium();
+  try {
+    return await fn(browser, server.url(PAGE), (path) => fileServer.url(path));
+  } finally {
+    await browser.close();
+    await fileServer.close();
+    server.stop();
+  }
+}
 
 // ---- 1. this machine ----
 
 async function measure() {
-  if (!args.includes('--no-build') || !existsSync(resolve(root, DIST, 'tests/lab/cpu-engine.html'))) {
-    console.log(`building into ${DIST} …`);
-    const b = spawnSync('npx', ['vite', 'build', '--logLevel', 'error', '--outDir', DIST], { cwd: root, stdio: 'inherit', env: { ...process.env, AGENTCADE_LAB: '1' } });
-    if (b.status !== 0) process.exit(b.status ?? 1);
-  }
-  const server = spawn('npx', ['vite', 'preview', '--outDir', DIST, '--port', String(PORT), '--strictPort'], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'], detached: true });
-  const stop = () => {
-    try {
-      process.kill(-server.pid!, 'SIGTERM');
-    } catch {
-      /* already gone */
-    }
-  };
-  process.on('exit', stop);
-  const files = await startFileServer({ '/tiny.gguf': tinyGguf({ seed: 3 }) });
-  const url = `http://localhost:${PORT}/tests/lab/cpu-engine.html`;
-  for (let i = 0; i < 300; i++) {
-    try {
-      if ((await fetch(url)).ok) break;
-    } catch {
-      /* not yet */
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-first-run', '--disable-background-networking'] });
-  try {
+  return withLab({ '/tiny.gguf': tinyGguf({ seed: 3 }) }, async (browser, url, fileUrl) => {
     // A realistic prompt length: a game's system prompt and a few rounds (≈1 700 characters).
     const system = `你是陪小朋友玩“猜数字”的机器人。${'每一步只做一个动作：调用一个工具，或者用 reply 说出这一轮最后要说的话。说话要短、温暖、鼓励，用孩子听得懂的词。'.repeat(12)}`;
     const tools = [{ name: 'reply', description: '', parameters: { type: 'object', properties: { text: { type: 'string', minLength: 60, maxLength: 60 } }, required: ['text'] } }];
@@ -78,7 +71,7 @@ async function measure() {
       const page = await browser.newPage();
       await page.goto(url);
       await page.waitForFunction(() => document.getElementById('state')?.textContent === 'ready');
-      const loaded = (await page.evaluate(([u, t]) => (globalThis as unknown as { __cpuLab: { load(u: string, t: number): Promise<unknown> } }).__cpuLab.load(u, t), [files.url('/tiny.gguf'), threads] as const)) as { details: { threads: number; multiThread: boolean } };
+      const loaded = (await page.evaluate(([u, t]) => (globalThis as unknown as { __cpuLab: { load(u: string, t: number): Promise<unknown> } }).__cpuLab.load(u, t), [fileUrl('/tiny.gguf'), threads] as const)) as { details: { threads: number; multiThread: boolean } };
       const row = { prefill: [] as number[], decode: [] as number[], promptTokens: 0, decodeTokens: 0, threads: loaded.details.threads, multi: loaded.details.multiThread };
       for (let r = 0; r < RUNS + 1; r++) {
         // A new first message each run: the whole prompt is prefilled (no prompt cache).
@@ -101,11 +94,7 @@ async function measure() {
       await page.close();
     }
     return { out, browser: browser.version() };
-  } finally {
-    await browser.close();
-    await files.close();
-    stop();
-  }
+  });
 }
 
 // ---- 2. projection ----
@@ -201,37 +190,12 @@ async function measureQwen(): Promise<{ rows: QwenRow[]; slotRows: SlotRow[]; ca
     writeQwenShapedGguf(file);
   }
   const bytes = new Uint8Array(readFileSync(file));
-  if (!args.includes('--no-build') || !existsSync(resolve(root, DIST, 'tests/lab/cpu-engine.html'))) {
-    console.log(`building into ${DIST} …`);
-    const b = spawnSync('npx', ['vite', 'build', '--logLevel', 'error', '--outDir', DIST], { cwd: root, stdio: 'inherit', env: { ...process.env, AGENTCADE_LAB: '1' } });
-    if (b.status !== 0) process.exit(b.status ?? 1);
-  }
-  const server = spawn('npx', ['vite', 'preview', '--outDir', DIST, '--port', String(PORT), '--strictPort'], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'], detached: true });
-  const stop = () => {
-    try {
-      process.kill(-server.pid!, 'SIGTERM');
-    } catch {
-      /* already gone */
-    }
-  };
-  process.on('exit', stop);
-  const files = await startFileServer({ '/qwen.gguf': bytes });
-  const url = `http://localhost:${PORT}/tests/lab/cpu-engine.html`;
-  for (let i = 0; i < 300; i++) {
-    try {
-      if ((await fetch(url)).ok) break;
-    } catch {
-      /* not yet */
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-first-run', '--disable-background-networking'] });
+  return withLab({ '/qwen.gguf': bytes }, async (browser, url, fileUrl) => {
   type Lab = {
     load(u: string, t: number, slots?: number, batch?: number): Promise<{ details: { threads: number; multiThread: boolean } }>;
     step(m: unknown, t: unknown, max: number, temp: number): Promise<{ error?: string; details: { promptPerSecond: number; decodePerSecond: number; promptTokens: number } }>;
     abandonThenStep(long: unknown, short: unknown, t: unknown, ms: number): Promise<{ firstPieceMs: number }>;
   };
-  try {
     const tools = [{ name: 'reply', description: '', parameters: { type: 'object', properties: { text: { type: 'string', minLength: 12, maxLength: 12 } }, required: ['text'] } }];
     const rows: QwenRow[] = [];
     for (const threads of args.includes('--only-cancel') ? [] : [1, 2]) {
@@ -239,7 +203,7 @@ async function measureQwen(): Promise<{ rows: QwenRow[]; slotRows: SlotRow[]; ca
       page.setDefaultTimeout(600_000);
       await page.goto(url);
       await page.waitForFunction(() => document.getElementById('state')?.textContent === 'ready');
-      const loaded = await page.evaluate(({ u, t }) => (globalThis as unknown as { __cpuLab: Lab }).__cpuLab.load(u, t), { u: files.url('/qwen.gguf'), t: threads });
+      const loaded = await page.evaluate(({ u, t }) => (globalThis as unknown as { __cpuLab: Lab }).__cpuLab.load(u, t), { u: fileUrl('/qwen.gguf'), t: threads });
       const row: QwenRow = { threads: loaded.details.threads, multi: loaded.details.multiThread, prefill: [], decode: [], promptTokens: 0, afterAbandonFirstPieceS: 0, aloneFirstPieceS: 0 };
       // The calibration layout the app measures after a load (a new first character each run: no prompt cache).
       for (let r = 0; r < QWEN_RUNS; r++) {
@@ -278,7 +242,7 @@ async function measureQwen(): Promise<{ rows: QwenRow[]; slotRows: SlotRow[]; ca
         page.setDefaultTimeout(900_000);
         await page.goto(url);
         await page.waitForFunction(() => document.getElementById('state')?.textContent === 'ready');
-        await page.evaluate(({ u, n }) => (globalThis as unknown as { __cpuLab: Lab }).__cpuLab.load(u, 2, n), { u: files.url('/qwen.gguf'), n: slots });
+        await page.evaluate(({ u, n }) => (globalThis as unknown as { __cpuLab: Lab }).__cpuLab.load(u, 2, n), { u: fileUrl('/qwen.gguf'), n: slots });
         const game = [
           { role: 'system', content: `g${slots}${'你是游戏主持人。每一步只做一个动作：调用一个工具，或者用 reply 说出这一轮最后要说的话。'.repeat(6)}` },
           { role: 'user', content: '{"event":"message","user_text":"我猜五十"}' },
@@ -302,7 +266,7 @@ async function measureQwen(): Promise<{ rows: QwenRow[]; slotRows: SlotRow[]; ca
         page.setDefaultTimeout(900_000);
         await page.goto(url);
         await page.waitForFunction(() => document.getElementById('state')?.textContent === 'ready');
-        await page.evaluate(({ u, b }) => (globalThis as unknown as { __cpuLab: Lab }).__cpuLab.load(u, 2, 1, b), { u: files.url('/qwen.gguf'), b: batch });
+        await page.evaluate(({ u, b }) => (globalThis as unknown as { __cpuLab: Lab }).__cpuLab.load(u, 2, 1, b), { u: fileUrl('/qwen.gguf'), b: batch });
         const [sys, user] = calibrationMessages();
         // `--quick` (a busy machine): no calibration step, no step alone, no count of the long prompt.
         const cal = QUICK
@@ -343,11 +307,7 @@ async function measureQwen(): Promise<{ rows: QwenRow[]; slotRows: SlotRow[]; ca
         await page.close();
       }
     return { rows, slotRows, cancelRows, browser: browser.version(), fileMB: bytes.length / 1e6 };
-  } finally {
-    await browser.close();
-    await files.close();
-    stop();
-  }
+  });
 }
 
 const QWEN_RUNS = Number(arg('qwen-runs', '2'));

@@ -48,6 +48,8 @@ export class LinkSession {
   private helloWaiter: { resolve(h: Hello | null): void } | null = null;
   private closing: Promise<void> | null = null;
   private hello: Hello | null = null;
+  /** Waiting for the next frame the robot sends (see `nextFrame`). */
+  private frameWaiters: Array<() => void> = [];
 
   constructor(
     readonly port: SerialPortLike,
@@ -117,6 +119,16 @@ export class LinkSession {
     return this.tracker.send(command);
   }
 
+  /**
+   * Settles after the next valid frame from the robot has been handled (a Pong, an Ack, a hello:
+   * a new hello's reboot handling has run by then), or when the session ends. Within a ready
+   * session it settles in about `pingInterval` (the heartbeat's Pong) or `staleAfter` (lost).
+   */
+  nextFrame(): Promise<void> {
+    if (this.closed) return Promise.resolve();
+    return new Promise((resolve) => this.frameWaiters.push(resolve));
+  }
+
   /** Fails every command in flight. */
   failAll(code: RobotErrorCode, detail?: string): void {
     this.tracker.failAll(code, detail);
@@ -159,7 +171,16 @@ export class LinkSession {
   // ---- reading ----------------------------------------------------------------------------------
 
   private onBytes(bytes: Uint8Array): void {
-    for (const f of this.decoder.push(bytes)) this.onFrame(f);
+    let framed = false;
+    for (const f of this.decoder.push(bytes)) {
+      framed = true;
+      this.onFrame(f);
+    }
+    if (framed) this.wakeFrameWaiters();
+  }
+
+  private wakeFrameWaiters(): void {
+    for (const wake of this.frameWaiters.splice(0)) wake();
   }
 
   private onFrame(frame: Frame): void {
@@ -223,6 +244,7 @@ export class LinkSession {
 
   private async closePort(): Promise<void> {
     this.opts.clock.clearTimeout(this.heartbeat);
+    this.wakeFrameWaiters();
     this.helloWaiter?.resolve(null);
     if (this.streams) await this.streams.close();
     else await this.port.close().catch(() => {});

@@ -119,6 +119,17 @@ export class RobotLink extends Emitter<LinkEvents> {
     return this.session.send(command);
   }
 
+  /**
+   * Settles after the robot's next frame has been handled (a hello's reboot handling included),
+   * or at once when no robot is ready, or when the session ends. After a request timed out this
+   * tells a robot that is restarting (its next frame is a hello with a new boot id) from one that
+   * is still there (a Pong of the same boot) or gone (the link is lost).
+   */
+  nextFrame(): Promise<void> {
+    if (this.state !== 'ready' || !this.session) return Promise.resolve();
+    return this.session.nextFrame();
+  }
+
   /** Closes the port for good (no reconnect). */
   async close(): Promise<void> {
     this.discovery.stop();

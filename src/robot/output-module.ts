@@ -70,6 +70,9 @@ interface RobotOutputOptions {
 /** Codes that mean the USB robot is gone (not just one command): the on-screen robot is in charge now. */
 const ROBOT_GONE = new Set(['robot_unplugged', 'robot_link_stale', 'robot_not_connected']);
 
+/** Codes of a request the robot never answered in time: a restart (hello still to come) looks like this at first. */
+const TIMEOUTS = new Set(['robot_ack_timeout', 'robot_done_timeout']);
+
 const errorText = (code: string) => `${code}: ${describeAny(code).child}`;
 
 const failureDetail = (f: RunFailure) => `${f.method} (${f.index + 1}): ${f.detail}`;
@@ -246,11 +249,18 @@ export class RobotOutput extends Emitter<RobotOutputEvents> implements DevicePor
       return { ...failedResult(r.failed), error: errorText('robot_card_not_shown') };
     }
     const { failed } = r;
+    // A robot that restarts is silent until its hello, which may come well after a request's ack
+    // timeout: its next frame tells a restart (a new hello, whose resync then runs) from a robot
+    // that is still there (a Pong) or gone (the link is lost, the on-screen copy counts).
+    if (TIMEOUTS.has(failed.code)) {
+      await robot.nextFrame();
+      if (!robot.ready) return { ...this.screenResult(await screen), shown_on: 'screen' };
+    }
     // The robot restarted while this picture was on its way: the resync that its new hello started
     // replays the picture (without animation) once; that replay is this picture's outcome. Drawing it
     // again here, or letting the game draw it again, would stream it two or three times over.
     if (this.resync && this.resync.generation !== generation) {
-      const replay = await this.latestResync();
+      const replay = await this.latestResync(robot);
       if (replay.ok && this.picture === picture) return { device_completed: true };
       if (!replay.ok && replay.failed) return { device_completed: false, error: errorText('robot_picture_incomplete'), detail: `after a reboot: ${failureDetail(replay.failed)}` };
     }
@@ -273,11 +283,15 @@ export class RobotOutput extends Emitter<RobotOutputEvents> implements DevicePor
     return 'result' in r ? r.result : failedResult(r.failed);
   }
 
-  /** The outcome of the newest resync (a reboot during a resync starts another; that one counts). */
-  private async latestResync(): Promise<RunResult> {
+  /**
+   * The outcome of the newest resync (a reboot during a resync starts another; that one counts,
+   * also when its hello comes after the replay's requests timed out: see drawPicture).
+   */
+  private async latestResync(robot: RobotLink): Promise<RunResult> {
     for (;;) {
       const current = this.resync!;
       const r = await current.done;
+      if (!r.ok && r.failed && TIMEOUTS.has(r.failed.code)) await robot.nextFrame();
       if (this.resync === current) return r;
     }
   }

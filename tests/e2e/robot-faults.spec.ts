@@ -7,7 +7,7 @@
  * link's health shows in 设置 and in 记录.
  */
 import { expect, test, type Page } from '@playwright/test';
-import { bundleFake, byDrawingId, linesSeen, openWithSerialFake, otherThan, strokesOnWire, unplugOnFirstStroke, watchLines } from './support/robot.ts';
+import { bundleFake, byDrawingId, linesSeen, openWithSerialFake, otherThan, SHORT_DRAWINGS_SEED, strokesOnWire, unplugOnFirstStroke, watchLines } from './support/robot.ts';
 import { say as speak, spoken, waitSpoken } from './support/child.ts';
 import { openGrownUp } from './support/parent.ts';
 
@@ -19,9 +19,9 @@ test.beforeAll(async () => {
   fakeSerial = await bundleFake('tests/e2e/fakes/serial-init.ts');
 });
 
-/** The app with the serial fake, the speech fake and the demo model; the robot connected by a tap. */
+/** The app with the serial fake, the speech fake and the rules brain, short drawings first; the robot connected by a tap. */
 async function openConnected(page: Page) {
-  await openWithSerialFake(page, fakeSerial);
+  await openWithSerialFake(page, fakeSerial, undefined, SHORT_DRAWINGS_SEED);
   await page.getByTestId('connect-robot').click();
   await expect(page.getByTestId('robot-link-status')).toHaveText('机器人：已连接');
 }

@@ -3,6 +3,7 @@
  * the speaking queue) on the microphone, which Chromium's fake capture device feeds with a looping
  * recording; a stand-in speech engine keeps the robot "speaking". Times are the page clock.
  */
+import { VoiceActivityGate, type VoiceActivityOptions } from '../../src/core/speech/voice-activity.ts';
 import { BargeIn } from '../../src/speech/barge-in.ts';
 import { SpeechQueue } from '../../src/speech/tts-queue.ts';
 import type { PieceCallbacks, SynthEngine } from '../../src/speech/types.ts';
@@ -42,6 +43,8 @@ export interface LiveRun {
   stops: number[];
   /** When each end of speech was reported. */
   ends: number[];
+  /** When the `compare` settings, fed the same frames, would have reported each end of speech. */
+  endsCompare: number[];
   frames: number;
   echoes: number;
   detail?: string[];
@@ -54,12 +57,18 @@ export interface LiveRun {
  * each stop); 'echo' — the robot says its line in step with the recording's loop (`periodMs`,
  * speech from `onsetMs` to `endMs`), as its own voice would reach the microphone.
  */
-async function live(o: { seconds: number; robot: 'always' | 'echo'; periodMs?: number; onsetMs?: number; endMs?: number }): Promise<LiveRun> {
+async function live(o: { seconds: number; robot: 'always' | 'echo'; periodMs?: number; onsetMs?: number; endMs?: number; compare?: VoiceActivityOptions }): Promise<LiveRun> {
   const vad = createBrowserVad();
   const echo = o.robot === 'echo';
   const q = new SpeechQueue({ engine: standInEngine(echo ? () => o.endMs! - o.onsetMs! : undefined), startTimeoutMs: 600_000, graceMs: 600_000 });
   const barge = new BargeIn({ vad, speech: q, allowed: () => true, now: () => performance.now() });
-  const run: LiveRun = { detail: [], micOpenedAt: 0, stops: [], ends: [], frames: 0, echoes: 0, startedAt: 0, endedAt: 0 };
+  const run: LiveRun = { detail: [], micOpenedAt: 0, stops: [], ends: [], endsCompare: [], frames: 0, echoes: 0, startedAt: 0, endedAt: 0 };
+  if (o.compare) {
+    const other = new VoiceActivityGate(o.compare);
+    vad.onFrame((f) => {
+      if (other.feed(f)?.type === 'speech-end') run.endsCompare.push(performance.now());
+    });
+  }
   let done = false;
   const talk = () => {
     if (!done) void q.say(echo ? '你来猜猜看吧' : '从前有一只小兔子，它住在森林里，每天早上都去河边喝水，还会和小鸟一起唱歌。', 'main');
@@ -106,19 +115,30 @@ async function live(o: { seconds: number; robot: 'always' | 'echo'; periodMs?: n
   return run;
 }
 
-/** CPU time of the model per second of audio: 16 kHz samples, 512 per frame, one after another. */
-async function cpu(samples16k: Float32Array): Promise<{ audioS: number; inferenceMs: number; frames: number }> {
+/**
+ * The model on 16 kHz samples, 512 per frame, one after another: its CPU time per second of audio,
+ * and each frame's speech probability (frame i ends at (i + 1) · 32 ms into the audio).
+ */
+export interface CpuRun {
+  audioS: number;
+  inferenceMs: number;
+  frames: number;
+  probs: number[];
+}
+
+async function cpu(samples16k: Float32Array): Promise<CpuRun> {
   const { ort } = await import('@ricky0123/vad-web/dist/real-time-vad.js');
   const { Silero } = await import('@ricky0123/vad-web/dist/models/silero.js');
   (ort as { env: { wasm: { wasmPaths: string; numThreads: number } } }).env.wasm.wasmPaths = VAD_BASE;
   (ort as { env: { wasm: { wasmPaths: string; numThreads: number } } }).env.wasm.numThreads = 1;
   const model = await Silero.new(ort as never, () => fetch(`${VAD_BASE}silero_vad_v5.onnx`).then((r) => r.arrayBuffer()));
   const n = Math.floor(samples16k.length / 512);
+  const probs: number[] = [];
   const t0 = performance.now();
-  for (let i = 0; i < n; i++) await model.process(samples16k.subarray(i * 512, (i + 1) * 512));
+  for (let i = 0; i < n; i++) probs.push((await model.process(samples16k.subarray(i * 512, (i + 1) * 512))).isSpeech);
   const inferenceMs = performance.now() - t0;
   await model.release();
-  return { audioS: samples16k.length / 16000, inferenceMs, frames: n };
+  return { audioS: samples16k.length / 16000, inferenceMs, frames: n, probs };
 }
 
 Object.assign(window, {

@@ -12,75 +12,13 @@
  *   Qwen2.5; its added control tokens at their ids), padded to 151 936 rows like the model;
  * - every matrix Q4_0 (blocks of 32 weights: an f16 scale and 16 bytes of 4-bit values), norms and
  *   biases F32; the values come from a seeded generator.
+ * The container is gguf-writer.ts's; the data is streamed to the file tensor by tensor.
  */
 import { closeSync, mkdirSync, openSync, readFileSync, writeSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
+import { alignedSize, bpeVocabKvs, CHATML, GGML_F32, GGML_Q4_0, ggufHeader, GgufType as T, shapeKvs, type GgufKv } from './gguf-writer.ts';
 
 export const QWEN05_SHAPES = { embd: 896, layers: 24, heads: 14, kvHeads: 2, ff: 4864, vocab: 151_936, contextLength: 32_768 } as const;
-
-const U32 = 4;
-const I32 = 5;
-const F32 = 6;
-const BOOL = 7;
-const STRING = 8;
-const ARRAY = 9;
-const GGML_F32 = 0;
-const GGML_Q4_0 = 2;
-
-const CHATML =
-  "{% for message in messages %}{{'<|im_start|>' + message['role'] + '\\n' + message['content'] + '<|im_end|>' + '\\n'}}{% endfor %}{% if add_generation_prompt %}{{ '<|im_start|>assistant\\n' }}{% endif %}";
-
-class Buf {
-  private buf = new Uint8Array(1 << 20);
-  private view = new DataView(this.buf.buffer);
-  length = 0;
-  private ensure(n: number) {
-    if (this.length + n <= this.buf.length) return;
-    let size = this.buf.length;
-    while (size < this.length + n) size *= 2;
-    const next = new Uint8Array(size);
-    next.set(this.buf.subarray(0, this.length));
-    this.buf = next;
-    this.view = new DataView(next.buffer);
-  }
-  u32(v: number) {
-    this.ensure(4);
-    this.view.setUint32(this.length, v, true);
-    this.length += 4;
-  }
-  i32(v: number) {
-    this.ensure(4);
-    this.view.setInt32(this.length, v, true);
-    this.length += 4;
-  }
-  f32(v: number) {
-    this.ensure(4);
-    this.view.setFloat32(this.length, v, true);
-    this.length += 4;
-  }
-  u64(v: number) {
-    this.ensure(8);
-    this.view.setBigUint64(this.length, BigInt(v), true);
-    this.length += 8;
-  }
-  u8(v: number) {
-    this.ensure(1);
-    this.buf[this.length++] = v;
-  }
-  str(s: string) {
-    const b = new TextEncoder().encode(s);
-    this.u64(b.length);
-    this.ensure(b.length);
-    this.buf.set(b, this.length);
-    this.length += b.length;
-  }
-  pad(alignment: number) {
-    while (this.length % alignment) this.u8(0);
-  }
-  bytes(): Uint8Array {
-    return this.buf.subarray(0, this.length);
-  }
-}
 
 /** The real Qwen vocabulary from the installed tokenizer package. */
 function qwenVocabulary(vocabSize: number): { tokens: string[]; types: number[]; merges: string[] } {
@@ -122,29 +60,14 @@ export function writeQwenShapedGguf(file: string, opts: { seed?: number } = {}):
   const headDim = embd / heads;
   const alignment = 32;
   const { tokens, types, merges } = qwenVocabulary(vocab);
-  const kvs: Array<[string, number, unknown, number?]> = [
-    ['general.architecture', STRING, 'qwen2'],
-    ['general.name', STRING, 'agentcade-qwen2.5-0.5b-shapes-random'],
-    ['general.file_type', U32, 2], // MOSTLY_Q4_0
-    ['general.alignment', U32, alignment],
-    ['qwen2.context_length', U32, contextLength],
-    ['qwen2.embedding_length', U32, embd],
-    ['qwen2.block_count', U32, layers],
-    ['qwen2.feed_forward_length', U32, ff],
-    ['qwen2.attention.head_count', U32, heads],
-    ['qwen2.attention.head_count_kv', U32, kvHeads],
-    ['qwen2.attention.layer_norm_rms_epsilon', F32, 1e-6],
-    ['qwen2.rope.freq_base', F32, 1_000_000],
-    ['tokenizer.ggml.model', STRING, 'gpt2'],
-    ['tokenizer.ggml.pre', STRING, 'qwen2'],
-    ['tokenizer.ggml.tokens', ARRAY, tokens, STRING],
-    ['tokenizer.ggml.token_type', ARRAY, types, I32],
-    ['tokenizer.ggml.merges', ARRAY, merges, STRING],
-    ['tokenizer.ggml.eos_token_id', U32, 151_645],
-    ['tokenizer.ggml.padding_token_id', U32, 151_643],
-    ['tokenizer.ggml.bos_token_id', U32, 151_643],
-    ['tokenizer.ggml.add_bos_token', BOOL, false],
-    ['tokenizer.chat_template', STRING, CHATML],
+  const kvs: GgufKv[] = [
+    ...shapeKvs({ arch: 'qwen2', name: 'agentcade-qwen2.5-0.5b-shapes-random', fileType: 2, alignment, contextLength, embd, layers, ff, heads, kvHeads, rmsEps: 1e-6, ropeBase: 1_000_000 }),
+    ...bpeVocabKvs('qwen2', tokens, types, merges),
+    { key: 'tokenizer.ggml.eos_token_id', type: T.U32, value: 151_645 },
+    { key: 'tokenizer.ggml.padding_token_id', type: T.U32, value: 151_643 },
+    { key: 'tokenizer.ggml.bos_token_id', type: T.U32, value: 151_643 },
+    { key: 'tokenizer.ggml.add_bos_token', type: T.BOOL, value: false },
+    { key: 'tokenizer.chat_template', type: T.STRING, value: CHATML },
   ];
   type Tensor = { name: string; dims: number[]; type: number; fill: 'one' | 'zero' | 'random' };
   const q = (name: string, dims: number[]): Tensor => ({ name, dims, type: GGML_Q4_0, fill: 'random' });
@@ -170,38 +93,12 @@ export function writeQwenShapedGguf(file: string, opts: { seed?: number } = {}):
   const count = (t: Tensor) => t.dims.reduce((a, b) => a * b, 1);
   const size = (t: Tensor) => (t.type === GGML_Q4_0 ? (count(t) / 32) * 18 : count(t) * 4);
 
-  const h = new Buf();
-  for (const c of 'GGUF') h.u8(c.charCodeAt(0));
-  h.u32(3);
-  h.u64(tensors.length);
-  h.u64(kvs.length);
-  for (const [key, type, value, of] of kvs) {
-    h.str(key);
-    h.u32(type);
-    if (type === STRING) h.str(value as string);
-    else if (type === BOOL) h.u8(value ? 1 : 0);
-    else if (type === U32) h.u32(value as number);
-    else if (type === F32) h.f32(value as number);
-    else {
-      const arr = value as Array<string | number>;
-      h.u32(of!);
-      h.u64(arr.length);
-      for (const v of arr) {
-        if (of === STRING) h.str(v as string);
-        else h.i32(v as number);
-      }
-    }
-  }
-  let offset = 0;
-  for (const t of tensors) {
-    h.str(t.name);
-    h.u32(t.dims.length);
-    for (const d of t.dims) h.u64(d);
-    h.u32(t.type);
-    h.u64(offset);
-    offset += Math.ceil(size(t) / alignment) * alignment;
-  }
-  h.pad(alignment);
+  const h = ggufHeader(
+    kvs,
+    tensors.map((t) => ({ name: t.name, dims: t.dims, ggml: t.type, size: size(t) })),
+    alignment,
+    1 << 20,
+  );
 
   mkdirSync(dirname(file), { recursive: true });
   const fd = openSync(file, 'w');
@@ -211,7 +108,7 @@ export function writeQwenShapedGguf(file: string, opts: { seed?: number } = {}):
     written += b.length;
   };
   try {
-    put(h.bytes());
+    put(h.written());
     // xorshift32, seeded: the same file every time for the same seed.
     let s = (opts.seed ?? 1) >>> 0 || 1;
     const next = () => {
@@ -224,7 +121,7 @@ export function writeQwenShapedGguf(file: string, opts: { seed?: number } = {}):
     };
     for (const t of tensors) {
       const n = size(t);
-      const padded = Math.ceil(n / alignment) * alignment;
+      const padded = alignedSize(n, alignment);
       const out = new Uint8Array(padded);
       const view = new DataView(out.buffer);
       if (t.type === GGML_Q4_0) {

@@ -22,11 +22,16 @@ export interface VoiceWav {
   /** Where the speech begins and ends (ms from the start), null for silence and noise. */
   onsetMs: number | null;
   endMs: number | null;
+  /** The longest quiet stretch between the speech's onset and end (ms), 0 when none. */
+  pauseMs: number;
 }
 
 interface Spec {
   /** espeak-ng text, or a sox generator. */
   say?: string;
+  /** More words after `gap` seconds of silence (a pause inside the sentence). */
+  then?: string;
+  gap?: number;
   pitch?: number;
   speed?: number;
   noise?: { seconds: number; gain: number };
@@ -39,6 +44,8 @@ interface Spec {
 export const WAVS = {
   stop: { say: '停一下', pitch: 75, lead: 1.5, tail: 2.5 },
   guess: { say: '我猜五十', pitch: 75, lead: 1.5, tail: 2.5 },
+  // A child's pause inside a sentence (「我猜……五十」): its end of speech is after 「五十」, not in the pause.
+  pause: { say: '我猜', then: '五十', gap: 0.3, pitch: 75, lead: 1.5, tail: 2.5 },
   robot: { say: ROBOT_LINE, pitch: 40, speed: 175, lead: 0.3, tail: 0.7 },
   silence: { silence: 6 },
   noise: { noise: { seconds: 6, gain: -14 } },
@@ -65,8 +72,21 @@ export function voiceWav(name: WavName): VoiceWav {
     if (spec.say) {
       need('espeak-ng');
       const raw = join(WAV_DIR, `${name}.espeak.wav`);
-      execFileSync('espeak-ng', ['-v', 'cmn', '-p', String(spec.pitch ?? 50), '-s', String(spec.speed ?? 150), '-w', raw, spec.say]);
-      execFileSync('sox', [raw, ...rate, path, 'norm', '-2', 'pad', String(spec.lead ?? 0), String(spec.tail ?? 0)]);
+      const espeak = (out: string, text: string) => execFileSync('espeak-ng', ['-v', 'cmn', '-p', String(spec.pitch ?? 50), '-s', String(spec.speed ?? 150), '-w', out, text]);
+      espeak(raw, spec.say);
+      const parts = [raw];
+      if (spec.then) {
+        // Each part trimmed of espeak's own lead-in and tail silence, so the gap is the pause.
+        const first = join(WAV_DIR, `${name}.1.wav`);
+        const second = join(WAV_DIR, `${name}.2.wav`);
+        const raw2 = join(WAV_DIR, `${name}.espeak2.wav`);
+        espeak(raw2, spec.then);
+        const trim = ['silence', '1', '0.01', '0.5%', 'reverse', 'silence', '1', '0.01', '0.5%', 'reverse'];
+        execFileSync('sox', [raw, first, ...trim, 'pad', '0', String(spec.gap ?? 0.3)]);
+        execFileSync('sox', [raw2, second, ...trim]);
+        parts.splice(0, 1, first, second);
+      }
+      execFileSync('sox', [...parts, ...rate, path, 'norm', '-2', 'pad', String(spec.lead ?? 0), String(spec.tail ?? 0)]);
     } else if (spec.noise) {
       execFileSync('sox', ['-n', ...rate, path, 'synth', String(spec.noise.seconds), 'whitenoise', 'gain', String(spec.noise.gain)]);
     } else {
@@ -100,17 +120,20 @@ export function readWav(path: string): { samples: Float32Array; rate: number } {
 function describe(path: string, speech: boolean): VoiceWav {
   const { samples, rate } = readWav(path);
   const durationMs = (samples.length / rate) * 1000;
-  if (!speech) return { path, durationMs, onsetMs: null, endMs: null };
+  if (!speech) return { path, durationMs, onsetMs: null, endMs: null, pauseMs: 0 };
   const win = Math.round(rate / 100);
   let first = -1;
   let last = -1;
+  let pause = 0;
   for (let i = 0; i + win <= samples.length; i += win) {
     let sum = 0;
     for (let j = i; j < i + win; j++) sum += samples[j] * samples[j];
     if (Math.sqrt(sum / win) > 0.01) {
       if (first < 0) first = i;
+      else pause = Math.max(pause, i - last);
       last = i + win;
     }
   }
-  return { path, durationMs, onsetMs: first < 0 ? null : (first / rate) * 1000, endMs: last < 0 ? null : (last / rate) * 1000 };
+  const ms = (n: number) => (n / rate) * 1000;
+  return { path, durationMs, onsetMs: first < 0 ? null : ms(first), endMs: last < 0 ? null : ms(last), pauseMs: ms(pause) };
 }

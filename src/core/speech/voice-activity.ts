@@ -28,7 +28,17 @@ export interface VoiceActivityOptions {
   frameMs: number;
 }
 
-export const DEFAULT_VOICE_ACTIVITY: VoiceActivityOptions = { positive: 0.5, negative: 0.35, minSpeechMs: 160, redemptionMs: 400, frameMs: 32 };
+/**
+ * The settings in use. `redemptionMs` is 11 frames: on the test recordings (bench/voice) Silero's
+ * probability falls below `negative` within a frame of the voice stopping, so a pause inside a
+ * sentence is seen as about as long as it is; a 300 ms pause (「我猜……五十」) is kept inside the
+ * utterance, a pause of about 0.38 s or more ends it. The previous 400 ms kept pauses up to about
+ * 0.43 s and ended speech about 50 ms later.
+ */
+export const DEFAULT_VOICE_ACTIVITY: VoiceActivityOptions = { positive: 0.5, negative: 0.35, minSpeechMs: 160, redemptionMs: 352, frameMs: 32 };
+
+/** The settings before `redemptionMs` was chosen on the recordings (bench/voice prints both side by side). */
+export const PREVIOUS_VOICE_ACTIVITY: VoiceActivityOptions = { ...DEFAULT_VOICE_ACTIVITY, redemptionMs: 400 };
 
 export type VoiceActivityEvent =
   | { type: 'speech-start'; /** when the voice began */ onset: number; at: number }

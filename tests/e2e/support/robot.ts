@@ -94,6 +94,12 @@ export const linesSeen = (page: Page): Promise<LineSeen[]> => page.evaluate(() =
 
 // ---- 你画我猜 on the robot ----------------------------------------------------------------------
 
+/**
+ * A seed whose first 你画我猜 cards are short drawings (犀牛 12 pieces, 海马 8, 牛 13; seed 1 has
+ * 鱼, then 斑马's 51): for specs about what happens around a drawing, not about its size.
+ */
+export const SHORT_DRAWINGS_SEED = 4;
+
 export interface Animal {
   id: string;
   name: string;
@@ -109,12 +115,16 @@ export const strokesOnWire = (a: Animal) => a.drawing.strokes.flatMap((s) => spl
 /** An animal the judge cannot confuse with `name` (no shared character). */
 export const otherThan = (name: string) => ANIMALS.find((a) => a.name !== name && ![...a.name].some((ch) => name.includes(ch)))!.name;
 
-/** Opens the app with the serial fake (optionally a robot with another hello), the speech fake and the demo model. */
-export async function openWithSerialFake(page: Page, fakeSerial: string, hello?: Record<string, unknown>): Promise<void> {
+/**
+ * Opens the app with a navigator.serial fake (the simulator's serial-init.ts, optionally a robot
+ * with another hello, or a bridge to a firmware process), the speech fake, every seed pinned to
+ * `seed` (你画我猜's cards: `drawGuessCards(seed)`) and the rules brain.
+ */
+export async function openWithSerialFake(page: Page, fakeSerial: string, hello?: Record<string, unknown>, seed = DEFAULT_SEED): Promise<void> {
   if (hello) await page.addInitScript((h) => Object.assign(globalThis, { __robotSimOptions: { hello: h } }), hello);
   await page.addInitScript({ content: fakeSerial });
   await page.addInitScript(installSpeechFake, {});
-  await pinSeeds(page, [DEFAULT_SEED]);
+  await pinSeeds(page, [seed]);
   await page.goto('/?e2e#arcade');
   await page.waitForFunction(() => '__agentcade' in window);
   await expectSeedsPinned(page);
