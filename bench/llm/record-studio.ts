@@ -15,7 +15,7 @@ import { Book } from '../../src/studio/book.ts';
 import { studioDemoPolicies } from '../../src/studio/demo-policies.ts';
 import { type SkillPackage } from '../../src/core/studio/package-loader.ts';
 import { discoverPackages } from '../../src/studio/bundled-packages.ts';
-import { StudioSession } from '../../src/studio/phase-runtime.ts';
+import { StudioSession } from '../../src/studio/studio-session.ts';
 import { GameSessions } from '../../src/games/game-sessions.ts';
 import { StudioEngine, studioEngineFactory } from '../../src/studio/play/studio-engine.ts';
 import { loadPlayableGame } from '../../src/studio/play-stage.ts';

@@ -4,7 +4,7 @@
  * little trick for older children (no "我说": the child should not do it). `action-check` judges
  * what the child said ("做好了" / "我没做"), `action-end` tells how it went, honestly.
  */
-import type { CodeExecutor } from '../../src/studio/phase-runtime.ts';
+import type { CodeExecutor } from '../../src/studio/session-types.ts';
 import { closing, first, opening, roundsOf, type Persona, type Score } from './shared.ts';
 
 interface Action { 说法: string; 表情?: string; 头?: string }

@@ -6,7 +6,7 @@
  * many were right and "下次接着玩", never praise for nothing.
  */
 import { judge as jevJudge, type JevTarget } from '../../src/core/jev/index.ts';
-import type { CodeExecutor } from '../../src/studio/phase-runtime.ts';
+import type { CodeExecutor } from '../../src/studio/session-types.ts';
 import { closing, first, opening, roundsOf, type Persona, type Score } from './shared.ts';
 import { GIVE_UP } from './reader.ts';
 

@@ -6,7 +6,7 @@
  * prompt and a child's turn costs two model steps.
  */
 import { judge as jevJudge } from '../../src/core/jev/index.ts';
-import type { CodeExecutor } from '../../src/studio/phase-runtime.ts';
+import type { CodeExecutor } from '../../src/studio/session-types.ts';
 import { actionExecutors } from './actions.ts';
 import { quizExecutors } from './quiz.ts';
 import { storyExecutors } from './story.ts';

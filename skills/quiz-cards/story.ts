@@ -5,7 +5,7 @@
  * says it; at the last round `story-end` (a model) writes an ending and a short retelling and
  * `story-finish` says them. Every line reaches the child through the arcade's one speaking path.
  */
-import type { CodeExecutor } from '../../src/studio/phase-runtime.ts';
+import type { CodeExecutor } from '../../src/studio/session-types.ts';
 import { closing, opening, roundsOf, STOP, type Persona } from './shared.ts';
 
 export interface StoryLine { 谁: '机器人' | '孩子'; 句: string }

@@ -5,7 +5,7 @@
  * The schema is versioned; `upgrade` migrates from every earlier version, starting at v1.
  */
 import { openDB, type DBSchema, type IDBPDatabase } from 'idb';
-import type { DeclaredGame, SessionStore } from './phase-runtime.ts';
+import type { DeclaredGame, SessionStore } from './studio-session.ts';
 import type { SkillPackage } from '../core/studio/package-loader.ts';
 import type { CardAsset, DesignTraceEntry, PlayBook, ProjectRecord, SessionSnapshot } from '../core/studio/types.ts';
 

@@ -7,7 +7,7 @@ import type { GameDeclaration } from '../core/protocol/declaration.ts';
 import type { Book } from './book.ts';
 import { type LoadResult, type SkillPackage } from '../core/studio/package-loader.ts';
 import { discoverPackages } from './bundled-packages.ts';
-import type { CodeExecutor } from './phase-runtime.ts';
+import type { CodeExecutor } from './studio-session.ts';
 import type { CardAsset, ProjectRecord } from '../core/studio/types.ts';
 import type { TruthFn } from '../core/games/truth.ts';
 import type { ChatMessage, Step, ToolSpec } from '../core/llm/types.ts';

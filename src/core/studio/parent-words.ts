@@ -59,7 +59,7 @@ export function isAcceptWords(text: string): boolean {
   return /^(好|好的|好啊|好呀|好吧|可以|可以的|行|行的|就这样|就这个|没问题|采用|同意|不错|挺好|很好|ok|OK|嗯好)(的|啊|呀|吧|了)?$/.test(t);
 }
 
-interface SpokenCard {
+export interface SpokenCard {
   prompt: string;
   answer: string;
   aliases: string[];

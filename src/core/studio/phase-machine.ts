@@ -1,7 +1,7 @@
 /**
  * The 5-phase machine (seed 004 §4): a pure `transition(state, event) → {state, effects}`.
  * It never calls a model and does no I/O; effects are data the phase runtime carries out, every
- * one of them (src/studio/phase-runtime.ts): `persist` is when the session is saved.
+ * one of them (src/studio/studio-session.ts): `persist` is when the session is saved.
  * It decides (1) who may act now, (2) which tools are legal now, (3) the fact lifecycle
  * (draft → accepted only by the user) and (4) the precise `waitingReason`.
  *

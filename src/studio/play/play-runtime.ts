@@ -11,7 +11,7 @@
  * - the PlayBook record (turns, score, duration), updated after every turn.
  */
 import type { ChatMessage, ChatModel } from '../../core/llm/types.ts';
-import { StudioSession, type CodeExecutor, type SessionDeps } from '../phase-runtime.ts';
+import { StudioSession, type CodeExecutor, type SessionDeps } from '../studio-session.ts';
 import { codeExecutorsFor, playReaderFor, playTruthFor, type PlayableGame, type PlayReader, type PlayReply } from '../play-stage.ts';
 import type { CardAsset, PlayBook } from '../../core/studio/types.ts';
 import { abortReason, signalBoundModel } from './bound-model.ts';

@@ -6,7 +6,7 @@
 import 'fake-indexeddb/auto';
 import { describe, expect, it } from 'vitest';
 import { Book } from '../../../src/studio/book.ts';
-import { StudioSession } from '../../../src/studio/phase-runtime.ts';
+import { StudioSession } from '../../../src/studio/studio-session.ts';
 import { loadPlayableGame } from '../../../src/studio/play-stage.ts';
 import { handWrittenDesign } from '../../../src/core/studio/hand-written.ts';
 import { clock, designedGame, demoModel, harness, send } from './helpers.ts';

@@ -2,7 +2,7 @@ import 'fake-indexeddb/auto';
 import { openDB } from 'idb';
 import { describe, expect, it } from 'vitest';
 import { Book, BOOK_VERSION } from '../../../src/studio/book.ts';
-import { StudioSession } from '../../../src/studio/phase-runtime.ts';
+import { StudioSession } from '../../../src/studio/studio-session.ts';
 import { clock, demoModel, quizPackage } from './helpers.ts';
 
 const pkg = quizPackage();

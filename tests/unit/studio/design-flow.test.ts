@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { readToolResult } from '../../../src/core/agent/messages.ts';
 import type { ChatModel, ScriptPolicy } from '../../../src/core/llm/types.ts';
-import { StudioSession, type SessionDeps } from '../../../src/studio/phase-runtime.ts';
+import { StudioSession, type SessionDeps } from '../../../src/studio/studio-session.ts';
 import { createCodeExecutors } from '../../../skills/quiz-cards/runtime.ts';
 import { handWrittenDesign } from '../../../src/core/studio/hand-written.ts';
 import { clock, demoModel, quizPackage } from './helpers.ts';

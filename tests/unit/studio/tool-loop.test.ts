@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ChatModel, Step, StepRequest } from '../../../src/core/llm/types.ts';
-import { StudioSession } from '../../../src/studio/phase-runtime.ts';
+import { StudioSession } from '../../../src/studio/studio-session.ts';
 import { clock, demoModel, quizPackage } from './helpers.ts';
 
 const pkg = quizPackage();

@@ -14,7 +14,7 @@ import { catalogueEntries } from '../../../src/core/errors/catalogue.ts';
 import { endSentence, joinList, listItem, punctuationProblems } from '../../../src/core/text/punctuation.ts';
 import { fillTemplate } from '../../../src/core/studio/tag-schema.ts';
 import { modelError } from '../../../src/llm/errors.ts';
-import { restingWords } from '../../../src/studio/phase-runtime.ts';
+import { restingWords } from '../../../src/studio/studio-session.ts';
 
 const ROOT = join(import.meta.dirname, '../../..');
 const CJK = /[\u4e00-\u9fff]/u;

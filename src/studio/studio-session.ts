@@ -1,110 +1,36 @@
 /**
- * The phase runtime (seed 004 §3, §7, §9): owns one Session (phase state, blackboard, the manager's
- * conversation), feeds events to the pure phase machine and carries out its effects — calls the
- * model with the tools allowed now, runs workers, writes the board, persists snapshots and the
- * design trace. No DOM: it runs on the main thread for the Studio and in a Web Worker for play.
+ * A Studio session (seed 004 §3, §7, §9 — the seed's phase runtime): owns one session (phase
+ * state, blackboard, the manager's conversation), feeds events to the pure phase machine and
+ * carries out its effects — calls the model with the tools allowed now, runs workers, writes the
+ * board, persists snapshots and the design trace. No DOM: it runs on the main thread for the Studio
+ * and in a Web Worker for play. Its contracts are in ./session-types.ts; the board's part of an
+ * event in src/core/studio/board-effects.ts; the play manager's words in ./play-words.ts; a run
+ * skill and its follow-ups in ./play-skills.ts.
  */
-import { ModelError, type ChatMessage, type ChatModel, type Step, type ToolSpec } from '../core/llm/types.ts';
+import { ModelError, type ChatMessage, type ToolSpec } from '../core/llm/types.ts';
 import './errors.ts';
-import type { GameDeclaration } from '../core/protocol/declaration.ts';
 import * as bb from '../core/studio/blackboard.ts';
-import { cardsFromDesign, declarationFor, gameIdFor, type ThemeFact } from '../core/studio/cards.ts';
-import { draftProblems, PARADIGM_TAG, PARENT_WORDS_TAG } from '../core/studio/draft-check.ts';
-import { freeName, nameTaken } from '../core/studio/names.ts';
+import { applyBoardEffects, type BoardNote } from '../core/studio/board-effects.ts';
+import { declaredGameOf } from '../core/studio/cards.ts';
+import { draftProblems } from '../core/studio/draft-check.ts';
 import { summarize, withIds } from '../core/studio/tag-schema.ts';
-import { skillById, type SkillDef, type SkillPackage } from '../core/studio/package-loader.ts';
+import { skillById, type SkillDef } from '../core/studio/package-loader.ts';
 import { allowedTools, initialPhaseState, isLoopTool, transition, whoActs, type Effect, type PhaseEvent, type PhaseState, type WaitingReason } from '../core/studio/phase-machine.ts';
 import { missingInstantiateSkills, RUN_SKILL_LIST } from '../core/studio/planner.ts';
 import { managerSystemPrompt, managerToolSpecs, MANAGER_AGENT, parseManagerStep, runLoopTool } from '../core/studio/manager-tools.ts';
 import { errorOf, toolResultMessage } from '../core/agent/messages.ts';
 import { endSentence } from '../core/text/punctuation.ts';
 import { runToolLoop, ToolError, type AgentTool } from '../core/agent/tool-loop.ts';
-import { NOTHING_MORE, SentenceStream } from '../core/speech/sentence-stream.ts';
-import { checkSentence, truthCorrection, TruthGate, type TruthProblem, type TruthRules } from '../core/games/truth.ts';
-import { rebuiltTurn } from '../core/games/blocked-turn.ts';
-import { REDIRECT } from '../core/safety/replies.ts';
-import { unsafeNow, UNSAFE, type UnsafeFinding } from '../games/unsafe-line.ts';
-import type { CardAsset, DesignTraceEntry, SessionSnapshot, TranscriptItem } from '../core/studio/types.ts';
+import { restingWords } from '../core/studio/resting-words.ts';
+import type { DesignTraceEntry, SessionSnapshot, TranscriptItem } from '../core/studio/types.ts';
 import { assembleWorkerContext } from '../core/studio/worker-context.ts';
+import { PlayWords } from './play-words.ts';
+import { runCodeSkill, runPlaySkills } from './play-skills.ts';
+import type { ActResult, DeclaredGame, SessionDeps, SessionView } from './session-types.ts';
 import { runWorkerLoop, type WorkerOutcome } from './worker-executor.ts';
 
-const PLAYER_INPUT_TAG = '运行.玩家输入';
-const REPLY_TAG = '运行.回复';
-
-/** Runtime code for `executor: code` skills: reads (unmasked) in, output tag values out. */
-export type CodeExecutor = (reads: Record<string, unknown>) => Record<string, unknown>;
-
-/** Where a session persists itself (the Book implements it; tests may pass nothing). */
-export interface SessionStore {
-  saveSession(snapshot: SessionSnapshot, trace: DesignTraceEntry[]): Promise<void>;
-  saveDeclared(projectId: string, declared: DeclaredGame): Promise<void>;
-}
-
-export interface DeclaredGame {
-  declaration: GameDeclaration;
-  cards: CardAsset[];
-  /** Accepted `设计.*` values: everything the play stage reads. */
-  design: Record<string, unknown>;
-}
-
-export interface SessionDeps {
-  pkg: SkillPackage;
-  model: ChatModel;
-  store?: SessionStore;
-  now?: () => number;
-  codeExecutors?: Record<string, CodeExecutor>;
-  /** In play: a line of the manager the safety check blocked before it was said (for the parent's 安全提醒). */
-  blocked?: (original: string, finding: UnsafeFinding | null, said: string) => void;
-  /**
-   * In play: the truth rules of the turn now (src/core/games/truth.ts). Each sentence of the
-   * manager's reply is checked before it is said; a reply that claims what the run skills did not
-   * decide is refused back to the manager, and after the retries of a `TruthGate` the rules' own line is said.
-   */
-  truth?: () => TruthRules | null;
-  /** Names (titles, aliases) of the games already in the arcade, this design's own excluded. */
-  takenNames?: () => readonly string[];
-  /**
-   * In play: the package's reader (skills/<pkg>/reader.ts). Before the manager's model is asked in
-   * a burst, the run skill the rules call for is performed and written into the manager's
-   * conversation exactly as its own step; once the model has taken a step, the model decides.
-   */
-  reader?: (req: { messages: readonly ChatMessage[]; tools: readonly ToolSpec[] }) => Step | null;
-}
-
-export interface SessionView {
-  projectId: string;
-  packageId: string;
-  state: PhaseState;
-  who: ReturnType<typeof whoActs>;
-  waiting: WaitingReason | null;
-  board: bb.Blackboard;
-  transcript: TranscriptItem[];
-  busy: boolean;
-}
-
-export type ActResult = { ok: true } | { ok: false; message: string };
-
-/** A failed step as the parent reads it: the why in brackets (what the worker was told) stays under 技术细节. */
-function plainFailure(message: string): string {
-  return message.replace(/（[^（）]*）$/, '').trim();
-}
-
-/**
- * What the parent reads while the design rests for a reason of its own (no question, no draft to
- * look at), in the conversation and on the screen alike; null for the other reasons.
- */
-export function restingWords(reason: WaitingReason, stepTitle: (skill: string) => string): string | null {
-  switch (reason.kind) {
-    case 'burst_cap':
-      return `我想了 ${reason.rounds} 步还没想好，先停下来。你可以再说说要求，或者点「接着想」。`;
-    case 'worker_failed':
-      return `「${stepTitle(reason.skill)}」这一步没做成：${endSentence(plainFailure(reason.message))}点「接着想」再试一次。`;
-    case 'interrupted':
-      return '上次还没想完就被打断了，点「接着想」继续。';
-    default:
-      return null;
-  }
-}
+export type { ActResult, CodeExecutor, DeclaredGame, SessionDeps, SessionStore, SessionView } from './session-types.ts';
+export { restingWords } from '../core/studio/resting-words.ts';
 
 /** What the Studio says first (the parent has never heard of skills or agents). */
 const START_WORDS = '说说你想给孩子做个什么样的游戏吧。比如：「给5岁的孩子做个恐龙问答」「猜谜语，玩3轮」「我想和孩子讲故事」「我说你做」。';
@@ -118,11 +44,8 @@ export class StudioSession {
   /** In play: where the manager's reply goes sentence by sentence while it is written. */
   private onSentence: ((sentence: string) => void) | null = null;
   private replies: Array<{ text: string; session: 'active' | 'ended' }> = [];
-  /** In play: the manager's words of this turn, sentence by sentence, each checked (one stream across the turn's steps). */
-  private playStream: SentenceStream<TruthProblem> | null = null;
-  /** The truth rules of the manager's current step (play). */
-  private stepRules: TruthRules | null = null;
-  private truthGate = new TruthGate();
+  /** In play: the manager's words of this turn, sentence by sentence, each checked. */
+  private readonly playWords: PlayWords;
   /** The manager's model has taken a step in this burst: no more pre-executed steps in it. */
   private modelStepped = false;
   private declared: DeclaredGame | null = null;
@@ -135,6 +58,7 @@ export class StudioSession {
   ) {
     this.snap = snap;
     this.now = deps.now ?? Date.now;
+    this.playWords = new PlayWords(deps, { say: (sentence) => this.sayNow(sentence), log: (kind, data) => this.log(kind, data) });
   }
 
   /** A new design session for a package. */
@@ -274,8 +198,7 @@ export class StudioSession {
   async play(text: string, onSentence?: (sentence: string) => void): Promise<{ ok: boolean; message?: string; replies: Array<{ text: string; session: 'active' | 'ended' }> }> {
     this.replies = [];
     this.onSentence = onSentence ?? null;
-    this.playStream = null;
-    this.truthGate = new TruthGate();
+    this.playWords.newTurn();
     this.modelStepped = false;
     const r = await this.drive({ type: 'player_input', text }).finally(() => (this.onSentence = null));
     const replies = this.replies;
@@ -347,53 +270,16 @@ export class StudioSession {
     const t = transition(this.snap.state, event);
     const refused = t.effects.find((e) => e.type === 'refused');
     if (refused && refused.type === 'refused') return { ok: false, message: refused.message };
-    const at = this.now();
-    let board = this.snap.board;
-    const notes: Array<() => void> = [];
-    const title = (tag: string) => this.deps.pkg.tagDefs[tag]?.title ?? tag;
-    const plain = (tag: string) => !this.deps.pkg.tagDefs[tag]?.technical;
-    // The parent's own words (revise) are already in the conversation: the rejections add no line.
-    const worded = event.type === 'user_revise';
+    let applied;
     try {
-      for (const e of t.effects) {
-        if (e.type === 'accept_tag') {
-          board = bb.accept(board, e.tag, 'user', at);
-          notes.push(() => this.userDecision(plain(e.tag) ? `好，就用这个${title(e.tag)}。` : null, `采用 ${e.tag}`, { decision: 'accept', tag: e.tag }));
-        } else if (e.type === 'reject_tag') {
-          board = bb.reject(board, e.tag, e.reason, 'user', at);
-          notes.push(() => this.userDecision(worded || !plain(e.tag) ? null : `${title(e.tag)}重做：${e.reason}`, `驳回 ${e.tag}，理由：${e.reason}`, { decision: 'reject', tag: e.tag, reason: e.reason }));
-        } else if (e.type === 'edit_tag') {
-          board = bb.editAndAccept(board, e.tag, e.value, 'user', at);
-          notes.push(() => this.userDecision(plain(e.tag) ? `改了一下${title(e.tag)}。` : null, `修改并采用 ${e.tag}`, { decision: 'edit', tag: e.tag, value: e.value }));
-        } else if (e.type === 'author_tags') {
-          for (const [tag, value] of Object.entries(e.values)) board = bb.recordUserFact(board, tag, value, at);
-          const tags = Object.keys(e.values);
-          const shown = tags.filter(plain).map(title);
-          notes.push(() => this.userDecision(shown.length ? `自己写好了${shown.join('、')}。` : null, `家长自己写了：${tags.join('、')}（已采用）`, { decision: 'author', tags }));
-        } else if (e.type === 'record_user_words') {
-          const prev = bb.acceptedValue<string[]>(board, PARENT_WORDS_TAG) ?? [];
-          board = bb.recordUserFact(board, PARENT_WORDS_TAG, [...prev, e.text], at);
-          notes.push(() => {
-            this.say({ who: 'user', text: e.text });
-            this.addUserMessage(`[家长] ${e.text}`);
-            this.log('user_input', { text: e.text });
-          });
-        } else if (e.type === 'record_player_input') {
-          board = bb.recordRuntimeFact(board, PLAYER_INPUT_TAG, e.text, at);
-          notes.push(() => {
-            this.say({ who: 'user', text: e.text });
-            this.addUserMessage(`[孩子] ${e.text}`);
-            this.log('play_turn', { input: e.text });
-          });
-        }
-      }
+      applied = applyBoardEffects(this.deps.pkg, this.snap.board, t.effects, event, this.now());
     } catch (err) {
       if (err instanceof bb.BoardError) return { ok: false, message: err.code === 'not_draft' ? '这一项已经定好了，不能再改' : err.message };
       throw err;
     }
     this.snap.state = t.state;
-    this.snap.board = board;
-    notes.forEach((n) => n());
+    this.snap.board = applied.board;
+    applied.notes.forEach((n) => this.note(n));
     for (const e of t.effects) {
       switch (e.type) {
         case 'call_model':
@@ -447,11 +333,17 @@ export class StudioSession {
     else this.snap.manager = [...m, { role: 'user', content }];
   }
 
-  /** A decision of the parent: a plain line in the conversation (none for plumbing), the exact one for the manager. */
-  private userDecision(shown: string | null, forManager: string, data: Record<string, unknown>): void {
-    if (shown) this.say({ who: 'user', text: shown });
-    this.addUserMessage(`[验收] ${forManager}`);
-    this.log('user_decision', data);
+  /** A decision or words of the parent (or the player): a plain line in the conversation, the exact one for the manager. */
+  private note(n: BoardNote): void {
+    if (n.kind === 'words') {
+      this.say({ who: 'user', text: n.text });
+      this.addUserMessage(n.forManager);
+      this.log(n.log, n.data);
+      return;
+    }
+    if (n.shown) this.say({ who: 'user', text: n.shown });
+    this.addUserMessage(`[验收] ${n.forManager}`);
+    this.log('user_decision', n.data);
   }
 
   private skillTitle(id: string): string {
@@ -534,13 +426,13 @@ export class StudioSession {
       if (isLoopTool(spec.name)) return { ...spec, kind: 'loop', perform: () => runLoopTool(spec.name, this.deps.pkg, this.snap.board) };
       // In play, what the manager says to the child goes out sentence by sentence as it is written, each sentence checked first.
       const speaks = s.stage === 'play' && (spec.name === 'reply' || spec.name === 'finish');
-      const stream = speaks ? this.managerStream() : null;
+      const stream = speaks ? this.playWords.step() : null;
       return {
             ...spec,
             kind: 'boundary',
             ...(stream ? { streamText: (text: string, attempt: number) => stream.update(text, attempt) } : {}),
             perform: (raw) => {
-              const args = stream && typeof raw.text === 'string' ? { ...raw, text: stream.finish(this.trueWords(stream, raw.text.trim())) || (stream.sent.length ? NOTHING_MORE : '') } : raw;
+              const args = stream && typeof raw.text === 'string' ? { ...raw, text: this.playWords.finalText(stream, raw.text.trim()) } : raw;
               const parsed = parseManagerStep({ action: spec.name, args }, allowed, this.deps.pkg, s.stage, () => `w${++this.snap.seq}`);
               if (parsed.kind === 'invalid') throw new ToolError(parsed.message);
               if (parsed.kind !== 'boundary') throw new ToolError(`「${spec.name}」不是边界工具`);
@@ -551,43 +443,6 @@ export class StudioSession {
             },
           };
     });
-  }
-
-  /**
-   * The play manager's stream of this turn; a new step starts over (without saying again what was
-   * said). The truth rules are built once per step: the board does not change while the manager writes.
-   */
-  private managerStream(): SentenceStream<TruthProblem> {
-    this.stepRules = this.deps.truth?.() ?? null;
-    const check = (sentence: string): TruthProblem | null => {
-      if (unsafeNow(sentence)) return { sentence, claim: { kind: UNSAFE, words: sentence }, reason: '这句话不适合小朋友' };
-      return this.stepRules ? checkSentence(sentence, this.stepRules) : null;
-    };
-    this.playStream ??= new SentenceStream<TruthProblem>((sentence) => this.sayNow(sentence), true, check);
-    this.playStream.restart();
-    return this.playStream;
-  }
-
-  /** The manager's words if true; refused back (a tool error) while retries last, then the rules' own line. */
-  private trueWords(stream: SentenceStream<TruthProblem>, text: string): string {
-    const problem = stream.problemIn(text);
-    if (!problem) return text;
-    if (problem.problem.claim.kind === UNSAFE) {
-      // A blocked line never swallows the turn: the redirect, then what the rules decided this turn.
-      this.log('tool_call', { tool: 'safety', kind: 'invalid' });
-      stream.restart();
-      const line = rebuiltTurn({ redirect: REDIRECT.game, rulesLine: this.stepRules?.fallback() ?? null, continues: true, said: stream.sent });
-      const at = text.indexOf(problem.sentence);
-      this.deps.blocked?.(at >= 0 ? text.slice(at) : problem.sentence, unsafeNow(problem.sentence), line);
-      return line;
-    }
-    this.log('tool_call', { tool: 'truth', claim: problem.problem.claim.kind, reason: problem.problem.reason, kind: 'invalid' });
-    if (this.truthGate.retry()) {
-      stream.restart();
-      throw new ToolError(truthCorrection(problem.problem));
-    }
-    stream.restart();
-    return this.stepRules?.fallback() ?? '我们继续玩吧！';
   }
 
   /** A sentence of the manager's reply, said at once (play). */
@@ -639,11 +494,10 @@ export class StudioSession {
       this.dispatch({ type: 'worker_failed', workerId, message: outcome.message }, work);
       return;
     }
-    const submit = (s: SkillDef, values: Record<string, unknown>) =>
-      (this.snap.board = bb.submit(this.snap.board, { workerId, skill: s.id, burst: this.snap.state.burstNo, at: this.now(), declaredWrites: s.writes, values }));
+    const submit = (board: bb.Blackboard, s: SkillDef, values: Record<string, unknown>) => bb.submit(board, { workerId, skill: s.id, burst: this.snap.state.burstNo, at: this.now(), declaredWrites: s.writes, values });
     if (this.snap.state.stage !== 'play') {
       try {
-        submit(skill, this.identified(outcome.values));
+        this.snap.board = submit(this.snap.board, skill, this.identified(outcome.values));
       } catch (err) {
         this.dispatch({ type: 'worker_failed', workerId, message: (err as Error).message }, work);
         return;
@@ -652,69 +506,25 @@ export class StudioSession {
       this.dispatch({ type: 'worker_submitted', workerId, tags: Object.keys(outcome.values) }, work);
       return;
     }
-    // Play: the skill, then its deterministic code follow-ups (`then`), all inside this one tool
-    // call; if any fails, the board is left as it was before the call.
-    const board = this.snap.board;
-    const ran: Array<{ skill: SkillDef; values: Record<string, unknown> }> = [{ skill, values: outcome.values }];
-    try {
-      submit(skill, outcome.values);
-      for (const next of skill.then) {
-        const follow = skillById(pkg, next) as SkillDef;
-        const out = this.runCodeWorker(follow);
-        if (out.kind !== 'submitted') throw new Error(`${next}: ${out.kind === 'failed' ? out.message : '没有结果'}`);
-        submit(follow, out.values);
-        ran.push({ skill: follow, values: out.values });
-      }
-    } catch (err) {
-      this.snap.board = board;
-      this.dispatch({ type: 'worker_failed', workerId, message: (err as Error).message }, work);
+    // Play: the skill, then its deterministic code follow-ups, all inside this one tool call (./play-skills.ts).
+    const played = runPlaySkills({ pkg, board: this.snap.board, skill, values: outcome.values, submit, executors: this.deps.codeExecutors });
+    if (played.lines) this.addUserMessage(toolResultMessage('run_worker', played.lines.join('\n')).content);
+    if (!played.ok) {
+      this.dispatch({ type: 'worker_failed', workerId, message: played.message }, work);
       return;
     }
-    const lines = ran.map((r) => `${r.skill.id} 已更新：${this.playResultSummary(Object.keys(r.values))}`);
-    this.addUserMessage(toolResultMessage('run_worker', lines.join('\n')).content);
-    // A run skill that wrote `运行.回复` has said what the child hears: that is the burst's reply.
-    const spoke = ran.filter((r) => REPLY_TAG in r.values);
-    const said = spoke.at(-1)?.values[REPLY_TAG];
-    const tags = [...new Set(ran.flatMap((r) => Object.keys(r.values)))];
-    if (spoke.length && (typeof said !== 'string' || !said.trim())) {
-      this.snap.board = board;
-      this.dispatch({ type: 'worker_failed', workerId, message: `${spoke.at(-1)!.skill.id} 写的「${REPLY_TAG}」是空的` }, work);
-      return;
-    }
-    const reply = typeof said === 'string' ? { text: said.trim(), session: ran.some((r) => r.skill.ends) ? ('ended' as const) : ('active' as const) } : undefined;
-    this.dispatch({ type: 'worker_submitted', workerId, tags, ...(reply ? { reply } : {}) }, work);
-  }
-
-  /** What the play manager may see of the new `运行.*` values (never the current card's answer). */
-  private playResultSummary(tags: string[]): string {
-    return JSON.stringify(Object.fromEntries(tags.filter((t) => t !== '运行.当前卡').map((t) => [t, this.snap.board.tags[t]?.value])));
+    this.snap.board = played.board;
+    this.dispatch({ type: 'worker_submitted', workerId, tags: played.tags, ...(played.reply ? { reply: played.reply } : {}) }, work);
   }
 
   private runCodeWorker(skill: SkillDef): WorkerOutcome {
-    const exec = this.deps.codeExecutors?.[skill.id];
-    if (!exec) return { kind: 'failed', message: `skill「${skill.id}」需要运行时代码，但没有提供`, messages: [], rounds: 0 };
-    const reads = Object.fromEntries(skill.reads.map((t) => [t, this.snap.board.tags[t]?.status === 'accepted' ? this.snap.board.tags[t].value : undefined]));
-    try {
-      return { kind: 'submitted', values: exec(reads), messages: [], rounds: 1 };
-    } catch (err) {
-      return { kind: 'failed', message: `skill「${skill.id}」的运行时代码出错：${err instanceof Error ? err.message : String(err)}`, messages: [], rounds: 1 };
-    }
+    return runCodeSkill(skill, this.snap.board, this.deps.codeExecutors);
   }
 
   private declare(): void {
-    const pkg = this.deps.pkg;
-    const design: Record<string, unknown> = {};
-    for (const e of Object.values(this.snap.board.tags)) if (e.status === 'accepted' && e.name.startsWith('设计.')) design[e.name] = e.value;
-    const taken = this.deps.takenNames?.() ?? [];
-    const accepted = (design['设计.主题'] ?? {}) as ThemeFact;
-    const wanted = (accepted.标题 ?? `${accepted.主题 ?? ''}问答`).trim() || pkg.title;
-    // Checked when the name was accepted; another design may have taken it since.
-    const title = freeName(wanted, taken);
-    const theme: ThemeFact = { ...accepted, 标题: title, 别名: (accepted.别名 ?? []).filter((a) => !nameTaken(a, taken)) };
-    const paradigm = (design[PARADIGM_TAG] as { 范式?: string } | undefined)?.范式;
-    const declaration = declarationFor({ gameId: gameIdFor(title, this.snap.projectId), theme, description: `${paradigm ?? pkg.title}：${theme.主题 ?? ''}`, capabilities: pkg.capabilities });
-    const cards = cardsFromDesign(this.snap.projectId, design['设计.卡牌']);
-    this.declared = { declaration, cards, design: { ...design, '设计.主题': theme } };
+    const { game, wanted, title } = declaredGameOf(this.deps.pkg, this.snap.board, this.snap.projectId, this.deps.takenNames?.() ?? []);
+    const { declaration, cards } = game;
+    this.declared = game;
     this.log('declared', { gameId: declaration.id, title: declaration.title, cards: cards.length });
     if (title !== wanted) this.say({ who: 'system', text: `「${wanted}」这个名字刚刚被别的游戏用了，改叫「${title}」。` });
     this.say({ who: 'agent', text: `做好了！「${declaration.title}」已经放进游戏厅，孩子说「我们玩${declaration.title}吧」就能开始。` });
