@@ -176,7 +176,44 @@ function userMayAct(s: PhaseState): boolean {
 }
 
 export function transition(s: PhaseState, e: PhaseEvent): Transition {
-  const who = whoActs(s);
+  switch (e.type) {
+    case 'user_input':
+    case 'user_accept':
+    case 'user_reject':
+    case 'user_edit':
+    case 'user_revise':
+    case 'user_author':
+    case 'user_declare':
+    case 'user_continue':
+      return userEvent(s, e);
+    case 'player_input':
+    case 'player_end':
+      return playerEvent(s, e);
+    case 'agent_loop_tool':
+    case 'agent_tool_error':
+    case 'agent_run_worker':
+    case 'agent_ask_user':
+    case 'agent_declare_ready':
+    case 'agent_reply':
+    case 'agent_finish':
+      return agentEvent(s, e);
+    case 'worker_submitted':
+    case 'worker_asked':
+    case 'worker_failed':
+      return workerEvent(s, e);
+    case 'facts_changed':
+      return { state: { ...s, ready: e.ready }, effects: [] };
+    case 'failure':
+      return { state: { ...s, phase: 'error', worker: null, waiting: null, error: { code: e.code, message: e.message } }, effects: [{ type: 'persist' }] };
+    case 'restored':
+      // A reload interrupted a burst: nothing is half-applied (tools apply atomically), so ask to continue.
+      if (s.phase === 'running') return waitFor(s, { kind: 'interrupted' });
+      return { state: s, effects: [] };
+  }
+}
+
+/** The parent's hard events in design (a new burst, a review answered, facts written by hand, a hand-written design declared). */
+function userEvent(s: PhaseState, e: Extract<PhaseEvent, { type: 'user_input' | 'user_accept' | 'user_reject' | 'user_edit' | 'user_revise' | 'user_author' | 'user_declare' | 'user_continue' }>): Transition {
   switch (e.type) {
     case 'user_input': {
       if (s.stage !== 'design') return refuse(s, e, '设计已经完成了');
@@ -239,6 +276,12 @@ export function transition(s: PhaseState, e: PhaseEvent): Transition {
       if (s.phase !== 'error' && k !== 'burst_cap' && k !== 'interrupted' && k !== 'worker_failed') return refuse(s, e, '现在在等你回答或验收，不能直接继续');
       return startBurst(s, []);
     }
+  }
+}
+
+/** The player's events in play: an input starts a burst; the end ends the game. */
+function playerEvent(s: PhaseState, e: Extract<PhaseEvent, { type: 'player_input' | 'player_end' }>): Transition {
+  switch (e.type) {
     case 'player_input': {
       if (s.stage !== 'play') return refuse(s, e, s.stage === 'design' ? '游戏还在设计中，不能开始玩' : '这局游戏已经结束');
       if (!userMayAct(s)) return refuse(s, e, '上一句还在处理');
@@ -248,6 +291,13 @@ export function transition(s: PhaseState, e: PhaseEvent): Transition {
       if (s.stage !== 'play') return refuse(s, e, '没有正在进行的游戏');
       return { state: { ...s, stage: 'done', phase: 'done', waiting: null, worker: null }, effects: [{ type: 'persist' }] };
     }
+  }
+}
+
+/** The manager's steps: loop tools go on, boundary tools run a worker, ask, declare, reply or finish. */
+function agentEvent(s: PhaseState, e: Extract<PhaseEvent, { type: 'agent_loop_tool' | 'agent_tool_error' | 'agent_run_worker' | 'agent_ask_user' | 'agent_declare_ready' | 'agent_reply' | 'agent_finish' }>): Transition {
+  const who = whoActs(s);
+  switch (e.type) {
     case 'agent_loop_tool': {
       if (who !== 'agent') return refuse(s, e, '现在不是总管的回合');
       if (!isLoopTool(e.name) || !allowedTools(s).includes(e.name)) return refuse(s, e, `工具 ${e.name} 现在不可用`);
@@ -281,6 +331,13 @@ export function transition(s: PhaseState, e: PhaseEvent): Transition {
         };
       return { state: { ...s, stage: 'done', phase: 'done', burst: s.burst + 1, waiting: null }, effects: [{ type: 'send_reply', text: e.text, session: 'ended' }, { type: 'persist' }] };
     }
+  }
+}
+
+/** A worker's outcome: drafts to review (design), live values or a reply (play), a question, a failure. */
+function workerEvent(s: PhaseState, e: Extract<PhaseEvent, { type: 'worker_submitted' | 'worker_asked' | 'worker_failed' }>): Transition {
+  const who = whoActs(s);
+  switch (e.type) {
     case 'worker_submitted': {
       if (who !== 'worker' || s.worker?.workerId !== e.workerId) return refuse(s, e, '没有这个正在运行的 worker');
       const skill = s.worker.skill;
@@ -300,13 +357,5 @@ export function transition(s: PhaseState, e: PhaseEvent): Transition {
       if (who !== 'worker' || s.worker?.workerId !== e.workerId) return refuse(s, e, '没有这个正在运行的 worker');
       return waitFor(s, { kind: 'worker_failed', skill: s.worker.skill, workerId: e.workerId, message: e.message });
     }
-    case 'facts_changed':
-      return { state: { ...s, ready: e.ready }, effects: [] };
-    case 'failure':
-      return { state: { ...s, phase: 'error', worker: null, waiting: null, error: { code: e.code, message: e.message } }, effects: [{ type: 'persist' }] };
-    case 'restored':
-      // A reload interrupted a burst: nothing is half-applied (tools apply atomically), so ask to continue.
-      if (s.phase === 'running') return waitFor(s, { kind: 'interrupted' });
-      return { state: s, effects: [] };
   }
 }
