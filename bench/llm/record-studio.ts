@@ -1,5 +1,5 @@
 /**
- * Records the Studio's REAL model requests with its demo policies (src/studio/demo-policies.ts):
+ * Records the Studio's REAL model requests with its demo policies (src/studio/studio-demo-policies.ts):
  * - a design session of 问答卡牌 (the parent asks for a quiz, answers the theme question, rejects
  *   one deck as too hard, accepts the rest) — the manager and every design worker;
  * - a play session of the designed game through the arcade's game runtime (GameSessions →
@@ -12,7 +12,7 @@ import { createScriptedModel } from '../../src/llm/scripted.ts';
 import type { StepRequest } from '../../src/core/llm/types.ts';
 import { gameInput, type GameInputKind, type GameReply } from '../../src/core/protocol/game-protocol.ts';
 import { Book } from '../../src/studio/book.ts';
-import { studioDemoPolicies } from '../../src/studio/demo-policies.ts';
+import { studioDemoPolicies } from '../../src/studio/studio-demo-policies.ts';
 import { type SkillPackage } from '../../src/core/studio/package-loader.ts';
 import { discoverPackages } from '../../src/studio/bundled-packages.ts';
 import { StudioSession } from '../../src/studio/studio-session.ts';

@@ -5,10 +5,10 @@
  */
 import { mainDemoPolicy } from '../arcade/demo-policy.ts';
 import type { ChatModel } from '../core/llm/types.ts';
-import { demoPolicy, registerPolicy } from '../llm/demo-policies.ts';
+import { demoPolicy, registerPolicy } from '../llm/demo-registry.ts';
 import { TRY_AGENT } from '../llm/model-controller.ts';
 import { createScriptedModel } from '../llm/scripted.ts';
-import { studioDemoPolicies } from '../studio/demo-policies.ts';
+import { studioDemoPolicies } from '../studio/studio-demo-policies.ts';
 
 registerPolicy('main', mainDemoPolicy);
 for (const [agent, policy] of Object.entries(studioDemoPolicies)) registerPolicy(agent, policy);

@@ -9,7 +9,7 @@ import { builtinGames } from '../../src/games/catalog.ts';
 import { createScriptedModel } from '../../src/llm/scripted.ts';
 import { Book } from '../../src/studio/book.ts';
 import { discoverPackages } from '../../src/studio/bundled-packages.ts';
-import { studioDemoPolicies } from '../../src/studio/demo-policies.ts';
+import { studioDemoPolicies } from '../../src/studio/studio-demo-policies.ts';
 import { StudioController } from '../../src/studio/studio-controller.ts';
 
 const controller = new StudioController({ model: createScriptedModel(studioDemoPolicies), openBook: () => Book.open(), packages: discoverPackages(), games: builtinGames, safetyCheck: loadSafetyCheck });

@@ -8,7 +8,7 @@
 import { mainDemoPolicy } from '../../src/arcade/demo-policy.ts';
 import { stepJson } from '../../src/core/llm/step-format.ts';
 import type { ChatMessage, JsonSchema, ScriptPolicy, Step, StepRequest, ToolSpec } from '../../src/core/llm/types.ts';
-import { studioDemoPolicies } from '../../src/studio/demo-policies.ts';
+import { studioDemoPolicies } from '../../src/studio/studio-demo-policies.ts';
 import { MANAGER_AGENT, workerAgent } from '../../src/core/studio/manager-tools.ts';
 import { policy as guessNumber } from '../../skills/guess-number/demo.ts';
 import { policy as drawGuess } from '../../skills/draw-guess/demo.ts';
