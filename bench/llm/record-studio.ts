@@ -1,7 +1,7 @@
 /**
  * Records the Studio's REAL model requests with its demo policies (src/studio/studio-demo-policies.ts):
  * - a design session of 问答卡牌 (the parent asks for a quiz, answers the theme question, rejects
- *   one deck as too hard, accepts the rest) — the manager and every design worker;
+ *   one deck as too hard, accepts the rest) — the manager and every design helper;
  * - a play session of the designed game through the arcade's game runtime (GameSessions →
  *   StudioEngine → PlayRuntime): start, a wrong answer, the right one, "不知道", the right one, and `end`.
  * Runs inside the Vite module runner (package discovery uses `import.meta.glob`); the Book lives

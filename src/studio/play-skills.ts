@@ -1,17 +1,17 @@
 /**
- * A run skill in play and its code follow-ups (`then`), all inside one `run_worker` call: each
+ * A run skill in play and its code follow-ups (`then`), all inside one `run_helper` call: each
  * writes its `运行.*` tags; if any fails, the board is left as it was before the call. A run skill
  * that wrote `运行.回复` has said what the child hears: that is the burst's reply.
  */
 import * as bb from '../core/studio/blackboard.ts';
 import { skillById, type SkillDef, type SkillPackage } from '../core/studio/package-loader.ts';
 import type { CodeExecutor } from './session-types.ts';
-import type { WorkerOutcome } from './worker-executor.ts';
+import type { HelperOutcome } from './helper-executor.ts';
 
 const REPLY_TAG = '运行.回复';
 
 /** A code skill's run: its reads (accepted values only) in, its output tag values out. */
-export function runCodeSkill(skill: SkillDef, board: bb.Blackboard, executors: Record<string, CodeExecutor> | undefined): WorkerOutcome {
+export function runCodeSkill(skill: SkillDef, board: bb.Blackboard, executors: Record<string, CodeExecutor> | undefined): HelperOutcome {
   const exec = executors?.[skill.id];
   if (!exec) return { kind: 'failed', message: `skill「${skill.id}」需要运行时代码，但没有提供`, messages: [], rounds: 0 };
   const reads = Object.fromEntries(skill.reads.map((t) => [t, board.tags[t]?.status === 'accepted' ? board.tags[t].value : undefined]));

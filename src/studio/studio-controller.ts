@@ -431,7 +431,7 @@ export class StudioController {
   /** The Studio's new question (or what it just thought of) is read aloud when it waits for the parent's answer (setting). */
   private readAloudNew(view: SessionView): void {
     if (!this.deps.speech || view.busy || whoActs(view.state) !== 'user') return;
-    const asking = ['agent_question', 'worker_question', 'review_drafts'].includes(view.waiting?.kind ?? '');
+    const asking = ['agent_question', 'helper_question', 'review_drafts'].includes(view.waiting?.kind ?? '');
     const fresh = view.transcript.slice(this.readUpTo).filter((l) => l.who !== 'user');
     this.readUpTo = view.transcript.length;
     const last = fresh.at(-1);

@@ -1,7 +1,7 @@
 /**
  * A Studio session (seed 004 §3, §7, §9 — the seed's phase runtime): owns one session (phase
  * state, blackboard, the manager's conversation), feeds events to the pure phase machine and
- * carries out its effects — calls the model with the tools allowed now, runs workers, writes the
+ * carries out its effects — calls the model with the tools allowed now, runs helpers, writes the
  * board, persists snapshots and the design trace. No DOM: it runs on the main thread for the Studio
  * and in a Web Worker for play. Its contracts are in ./session-types.ts; the board's part of an
  * event in src/core/studio/board-effects.ts; the play manager's words in ./play-words.ts; a run
@@ -23,11 +23,11 @@ import { endSentence } from '../core/text/punctuation.ts';
 import { runToolLoop, ToolError, type AgentTool } from '../core/agent/tool-loop.ts';
 import { restingWords } from '../core/studio/resting-words.ts';
 import type { DesignTraceEntry, SessionSnapshot, TranscriptItem } from '../core/studio/types.ts';
-import { assembleWorkerContext } from '../core/studio/worker-context.ts';
+import { assembleHelperContext } from '../core/studio/helper-context.ts';
 import { PlayWords } from './play-words.ts';
 import { runCodeSkill, runPlaySkills } from './play-skills.ts';
 import type { ActResult, DeclaredGame, SessionDeps, SessionView } from './session-types.ts';
-import { runWorkerLoop, type WorkerOutcome } from './worker-executor.ts';
+import { runHelperLoop, type HelperOutcome } from './helper-executor.ts';
 
 export type { ActResult, CodeExecutor, DeclaredGame, SessionDeps, SessionStore, SessionView } from './session-types.ts';
 export { restingWords } from '../core/studio/resting-words.ts';
@@ -71,7 +71,7 @@ export class StudioSession {
       state: initialPhaseState(deps.pkg.burstCap),
       board: bb.emptyBoard(Object.keys(deps.pkg.tags)),
       manager: [{ role: 'system', content: managerSystemPrompt(deps.pkg, 'design') }],
-      pendingWorker: null,
+      pendingHelper: null,
       transcript: [{ who: 'agent', text: START_WORDS, at }],
       seq: 0,
       savedAt: at,
@@ -107,7 +107,7 @@ export class StudioSession {
       state,
       board,
       manager: [{ role: 'system', content: managerSystemPrompt(deps.pkg, 'play', Array.isArray(design[RUN_SKILL_LIST]) ? (design[RUN_SKILL_LIST] as string[]) : []) }],
-      pendingWorker: null,
+      pendingHelper: null,
       transcript: [],
       seq: 0,
       savedAt: at,
@@ -184,7 +184,7 @@ export class StudioSession {
   }
 
   /** What a value would be refused for, as the runtime checks it (the form shows these before sending). */
-  problems(values: Record<string, unknown>, by: 'worker' | 'user'): string[] {
+  problems(values: Record<string, unknown>, by: 'helper' | 'user'): string[] {
     return draftProblems(this.deps.pkg, values, { board: this.snap.board, taken: this.deps.takenNames?.() ?? [], by });
   }
   continue(): Promise<ActResult> {
@@ -240,8 +240,8 @@ export class StudioSession {
       while (work.length) {
         const w = work.shift()!;
         if (w.type === 'call_model') await this.managerRound(work);
-        else if (w.type === 'run_worker') await this.runWorker(w.skill, w.workerId, null, work);
-        else if (w.type === 'resume_worker') await this.runWorker(w.skill, w.workerId, w.answer, work);
+        else if (w.type === 'run_helper') await this.runHelper(w.skill, w.helperId, null, work);
+        else if (w.type === 'resume_helper') await this.runHelper(w.skill, w.helperId, w.answer, work);
         // What the parent is shown is saved first: a reload right after a new draft appears finds it.
         await this.saveIfWanted();
         this.emit();
@@ -283,17 +283,17 @@ export class StudioSession {
     for (const e of t.effects) {
       switch (e.type) {
         case 'call_model':
-        case 'run_worker':
-        case 'resume_worker':
+        case 'run_helper':
+        case 'resume_helper':
           work.push(e);
           break;
         case 'wait':
           // A review announces itself once, when the drafts arrive (not after each tag taken).
-          if (e.reason.kind !== 'review_drafts' || event.type === 'worker_submitted') this.announceWait(e.reason);
+          if (e.reason.kind !== 'review_drafts' || event.type === 'helper_submitted') this.announceWait(e.reason);
           break;
-        case 'drop_worker':
-          if (this.snap.pendingWorker?.workerId === e.workerId) this.snap.pendingWorker = null;
-          this.addUserMessage(toolResultMessage('run_worker', `${e.skill} 没有交草稿：家长自己写好了，见黑板`).content);
+        case 'drop_helper':
+          if (this.snap.pendingHelper?.helperId === e.helperId) this.snap.pendingHelper = null;
+          this.addUserMessage(toolResultMessage('run_helper', `${e.skill} 没有交草稿：家长自己写好了，见黑板`).content);
           break;
         case 'declare_ready':
           this.declare();
@@ -323,7 +323,7 @@ export class StudioSession {
 
   /**
    * A user message of the manager's conversation. After a tool result the model has not answered
-   * (a burst that ended with a worker), the next words join that same message: the conversation
+   * (a burst that ended with a helper), the next words join that same message: the conversation
    * keeps taking turns, so a local engine continues its cached conversation in place.
    */
   private addUserMessage(content: string): void {
@@ -373,10 +373,10 @@ export class StudioSession {
   /** What the parent is asked, as a line of the conversation (in plain words). */
   private announceWait(reason: WaitingReason): void {
     if (reason.kind === 'agent_question') this.say({ who: 'agent', text: reason.question });
-    else if (reason.kind === 'worker_question') this.say({ who: 'worker', skill: reason.skill, text: reason.question });
+    else if (reason.kind === 'helper_question') this.say({ who: 'helper', skill: reason.skill, text: reason.question });
     else if (reason.kind === 'review_drafts' && reason.tags.length) {
       const summary = this.draftSummary(reason.tags);
-      this.say({ who: 'worker', skill: reason.skill, text: `${endSentence(`${this.skillTitle(reason.skill)}想好了${summary ? `：${summary}` : ''}`)}行的话点「采用」，也可以直接说想怎么改。` });
+      this.say({ who: 'helper', skill: reason.skill, text: `${endSentence(`${this.skillTitle(reason.skill)}想好了${summary ? `：${summary}` : ''}`)}行的话点「采用」，也可以直接说想怎么改。` });
     } else {
       const words = restingWords(reason, (skill) => this.skillTitle(skill));
       if (words) this.say({ who: 'system', text: words });
@@ -387,7 +387,7 @@ export class StudioSession {
    * The manager's part of a burst: the agent tool loop over the tools the phase machine allows now,
    * with the burst's remaining rounds as its step budget. Every step is an event for the machine
    * (a loop tool, a refused step); a boundary tool's event is dispatched by the tool itself and
-   * ends the loop, and the machine's effects (run a worker, wait, reply) continue the drive.
+   * ends the loop, and the machine's effects (run a helper, wait, reply) continue the drive.
    */
   private async managerRound(work: Effect[]): Promise<void> {
     const s = this.snap.state;
@@ -438,7 +438,7 @@ export class StudioSession {
               if (parsed.kind !== 'boundary') throw new ToolError(`「${spec.name}」不是边界工具`);
               const r = this.dispatch(parsed.event, work);
               if (!r.ok) throw new ToolError(r.message);
-              if (parsed.event.type === 'agent_run_worker' && s.stage === 'design') this.say({ who: 'agent', text: `我来想想${this.skillTitle(parsed.event.skill)}……` });
+              if (parsed.event.type === 'agent_run_helper' && s.stage === 'design') this.say({ who: 'agent', text: `我来想想${this.skillTitle(parsed.event.skill)}……` });
               return { ok: true };
             },
           };
@@ -461,63 +461,63 @@ export class StudioSession {
     this.dispatch({ type: 'failure', code, message }, []);
   }
 
-  private async runWorker(skillId: string, workerId: string, answer: string | null, work: Effect[]): Promise<void> {
+  private async runHelper(skillId: string, helperId: string, answer: string | null, work: Effect[]): Promise<void> {
     const pkg = this.deps.pkg;
     const skill = skillById(pkg, skillId) as SkillDef;
     const started = this.now();
-    let outcome: WorkerOutcome;
+    let outcome: HelperOutcome;
     try {
-      if (skill.executor === 'code') outcome = this.runCodeWorker(skill);
+      if (skill.executor === 'code') outcome = this.runCodeHelper(skill);
       else {
         let messages: ChatMessage[];
-        if (answer !== null && this.snap.pendingWorker?.workerId === workerId) messages = [...this.snap.pendingWorker.messages, toolResultMessage('ask_user', { answer })];
-        else messages = assembleWorkerContext(pkg, skill, this.snap.board).messages;
+        if (answer !== null && this.snap.pendingHelper?.helperId === helperId) messages = [...this.snap.pendingHelper.messages, toolResultMessage('ask_user', { answer })];
+        else messages = assembleHelperContext(pkg, skill, this.snap.board).messages;
         const design = this.snap.state.stage === 'design';
         const contract = {
           schemas: Object.fromEntries(skill.writes.map((t) => [t, pkg.tagDefs[t]?.schema])),
-          ...(design ? { check: (values: Record<string, unknown>) => this.problems(values, 'worker') } : {}),
+          ...(design ? { check: (values: Record<string, unknown>) => this.problems(values, 'helper') } : {}),
         };
-        outcome = await runWorkerLoop({ model: this.deps.model, skill, messages, now: this.now, contract });
+        outcome = await runHelperLoop({ model: this.deps.model, skill, messages, now: this.now, contract });
       }
     } catch (err) {
       this.fail(err);
       return;
     }
-    this.snap.pendingWorker = null;
-    this.log('worker_run', { workerId, skill: skillId, outcome: outcome.kind, rounds: outcome.rounds, ms: this.now() - started, ...(outcome.kind === 'submitted' ? { tags: Object.keys(outcome.values) } : {}) });
+    this.snap.pendingHelper = null;
+    this.log('helper_run', { helperId, skill: skillId, outcome: outcome.kind, rounds: outcome.rounds, ms: this.now() - started, ...(outcome.kind === 'submitted' ? { tags: Object.keys(outcome.values) } : {}) });
     if (outcome.kind === 'asked') {
-      this.snap.pendingWorker = { workerId, skill: skillId, messages: outcome.messages };
-      this.dispatch({ type: 'worker_asked', workerId, question: outcome.question, options: outcome.options }, work);
+      this.snap.pendingHelper = { helperId, skill: skillId, messages: outcome.messages };
+      this.dispatch({ type: 'helper_asked', helperId, question: outcome.question, options: outcome.options }, work);
       return;
     }
     if (outcome.kind === 'failed') {
-      this.dispatch({ type: 'worker_failed', workerId, message: outcome.message }, work);
+      this.dispatch({ type: 'helper_failed', helperId, message: outcome.message }, work);
       return;
     }
-    const submit = (board: bb.Blackboard, s: SkillDef, values: Record<string, unknown>) => bb.submit(board, { workerId, skill: s.id, burst: this.snap.state.burstNo, at: this.now(), declaredWrites: s.writes, values });
+    const submit = (board: bb.Blackboard, s: SkillDef, values: Record<string, unknown>) => bb.submit(board, { helperId, skill: s.id, burst: this.snap.state.burstNo, at: this.now(), declaredWrites: s.writes, values });
     if (this.snap.state.stage !== 'play') {
       try {
         this.snap.board = submit(this.snap.board, skill, this.identified(outcome.values));
       } catch (err) {
-        this.dispatch({ type: 'worker_failed', workerId, message: (err as Error).message }, work);
+        this.dispatch({ type: 'helper_failed', helperId, message: (err as Error).message }, work);
         return;
       }
-      this.addUserMessage(toolResultMessage('run_worker', `${skillId} 交了草稿：${Object.keys(outcome.values).join('、')}，等家长验收`).content);
-      this.dispatch({ type: 'worker_submitted', workerId, tags: Object.keys(outcome.values) }, work);
+      this.addUserMessage(toolResultMessage('run_helper', `${skillId} 交了草稿：${Object.keys(outcome.values).join('、')}，等家长验收`).content);
+      this.dispatch({ type: 'helper_submitted', helperId, tags: Object.keys(outcome.values) }, work);
       return;
     }
     // Play: the skill, then its deterministic code follow-ups, all inside this one tool call (./play-skills.ts).
     const played = runPlaySkills({ pkg, board: this.snap.board, skill, values: outcome.values, submit, executors: this.deps.codeExecutors });
-    if (played.lines) this.addUserMessage(toolResultMessage('run_worker', played.lines.join('\n')).content);
+    if (played.lines) this.addUserMessage(toolResultMessage('run_helper', played.lines.join('\n')).content);
     if (!played.ok) {
-      this.dispatch({ type: 'worker_failed', workerId, message: played.message }, work);
+      this.dispatch({ type: 'helper_failed', helperId, message: played.message }, work);
       return;
     }
     this.snap.board = played.board;
-    this.dispatch({ type: 'worker_submitted', workerId, tags: played.tags, ...(played.reply ? { reply: played.reply } : {}) }, work);
+    this.dispatch({ type: 'helper_submitted', helperId, tags: played.tags, ...(played.reply ? { reply: played.reply } : {}) }, work);
   }
 
-  private runCodeWorker(skill: SkillDef): WorkerOutcome {
+  private runCodeHelper(skill: SkillDef): HelperOutcome {
     return runCodeSkill(skill, this.snap.board, this.deps.codeExecutors);
   }
 
@@ -537,7 +537,7 @@ export class StudioSession {
   preview(skillId: string): Record<string, unknown> | undefined {
     const skill = skillById(this.deps.pkg, skillId);
     if (!skill || skill.executor !== 'code') return undefined;
-    const out = this.runCodeWorker(skill);
+    const out = this.runCodeHelper(skill);
     return out.kind === 'submitted' ? out.values : undefined;
   }
 

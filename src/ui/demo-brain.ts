@@ -1,6 +1,6 @@
 /**
  * The rules brain "规则大脑（不用模型）": the scripted model with every agent's policy — each game's
- * `skills/<id>/demo.ts`, the main agent's, the Studio's manager and workers, and the settings'
+ * `skills/<id>/demo.ts`, the main agent's, the Studio's manager and helpers, and the settings'
  * try-out. Loaded only when the demo brain is chosen, never on the first screen.
  */
 import { mainDemoPolicy } from '../arcade/demo-policy.ts';

@@ -1,7 +1,7 @@
 /**
  * Skill packages (seed 004 §1, §5): `skills/<pkg>/orchestrator.md` is a manifest — which skills
  * exist, their stage, the tags each reads and writes, constraints and the acceptance policy — and
- * `skills/<pkg>/workers/<skill>/SKILL.md` holds each skill's Agent Skills definition.
+ * `skills/<pkg>/helpers/<skill>/SKILL.md` holds each skill's Agent Skills definition.
  *
  * `loadPackage` is pure (file texts in, package or every error out); `discoverPackages` finds the
  * folders (src/studio/bundled-packages.ts), so adding a package folder needs no edit anywhere else.
@@ -12,7 +12,7 @@ import { splitFrontmatter } from './frontmatter.ts';
 import { parseFieldSchema, type TagDef } from './tag-schema.ts';
 
 type SkillStage = 'instantiate' | 'run';
-/** How a read tag appears in a worker's dynamic context: whole, shortened, or with fields hidden. */
+/** How a read tag appears in a helper's dynamic context: whole, shortened, or with fields hidden. */
 export type ContextRule = 'full' | 'brief' | { hide: string[] };
 
 export interface SkillDef {
@@ -22,13 +22,13 @@ export interface SkillDef {
   description: string;
   reads: string[];
   writes: string[];
-  /** `model`: a worker LLM in its own tool loop; `code`: the package's runtime code (no prompt). */
+  /** `model`: a helper LLM in its own tool loop; `code`: the package's runtime code (no prompt). */
   executor: 'model' | 'code';
   /** Context profile: rule per read tag (default `full`). */
   context: Record<string, ContextRule>;
   /**
    * Run skills only: `executor: code` skills the runtime runs right after this one, inside the same
-   * `run_worker` call (e.g. judging an answer also scores it). Deterministic follow-ups, not choices.
+   * `run_helper` call (e.g. judging an answer also scores it). Deterministic follow-ups, not choices.
    */
   then: string[];
   /** Run skills only: the `运行.回复` this skill writes ends the game (session `ended`). */
@@ -71,7 +71,7 @@ export const DESIGN_PREFIX = '设计.';
 const PLAY_PREFIX = '运行.';
 const DEFAULT_BURST_CAP = 8;
 
-/** Files of one package, keyed by path relative to the package folder (`orchestrator.md`, `workers/x/SKILL.md`). */
+/** Files of one package, keyed by path relative to the package folder (`orchestrator.md`, `helpers/x/SKILL.md`). */
 export type PackageFiles = Record<string, string>;
 
 function strings(v: unknown): string[] | null {
@@ -105,9 +105,9 @@ export function loadPackage(folder: string, files: PackageFiles): LoadResult {
     const skill = readSkill(folder, files, raw, i, tags, seen, err);
     if (skill) skills.push(skill);
   }
-  // A worker folder the manifest does not mention is almost always a typo in one of the two.
+  // A helper folder the manifest does not mention is almost always a typo in one of the two.
   for (const path of Object.keys(files)) {
-    const w = /^workers\/([^/]+)\/SKILL\.md$/.exec(path);
+    const w = /^helpers\/([^/]+)\/SKILL\.md$/.exec(path);
     if (w && !seen.has(w[1])) err(`${folder}/${path}: 这个 skill 没有在 orchestrator.md 的 skills 里声明`);
   }
   for (const s of skills)
@@ -195,9 +195,9 @@ function readSkill(folder: string, files: PackageFiles, raw: unknown, i: number,
   return { id: sid, stage: stage as SkillStage, title, description, reads: reads ?? [], writes: writes ?? [], executor, context, then: then ?? [], ends: s.ends === true, skillMd: md ?? '', metadata };
 }
 
-/** A skill's `workers/<id>/SKILL.md`: its Agent Skills frontmatter (name, description, metadata) checked. */
+/** A skill's `helpers/<id>/SKILL.md`: its Agent Skills frontmatter (name, description, metadata) checked. */
 function readSkillMd(folder: string, files: PackageFiles, sid: string, stage: unknown, err: Err): { md: string | undefined; title: string; description: string; metadata: Record<string, string> } {
-  const mdPath = `workers/${sid}/SKILL.md`;
+  const mdPath = `helpers/${sid}/SKILL.md`;
   const md = files[mdPath];
   let description = '';
   let title = sid;

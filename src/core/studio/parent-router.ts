@@ -58,7 +58,7 @@ export function routeParentWords(words: string, ctx: StudioWordsContext): Studio
  * the asking step writes. Null when the design does not wait for such a step.
  */
 export function rowsFormTag(pkg: SkillPackage, waiting: WaitingReason | null): string | null {
-  if (waiting?.kind !== 'worker_question') return null;
+  if (waiting?.kind !== 'helper_question') return null;
   const skill = pkg.skills.find((s) => s.id === waiting.skill);
   return skill?.writes.find((t) => pkg.tagDefs[t]?.schema?.type === 'array' && pkg.tagDefs[t]?.schema?.items?.type === 'object') ?? null;
 }

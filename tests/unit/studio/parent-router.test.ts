@@ -3,9 +3,9 @@ import { routeParentWords, rowsFormTag, type StudioRoute, type StudioWordsContex
 import type { WaitingReason } from '../../../src/core/studio/phase-machine.ts';
 import { quizPackage } from './helpers.ts';
 
-const review: WaitingReason = { kind: 'review_drafts', skill: 'theme', workerId: 'w1', tags: ['设计.主题'] };
-const askRows: WaitingReason = { kind: 'worker_question', skill: 'card-deck', workerId: 'w2', question: '你来写几张吧？' };
-const askTheme: WaitingReason = { kind: 'worker_question', skill: 'theme', workerId: 'w3', question: '想要什么主题？' };
+const review: WaitingReason = { kind: 'review_drafts', skill: 'theme', helperId: 'w1', tags: ['设计.主题'] };
+const askRows: WaitingReason = { kind: 'helper_question', skill: 'card-deck', helperId: 'w2', question: '你来写几张吧？' };
+const askTheme: WaitingReason = { kind: 'helper_question', skill: 'theme', helperId: 'w3', question: '想要什么主题？' };
 const agentAsks: WaitingReason = { kind: 'agent_question', question: '孩子几岁？', options: ['4岁', '6岁'] };
 
 const at = (place: StudioWordsContext['place'], waiting: WaitingReason | null = null, writingRows = false): StudioWordsContext => ({ place, waiting, open: place === 'talk', writingRows });
