@@ -8,7 +8,7 @@ import { errorOf, readToolResult } from '../core/agent/messages.ts';
 import { runToolLoop, ToolError, type AgentTool } from '../core/agent/tool-loop.ts';
 import type { ChatMessage, ChatModel } from '../core/llm/types.ts';
 import { helperAgent } from '../core/studio/manager-tools.ts';
-import type { SkillDef } from '../core/studio/package-loader.ts';
+import type { StudioSkill } from '../core/studio/package-loader.ts';
 import { toJsonSchema, type FieldSchema } from '../core/studio/tag-schema.ts';
 
 export type HelperOutcome =
@@ -26,7 +26,7 @@ interface HelperContract {
 }
 
 /** The helper's tools: submit (checked against the declared outputs) and, at design time, ask_user. */
-export function helperTools(skill: SkillDef, contract: HelperContract = {}): AgentTool[] {
+export function helperTools(skill: StudioSkill, contract: HelperContract = {}): AgentTool[] {
   const shape = (t: string) => {
     const s = contract.schemas?.[t];
     return s ? toJsonSchema(s) : {};
@@ -71,7 +71,7 @@ export function helperTools(skill: SkillDef, contract: HelperContract = {}): Age
 
 export async function runHelperLoop(opts: {
   model: ChatModel;
-  skill: SkillDef;
+  skill: StudioSkill;
   messages: ChatMessage[];
   signal?: AbortSignal;
   maxRounds?: number;

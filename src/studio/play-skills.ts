@@ -4,14 +4,14 @@
  * that wrote `运行.回复` has said what the child hears: that is the burst's reply.
  */
 import * as bb from '../core/studio/blackboard.ts';
-import { skillById, type SkillDef, type SkillPackage } from '../core/studio/package-loader.ts';
+import { skillById, type StudioSkill, type SkillPackage } from '../core/studio/package-loader.ts';
 import type { CodeExecutor } from './session-types.ts';
 import type { HelperOutcome } from './helper-executor.ts';
 
 const REPLY_TAG = '运行.回复';
 
 /** A code skill's run: its reads (accepted values only) in, its output tag values out. */
-export function runCodeSkill(skill: SkillDef, board: bb.Blackboard, executors: Record<string, CodeExecutor> | undefined): HelperOutcome {
+export function runCodeSkill(skill: StudioSkill, board: bb.Blackboard, executors: Record<string, CodeExecutor> | undefined): HelperOutcome {
   const exec = executors?.[skill.id];
   if (!exec) return { kind: 'failed', message: `skill「${skill.id}」需要运行时代码，但没有提供`, messages: [], rounds: 0 };
   const reads = Object.fromEntries(skill.reads.map((t) => [t, board.tags[t]?.status === 'accepted' ? board.tags[t].value : undefined]));
@@ -30,21 +30,21 @@ export type PlaySkillsResult =
 export interface PlaySkillsRun {
   pkg: SkillPackage;
   board: bb.Blackboard;
-  skill: SkillDef;
+  skill: StudioSkill;
   /** What the skill itself wrote. */
   values: Record<string, unknown>;
   /** Writes one skill's values to the board. */
-  submit(board: bb.Blackboard, skill: SkillDef, values: Record<string, unknown>): bb.Blackboard;
+  submit(board: bb.Blackboard, skill: StudioSkill, values: Record<string, unknown>): bb.Blackboard;
   executors: Record<string, CodeExecutor> | undefined;
 }
 
 export function runPlaySkills(run: PlaySkillsRun): PlaySkillsResult {
   let board = run.board;
-  const ran: Array<{ skill: SkillDef; values: Record<string, unknown> }> = [{ skill: run.skill, values: run.values }];
+  const ran: Array<{ skill: StudioSkill; values: Record<string, unknown> }> = [{ skill: run.skill, values: run.values }];
   try {
     board = run.submit(board, run.skill, run.values);
     for (const next of run.skill.then) {
-      const follow = skillById(run.pkg, next) as SkillDef;
+      const follow = skillById(run.pkg, next) as StudioSkill;
       const out = runCodeSkill(follow, board, run.executors);
       if (out.kind !== 'submitted') throw new Error(`${next}: ${out.kind === 'failed' ? out.message : '没有结果'}`);
       board = run.submit(board, follow, out.values);

@@ -14,7 +14,7 @@ import { applyBoardEffects, type BoardNote } from '../core/studio/board-effects.
 import { declaredGameOf } from '../core/studio/cards.ts';
 import { draftProblems } from '../core/studio/draft-check.ts';
 import { summarize, withIds } from '../core/studio/tag-schema.ts';
-import { skillById, type SkillDef } from '../core/studio/package-loader.ts';
+import { skillById, type StudioSkill } from '../core/studio/package-loader.ts';
 import { allowedTools, initialPhaseState, isLoopTool, transition, whoActs, type Effect, type PhaseEvent, type PhaseState, type WaitingReason } from '../core/studio/phase-machine.ts';
 import { missingInstantiateSkills, RUN_SKILL_LIST } from '../core/studio/planner.ts';
 import { managerSystemPrompt, managerToolSpecs, MANAGER_AGENT, parseManagerStep, runLoopTool } from '../core/studio/manager-tools.ts';
@@ -463,7 +463,7 @@ export class StudioSession {
 
   private async runHelper(skillId: string, helperId: string, answer: string | null, work: Effect[]): Promise<void> {
     const pkg = this.deps.pkg;
-    const skill = skillById(pkg, skillId) as SkillDef;
+    const skill = skillById(pkg, skillId) as StudioSkill;
     const started = this.now();
     let outcome: HelperOutcome;
     try {
@@ -494,7 +494,7 @@ export class StudioSession {
       this.dispatch({ type: 'helper_failed', helperId, message: outcome.message }, work);
       return;
     }
-    const submit = (board: bb.Blackboard, s: SkillDef, values: Record<string, unknown>) => bb.submit(board, { helperId, skill: s.id, burst: this.snap.state.burstNo, at: this.now(), declaredWrites: s.writes, values });
+    const submit = (board: bb.Blackboard, s: StudioSkill, values: Record<string, unknown>) => bb.submit(board, { helperId, skill: s.id, burst: this.snap.state.burstNo, at: this.now(), declaredWrites: s.writes, values });
     if (this.snap.state.stage !== 'play') {
       try {
         this.snap.board = submit(this.snap.board, skill, this.identified(outcome.values));
@@ -517,7 +517,7 @@ export class StudioSession {
     this.dispatch({ type: 'helper_submitted', helperId, tags: played.tags, ...(played.reply ? { reply: played.reply } : {}) }, work);
   }
 
-  private runCodeHelper(skill: SkillDef): HelperOutcome {
+  private runCodeHelper(skill: StudioSkill): HelperOutcome {
     return runCodeSkill(skill, this.snap.board, this.deps.codeExecutors);
   }
 

@@ -8,7 +8,7 @@
  */
 import type { ChatMessage } from '../llm/types.ts';
 import type { Blackboard } from './blackboard.ts';
-import type { ContextRule, SkillDef, SkillPackage } from './package-loader.ts';
+import type { ContextRule, StudioSkill, SkillPackage } from './package-loader.ts';
 import { hideFields } from './manager-tools.ts';
 import { HONEST_COMPANION } from '../safety/honesty.ts';
 
@@ -18,7 +18,7 @@ interface HelperContext {
   messages: ChatMessage[];
 }
 
-function fixedUpperHalf(pkg: SkillPackage, skill: SkillDef): string {
+function fixedUpperHalf(pkg: SkillPackage, skill: StudioSkill): string {
   return [
     `你是「${pkg.title}」技能包里 skill「${skill.id}」（${skill.title}）的 helper。`,
     `# 约束\n${pkg.constraints.map((c) => `- ${c}`).join('\n')}`,
@@ -41,7 +41,7 @@ function shapeValue(value: unknown, rule: ContextRule = 'full'): string {
   return JSON.stringify(hideFields(value, rule.hide), null, 1);
 }
 
-function dynamicLowerHalf(skill: SkillDef, board: Blackboard): string {
+function dynamicLowerHalf(skill: StudioSkill, board: Blackboard): string {
   const parts: string[] = [];
   for (const tag of skill.reads) {
     const e = board.tags[tag];
@@ -55,7 +55,7 @@ function dynamicLowerHalf(skill: SkillDef, board: Blackboard): string {
   return `# 当前黑板（你读取的标签）\n${parts.join('\n\n')}`;
 }
 
-export function assembleHelperContext(pkg: SkillPackage, skill: SkillDef, board: Blackboard): HelperContext {
+export function assembleHelperContext(pkg: SkillPackage, skill: StudioSkill, board: Blackboard): HelperContext {
   const upper = fixedUpperHalf(pkg, skill);
   const lower = dynamicLowerHalf(skill, board);
   return { upper, lower, messages: [{ role: 'system', content: upper }, { role: 'user', content: lower }] };

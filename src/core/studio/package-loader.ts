@@ -15,7 +15,11 @@ type SkillStage = 'instantiate' | 'run';
 /** How a read tag appears in a helper's dynamic context: whole, shortened, or with fields hidden. */
 export type ContextRule = 'full' | 'brief' | { hide: string[] };
 
-export interface SkillDef {
+/**
+ * One skill of a Studio package (a step a helper runs: `helpers/<id>/SKILL.md` with its manifest
+ * entry). Not a game's `Skill` (src/core/games/skill.ts, a whole game) nor an A2A card's skill.
+ */
+export interface StudioSkill {
   id: string;
   stage: SkillStage;
   title: string;
@@ -61,7 +65,7 @@ export interface SkillPackage {
   tagDefs: Record<string, TagDef>;
   /** The shapes of play (empty: the package has one, named by its run skill list alone). */
   paradigms: Paradigm[];
-  skills: SkillDef[];
+  skills: StudioSkill[];
   manifestBody: string;
 }
 
@@ -97,7 +101,7 @@ export function loadPackage(folder: string, files: PackageFiles): LoadResult {
   const { tags, tagDefs } = readTags(folder, m, err);
   if (!tags['设计.run_skill清单'] && head.data) err(`${folder}/orchestrator.md: 标签表里必须有「设计.run_skill清单」`);
 
-  const skills: SkillDef[] = [];
+  const skills: StudioSkill[] = [];
   const seen = new Set<string>();
   const rawSkills = Array.isArray(m.skills) ? m.skills : [];
   if (!Array.isArray(m.skills) && head.data) err(`${folder}/orchestrator.md: 缺少 skills 列表`);
@@ -158,7 +162,7 @@ function readTags(folder: string, m: Record<string, unknown>, err: Err): { tags:
 }
 
 /** One entry of the manifest's `skills` (null when it cannot be read at all): checked against the tag table and its SKILL.md. */
-function readSkill(folder: string, files: PackageFiles, raw: unknown, i: number, tags: Record<string, string>, seen: Set<string>, err: Err): SkillDef | null {
+function readSkill(folder: string, files: PackageFiles, raw: unknown, i: number, tags: Record<string, string>, seen: Set<string>, err: Err): StudioSkill | null {
   const where = `${folder}/orchestrator.md skills[${i}]`;
   if (!raw || typeof raw !== 'object') { err(`${where}: 必须是映射`); return null; }
   const s = raw as Record<string, unknown>;
@@ -225,7 +229,7 @@ function readSkillMd(folder: string, files: PackageFiles, sid: string, stage: un
 }
 
 /** The manifest's shapes of play (`paradigms`), each with the run skills it plays with. */
-function readParadigms(folder: string, m: Record<string, unknown>, skills: SkillDef[], err: Err): Paradigm[] {
+function readParadigms(folder: string, m: Record<string, unknown>, skills: StudioSkill[], err: Err): Paradigm[] {
   const paradigms: Paradigm[] = [];
   if (m.paradigms !== undefined) {
     if (!Array.isArray(m.paradigms)) err(`${folder}/orchestrator.md: paradigms 必须是列表`);
@@ -279,6 +283,6 @@ export function loadPackagesFromFiles(all: Record<string, string>): LoadResult[]
     .map(([folder, files]) => loadPackage(folder, files));
 }
 
-export function skillById(pkg: SkillPackage, id: string): SkillDef | undefined {
+export function skillById(pkg: SkillPackage, id: string): StudioSkill | undefined {
   return pkg.skills.find((s) => s.id === id);
 }
