@@ -6,10 +6,12 @@ import type { ChatMessage, ChatModel, Step, ToolSpec } from '../core/llm/types.t
 import type { DeclaredGame } from '../core/studio/cards.ts';
 import type { Blackboard } from '../core/studio/blackboard.ts';
 import type { TruthRules } from '../core/games/truth.ts';
-import type { SkillPackage } from '../core/studio/package-loader.ts';
-import type { PhaseState, WaitingReason, whoActs } from '../core/studio/phase-machine.ts';
+import type { SkillPackage, StudioSkill } from '../core/studio/package-loader.ts';
+import type { Effect, PhaseEvent, PhaseState, WaitingReason, whoActs } from '../core/studio/phase-machine.ts';
 import type { DesignTraceEntry, SessionSnapshot, TranscriptItem } from '../core/studio/types.ts';
 import type { UnsafeFinding } from '../games/unsafe-line.ts';
+import type { HelperOutcome } from './helper-executor.ts';
+import type { PlayWords } from './play-words.ts';
 
 /** Runtime code for `executor: code` skills: reads (unmasked) in, output tag values out. */
 export type CodeExecutor = (reads: Record<string, unknown>) => Record<string, unknown>;
@@ -59,3 +61,27 @@ export type ActResult = { ok: true } | { ok: false; message: string };
 
 
 export type { DeclaredGame };
+
+/**
+ * What a session's parts (./manager-round.ts, ./run-helper.ts) may use of the session they run
+ * in: its snapshot (they write the board, the manager's conversation and the pending helper), and
+ * the session's own steps.
+ */
+export interface SessionIo {
+  readonly deps: SessionDeps;
+  readonly now: () => number;
+  snap: SessionSnapshot;
+  /** The manager's model has taken a step in this burst: no more pre-executed steps in it. */
+  modelStepped: boolean;
+  readonly playWords: PlayWords;
+  dispatch(event: PhaseEvent, work: Effect[]): ActResult;
+  fail(err: unknown): void;
+  log(kind: DesignTraceEntry['kind'], data: Record<string, unknown>): void;
+  say(item: Omit<TranscriptItem, 'at'>): void;
+  addUserMessage(content: string): void;
+  skillTitle(id: string): string;
+  problems(values: Record<string, unknown>, by: 'helper' | 'user'): string[];
+  /** Design values with every row's id filled in. */
+  identified(values: Record<string, unknown>): Record<string, unknown>;
+  runCodeHelper(skill: StudioSkill): HelperOutcome;
+}

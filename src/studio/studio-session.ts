@@ -7,7 +7,7 @@
  * event in src/core/studio/board-effects.ts; the play manager's words in ./play-words.ts; a run
  * skill and its follow-ups in ./play-skills.ts.
  */
-import { ModelError, type ChatMessage, type ToolSpec } from '../core/llm/types.ts';
+import { ModelError } from '../core/llm/types.ts';
 import './errors.ts';
 import * as bb from '../core/studio/blackboard.ts';
 import { applyBoardEffects, type BoardNote } from '../core/studio/board-effects.ts';
@@ -15,19 +15,19 @@ import { declaredGameOf } from '../core/studio/cards.ts';
 import { draftProblems } from '../core/studio/draft-check.ts';
 import { summarize, withIds } from '../core/studio/tag-schema.ts';
 import { skillById, type StudioSkill } from '../core/studio/package-loader.ts';
-import { allowedTools, initialPhaseState, isLoopTool, transition, whoActs, type Effect, type PhaseEvent, type PhaseState, type WaitingReason } from '../core/studio/phase-machine.ts';
+import { initialPhaseState, transition, whoActs, type Effect, type PhaseEvent, type PhaseState, type WaitingReason } from '../core/studio/phase-machine.ts';
 import { missingInstantiateSkills, RUN_SKILL_LIST } from '../core/studio/planner.ts';
-import { managerSystemPrompt, managerToolSpecs, MANAGER_AGENT, parseManagerStep, runLoopTool } from '../core/studio/manager-tools.ts';
-import { errorOf, toolResultMessage } from '../core/agent/messages.ts';
+import { managerSystemPrompt } from '../core/studio/manager-tools.ts';
+import { toolResultMessage } from '../core/agent/messages.ts';
 import { endSentence } from '../core/text/punctuation.ts';
-import { runToolLoop, ToolError, type AgentTool } from '../core/agent/tool-loop.ts';
 import { restingWords } from '../core/studio/resting-words.ts';
 import type { DesignTraceEntry, SessionSnapshot, TranscriptItem } from '../core/studio/types.ts';
-import { assembleHelperContext } from '../core/studio/helper-context.ts';
 import { PlayWords } from './play-words.ts';
-import { runCodeSkill, runPlaySkills } from './play-skills.ts';
-import type { ActResult, DeclaredGame, SessionDeps, SessionView } from './session-types.ts';
-import { runHelperLoop, type HelperOutcome } from './helper-executor.ts';
+import { runCodeSkill } from './play-skills.ts';
+import type { ActResult, DeclaredGame, SessionDeps, SessionIo, SessionView } from './session-types.ts';
+import { managerRound } from './manager-round.ts';
+import { runHelper } from './run-helper.ts';
+import type { HelperOutcome } from './helper-executor.ts';
 
 export type { ActResult, CodeExecutor, DeclaredGame, SessionDeps, SessionStore, SessionView } from './session-types.ts';
 export { restingWords } from '../core/studio/resting-words.ts';
@@ -46,6 +46,8 @@ export class StudioSession {
   private replies: Array<{ text: string; session: 'active' | 'ended' }> = [];
   /** In play: the manager's words of this turn, sentence by sentence, each checked. */
   private readonly playWords: PlayWords;
+  /** What the session's parts (the manager's round, a helper's run) use of it. */
+  private readonly io: SessionIo;
   /** The manager's model has taken a step in this burst: no more pre-executed steps in it. */
   private modelStepped = false;
   private declared: DeclaredGame | null = null;
@@ -59,6 +61,38 @@ export class StudioSession {
     this.snap = snap;
     this.now = deps.now ?? Date.now;
     this.playWords = new PlayWords(deps, { say: (sentence) => this.sayNow(sentence), log: (kind, data) => this.log(kind, data) });
+    const field = {
+      snap: () => this.snap,
+      setSnap: (v: SessionSnapshot) => (this.snap = v),
+      stepped: () => this.modelStepped,
+      setStepped: (v: boolean) => (this.modelStepped = v),
+    };
+    this.io = {
+      deps,
+      now: this.now,
+      get snap() {
+        return field.snap();
+      },
+      set snap(v) {
+        field.setSnap(v);
+      },
+      get modelStepped() {
+        return field.stepped();
+      },
+      set modelStepped(v) {
+        field.setStepped(v);
+      },
+      playWords: this.playWords,
+      dispatch: (event, work) => this.dispatch(event, work),
+      fail: (err) => this.fail(err),
+      log: (kind, data) => this.log(kind, data),
+      say: (item) => this.say(item),
+      addUserMessage: (content) => this.addUserMessage(content),
+      skillTitle: (id) => this.skillTitle(id),
+      problems: (values, by) => this.problems(values, by),
+      identified: (values) => this.identified(values),
+      runCodeHelper: (skill) => this.runCodeHelper(skill),
+    };
   }
 
   /** A new design session for a package. */
@@ -239,9 +273,9 @@ export class StudioSession {
       if (!r.ok) return r;
       while (work.length) {
         const w = work.shift()!;
-        if (w.type === 'call_model') await this.managerRound(work);
-        else if (w.type === 'run_helper') await this.runHelper(w.skill, w.helperId, null, work);
-        else if (w.type === 'resume_helper') await this.runHelper(w.skill, w.helperId, w.answer, work);
+        if (w.type === 'call_model') await managerRound(this.io, work);
+        else if (w.type === 'run_helper') await runHelper(this.io, w.skill, w.helperId, null, work);
+        else if (w.type === 'resume_helper') await runHelper(this.io, w.skill, w.helperId, w.answer, work);
         // What the parent is shown is saved first: a reload right after a new draft appears finds it.
         await this.saveIfWanted();
         this.emit();
@@ -383,68 +417,6 @@ export class StudioSession {
     }
   }
 
-  /**
-   * The manager's part of a burst: the agent tool loop over the tools the phase machine allows now,
-   * with the burst's remaining rounds as its step budget. Every step is an event for the machine
-   * (a loop tool, a refused step); a boundary tool's event is dispatched by the tool itself and
-   * ends the loop, and the machine's effects (run a helper, wait, reply) continue the drive.
-   */
-  private async managerRound(work: Effect[]): Promise<void> {
-    const s = this.snap.state;
-    const reader = s.stage === 'play' && !this.modelStepped ? this.deps.reader : undefined;
-    let outcome;
-    try {
-      outcome = await runToolLoop({
-        agent: MANAGER_AGENT,
-        model: this.deps.model,
-        messages: this.snap.manager,
-        tools: () => this.managerTools(work),
-        maxSteps: Math.max(1, s.burstCap - s.burst),
-        now: this.now,
-        ...(reader ? { pre: (messages: readonly ChatMessage[], tools: readonly ToolSpec[]) => reader({ messages, tools }) } : {}),
-        onStep: (r) => {
-          if (!r.pre) this.modelStepped = true;
-          this.log('tool_call', { tool: r.step.action, args: r.step.args, kind: r.refused ? 'invalid' : r.kind });
-          // The loop goes on by itself: a step's `call_model` effect is not queued again.
-          if (r.refused) this.dispatch({ type: 'agent_tool_error', message: errorOf(r.result) ?? '' }, []);
-          else if (r.kind === 'loop') this.dispatch({ type: 'agent_loop_tool', name: r.step.action }, []);
-        },
-      });
-    } catch (err) {
-      this.fail(err);
-      return;
-    }
-    this.snap.manager = outcome.messages;
-  }
-
-  /** The manager's tool registry now: loop tools read the board; boundary tools become phase events. */
-  private managerTools(work: Effect[]): AgentTool[] {
-    const s = this.snap.state;
-    const allowed = allowedTools(s);
-    const runSkills = s.stage === 'play' ? (bb.acceptedValue<string[]>(this.snap.board, RUN_SKILL_LIST) ?? []) : [];
-    return managerToolSpecs(this.deps.pkg, s, allowed, runSkills).map((spec): AgentTool => {
-      if (isLoopTool(spec.name)) return { ...spec, kind: 'loop', perform: () => runLoopTool(spec.name, this.deps.pkg, this.snap.board) };
-      // In play, what the manager says to the child goes out sentence by sentence as it is written, each sentence checked first.
-      const speaks = s.stage === 'play' && (spec.name === 'reply' || spec.name === 'finish');
-      const stream = speaks ? this.playWords.step() : null;
-      return {
-            ...spec,
-            kind: 'boundary',
-            ...(stream ? { streamText: (text: string, attempt: number) => stream.update(text, attempt) } : {}),
-            perform: (raw) => {
-              const args = stream && typeof raw.text === 'string' ? { ...raw, text: this.playWords.finalText(stream, raw.text.trim()) } : raw;
-              const parsed = parseManagerStep({ action: spec.name, args }, allowed, this.deps.pkg, s.stage, () => `w${++this.snap.seq}`);
-              if (parsed.kind === 'invalid') throw new ToolError(parsed.message);
-              if (parsed.kind !== 'boundary') throw new ToolError(`「${spec.name}」不是边界工具`);
-              const r = this.dispatch(parsed.event, work);
-              if (!r.ok) throw new ToolError(r.message);
-              if (parsed.event.type === 'agent_run_helper' && s.stage === 'design') this.say({ who: 'agent', text: `我来想想${this.skillTitle(parsed.event.skill)}……` });
-              return { ok: true };
-            },
-          };
-    });
-  }
-
   /** A sentence of the manager's reply, said at once (play). */
   private sayNow(sentence: string): void {
     this.say({ who: 'agent', text: sentence });
@@ -459,62 +431,6 @@ export class StudioSession {
     const plain = err instanceof ModelError ? message : '设计室出了点问题';
     this.say({ who: 'system', text: `${endSentence(plain)}弄好以后点「接着想」再试一次。` });
     this.dispatch({ type: 'failure', code, message }, []);
-  }
-
-  private async runHelper(skillId: string, helperId: string, answer: string | null, work: Effect[]): Promise<void> {
-    const pkg = this.deps.pkg;
-    const skill = skillById(pkg, skillId) as StudioSkill;
-    const started = this.now();
-    let outcome: HelperOutcome;
-    try {
-      if (skill.executor === 'code') outcome = this.runCodeHelper(skill);
-      else {
-        let messages: ChatMessage[];
-        if (answer !== null && this.snap.pendingHelper?.helperId === helperId) messages = [...this.snap.pendingHelper.messages, toolResultMessage('ask_user', { answer })];
-        else messages = assembleHelperContext(pkg, skill, this.snap.board).messages;
-        const design = this.snap.state.stage === 'design';
-        const contract = {
-          schemas: Object.fromEntries(skill.writes.map((t) => [t, pkg.tagDefs[t]?.schema])),
-          ...(design ? { check: (values: Record<string, unknown>) => this.problems(values, 'helper') } : {}),
-        };
-        outcome = await runHelperLoop({ model: this.deps.model, skill, messages, now: this.now, contract });
-      }
-    } catch (err) {
-      this.fail(err);
-      return;
-    }
-    this.snap.pendingHelper = null;
-    this.log('helper_run', { helperId, skill: skillId, outcome: outcome.kind, rounds: outcome.rounds, ms: this.now() - started, ...(outcome.kind === 'submitted' ? { tags: Object.keys(outcome.values) } : {}) });
-    if (outcome.kind === 'asked') {
-      this.snap.pendingHelper = { helperId, skill: skillId, messages: outcome.messages };
-      this.dispatch({ type: 'helper_asked', helperId, question: outcome.question, options: outcome.options }, work);
-      return;
-    }
-    if (outcome.kind === 'failed') {
-      this.dispatch({ type: 'helper_failed', helperId, message: outcome.message }, work);
-      return;
-    }
-    const submit = (board: bb.Blackboard, s: StudioSkill, values: Record<string, unknown>) => bb.submit(board, { helperId, skill: s.id, burst: this.snap.state.burstNo, at: this.now(), declaredWrites: s.writes, values });
-    if (this.snap.state.stage !== 'play') {
-      try {
-        this.snap.board = submit(this.snap.board, skill, this.identified(outcome.values));
-      } catch (err) {
-        this.dispatch({ type: 'helper_failed', helperId, message: (err as Error).message }, work);
-        return;
-      }
-      this.addUserMessage(toolResultMessage('run_helper', `${skillId} 交了草稿：${Object.keys(outcome.values).join('、')}，等家长验收`).content);
-      this.dispatch({ type: 'helper_submitted', helperId, tags: Object.keys(outcome.values) }, work);
-      return;
-    }
-    // Play: the skill, then its deterministic code follow-ups, all inside this one tool call (./play-skills.ts).
-    const played = runPlaySkills({ pkg, board: this.snap.board, skill, values: outcome.values, submit, executors: this.deps.codeExecutors });
-    if (played.lines) this.addUserMessage(toolResultMessage('run_helper', played.lines.join('\n')).content);
-    if (!played.ok) {
-      this.dispatch({ type: 'helper_failed', helperId, message: played.message }, work);
-      return;
-    }
-    this.snap.board = played.board;
-    this.dispatch({ type: 'helper_submitted', helperId, tags: played.tags, ...(played.reply ? { reply: played.reply } : {}) }, work);
   }
 
   private runCodeHelper(skill: StudioSkill): HelperOutcome {
