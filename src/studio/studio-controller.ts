@@ -6,8 +6,6 @@
  * (src/core/studio/parent-router.ts); the design itself runs in the session (./studio-session.ts).
  */
 import type { ChatModel } from '../core/llm/types.ts';
-import type { GameDeclaration } from '../core/protocol/declaration.ts';
-import type { CheckLine } from '../core/safety/classify.ts';
 import { handParadigms } from '../core/studio/hand-written.ts';
 import type { LoadResult, SkillPackage } from '../core/studio/package-loader.ts';
 import { routeParentWords, rowsFormTag } from '../core/studio/parent-router.ts';
@@ -15,72 +13,13 @@ import type { SpokenCard } from '../core/studio/parent-words.ts';
 import { whoActs } from '../core/studio/phase-machine.ts';
 import type { PlayBook, ProjectRecord } from '../core/studio/types.ts';
 import { designContext } from '../core/trace/designs.ts';
-import type { MicStatus } from '../speech/recognizer.ts';
-import type { LoopState } from '../speech/voice-loop.ts';
 import type { Book } from './book.ts';
 import { HandCards, filledRows, type HandState } from './hand-cards.ts';
 import { announceBookChange, onBookChange } from './play/book-events.ts';
-import type { RobotDrawing } from './robot-drawings.ts';
 import { StudioSession, type ActResult, type SessionStore, type SessionView } from './studio-session.ts';
+import type { StudioControllerDeps, StudioMic, StudioState } from './studio-state.ts';
 
-/** The parent's push-to-talk microphone in the Studio (the arcade's recognizer under its own loop). */
-export interface StudioMic {
-  pushToTalk(): void;
-  onState(fn: (s: LoopState) => void): () => void;
-  onStatus(fn: (s: MicStatus) => void): () => void;
-  dispose(): void;
-}
-
-export interface StudioControllerDeps {
-  /** The app's model (the hub's): each design's steps are filed under that design. */
-  model: ChatModel;
-  /** The brain's name and whether one is chosen, as it changes. */
-  brain?: { subscribe(fn: (s: { label: string; kind?: unknown }) => void): () => void };
-  openBook: () => Promise<Book>;
-  packages: LoadResult[];
-  /** The arcade's games now (a new game may not take one of their names). */
-  games: () => GameDeclaration[];
-  /** The safety check a parent's own cards are checked with before they go to the arcade. */
-  safetyCheck: () => Promise<CheckLine>;
-  /** Reading the Studio's questions aloud, through the one speaking path. */
-  speech?: { say(text: string): void; stopTalking(): void };
-  /** The microphone, made when the Studio opens, its words going to `said`. */
-  mic?: (onWords: (text: string) => Promise<unknown>) => StudioMic;
-  /** Where the read-aloud choice is kept. */
-  settings?: Pick<Storage, 'getItem' | 'setItem'> | null;
-  now?: () => number;
-  newId?: () => string;
-}
-
-export type StudioScreenName = 'home' | 'talk' | 'hand';
-
-export interface StudioState extends HandState {
-  screen: StudioScreenName;
-  /** The Book is open (or could not be: `loadError`). */
-  ready: boolean;
-  loadError: string;
-  projects: ProjectRecord[];
-  /** Play records per playable project, newest first. */
-  playBooks: Record<string, PlayBook[]>;
-  session: StudioSession | null;
-  pkg: SkillPackage | null;
-  view: SessionView | null;
-  /** A problem to show. */
-  notice: string;
-  /** Good news (a card heard and written down), shown apart from problems. */
-  noted: string;
-  /** Rows the open design asks the parent to write (「你来写几张吧？」), as the form has them. */
-  rows: unknown[];
-  drawings: readonly RobotDrawing[];
-  brainLabel: string;
-  /** A brain is chosen: talking to the Studio needs one (writing cards by hand does not). */
-  hasBrain: boolean;
-  canReadAloud: boolean;
-  readAloud: boolean;
-  hasMic: boolean;
-  loopState: LoopState;
-  micStatus: MicStatus;
-}
+export type { StudioControllerDeps, StudioMic, StudioScreenName, StudioState } from './studio-state.ts';
 
 const READ_ALOUD_KEY = 'agentcade-studio-read-aloud';
 const NO_BRAIN = '设计室还没有「大脑」：先到「设置」里选一个模型（也可以选「演示」）。不用大脑也能做：点「自己写卡片」。';

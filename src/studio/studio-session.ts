@@ -13,31 +13,29 @@ import * as bb from '../core/studio/blackboard.ts';
 import { applyBoardEffects, type BoardNote } from '../core/studio/board-effects.ts';
 import { declaredGameOf } from '../core/studio/cards.ts';
 import { draftProblems } from '../core/studio/draft-check.ts';
-import { summarize, withIds } from '../core/studio/tag-schema.ts';
+import { withIds } from '../core/studio/tag-schema.ts';
 import { skillById, type StudioSkill } from '../core/studio/package-loader.ts';
-import { initialPhaseState, transition, whoActs, type Effect, type PhaseEvent, type PhaseState, type WaitingReason } from '../core/studio/phase-machine.ts';
-import { missingInstantiateSkills, RUN_SKILL_LIST } from '../core/studio/planner.ts';
-import { managerSystemPrompt } from '../core/studio/manager-tools.ts';
+import { transition, whoActs, type Effect, type PhaseEvent, type WaitingReason } from '../core/studio/phase-machine.ts';
+import { missingInstantiateSkills } from '../core/studio/planner.ts';
 import { toolResultMessage } from '../core/agent/messages.ts';
 import { endSentence } from '../core/text/punctuation.ts';
-import { restingWords } from '../core/studio/resting-words.ts';
+import { waitLine } from '../core/studio/resting-words.ts';
+import { designSnapshot, playSnapshot } from '../core/studio/session-start.ts';
 import type { DesignTraceEntry, SessionSnapshot, TranscriptItem } from '../core/studio/types.ts';
 import { PlayWords } from './play-words.ts';
 import { runCodeSkill } from './play-skills.ts';
 import type { ActResult, DeclaredGame, SessionDeps, SessionIo, SessionView } from './session-types.ts';
 import { managerRound } from './manager-round.ts';
 import { runHelper } from './run-helper.ts';
+import { SessionSaver } from './session-saver.ts';
 import type { HelperOutcome } from './helper-executor.ts';
 
 export type { ActResult, CodeExecutor, DeclaredGame, SessionDeps, SessionStore, SessionView } from './session-types.ts';
 export { restingWords } from '../core/studio/resting-words.ts';
 
-/** What the Studio says first (the parent has never heard of skills or agents). */
-const START_WORDS = '说说你想给孩子做个什么样的游戏吧。比如：「给5岁的孩子做个恐龙问答」「猜谜语，玩3轮」「我想和孩子讲故事」「我说你做」。';
-
 export class StudioSession {
   private snap: SessionSnapshot;
-  private trace: DesignTraceEntry[] = [];
+  private readonly saver: SessionSaver;
   private listeners = new Set<(v: SessionView) => void>();
   private busy = false;
   private persistWanted = false;
@@ -51,7 +49,6 @@ export class StudioSession {
   /** The manager's model has taken a step in this burst: no more pre-executed steps in it. */
   private modelStepped = false;
   private declared: DeclaredGame | null = null;
-  private declaredSaved = false;
   private readonly now: () => number;
 
   private constructor(
@@ -60,6 +57,7 @@ export class StudioSession {
   ) {
     this.snap = snap;
     this.now = deps.now ?? Date.now;
+    this.saver = new SessionSaver(deps.store);
     this.playWords = new PlayWords(deps, { say: (sentence) => this.sayNow(sentence), log: (kind, data) => this.log(kind, data) });
     const field = {
       snap: () => this.snap,
@@ -97,19 +95,7 @@ export class StudioSession {
 
   /** A new design session for a package. */
   static create(deps: SessionDeps, projectId: string): StudioSession {
-    const at = (deps.now ?? Date.now)();
-    return new StudioSession(deps, {
-      v: 1,
-      projectId,
-      packageId: deps.pkg.id,
-      state: initialPhaseState(deps.pkg.burstCap),
-      board: bb.emptyBoard(Object.keys(deps.pkg.tags)),
-      manager: [{ role: 'system', content: managerSystemPrompt(deps.pkg, 'design') }],
-      pendingHelper: null,
-      transcript: [{ who: 'agent', text: START_WORDS, at }],
-      seq: 0,
-      savedAt: at,
-    });
+    return new StudioSession(deps, designSnapshot(deps.pkg, projectId, (deps.now ?? Date.now)()));
   }
 
   /** Resume a persisted session exactly where it waited (a burst cut by a reload asks to continue). */
@@ -125,27 +111,9 @@ export class StudioSession {
     return s;
   }
 
-  /**
-   * The play stage of a declared design: a fresh board holding the accepted design facts, the
-   * manager in play mode, waiting for the player's first input.
-   */
+  /** The play stage of a declared design, waiting for the player's first input. */
   static startPlay(deps: SessionDeps, projectId: string, design: Record<string, unknown>): StudioSession {
-    const at = (deps.now ?? Date.now)();
-    let board = bb.emptyBoard(Object.keys(deps.pkg.tags));
-    for (const [tag, value] of Object.entries(design)) board = bb.recordUserFact(board, tag, value, at);
-    const state: PhaseState = { ...initialPhaseState(deps.pkg.burstCap, 'play'), ready: true };
-    return new StudioSession(deps, {
-      v: 1,
-      projectId,
-      packageId: deps.pkg.id,
-      state,
-      board,
-      manager: [{ role: 'system', content: managerSystemPrompt(deps.pkg, 'play', Array.isArray(design[RUN_SKILL_LIST]) ? (design[RUN_SKILL_LIST] as string[]) : []) }],
-      pendingHelper: null,
-      transcript: [],
-      seq: 0,
-      savedAt: at,
-    });
+    return new StudioSession(deps, playSnapshot(deps.pkg, projectId, design, (deps.now ?? Date.now)()));
   }
 
   get view(): SessionView {
@@ -256,7 +224,7 @@ export class StudioSession {
   }
 
   private log(kind: DesignTraceEntry['kind'], data: Record<string, unknown>): void {
-    this.trace.push({ projectId: this.snap.projectId, at: this.now(), kind, burstNo: this.snap.state.burstNo, data });
+    this.saver.log({ projectId: this.snap.projectId, at: this.now(), kind, burstNo: this.snap.state.burstNo, data });
   }
 
   private say(item: Omit<TranscriptItem, 'at'>): void {
@@ -384,19 +352,6 @@ export class StudioSession {
     return skillById(this.deps.pkg, id)?.title ?? id;
   }
 
-  /** The drafts of a review in the parent's words: 「玩法：…，一共 3 轮」. */
-  draftSummary(tags: readonly string[]): string {
-    return tags
-      .map((t) => {
-        const def = this.deps.pkg.tagDefs[t];
-        if (!def || def.technical) return '';
-        const sum = summarize(def, this.snap.board.tags[t]?.value);
-        return sum.text || def.title;
-      })
-      .filter(Boolean)
-      .join('；');
-  }
-
   /** Keep the machine's `ready` fact in step with the board (it gates declare_instance_ready). */
   private refreshReadiness(): void {
     if (this.snap.state.stage !== 'design') return;
@@ -406,15 +361,8 @@ export class StudioSession {
 
   /** What the parent is asked, as a line of the conversation (in plain words). */
   private announceWait(reason: WaitingReason): void {
-    if (reason.kind === 'agent_question') this.say({ who: 'agent', text: reason.question });
-    else if (reason.kind === 'helper_question') this.say({ who: 'helper', skill: reason.skill, text: reason.question });
-    else if (reason.kind === 'review_drafts' && reason.tags.length) {
-      const summary = this.draftSummary(reason.tags);
-      this.say({ who: 'helper', skill: reason.skill, text: `${endSentence(`${this.skillTitle(reason.skill)}想好了${summary ? `：${summary}` : ''}`)}行的话点「采用」，也可以直接说想怎么改。` });
-    } else {
-      const words = restingWords(reason, (skill) => this.skillTitle(skill));
-      if (words) this.say({ who: 'system', text: words });
-    }
+    const line = waitLine(reason, this.deps.pkg, this.snap.board, (skill) => this.skillTitle(skill));
+    if (line) this.say(line);
   }
 
   /** A sentence of the manager's reply, said at once (play). */
@@ -457,30 +405,13 @@ export class StudioSession {
     return out.kind === 'submitted' ? out.values : undefined;
   }
 
-  private async persist(): Promise<void> {
-    const store = this.deps.store;
-    const trace = this.trace;
-    this.trace = [];
-    if (!store) return;
-    try {
-      if (this.declared && !this.declaredSaved) {
-        await store.saveDeclared(this.snap.projectId, this.declared);
-        this.declaredSaved = true;
-      }
-      await store.saveSession(this.snapshot(), trace);
-    } catch (err) {
-      this.trace = [...trace, ...this.trace]; // kept for the next save
-      throw err;
-    }
-  }
-
   /**
    * The action is already applied when the save runs: a failed save (e.g. IndexedDB full or closed)
    * must not turn into a rejected action; the parent is told instead, and the next action saves again.
    */
   private async persistOrSay(): Promise<void> {
     try {
-      await this.persist();
+      await this.saver.save(this.snap.projectId, () => this.snapshot(), this.declared);
     } catch (err) {
       const why = err instanceof Error ? err.message : String(err);
       this.say({ who: 'system', text: `保存失败：${endSentence(why)}在下次保存成功之前，请不要刷新或关闭页面。` });
