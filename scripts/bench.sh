@@ -7,3 +7,5 @@ for b in llm latency main-agent a2a bundle cpu-engine; do
   echo "== bench/$b"
   npx tsx "bench/$b/run.ts"
 done
+echo "== bench/latency --app (the real app against a paced local server)"
+npx tsx bench/latency/run.ts --app --turns 2

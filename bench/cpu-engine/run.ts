@@ -1,5 +1,10 @@
 /**
- * `npx tsx bench/cpu-engine/run.ts [--runs 5] [--port 4183] [--no-build] [--qwen [--qwen-runs 2] [--slots] [--json]]`
+ * `npx tsx bench/cpu-engine/run.ts [--runs 5] [--port 4183] [--no-build] [--qwen [--qwen-runs 2] [--slots] [--cancel [--only-cancel] [--cancel-repeat 20] [--quick]] [--json]]`
+ *
+ * `--cancel`: a game-sized prompt abandoned 3 s into its prefill, then a short step at once, with
+ * llama.cpp's default prompt batch (2048 tokens per engine step: before) and the app's
+ * (CPU_PREFILL_CHUNK: after), side by side on two threads: the short step's wait for its first
+ * piece and the prefill speed each batch gives.
  *
  * 1. Measured on THIS machine: prefill and decode tokens/s of the CPU engine (@wllama/wllama, the
  *    real model worker, in Debian's Chromium) on the tiny random-weight llama model the tests write
@@ -22,6 +27,7 @@ import { startFileServer } from '../../tests/support/file-server.ts';
 import { tinyGguf } from '../../tests/support/tiny-gguf.ts';
 import { writeQwenShapedGguf } from '../../tests/support/qwen-gguf.ts';
 import { calibrationMessages } from '../../src/core/llm/brain-speed.ts';
+import { CPU_PREFILL_CHUNK } from '../../src/core/llm/engine-choice.ts';
 import { qwenTokenizer } from '../llm/run.ts';
 import { recordSessions } from '../latency/run.ts';
 import { percentile, renderChatML, SimulatedEngine, timeTurn, type StepCost, type Tokenizer } from '../latency/simulate.ts';
@@ -169,6 +175,17 @@ interface QwenRow {
   aloneFirstPieceS: number;
 }
 
+/** One prompt batch: prefill speed, and the wait of a step sent right after a cancelled prefill. */
+interface CancelRow {
+  batch: number;
+  prefill: number;
+  abandonedPromptTokens: number;
+  /** Cancel → the next step's first decoded piece. */
+  afterCancelFirstPieceS: number;
+  /** The same short step with nothing before it. */
+  aloneFirstPieceS: number;
+}
+
 interface SlotRow {
   slots: number;
   gameFirstPrefill: number;
@@ -177,7 +194,7 @@ interface SlotRow {
   gameAfterChatPrefill: number;
 }
 
-async function measureQwen(): Promise<{ rows: QwenRow[]; slotRows: SlotRow[]; browser: string; fileMB: number }> {
+async function measureQwen(): Promise<{ rows: QwenRow[]; slotRows: SlotRow[]; cancelRows: CancelRow[]; browser: string; fileMB: number }> {
   const file = resolve(root, '.cache/qwen2.5-0.5b-shapes-q4_0.gguf');
   if (!existsSync(file)) {
     console.log('writing the Qwen2.5-0.5B-shaped GGUF (random Q4_0 weights) …');
@@ -210,14 +227,14 @@ async function measureQwen(): Promise<{ rows: QwenRow[]; slotRows: SlotRow[]; br
   }
   const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-first-run', '--disable-background-networking'] });
   type Lab = {
-    load(u: string, t: number, slots?: number): Promise<{ details: { threads: number; multiThread: boolean } }>;
+    load(u: string, t: number, slots?: number, batch?: number): Promise<{ details: { threads: number; multiThread: boolean } }>;
     step(m: unknown, t: unknown, max: number, temp: number): Promise<{ error?: string; details: { promptPerSecond: number; decodePerSecond: number; promptTokens: number } }>;
     abandonThenStep(long: unknown, short: unknown, t: unknown, ms: number): Promise<{ firstPieceMs: number }>;
   };
   try {
     const tools = [{ name: 'reply', description: '', parameters: { type: 'object', properties: { text: { type: 'string', minLength: 12, maxLength: 12 } }, required: ['text'] } }];
     const rows: QwenRow[] = [];
-    for (const threads of [1, 2]) {
+    for (const threads of args.includes('--only-cancel') ? [] : [1, 2]) {
       const page = await browser.newPage();
       page.setDefaultTimeout(600_000);
       await page.goto(url);
@@ -278,7 +295,54 @@ async function measureQwen(): Promise<{ rows: QwenRow[]; slotRows: SlotRow[]; br
         slotRows.push({ slots, gameFirstPrefill: g1.details.promptTokens, mainPrefill: m1.details.promptTokens, gameAfterChatPrefill: g2.details.promptTokens });
         await page.close();
       }
-    return { rows, slotRows, browser: browser.version(), fileMB: bytes.length / 1e6 };
+    const cancelRows: CancelRow[] = [];
+    if (args.includes('--cancel'))
+      for (const batch of [2048, CPU_PREFILL_CHUNK]) {
+        const page = await browser.newPage();
+        page.setDefaultTimeout(900_000);
+        await page.goto(url);
+        await page.waitForFunction(() => document.getElementById('state')?.textContent === 'ready');
+        await page.evaluate(({ u, b }) => (globalThis as unknown as { __cpuLab: Lab }).__cpuLab.load(u, 2, 1, b), { u: files.url('/qwen.gguf'), b: batch });
+        const [sys, user] = calibrationMessages();
+        // `--quick` (a busy machine): no calibration step, no step alone, no count of the long prompt.
+        const cal = QUICK
+          ? { details: { promptPerSecond: NaN, promptTokens: 0 } }
+          : await page.evaluate(({ m, t }) => (globalThis as unknown as { __cpuLab: Lab }).__cpuLab.step(m, t, 16, 1), { m: [{ ...sys, content: `b${batch}${sys.content}` }, user], t: tools });
+        if (!QUICK && !cal.details?.promptPerSecond) throw new Error((cal as { error?: string }).error ?? 'no timings');
+        // About a game's first request (≈ 800 tokens; `--cancel-repeat` sets its length), abandoned 3 s into its prefill.
+        const long = [
+          { role: 'system', content: `L${batch}${'每一步只做一个动作：调用一个工具，或者用 reply 说出这一轮最后要说的话。规则由工具负责，不要自己编答案。'.repeat(CANCEL_REPEAT)}` },
+          { role: 'user', content: '我猜五十' },
+        ];
+        const short = [
+          { role: 'system', content: `S${batch}你好` },
+          { role: 'user', content: '我猜五十' },
+        ];
+        const after = (await page.evaluate(({ l, s, t }) => (globalThis as unknown as { __cpuLab: Lab }).__cpuLab.abandonThenStep(l, s, t, 3000), { l: long, s: short, t: tools })) as { firstPieceMs: number };
+        const alone = QUICK
+          ? { firstPieceMs: NaN }
+          : await page.evaluate(({ l, s, t }) => (globalThis as unknown as { __cpuLab: Lab }).__cpuLab.abandonThenStep(l, s, t, 0), {
+              l: [{ role: 'system', content: `A${batch}你好` }, short[1]],
+              s: [{ role: 'system', content: `B${batch}你好` }, short[1]],
+              t: tools,
+            });
+        const row: CancelRow = {
+          batch,
+          prefill: cal.details.promptPerSecond,
+          abandonedPromptTokens: 0,
+          afterCancelFirstPieceS: after.firstPieceMs / 1000,
+          aloneFirstPieceS: alone.firstPieceMs / 1000,
+        };
+        // The abandoned prompt's length, counted by the engine itself (a step that is not cancelled).
+        if (!QUICK) {
+          const counted = await page.evaluate(({ m, t }) => (globalThis as unknown as { __cpuLab: Lab }).__cpuLab.step(m, t, 1, 1), { m: [{ ...long[0], content: `C${long[0].content}` }, long[1]], t: tools });
+          row.abandonedPromptTokens = counted.details?.promptTokens ?? 0;
+        }
+        console.error(`[measured] ${JSON.stringify(row)}`);
+        cancelRows.push(row);
+        await page.close();
+      }
+    return { rows, slotRows, cancelRows, browser: browser.version(), fileMB: bytes.length / 1e6 };
   } finally {
     await browser.close();
     await files.close();
@@ -287,6 +351,8 @@ async function measureQwen(): Promise<{ rows: QwenRow[]; slotRows: SlotRow[]; br
 }
 
 const QWEN_RUNS = Number(arg('qwen-runs', '2'));
+const CANCEL_REPEAT = Number(arg('cancel-repeat', '20'));
+const QUICK = args.includes('--quick');
 const med = (xs: number[]) => percentile(xs, 50);
 if (args.includes('--qwen')) {
   const q = await measureQwen();
@@ -303,6 +369,13 @@ if (args.includes('--qwen')) {
       JSON.stringify({ prefillTps: med(best.prefill), decodeTps: med(best.decode), threads: best.threads, source: `bench/cpu-engine --qwen on this machine (${best.threads} threads, ${new Date().toISOString().slice(0, 10)}; shared, noisy)` }),
     );
   if (one && two) console.log(`2 threads vs 1, side by side in this run: prefill ×${(med(two.prefill) / med(one.prefill)).toFixed(2)}, decode ×${(med(two.decode) / med(one.decode)).toFixed(2)}`);
+  if (q.cancelRows.length) {
+    console.log('\nprompt batch (tokens per engine step) | prefill tok/s | abandoned prompt tokens | cancel → next step first piece | that step alone');
+    for (const r of q.cancelRows)
+      console.log(`${r.batch}${r.batch === CPU_PREFILL_CHUNK ? ' (app)' : ' (llama.cpp default)'} | ${r.prefill.toFixed(1)} | ${r.abandonedPromptTokens} | ${r.afterCancelFirstPieceS.toFixed(1)} s | ${r.aloneFirstPieceS.toFixed(1)} s`);
+    const [b, a] = q.cancelRows;
+    if (a && b) console.log(`side by side in this run: wait after a cancel ×${(a.afterCancelFirstPieceS / b.afterCancelFirstPieceS).toFixed(2)}, prefill speed ×${(a.prefill / b.prefill).toFixed(2)}`);
+  }
   for (const r of q.slotRows) console.log(`cache slots ${r.slots}: game step prefilled ${r.gameFirstPrefill}, main step ${r.mainPrefill}, the game's next step after the chat ${r.gameAfterChatPrefill} tokens`);
   process.exit(0);
 }

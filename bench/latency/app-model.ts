@@ -23,6 +23,7 @@
  */
 import type { ChatMessage, StepRequest } from '../../src/core/llm/types.ts';
 import { DEFAULT_TURN_BUDGET, GAME_REPLY_MARGIN_MS } from '../../src/core/arcade/turn-budget.ts';
+import { CHATML, continuation, type HeldConversation } from '../../src/core/llm/continuation.ts';
 import { firstSentenceEnd, percentile, renderChatML, type Tokenizer, type TurnSteps } from './simulate.ts';
 import type { DeviceProfile } from './profiles.ts';
 
@@ -49,10 +50,13 @@ const isInput = (m: ChatMessage) => m.role === 'user' && m.content.startsWith('{
 /** One engine with the chosen cache rule and cache slots (a slot per agent when `slots` > 1). */
 class Engine {
   private conv = new Map<string, { messages: ChatMessage[]; tokens: number[] } | null>();
+  /** What the WebLLM engine (src/llm/webllm-engine.ts) holds per slot, for folding (`fold`). */
+  private held = new Map<string, HeldConversation | null>();
   constructor(
     private readonly tok: Tokenizer,
     private readonly rule: CacheRule,
     private readonly slots: number,
+    private readonly fold = false,
   ) {}
   private slot(agent: string): string {
     // Measured (bench/cpu-engine --qwen --slots): wllama 3.13 keeps the game's prompt across a chat step
@@ -60,8 +64,11 @@ class Engine {
     return (this.slots > 1 || this.rule === 'prefix') && agent === 'main' ? 'main' : 'game';
   }
   /** Tokens to prefill for this request, and whether it continued in place. */
-  step(agent: string, req: ChatMessage[], output: string, aborted = false): { prefill: number; inPlace: boolean } {
+  step(agent: string, asked: ChatMessage[], output: string, aborted = false): { prefill: number; inPlace: boolean } {
     const key = this.slot(agent);
+    // WebLLM's engine sends several new messages (the rules' pre-executed steps) folded into one.
+    const req = this.fold && this.rule === 'webllm' ? continuation(this.held.get(key) ?? null, asked, CHATML).send : asked;
+    if (this.fold) this.held.set(key, aborted ? null : { asked, sent: req, reply: output });
     const prev = this.conv.get(key) ?? null;
     const prompt = this.tok.encode(renderChatML(req));
     let prefill = prompt.length;
@@ -113,15 +120,16 @@ export interface AppVariant {
   rememberCut: boolean;
   slots: number;
   /**
-   * The pre-executed step and its result travel inside the round's one input message instead of as
-   * an assistant step and a tool result (WebLLM continues in place only when ONE message is added).
+   * A request that adds several messages after the held conversation (the input, then the rules'
+   * pre-executed steps) is sent folded into one that renders the same prompt (src/core/llm/
+   * continuation.ts), as the WebLLM engine does: WebLLM continues in place only when ONE is added.
    */
-  preExecutedInInput?: boolean;
+  fold?: boolean;
 }
 
 export const BEFORE: AppVariant = { rulesFirst: false, rememberCut: false, slots: 1 };
 export function afterFor(rule: CacheRule): AppVariant {
-  return { rulesFirst: true, rememberCut: true, slots: rule === 'prefix' ? 2 : 1 };
+  return { rulesFirst: true, rememberCut: true, slots: rule === 'prefix' ? 2 : 1, fold: true };
 }
 
 export function modelApp(sessions: Session[], chat: ChatMessage[][], profile: DeviceProfile, rule: CacheRule, v: AppVariant, tok: Tokenizer, answerMs = DEFAULT_TURN_BUDGET.answerMs): AppFigures {
@@ -137,7 +145,7 @@ export function modelApp(sessions: Session[], chat: ChatMessage[][], profile: De
   let prefill = 0;
   let chatN = 0;
   for (const s of sessions) {
-    const engine = new Engine(tok, rule, v.slots);
+    const engine = new Engine(tok, rule, v.slots, v.fold);
     const forgotten: string[] = [];
     let sinceChat = 0;
     let chatJustHappened = false;
@@ -152,7 +160,6 @@ export function modelApp(sessions: Session[], chat: ChatMessage[][], profile: De
         if (preExecuted && k === 0) continue; // performed by the runtime, written into the transcript: not decoded
         let messages = req.messages;
         for (const f of forgotten) messages = without(messages, f);
-        if (v.preExecutedInInput && v.rulesFirst) messages = mergePreExecuted(messages);
         if (t > limitS) break; // the turn is over: no more requests of this round
         const cost = engine.step(req.agent, messages, output);
         const decodeStart = t + cost.prefill / profile.prefillTps;
@@ -200,21 +207,6 @@ export function modelApp(sessions: Session[], chat: ChatMessage[][], profile: De
     prefillTokensPerTurn: prefill / Math.max(1, inGame),
     prefillAfterChatTokens: afterChat.length ? afterChat.reduce((a, b) => a + b, 0) / afterChat.length : 0,
   };
-}
-
-/** Every round whose first step was a rules tool: that step and its result folded into the round's input message. */
-function mergePreExecuted(req: ChatMessage[]): ChatMessage[] {
-  const out: ChatMessage[] = [];
-  for (let i = 0; i < req.length; i++) {
-    const m = req[i];
-    const step = req[i + 1];
-    const result = req[i + 2];
-    if (isInput(m) && step?.role === 'assistant' && RULE_TOOLS.has(actionOf(step.content)) && result?.role === 'user' && result.content.startsWith('<tool_response>')) {
-      out.push({ role: 'user', content: `${m.content}\n${step.content}\n${result.content}` });
-      i += 2;
-    } else out.push(m);
-  }
-  return out;
 }
 
 function actionOf(output: string | undefined): string {

@@ -12,8 +12,21 @@
  * - after: the session-stable layout the agents use now, keyed steps `{"<action>": {…}}`,
  *   sentences spoken as they are decoded, and the instant thinking cue;
  * - and, to show what the step's shape alone is worth, "after" with paired steps.
+ * Then the app's turn modelled (app-model.ts) at the laptop, Pixel and measured-CPU profiles.
+ *
+ * `--app [--profiles laptop,pixel,cpu] [--turns 3]`: the same keys MEASURED in the real app, next
+ * to the modelled ones (`appMeasured` in --json). app.bench.ts runs under Playwright
+ * (app.config.ts: the e2e tests' test build and preview server, on E2E_PORT or 4190) in
+ * /usr/bin/chromium against paced-server.ts — the demo brain's steps held back by each profile's
+ * prefill and decode rates and cache rule — and plays 猜数字 (a hint, halving guesses, a chat turn
+ * with the main agent), 你画我猜 and a Studio 恐龙问答, `--turns` in-game turns each, then ends
+ * them. "before" is the app with `?rules-first=off` (a developer switch read only in the test
+ * build: no pre-executed steps, the rules never speak first), "after" the app as it ships; both in
+ * the same browser, one after the other, per profile. app-measured.ts says how each key is taken.
  */
+import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { ChatMessage } from '../../src/core/llm/types.ts';
 import type { ArcadeGame } from '../../src/core/arcade/types.ts';
@@ -24,6 +37,8 @@ import { qwenTokenizer } from '../llm/run.ts';
 import { closeVite, viteImport } from '../llm/vite-runner.ts';
 import { beforeLayout, pairedSteps, pairedText } from './layouts.ts';
 import { PROFILES, type DeviceProfile } from './profiles.ts';
+import { measuredFigures, targetsMet } from './app-measured.ts';
+import type { BenchConfig, RawRun } from './app.bench.ts';
 import { percentile, SimulatedEngine, timeTurn, type Tokenizer, type TurnSteps, type TurnTiming } from './simulate.ts';
 
 interface Session {
@@ -47,9 +62,11 @@ export async function recordSessions(): Promise<Session[]> {
     const { halvingChild } = await import('../llm/sequences/guess-number.ts');
     const { drawGuessChild } = await import('../llm/sequences/draw-guess.ts');
     const { recordStudio } = await viteImport<typeof import('../llm/record-studio.ts')>('/bench/llm/record-studio.ts');
-    const guess = await recordGame('guess-number', halvingChild(), { seed: 28 });
-    const draw = await recordGame('draw-guess', drawGuessChild);
-    const studio = await recordStudio();
+    // Recorded with the model deciding every step (no pre-executed steps): the replay itself models
+    // what the rules take over (app-model.ts), so every variant starts from the same sessions.
+    const guess = await recordGame('guess-number', halvingChild(), { seed: 28, preExecute: false });
+    const draw = await recordGame('draw-guess', drawGuessChild, { preExecute: false });
+    const studio = await recordStudio({ preExecute: false });
     return [
       { name: '猜数字', turns: split(guess.steps, guess.outputs, guess.turns.map((t) => ({ kind: t.input.kind, steps: t.steps }))) },
       { name: '你画我猜', turns: split(draw.steps, draw.outputs, draw.turns.map((t) => ({ kind: t.input.kind, steps: t.steps }))) },
@@ -131,14 +148,19 @@ function cpuMeasured(): DeviceProfile & { rule: CacheRule } {
   }
 }
 
+/** The three profiles of the app's figures: the laptop, the Pixel (WebLLM) and the CPU engine measured here. */
+export function appProfiles(): Array<DeviceProfile & { rule: CacheRule; short: string }> {
+  return [
+    { ...PROFILES.find((p) => p.id === 'amd680m-1.5b')!, rule: 'webllm', short: 'laptop' },
+    { ...PROFILES.find((p) => p.id === 'pixel8pro-1.5b')!, rule: 'webllm', short: 'pixel' },
+    { ...cpuMeasured(), short: 'cpu' },
+  ];
+}
+
 /** The app's turn modelled (app-model.ts) at the laptop, the Pixel and the CPU profile, before and after. */
 export function runApp(sessions: Session[], tok: Tokenizer) {
   const chat = chatRequests();
-  const profiles: Array<DeviceProfile & { rule: CacheRule }> = [
-    { ...PROFILES.find((p) => p.id === 'amd680m-1.5b')!, rule: 'webllm' },
-    { ...PROFILES.find((p) => p.id === 'pixel8pro-1.5b')!, rule: 'webllm' },
-    cpuMeasured(),
-  ];
+  const profiles = appProfiles();
   return Object.fromEntries(
     profiles.map((p) => [
       p.id,
@@ -148,18 +170,75 @@ export function runApp(sessions: Session[], tok: Tokenizer) {
         cache: p.rule,
         before: modelApp(sessions, chat, p, p.rule, BEFORE, tok),
         after: modelApp(sessions, chat, p, p.rule, afterFor(p.rule), tok),
-        afterPreExecutedInInput: modelApp(sessions, chat, p, p.rule, { ...afterFor(p.rule), preExecutedInInput: true }, tok),
+        afterUnfolded: modelApp(sessions, chat, p, p.rule, { ...afterFor(p.rule), fold: false }, tok),
       },
     ]),
   );
 }
 
+/**
+ * `--app`: the real app measured (app.bench.ts through Playwright, app.config.ts) at the chosen
+ * profiles (`--profiles laptop,pixel,cpu`), `--turns N` in-game turns per game (default 3);
+ * `--reuse` prints the last run's figures again.
+ */
+export function runAppMeasured(argv: string[]) {
+  const arg = (name: string, d: string) => {
+    const i = argv.indexOf(`--${name}`);
+    return i >= 0 && argv[i + 1] ? argv[i + 1] : d;
+  };
+  const wanted = arg('profiles', 'laptop,pixel,cpu').split(',');
+  const profiles = appProfiles().filter((p) => wanted.includes(p.short) || wanted.includes(p.id));
+  const root = resolve(import.meta.dirname, '../..');
+  const out = resolve(root, '.cache/latency-app.json');
+  const cfg: BenchConfig = { profiles: profiles.map((p) => ({ id: p.id, prefillTps: p.prefillTps, decodeTps: p.decodeTps, rule: p.rule })), turns: Number(arg('turns', '3')), out };
+  // `--reuse`: the figures again from the last run's measured turns (.cache/latency-app.json), without playing.
+  if (!argv.includes('--reuse')) {
+    const run = spawnSync('npx', ['playwright', 'test', '--config', 'bench/latency/app.config.ts', '--reporter', 'line'], {
+      cwd: root,
+      stdio: ['ignore', argv.includes('--json') ? 'ignore' : 'inherit', 'inherit'],
+      env: { ...process.env, BENCH_APP: JSON.stringify(cfg) },
+    });
+    if (run.status !== 0) console.error(`the app's run did not finish (exit ${run.status}); figures of the runs measured so far`);
+  }
+  const raw = JSON.parse(readFileSync(out, 'utf8')) as RawRun[];
+  return Object.fromEntries(
+    profiles.map((p) => {
+      const side = (v: 'before' | 'after') => {
+        const r = raw.find((x) => x.profile === p.id && x.variant === v);
+        return r ? measuredFigures(r) : null;
+      };
+      const before = side('before');
+      const after = side('after');
+      return [
+        p.id,
+        {
+          label: p.label,
+          rates: { prefillTps: p.prefillTps, decodeTps: p.decodeTps, cache: p.rule },
+          before,
+          after,
+          targetsAfter: after ? targetsMet(after, p.short === 'laptop') : null,
+          targetsBefore: before ? targetsMet(before, p.short === 'laptop') : null,
+        },
+      ];
+    }),
+  );
+}
+
+/** What the app measure takes and what it leaves out (printed with it). */
+export const APP_MEASURED_NOTE =
+  'Measured in the real app (the e2e test build, production-bundled) in /usr/bin/chromium against a local server paced at the profile rates (bench/latency/paced-server.ts; the demo brain decides each step). ' +
+  "Times from the page's clock (the act's click, the thinking face's MutationObserver, the speech fake's startedAt, the app's trace for cuts) and the server's (the model's first sentence written). " +
+  'Left out: real speech time (the speech fake says 2 ms a character), a real engine\'s queue (an abandoned request here frees the server at once), the device\'s own CPU/GPU contention, the calibration and the prewarm.';
+
 const s = (x: number) => `${x.toFixed(2)} s`;
+const m = (x: number | null) => (x === null ? '—' : `${x.toFixed(2)} s`);
+const pc = (x: number | null) => (x === null ? '—' : `${(x * 100).toFixed(0)}%`);
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   const tok = await qwenTokenizer();
   const sessions = await recordSessions();
-  const r = { ...runLatency(sessions, tok), app: runApp(sessions, tok) };
+  const measured = process.argv.includes('--app') ? runAppMeasured(process.argv) : undefined;
+  const r = { ...runLatency(sessions, tok), app: runApp(sessions, tok), ...(measured ? { appMeasured: measured, appMeasuredNote: APP_MEASURED_NOTE } : {}) };
   if (process.argv.includes('--json')) console.log(JSON.stringify(r, null, 2));
   else {
     console.log(`# Latency per in-game turn — estimated from device profiles, not measured (${r.turns} turns; tokens: ${r.tokenizer})\n`);
@@ -176,12 +255,27 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
       const q = r.afterWithPairedSteps[p.id];
       console.log(`${p.label} (estimated, ${p.source}): first sentence p50 ×${(b.firstSentenceP50S / a.firstSentenceP50S).toFixed(1)} sooner, prefilled tokens ×${(b.prefillTokensPerTurn / a.prefillTokensPerTurn).toFixed(1)} fewer; the keyed step alone: first sentence p50 ${s(q.firstSentenceP50S)} → ${s(a.firstSentenceP50S)}, whole reply ${s(q.fullReplyP50S)} → ${s(a.fullReplyP50S)}`);
     }
-    console.log('\n# The app\'s turn modelled (app-model.ts): T2 = 20 s, one engine shared with a chat turn every 3 in-game turns, show_drawing 4 s, cut rounds; after = rules first + cut rounds remembered (+ a second cache slot on the CPU engine)');
+    console.log('\n# The app\'s turn modelled (app-model.ts): T2 = 20 s, one engine shared with a chat turn every 3 in-game turns, show_drawing 4 s, cut rounds; after = rules first + cut rounds remembered + WebLLM requests folded to continue in place (+ a second cache slot on the CPU engine); afterUnfolded = the same without the folding');
     console.log('profile | variant | cue | truthful line p50 | p95 | model first sentence p50 | turns cut | start first words | in place | prefill/turn | prefill after chat');
     for (const [, x] of Object.entries(r.app))
-      for (const v of ['before', 'after', 'afterPreExecutedInInput'] as const) {
+      for (const v of ['before', 'afterUnfolded', 'after'] as const) {
         const f = x[v];
         console.log(`${x.label} (${x.cache}) | ${v} | ${s(f.cueS)} | ${s(f.truthfulLineP50S)} | ${s(f.truthfulLineP95S)} | ${s(f.firstModelSentenceP50S)} | ${(f.turnsCutShare * 100).toFixed(0)}% | ${s(f.startFirstWordsS)} | ${(f.inPlaceShare * 100).toFixed(0)}% | ${f.prefillTokensPerTurn.toFixed(0)} | ${f.prefillAfterChatTokens.toFixed(0)}`);
       }
+    if (measured) {
+      console.log(`\n# The app MEASURED (--app), next to the model above\n${APP_MEASURED_NOTE}`);
+      console.log('profile | variant | cue p50 (max) | truthful line p50 | p95 | model first sentence p50 | whole reply p50 | turns cut (colour window) | start first words | in place | prefill/turn | prefill after chat | turns');
+      for (const [id, x] of Object.entries(measured)) {
+        for (const v of ['before', 'after'] as const) {
+          const f = x[v];
+          const model = r.app[id]?.[v];
+          if (f)
+            console.log(`${x.label} | ${v} measured | ${m(f.cueS)} (${m(f.cueMaxS)}) | ${m(f.truthfulLineP50S)} | ${m(f.truthfulLineP95S)} | ${m(f.firstModelSentenceP50S)} | ${m(f.wholeReplyP50S)} | ${pc(f.turnsCutShare)} (${pc(f.colourCutShare)}) | ${m(f.startFirstWordsS)} | ${pc(f.inPlaceShare)} | ${f.prefillTokensPerTurn.toFixed(0)} | ${f.prefillAfterChatTokens === null ? '—' : f.prefillAfterChatTokens.toFixed(0)} | ${f.inGameTurns} + ${f.startTurns} starts`);
+          if (model)
+            console.log(`${x.label} | ${v} modelled | ${s(model.cueS)} | ${s(model.truthfulLineP50S)} | ${s(model.truthfulLineP95S)} | ${s(model.firstModelSentenceP50S)} | — | ${(model.turnsCutShare * 100).toFixed(0)}% | ${s(model.startFirstWordsS)} | ${(model.inPlaceShare * 100).toFixed(0)}% | ${model.prefillTokensPerTurn.toFixed(0)} | ${model.prefillAfterChatTokens.toFixed(0)} |`);
+        }
+        if (x.targetsAfter) console.log(`  targets after: ${Object.entries(x.targetsAfter).map(([k, ok]) => `${ok === null ? '–' : ok ? '✓' : '✗'} ${k}`).join('; ')}`);
+      }
+    }
   }
 }

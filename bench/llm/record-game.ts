@@ -103,7 +103,8 @@ export interface RecordedSession {
 const MAX_INPUTS = 30;
 
 /** Plays one session of `skills/<gameId>/` with its demo policy and records every model request. */
-export async function recordGame(gameId: string, child: Child = genericChild, opts: { seed?: number } = {}): Promise<RecordedSession> {
+/** `preExecute: false`: the model decides every step itself (the rules pre-execute nothing), as before the rules spoke first. */
+export async function recordGame(gameId: string, child: Child = genericChild, opts: { seed?: number; preExecute?: boolean } = {}): Promise<RecordedSession> {
   const game = (await import(/* @vite-ignore */ `/skills/${gameId}/game.ts`)) as { createAgent?: (deps: AgentDeps) => SkillAgent };
   const demo = (await import(/* @vite-ignore */ `/skills/${gameId}/demo.ts`)) as { policy?: ScriptPolicy };
   if (typeof game.createAgent !== 'function') throw new Error(`skills/${gameId}/game.ts does not export createAgent`);
@@ -115,7 +116,7 @@ export async function recordGame(gameId: string, child: Child = genericChild, op
   const model = recordingModel(createScriptedModel({ [`game:${gameId}`]: demo.policy }), steps, outputs);
   const random = seededRandom(opts.seed ?? 7);
   const trace = { record: (e: TraceEvent) => void events.push(e) };
-  const sessions = new GameSessions({ create: () => game.createAgent!({ model, device: instantDevice, trace, random }), device: instantDevice, trace, source: `game:${gameId}` });
+  const sessions = new GameSessions({ create: () => game.createAgent!({ model, device: instantDevice, trace, random, ...(opts.preExecute === false ? { preExecute: false } : {}) }), device: instantDevice, trace, source: `game:${gameId}` });
 
   const turns: RecordedTurn[] = [];
   const view: ChildView = { inputs: 0, said: [], tools: [], secrets: [] };

@@ -49,7 +49,8 @@ export interface StudioRecording {
 
 let dbSeq = 0;
 
-export async function recordStudio(): Promise<StudioRecording> {
+/** `preExecute: false`: the play's model decides every step (the rules pre-execute nothing). */
+export async function recordStudio(opts: { preExecute?: boolean } = {}): Promise<StudioRecording> {
   const pkg = quizPackage();
   const book = await Book.open(`bench-llm-${Date.now()}-${++dbSeq}`);
   await book.createProject(pkg, 'p1', 1);
@@ -74,7 +75,7 @@ export async function recordStudio(): Promise<StudioRecording> {
     device: instantDevice,
     source: `game:${game.declaration.id}`,
     random: () => 0.5,
-    runtime: { now: clock() },
+    runtime: { now: clock(), ...(opts.preExecute === false ? { preExecute: false } : {}) },
   });
   const handler = new GameSessions({
     create: async (s) => (engine = (await create(s)) as StudioEngine),

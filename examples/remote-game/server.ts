@@ -31,6 +31,7 @@ import {
   type RequestContext,
 } from '@a2a-js/sdk/server';
 import { agentCardHandler, jsonRpcHandler, restHandler, UserBuilder } from '@a2a-js/sdk/server/express';
+import { duplicateInterfacesForLegacy } from '@a2a-js/sdk/compat/v0_3';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { readFileSync } from 'node:fs';
 import type { Server } from 'node:http';
@@ -242,6 +243,29 @@ export interface RemoteGameServerOptions {
   /** Seeds the question order (default: random). */
   seed?: number;
   skill?: SkillFrontmatter;
+  /**
+   * '0.3': the server speaks only A2A 0.3 (as agents written for it do): a 0.3-shaped card (top-level
+   * `url`, `protocolVersion`, `preferredTransport: JSONRPC`) and 0.3 JSON-RPC (`message/stream`),
+   * through the SDK's own compatibility layer. Default '1.0'.
+   */
+  protocol?: '1.0' | '0.3';
+}
+
+/** The card of `gameCard` as an A2A 0.3 agent writes it (JSON-RPC at the top-level url). */
+export function legacyGameCard(card: AgentCard): Record<string, unknown> {
+  const jsonRpc = card.supportedInterfaces.find((i) => i.protocolBinding === 'JSONRPC')!;
+  return {
+    protocolVersion: '0.3.0',
+    name: card.name,
+    description: card.description,
+    url: jsonRpc.url,
+    preferredTransport: 'JSONRPC',
+    version: card.version,
+    capabilities: { streaming: true, pushNotifications: false },
+    defaultInputModes: card.defaultInputModes,
+    defaultOutputModes: card.defaultOutputModes,
+    skills: card.skills.map((k) => ({ id: k.id, name: k.name, description: k.description, tags: k.tags, examples: k.examples, inputModes: k.inputModes, outputModes: k.outputModes })),
+  };
 }
 
 export interface RunningServer {
@@ -299,11 +323,20 @@ export async function startRemoteGameServer(opts: RemoteGameServerOptions = {}):
   const url = (opts.publicUrl ?? `http://${shownHost}:${port}${basePath}`).replace(/\/+$/, '');
 
   const card = gameCard(skill, url);
-  const handler = new DefaultRequestHandler(card, new InMemoryTaskStore(), new GameAgentExecutor(game));
+  // In 0.3 mode the agent declares 0.3 JSON-RPC too, so the SDK's handler takes 0.3 requests.
+  const served = opts.protocol === '0.3' ? { ...card, supportedInterfaces: duplicateInterfacesForLegacy(card.supportedInterfaces, ['JSONRPC']) } : card;
+  const handler = new DefaultRequestHandler(served, new InMemoryTaskStore(), new GameAgentExecutor(game));
   const router = express.Router();
-  router.use('/.well-known/agent-card.json', agentCardHandler({ agentCardProvider: handler }));
-  router.use('/a2a/jsonrpc', jsonRpcHandler({ requestHandler: handler, userBuilder: UserBuilder.noAuthentication }));
-  router.use('/a2a/rest', restHandler({ requestHandler: handler, userBuilder: UserBuilder.noAuthentication }));
+  if (opts.protocol === '0.3') {
+    // Only 0.3: its card whatever version the reader asks for, and 0.3 JSON-RPC (the SDK translates).
+    const legacy = legacyGameCard(card);
+    router.get('/.well-known/agent-card.json', (_req, res) => void res.json(legacy));
+    router.use('/a2a/jsonrpc', jsonRpcHandler({ requestHandler: handler, userBuilder: UserBuilder.noAuthentication, legacyCompat: { enabled: true } }));
+  } else {
+    router.use('/.well-known/agent-card.json', agentCardHandler({ agentCardProvider: handler }));
+    router.use('/a2a/jsonrpc', jsonRpcHandler({ requestHandler: handler, userBuilder: UserBuilder.noAuthentication }));
+    router.use('/a2a/rest', restHandler({ requestHandler: handler, userBuilder: UserBuilder.noAuthentication }));
+  }
   app.use(basePath || '/', router);
 
   return {

@@ -18,6 +18,9 @@ interface Row {
   falseBlocks: string;
 }
 
+const FROZEN = 'frozen held-out (tests/safety/heldout.tsv)';
+const frozen = (set: string) => set === FROZEN;
+
 const blocked = (check: CheckLine, t: string) => check(t, 'robot').verdict === 'blocked';
 
 function measure(set: string, name: string, check: CheckLine, xs: Example[]): Row & { missed: Example[]; falseBlocked: Example[] } {
@@ -51,7 +54,7 @@ export function report(verbose = false): void {
   ];
   const sets: Array<[string, Example[]]> = [
     ['corpus', corpus()],
-    ['frozen held-out (tests/safety/heldout.tsv)', heldOut()],
+    [FROZEN, heldOut()],
     ['earlier held-out (written against the rules)', earlierHeldOut()],
   ];
   for (const [set, xs] of sets) {
@@ -61,6 +64,9 @@ export function report(verbose = false): void {
     for (const c of [...CATEGORIES, 'all']) table[c === 'all' ? 'all unsafe' : `${c} ${CATEGORY_LABEL[c as never] ?? ''}`] = Object.fromEntries(rows.map((r) => [r.check, r.recall[c]]));
     table['false blocks'] = Object.fromEntries(rows.map((r) => [r.check, r.falseBlocks]));
     console.table(table);
+    // The frozen held-out set is reported by category only: its lines are never printed, so that no
+    // change is made against them one by one.
+    if (frozen(set)) continue;
     if (verbose || set !== 'corpus') {
       console.log('missed (rules + classifier):', rows[0].missed.map((e) => `${e.label}: ${e.text}`));
       console.log('false blocks (rules + classifier):', rows[0].falseBlocked.map((e) => e.text));

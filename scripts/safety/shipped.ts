@@ -13,7 +13,8 @@ import animals from '../../skills/draw-guess/animals.json' with { type: 'json' }
 import { DEMO_ACTIONS, DEMO_STORIES, DEMO_THEMES, STORY_CONTINUATIONS, STORY_SOOTHE } from '../../src/studio/demo-decks.ts';
 import { CARING, CARING_TOLD, REDIRECT } from '../../src/core/safety/replies.ts';
 import { PLAY_TIME_LINES } from '../../src/core/safety/play-time.ts';
-import '../../src/arcade/errors.ts';
+import { unavailableText } from '../../src/arcade/errors.ts';
+import type { ArcadeGame } from '../../src/core/arcade/types.ts';
 import '../../src/a2a/errors.ts';
 import '../../src/games/errors.ts';
 import '../../src/llm/errors.ts';
@@ -32,7 +33,7 @@ const root = join(import.meta.dirname, '../..');
 /** Source folders whose strings the robot may say (the rules themselves, prompts and the parent's views are not spoken). */
 const SCANNED = ['skills', 'src/studio', 'src/games', 'src/arcade', 'src/core/studio', 'src/core/arcade', 'src/core/games'];
 /** Files whose strings are instructions to a model or the safety rules' own words, never said to the child. */
-const NOT_SPOKEN = /(prompt|honesty|rules\.ts$|patterns|worker-context|manager-tools|planner|frontmatter|tag-schema|errors\.ts$|package-loader|core\/games\/skill\.ts)/;
+const NOT_SPOKEN = /(prompt|honesty|rules\.ts$|patterns|helper-context|manager-tools|planner|frontmatter|tag-schema|errors\.ts$|package-loader|core\/games\/skill\.ts)/;
 
 function files(dir: string, ext: RegExp): string[] {
   const out: string[] = [];
@@ -107,6 +108,11 @@ export function shippedLines(): ShippedLine[] {
     add('actions', `真棒！我说：${a.说法}！`);
   }
   for (const s of allChildSentences()) add('errors', s);
+  // Lines that name a game by its title, with each built-in game's (skills/<id>/SKILL.md).
+  for (const f of files('skills', /^SKILL\.md$/).filter((f) => f.split('/').length === 3)) {
+    const title = /^\s*title:\s*(.+)$/m.exec(readFileSync(join(root, f), 'utf8'))?.[1]?.trim();
+    if (title) add('app', unavailableText({ declaration: { title }, available: false } as ArcadeGame));
+  }
   for (const s of [...Object.values(REDIRECT), ...Object.values(CARING), CARING_TOLD, ...Object.values(PLAY_TIME_LINES)]) add('app', s);
   for (const dir of SCANNED) {
     for (const f of files(dir, /\.(ts|svelte)$/)) {

@@ -21,9 +21,11 @@ const DIM = 1 << 14;
 const EPOCHS = 12;
 const L2 = 1e-4;
 const POSITIVE_WEIGHT = 1.5;
+/** Quantised weights this small (of ±127) are set to zero. */
+const PRUNE = 2;
 /** Per category, on the validation split's normal lines. */
 const FALSE_BLOCK_BUDGET = 0.001;
-const THRESHOLD_RANGE: [number, number] = [0.3, 0.95];
+const THRESHOLD_RANGE: [number, number] = [0.2, 0.95];
 
 function shuffle<T>(xs: T[], rand: () => number): T[] {
   const a = [...xs];
@@ -85,7 +87,11 @@ export function train(examples: Example[], rand: () => number, opts: TrainOption
     for (let i = 0; i < DIM; i++) max = Math.max(max, Math.abs(w[k * DIM + i]));
     const s = max / 127 || 1;
     scale.push(Number(s.toPrecision(6)));
-    for (let i = 0; i < DIM; i++) q[k * DIM + i] = Math.round(w[k * DIM + i] / s);
+    // The smallest weights are dropped (zero): they change no verdict and keep the asset small.
+    for (let i = 0; i < DIM; i++) {
+      const v = Math.round(w[k * DIM + i] / s);
+      q[k * DIM + i] = Math.abs(v) <= PRUNE ? 0 : v;
+    }
   }
   return {
     version: 1,
@@ -99,7 +105,7 @@ export function train(examples: Example[], rand: () => number, opts: TrainOption
 }
 
 /** Chooses each category's threshold on the validation split (and above every shipped line). */
-export function chooseThresholds(model: LearnedModel, valid: Example[], shipped: Example[], dev: Example[] = []): LearnedModel {
+export function chooseThresholds(model: LearnedModel, valid: Example[], shipped: Example[], dev: Example[] = [], floor = THRESHOLD_RANGE[0]): LearnedModel {
   const m = loadModel(model);
   const normal = valid.filter((e) => e.label === 'normal').map((e) => scoresOf(m, e.text));
   // The shipped lines must pass (with a margin); the hand-written development lines too (unlike the generated ones, they are not templates).
@@ -110,7 +116,7 @@ export function chooseThresholds(model: LearnedModel, valid: Example[], shipped:
     // Just above the (allowed + 1)-th highest normal score.
     const t = (s[allowed] ?? 0) + 1e-3;
     const ownMax = Math.max(0, ...own.map((x) => x[c])) + 0.02;
-    return Number(Math.min(THRESHOLD_RANGE[1], Math.max(THRESHOLD_RANGE[0], t, ownMax)).toFixed(3));
+    return Number(Math.min(THRESHOLD_RANGE[1], Math.max(floor, t, ownMax)).toFixed(3));
   });
   return { ...model, threshold };
 }

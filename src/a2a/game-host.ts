@@ -36,6 +36,8 @@ export interface GameWorkerInit {
   ports: Record<string, MessagePort>;
   /** Completed A2A tasks the worker's task store keeps (the trace setting; default 64). */
   maxTasks?: number;
+  /** False: the game's rules do not pre-execute steps or speak first (a developer switch; default on). */
+  rulesFirst?: boolean;
 }
 
 /** What a game worker posts back after init. */
@@ -57,6 +59,8 @@ export interface GameClientOptions {
   seed(): number;
   /** Completed A2A tasks each new worker keeps (read at every worker start; seed 000 §Trace). */
   maxTasks?(): number;
+  /** Whether new workers' games pre-execute what their rules read and speak first (default on). */
+  rulesFirst?(): boolean;
   /** Silence on an open request before the worker is pinged (default 45 s). */
   hangTimeoutMs?: number;
   /** How long a ping may take (default 3 s). */
@@ -125,6 +129,7 @@ function startWorker(h: Host, gameId: string, card: AgentCard): GameProcess {
   const init: GameWorkerInit = { type: 'init', gameId, engine: h.opts.engineOf(gameId) ?? '', seed: h.opts.seed(), ports: { ...extra, a2a: channel.port2 } };
   const maxTasks = h.opts.maxTasks?.();
   if (maxTasks !== undefined) init.maxTasks = maxTasks;
+  if (h.opts.rulesFirst?.() === false) init.rulesFirst = false;
   worker.postMessage(init, [channel.port2, ...Object.values(extra)]);
   h.processes.set(gameId, proc);
   return proc;

@@ -1,6 +1,6 @@
 /**
- * Reads a remote game's Agent Card with the SDK's card resolver (`<address>/.well-known/agent-card.json`)
- * and checks it (src/core/protocol/remote-card.ts). A card that cannot be read says why: the server
+ * Reads a remote game's Agent Card with the SDK's card resolver (`<address>/.well-known/agent-card.json`;
+ * an A2A 0.3 card is translated to the 1.0 shape by the SDK's compatibility layer) and checks it (src/core/protocol/remote-card.ts). A card that cannot be read says why: the server
  * does not answer (or forbids this page, CORS), answers with an HTTP error, or sends no JSON.
  */
 import { DefaultAgentCardResolver } from '@a2a-js/sdk/client';
@@ -24,7 +24,9 @@ export async function fetchGameCard(ctx: CardContext, opts: CardFetchOptions = {
   const timeoutMs = opts.timeoutMs ?? 8_000;
   const url = cardUrl(ctx.address);
   let status = 0;
+  // An A2A 0.3 card is read by the SDK's compatibility layer as a 1.0 card whose interfaces say 0.3.
   const resolver = new DefaultAgentCardResolver({
+    legacyCompat: { enabled: true },
     fetchImpl: async (input, init) => {
       const res = await base(input, { ...init, signal: AbortSignal.timeout(timeoutMs), cache: 'no-store' });
       status = res.status;

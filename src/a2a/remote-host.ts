@@ -1,7 +1,8 @@
 /**
  * The GameClient (./types.ts) of remote game agents: A2A servers elsewhere that serve
  * `desktop-game/5`, reached through the SDK's own HTTP client transports (JSON-RPC and HTTP+JSON,
- * chosen by the SDK's ClientFactory from the card) with streaming. Replies are read by the same
+ * chosen by the SDK's ClientFactory from the card; an interface that speaks A2A 0.3 gets the SDK's
+ * 0.3 transport, `message/stream` and all) with streaming. Replies are read by the same
  * ReplyStreamReader as a worker game's, so the same protocol checks apply.
  *
  * What can go wrong with a server elsewhere, and what the request ends with:
@@ -14,7 +15,7 @@
  * - the agent stays silent for `stallTimeoutMs`: `game_timeout`, and the task is cancelled;
  * - the agent answers with an A2A error: `game_failed`; outside the protocol: `game_protocol`.
  */
-import { A2A_PROTOCOL_VERSION, AgentCard, TaskState, type StreamResponse, type Task } from '@a2a-js/sdk';
+import { AgentCard, TaskState, type StreamResponse, type Task } from '@a2a-js/sdk';
 import { Client, ClientFactory, JsonRpcTransportFactory, RestTransportFactory } from '@a2a-js/sdk/client';
 import { ProtocolError, type GameInput } from '../core/protocol/game-protocol.ts';
 import type { RemoteGameCard } from '../core/protocol/remote-card.ts';
@@ -39,7 +40,7 @@ export function remoteAgentCard(raw: unknown, checked: RemoteGameCard): AgentCar
   const card = AgentCard.fromJSON(raw);
   return {
     ...card,
-    supportedInterfaces: checked.interfaces.map((i) => ({ url: i.url, protocolBinding: i.binding, tenant: i.tenant, protocolVersion: A2A_PROTOCOL_VERSION })),
+    supportedInterfaces: checked.interfaces.map((i) => ({ url: i.url, protocolBinding: i.binding, tenant: i.tenant, protocolVersion: i.protocolVersion })),
   };
 }
 
@@ -202,8 +203,9 @@ export function createRemoteGameClient(opts: RemoteGameClientOptions): GameClien
     opts,
     checkMs: opts.checkTimeoutMs ?? 5_000,
     trace: opts.trace ?? nullTrace,
+    // An interface that speaks A2A 0.3 gets the SDK's 0.3 transport (its compatibility layer).
     factory: new ClientFactory({
-      transports: [new JsonRpcTransportFactory({ fetchImpl }), new RestTransportFactory({ fetchImpl })],
+      transports: [new JsonRpcTransportFactory({ fetchImpl, legacyCompat: { enabled: true } }), new RestTransportFactory({ fetchImpl, legacyCompat: { enabled: true } })],
     }),
     clients: new Map(),
     open: new Set(),

@@ -121,23 +121,29 @@ export class GameRequests {
   /**
    * The child's words while the game may still be busy with the previous input (drawing, a slow
    * step): kept, and handed to the game once it is free — never dropped. The child who talks over a
-   * turn hears 「请稍等」 first (seed 000). Words kept across a stop (「不玩了」) or a new game are
-   * not sent to the game they were not said to; that is recorded.
+   * turn hears 「请稍等」 first (seed 000), and the round ends there: the mic and the text box take
+   * the child's next words at once (kept too, and handed over in the order said). Words kept
+   * across a stop (「不玩了」) or a new game are not sent to the game they were not said to; that
+   * is recorded.
    */
   async messageWhenFree(words: string, roundId: string): Promise<void> {
     const s = this.current;
     if (!s) return;
-    if (this.inFlight) {
-      const stops = this.stops;
-      this.deps.record({ kind: 'main_tool', roundId, name: 'send_message', data: { kept: true, text: words } });
-      await this.deps.sayMain(SAY_WAIT, roundId);
-      while (this.inFlight) await this.inFlight.done;
-      if (this.current !== s || this.stops !== stops) {
-        this.deps.record({ kind: 'error', roundId, name: 'kept_words_not_sent', data: { text: words, why: this.stops !== stops ? 'the child stopped the game' : this.current ? 'another game started' : 'the game ended' } });
-        return;
-      }
-    }
-    await this.send('message', words, roundId, this.deps.freshDeadline());
+    if (!this.inFlight) return this.send('message', words, roundId, this.deps.freshDeadline());
+    const stops = this.stops;
+    this.deps.record({ kind: 'main_tool', roundId, name: 'send_message', data: { kept: true, text: words } });
+    await this.deps.sayMain(SAY_WAIT, roundId);
+    this.track(
+      (async () => {
+        // Each waiter resumes as the request before it finishes, and sends at once (in the order kept).
+        while (this.inFlight) await this.inFlight.done;
+        if (this.current !== s || this.stops !== stops) {
+          this.deps.record({ kind: 'error', roundId, name: 'kept_words_not_sent', data: { text: words, why: this.stops !== stops ? 'the child stopped the game' : this.current ? 'another game started' : 'the game ended' } });
+          return;
+        }
+        await this.send('message', words, roundId, this.deps.freshDeadline());
+      })(),
+    );
   }
 
   /** `end_game`: cancel the unfinished request, then send `end` with the child's words. */

@@ -29,9 +29,13 @@ let classifier: Promise<CheckLine> | null = null;
 
 /** The safety check — the rules and the learned classifier — loaded once (started by the first speaking path made). */
 export function loadSafetyCheck(): Promise<CheckLine> {
-  classifier ??= Promise.all([import('../core/safety/classify.ts'), import('../core/safety/learned.ts'), import('./safety-model.json')]).then(([rules, learned, model]) =>
-    learned.withLearned(rules.checkLine, learned.loadModel(model.default as unknown as LearnedModel)),
-  );
+  classifier ??= Promise.all([import('../core/safety/classify.ts'), import('../core/safety/learned.ts'), import('./safety-model.json')]).then(([rules, learned, model]) => {
+    const check = learned.withLearned(rules.checkLine, learned.loadModel(model.default as unknown as LearnedModel));
+    // Its patterns compile on first use (hundreds of milliseconds): once now, in its own task, so the
+    // first sentence the robot says (often a game's opening line) does not wait for it.
+    setTimeout(() => check(rules.WARM_UP_LINE), 0);
+    return check;
+  });
   return classifier;
 }
 

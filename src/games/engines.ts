@@ -18,6 +18,7 @@ import { connectDevice } from '../robot/device-port.ts';
 import { connectTrace } from '../trace/trace-port.ts';
 import './errors.ts';
 import { GameSessions } from './game-sessions.ts';
+import { loadUnsafe } from './unsafe-line.ts';
 
 /** What an engine kind is given inside a game worker: everything with I/O, over the worker's ports. */
 export interface EngineContext {
@@ -27,6 +28,8 @@ export interface EngineContext {
   trace: TraceSink;
   /** Seeded per worker by the host: a game's secrets and card order come from here. */
   random: Random;
+  /** False: the rules pre-execute nothing and do not speak first (the host's developer switch). */
+  rulesFirst?: boolean;
 }
 
 /** An engine kind's entry point: the game's declaration and the factory of its sessions' engines. */
@@ -42,6 +45,7 @@ export interface GameAgentInit {
   engine: string;
   seed: number;
   ports: Record<string, MessagePort>;
+  rulesFirst?: boolean;
 }
 
 /** The engine context over a worker's ports: model, robot and trace, and the seeded random source. */
@@ -55,6 +59,7 @@ export function connectEngineContext(init: GameAgentInit): EngineContext {
     device: connectDevice(init.ports.device),
     trace: connectTrace(init.ports.trace, { defaults: { source: `game:${init.gameId}` } }),
     random: seededRandom(init.seed),
+    ...(init.rulesFirst === false ? { rulesFirst: false } : {}),
   };
 }
 
@@ -69,5 +74,7 @@ export async function createGameAgent(init: GameAgentInit): Promise<{ card: Agen
   const load = ENGINES[init.engine as EngineKind];
   if (!load) throw new AgentcadeError('game_unknown', `no engine of kind "${init.engine}" for game "${init.gameId}"`);
   const ctx = connectEngineContext(init);
+  // The safety check loads and compiles while the engine's module loads (the first turn needs both).
+  void loadUnsafe();
   return serveEngine(ctx, (await load()).hostEngine);
 }

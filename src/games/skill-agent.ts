@@ -476,7 +476,19 @@ export abstract class SkillAgent implements GameEngine {
       clearTimeout(colour);
       t.signal.removeEventListener('abort', onCancel);
       this.requestId = undefined;
+      if (!turn.sessionEnding && t.kind !== 'end' && !t.signal.aborted) this.prewarmNext();
     }
+  }
+
+  /**
+   * The game goes on: the start of its next request (the system prompt and the rounds as kept) is
+   * read into a prefix-caching engine's cache while the child thinks — after a start whose model
+   * step the colour window cut, that is the system prompt being read while the opening line is
+   * spoken. The hub starts it once the engine is free and stops it when any step comes.
+   */
+  private prewarmNext(): void {
+    const messages: ChatMessage[] = [{ role: 'system', content: this.systemPrompt() }, ...this.memory];
+    void this.model.prewarm?.(this.source, messages, new AbortController().signal).catch(() => undefined);
   }
 
   /** What the child was told in a turn: the answers it told are noted (GameSessions calls this after every turn). */

@@ -35,5 +35,6 @@ export async function loadGameModule(gameId: string): Promise<GameModule> {
 export const hostEngine: EngineHost = async (ctx: EngineContext) => {
   const mod = await loadGameModule(ctx.gameId);
   const { model, device, trace, random } = ctx;
-  return { declaration: builtinDeclaration(ctx.gameId)!, create: () => mod.createAgent({ model, device, trace, random }) };
+  const preExecute = ctx.rulesFirst !== false;
+  return { declaration: builtinDeclaration(ctx.gameId)!, create: () => mod.createAgent({ model, device, trace, random, preExecute }) };
 };

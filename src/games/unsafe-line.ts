@@ -20,13 +20,15 @@ let loading: Promise<Check> | null = null;
 let loaded: Check | null = null;
 
 export function loadUnsafe(): Promise<Check> {
-  loading ??= import('../core/safety/classify.ts').then(
-    (m) =>
-      (loaded = (text: string) => {
-        const v = m.checkLine(text, 'robot');
-        return v.verdict === 'blocked' ? { category: v.category, rule: v.rule, view: v.view } : null;
-      }),
-  );
+  loading ??= import('../core/safety/classify.ts').then((m) => {
+    const check = (text: string) => {
+      const v = m.checkLine(text, 'robot');
+      return v.verdict === 'blocked' ? { category: v.category, rule: v.rule, view: v.view } : null;
+    };
+    // Once as soon as it has loaded: a game's first real sentence (a start's opening line) does not wait for the compiling.
+    check(m.WARM_UP_LINE);
+    return (loaded = check);
+  });
   return loading;
 }
 

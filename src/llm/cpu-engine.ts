@@ -13,7 +13,7 @@ import wasmUrl from '@wllama/wllama/esm/wasm/wllama.wasm?url';
 import { absoluteUrl, type EngineDetails, type EngineLike, type EngineModule, type LoadProgress, type LoadRequest } from './engine-service.ts';
 import { stepGbnf } from '../core/llm/gbnf.ts';
 import { cpuModelUrl } from '../core/llm/cpu-models.ts';
-import { cpuThreadCount } from '../core/llm/engine-choice.ts';
+import { CPU_PREFILL_CHUNK, cpuThreadCount } from '../core/llm/engine-choice.ts';
 import { verifyModelFile } from './model-file-check.ts';
 
 
@@ -103,6 +103,8 @@ export class WllamaEngine implements EngineLike {
       n_threads: threads,
       n_gpu_layers: 0,
       n_parallel: this.req.slots ?? 1,
+      n_batch: this.req.batch ?? CPU_PREFILL_CHUNK,
+      n_ubatch: this.req.batch ?? CPU_PREFILL_CHUNK,
       ...((this.req.slots ?? 1) > 1 ? { kv_unified: true } : {}),
       progressCallback: ({ loaded, total }) => {
         const mb = (n: number) => (n / 1e6).toFixed(n < 1e7 ? 1 : 0);

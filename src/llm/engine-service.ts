@@ -27,6 +27,12 @@ export interface LoadRequest {
    * and a game's keep their own caches.
    */
   slots?: number;
+  /**
+   * CPU engine: prompt tokens read per engine step (llama.cpp's n_batch). A cancel takes effect
+   * between steps, so this bounds how long an abandoned prefill keeps the engine (default
+   * CPU_PREFILL_CHUNK, core/llm/engine-choice.ts).
+   */
+  batch?: number;
 }
 
 export interface LoadProgress {

@@ -32,7 +32,11 @@ export interface StepRecord {
 
 export class ModelHub {
   private current: { kind: ProviderKind; model: ChatModel } | undefined;
-  private readonly queue = new FifoQueue();
+  private readonly queue = new FifoQueue(() => {
+    // A prewarm asked for while the last step ran starts now.
+    const w = this.pendingWarm;
+    if (w) this.prewarm(w.agent, w.messages);
+  });
   private readonly listeners = new Set<(s: HubStatus) => void>();
   private readonly stepListeners = new Set<(r: StepRecord) => void>();
 
@@ -102,12 +106,19 @@ export class ModelHub {
 
   /**
    * While nothing waits: reads `messages` into the engine's cache for the request that will start
-   * with them (ChatModel.prewarm). Any step that comes stops it first, so a prewarm never delays a
-   * turn more than the engine takes to stop.
+   * with them (ChatModel.prewarm). Asked while a step still runs (a turn given up, its step still
+   * stopping in the engine), it starts as soon as the queue is empty — unless another step comes
+   * first. Any step that comes stops it first, so a prewarm never delays a turn more than the
+   * engine takes to stop.
    */
   prewarm(agent: string, messages: ChatMessage[]): void {
     const model = this.current?.model;
-    if (!model?.prewarm || this.queue.running !== undefined || this.queue.waitingLabels.length || this.warming) return;
+    if (!model?.prewarm || this.warming) return;
+    if (this.queue.running !== undefined || this.queue.waitingLabels.length) {
+      this.pendingWarm = { agent, messages };
+      return;
+    }
+    this.pendingWarm = undefined;
     const ac = new AbortController();
     this.warming = ac;
     void model.prewarm(agent, messages, ac.signal).finally(() => {
@@ -117,6 +128,8 @@ export class ModelHub {
 
   /** The running prewarm, stopped by the next step. */
   private warming: AbortController | undefined;
+  /** A prewarm asked for while a step ran: started when the queue is empty. */
+  private pendingWarm: { agent: string; messages: ChatMessage[] } | undefined;
 
   /** Whether a prewarm is reading into the engine's cache now. */
   get prewarming(): boolean {
@@ -126,6 +139,7 @@ export class ModelHub {
   step(req: StepRequest, whenNone?: () => Promise<ChatModel>): Promise<Step> {
     this.warming?.abort();
     this.warming = undefined;
+    this.pendingWarm = undefined;
     const p = this.queue.run(() => this.run(req, whenNone), { signal: req.signal, label: req.agent });
     this.emit();
     return p.finally(() => this.emit());

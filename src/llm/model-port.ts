@@ -2,18 +2,23 @@
  * A ChatModel across a MessagePort: `exposeModel` on the main thread (the hub's model),
  * `connectModel` inside a game worker. Each step carries a request id; aborting the signal in
  * the worker sends `cancel` for that id, which aborts the step on the main thread (and so its
- * place in the queue or its generation). Errors keep their code and name.
+ * place in the queue or its generation). A prewarm crosses the same way (ChatModel.prewarm).
+ * Errors keep their code and name.
  */
 import { abortError } from './errors.ts';
-import { ModelError, type ChatModel, type Step, type StepRequest } from '../core/llm/types.ts';
+import { ModelError, type ChatMessage, type ChatModel, type Step, type StepRequest } from '../core/llm/types.ts';
 
 type WireRequest = Omit<StepRequest, 'signal' | 'onStream'> & { stream: boolean };
 
-type ToModel = { type: 'step'; id: number; req: WireRequest } | { type: 'cancel'; id: number };
+type ToModel =
+  | { type: 'step'; id: number; req: WireRequest }
+  | { type: 'prewarm'; id: number; agent: string; messages: ChatMessage[] }
+  | { type: 'cancel'; id: number };
 type FromModel =
   | { type: 'hello'; label: string }
   | { type: 'delta'; id: number; delta: string; attempt: number }
   | { type: 'step'; id: number; step: Step }
+  | { type: 'warmed'; id: number }
   | { type: 'error'; id: number; name: string; code?: string; message: string };
 
 /**
@@ -34,6 +39,17 @@ export function exposeModel(model: ChatModel, port: MessagePort): () => void {
     const msg = ev.data;
     if (msg.type === 'cancel') {
       running.get(msg.id)?.abort();
+      return;
+    }
+    if (msg.type === 'prewarm') {
+      const ac = new AbortController();
+      running.set(msg.id, ac);
+      void Promise.resolve(model.prewarm?.(msg.agent, msg.messages, ac.signal))
+        .catch(() => undefined)
+        .finally(() => {
+          running.delete(msg.id);
+          post({ type: 'warmed', id: msg.id });
+        });
       return;
     }
     if (msg.type !== 'step') return;
@@ -69,10 +85,15 @@ export function connectModel(port: MessagePort): ChatModel {
   let label = '模型';
   let nextId = 1;
   const pending = new Map<number, { resolve: (s: Step) => void; reject: (e: unknown) => void; onStream?: StepRequest['onStream'] }>();
+  const warming = new Map<number, () => void>();
   port.addEventListener('message', ((ev: MessageEvent<FromModel>) => {
     const msg = ev.data;
     if (msg.type === 'hello') {
       label = msg.label;
+      return;
+    }
+    if (msg.type === 'warmed') {
+      warming.get(msg.id)?.();
       return;
     }
     const p = pending.get(msg.id);
@@ -91,6 +112,21 @@ export function connectModel(port: MessagePort): ChatModel {
   return {
     get label() {
       return label;
+    },
+    /** Asks the hub to read `messages` into the engine's cache (a no-op for a model without a prefix cache). */
+    prewarm(agent: string, messages: ChatMessage[], signal: AbortSignal): Promise<void> {
+      if (signal.aborted) return Promise.resolve();
+      const id = nextId++;
+      return new Promise<void>((resolve) => {
+        const onAbort = () => port.postMessage({ type: 'cancel', id } satisfies ToModel);
+        signal.addEventListener('abort', onAbort, { once: true });
+        warming.set(id, () => {
+          warming.delete(id);
+          signal.removeEventListener('abort', onAbort);
+          resolve();
+        });
+        port.postMessage({ type: 'prewarm', id, agent, messages } satisfies ToModel);
+      });
     },
     step(req: StepRequest): Promise<Step> {
       const { signal, onStream, ...rest } = req;

@@ -15,6 +15,9 @@ export class FifoQueue {
   private waiting: Entry[] = [];
   private current: string | undefined;
 
+  /** `onIdle`: called each time the running request ends and nothing waits. */
+  constructor(private readonly onIdle?: () => void) {}
+
   /** Labels of the requests waiting (not the running one), oldest first. */
   get waitingLabels(): string[] {
     return this.waiting.map((e) => e.label);
@@ -69,5 +72,6 @@ export class FifoQueue {
     if (this.current !== undefined) return;
     const e = this.waiting.shift();
     if (e) e.start();
+    else this.onIdle?.();
   }
 }

@@ -12,8 +12,61 @@ import {
   type AppConfig,
   type ModelRecord,
 } from '@mlc-ai/web-llm';
-import { absoluteUrl, type EngineLike, type EngineModule, type LoadRequest } from './engine-service.ts';
+import { absoluteUrl, type EngineChunk, type EngineLike, type EngineModule, type LoadRequest } from './engine-service.ts';
 import { stepGrammar } from './grammar.ts';
+import { CHATML, continuation, type HeldConversation } from '../core/llm/continuation.ts';
+import type { ChatMessage } from '../core/llm/types.ts';
+
+/**
+ * MLCEngine with the conversation it holds tracked, so a request that continues it with several
+ * new messages (the input, then the steps the rules performed before the model) is sent folded
+ * into one (core/llm/continuation.ts) and WebLLM reuses its cache instead of reading the whole
+ * prompt again. Only for the ChatML models (every Qwen); others are sent as asked.
+ */
+export class ContinuingEngine implements EngineLike {
+  private held: HeldConversation | null = null;
+  private modelId: string | undefined;
+
+  constructor(readonly inner: MLCEngine) {}
+
+  async reload(modelId: string, chatOpts?: Record<string, unknown>): Promise<void> {
+    this.held = null;
+    this.modelId = modelId;
+    await this.inner.reload(modelId, chatOpts);
+  }
+
+  async unload(): Promise<void> {
+    this.held = null;
+    await this.inner.unload();
+  }
+
+  interruptGenerate(): void {
+    // An interrupted reply is not held in place (WebLLM starts over after it).
+    this.held = null;
+    this.inner.interruptGenerate();
+  }
+
+  async chatCompletion(req: Record<string, unknown>): Promise<AsyncIterable<EngineChunk>> {
+    const asked = req.messages as ChatMessage[];
+    const chatml = /^qwen/i.test(this.modelId ?? '');
+    const { send } = chatml ? continuation(this.held, asked, CHATML) : { send: asked };
+    this.held = null;
+    const stream = (await this.inner.chatCompletion({ ...req, messages: send } as never)) as unknown as AsyncIterable<EngineChunk & { choices: Array<{ finish_reason?: string | null }> }>;
+    // eslint-disable-next-line @typescript-eslint/no-this-alias
+    const engine = this;
+    return (async function* () {
+      let reply = '';
+      let finish: string | null | undefined;
+      for await (const chunk of stream) {
+        reply += chunk.choices[0]?.delta?.content ?? '';
+        finish = chunk.choices[0]?.finish_reason ?? finish;
+        yield chunk;
+      }
+      // Held only after a reply that ended by itself (a stop): WebLLM keeps exactly that conversation.
+      if (chatml && finish === 'stop') engine.held = { asked, sent: send, reply };
+    })();
+  }
+}
 
 export function appConfigFor(req: LoadRequest): AppConfig {
   const prebuilt = prebuiltAppConfig.model_list.find((m) => m.model_id === req.modelId);
@@ -36,12 +89,12 @@ export const webLlmDeps: EngineModule = {
   async prepareEngine(current, req, onProgress) {
     const appConfig = appConfigFor(req);
     const initProgressCallback = (r: { progress: number; text: string }) => onProgress({ progress: r.progress, text: r.text });
-    if (current instanceof MLCEngine) {
-      current.setAppConfig(appConfig);
-      current.setInitProgressCallback(initProgressCallback);
+    if (current instanceof ContinuingEngine) {
+      current.inner.setAppConfig(appConfig);
+      current.inner.setInitProgressCallback(initProgressCallback);
       return current;
     }
-    return new MLCEngine({ appConfig, initProgressCallback, logLevel: 'WARN' }) as unknown as EngineLike;
+    return new ContinuingEngine(new MLCEngine({ appConfig, initProgressCallback, logLevel: 'WARN' }));
   },
   grammar: (schema) => stepGrammar(schema),
   isCached: (req) => hasModelInCache(req.modelId, appConfigFor(req)),

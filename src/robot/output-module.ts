@@ -5,7 +5,9 @@
  *
  * - react(expression, gesture): the face shows at once and the gesture starts; nothing waits.
  *   The face stays until the next sentence (one that starts after the react) has been spoken,
- *   then the game's current picture (or the idle screen) comes back.
+ *   then the game's current picture (or the idle screen) comes back. Thinking while a drawing is
+ *   on screen (the child is guessing it) is no face: the drawing stays on every robot, and the
+ *   app shows a small thinking sign beside it (`sign`), held the same way.
  * - idle(): resolves at once; the idle screen comes after the last sentence has been spoken
  *   (or after `idleGraceMs` if nothing is said at all). A new picture cancels a pending idle.
  * - showDrawing / showProgress / showText: resolve `{device_completed: true}` when the picture is
@@ -42,6 +44,8 @@ interface RobotOutputEvents extends Record<string, unknown> {
   active: ActiveRobot;
   /** Short Chinese status for the UI ("机器人已连接", …). */
   status: string;
+  /** The small thinking sign beside a drawing is shown (true) or gone (false). */
+  sign: boolean;
 }
 
 interface RobotOutputOptions {
@@ -98,6 +102,8 @@ export class RobotOutput extends Emitter<RobotOutputEvents> implements DevicePor
   picture: Picture | null = null;
   /** The expression held by react(), until the next sentence has been spoken. */
   held: Expression | null = null;
+  /** The small thinking sign beside a drawing, held like a face (react('thinking') over a drawing). */
+  sign = false;
 
   private holdArmed = false;
   private idleRequest: { armed: boolean; timer: unknown } | null = null;
@@ -160,9 +166,18 @@ export class RobotOutput extends Emitter<RobotOutputEvents> implements DevicePor
   // ---- DevicePort ---------------------------------------------------------------------------
 
   async react(expression: Expression, gesture: Gesture): Promise<void> {
-    this.held = expression;
     // Armed only by a sentence that starts from now on: the one being spoken now does not count.
     this.holdArmed = false;
+    if (expression === 'thinking' && this.picture?.kind === 'drawing') {
+      // The drawing being guessed stays on screen; the thinking look is a small sign beside it.
+      if (this.held) void this.broadcast([cmd('face.clear', {})]);
+      this.held = null;
+      this.setSign(true);
+      this.record('react', { expression, gesture, sign: true });
+      return;
+    }
+    this.setSign(false);
+    this.held = expression;
     const commands: Command[] = [cmd('face.set', { expr: expression })];
     if (gesture === 'nod' || gesture === 'shake') commands.push(cmd('head.gesture', { name: gesture }));
     for (const c of commands) void this.broadcast([c]);
@@ -202,6 +217,7 @@ export class RobotOutput extends Emitter<RobotOutputEvents> implements DevicePor
   private showPicture(picture: Picture, name: string): Promise<DeviceResult> {
     this.cancelIdle();
     this.picture = picture;
+    if (picture.kind !== 'drawing') this.setSign(false);
     const t0 = this.clock.now();
     const before = this.linkStats();
     // One picture at a time, in call order: strokes of two drawings never interleave.
@@ -304,12 +320,22 @@ export class RobotOutput extends Emitter<RobotOutputEvents> implements DevicePor
 
   // ---- speech-timed changes -----------------------------------------------------------------
 
+  private setSign(on: boolean): void {
+    if (this.sign === on) return;
+    this.sign = on;
+    this.emit('sign', on);
+  }
+
   private sentenceStarted(): void {
-    if (this.held) this.holdArmed = true;
+    if (this.held || this.sign) this.holdArmed = true;
     if (this.idleRequest) this.idleRequest.armed = true;
   }
 
   private sentenceSpoken(): void {
+    if (this.sign && this.holdArmed) {
+      this.holdArmed = false;
+      this.setSign(false);
+    }
     if (this.held && this.holdArmed) {
       this.held = null;
       this.holdArmed = false;
@@ -331,6 +357,7 @@ export class RobotOutput extends Emitter<RobotOutputEvents> implements DevicePor
     this.picture = null;
     this.held = null;
     this.holdArmed = false;
+    this.setSign(false);
     void this.broadcast([cmd('sys.idle', {})]);
     this.record('idle', { waiting: false });
   }

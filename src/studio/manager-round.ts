@@ -61,7 +61,7 @@ function managerTools(io: SessionIo, work: Effect[]): AgentTool[] {
           kind: 'boundary',
           ...(stream ? { streamText: (text: string, attempt: number) => stream.update(text, attempt) } : {}),
           perform: (raw) => {
-            const args = stream && typeof raw.text === 'string' ? { ...raw, text: io.playWords.finalText(stream, raw.text.trim()) } : raw;
+            const args = stream && typeof raw.text === 'string' ? { ...raw, text: io.playWords.finalText(stream, raw.text.trim(), spec.name !== 'finish') } : raw;
             const parsed = parseManagerStep({ action: spec.name, args }, allowed, io.deps.pkg, s.stage, () => `w${++io.snap.seq}`);
             if (parsed.kind === 'invalid') throw new ToolError(parsed.message);
             if (parsed.kind !== 'boundary') throw new ToolError(`「${spec.name}」不是边界工具`);

@@ -53,20 +53,23 @@ export class PlayWords {
     return this.stream;
   }
 
-  /** The text a speaking tool finally takes: the rest of the manager's words if true (throws `ToolError` to refuse them). */
-  finalText(stream: SentenceStream<TruthProblem>, text: string): string {
-    return stream.finish(this.trueWords(stream, text)) || (stream.sent.length ? NOTHING_MORE : '');
+  /**
+   * The text a speaking tool finally takes: the rest of the manager's words if true (throws
+   * `ToolError` to refuse them). `continues`: the game goes on after these words (`reply`), not `finish`.
+   */
+  finalText(stream: SentenceStream<TruthProblem>, text: string, continues: boolean): string {
+    return stream.finish(this.trueWords(stream, text, continues)) || (stream.sent.length ? NOTHING_MORE : '');
   }
 
   /** The manager's words if true; refused back (a tool error) while retries last, then the rules' own line. */
-  private trueWords(stream: SentenceStream<TruthProblem>, text: string): string {
+  private trueWords(stream: SentenceStream<TruthProblem>, text: string, continues: boolean): string {
     const problem = stream.problemIn(text);
     if (!problem) return text;
     if (problem.problem.claim.kind === UNSAFE) {
       // A blocked line never swallows the turn: the redirect, then what the rules decided this turn.
       this.io.log('tool_call', { tool: 'safety', kind: 'invalid' });
       stream.restart();
-      const line = rebuiltTurn({ redirect: REDIRECT.game, rulesLine: this.rules?.fallback() ?? null, continues: true, said: stream.sent });
+      const line = rebuiltTurn({ redirect: REDIRECT.game, rulesLine: this.rules?.fallback() ?? null, continues, said: stream.sent });
       const at = text.indexOf(problem.sentence);
       this.deps.blocked?.(at >= 0 ? text.slice(at) : problem.sentence, unsafeNow(problem.sentence), line);
       return line;

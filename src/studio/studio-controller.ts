@@ -6,6 +6,7 @@
  * (src/core/studio/parent-router.ts); the design itself runs in the session (./studio-session.ts).
  */
 import type { ChatModel } from '../core/llm/types.ts';
+import { flaggedInDrafts } from '../core/safety/card-check.ts';
 import { handParadigms } from '../core/studio/hand-written.ts';
 import type { LoadResult, SkillPackage } from '../core/studio/package-loader.ts';
 import { routeParentWords, rowsFormTag } from '../core/studio/parent-router.ts';
@@ -23,6 +24,7 @@ export type { StudioControllerDeps, StudioMic, StudioScreenName, StudioState } f
 
 const READ_ALOUD_KEY = 'agentcade-studio-read-aloud';
 const NO_BRAIN = '设计室还没有「大脑」：先到「设置」里选一个模型（也可以选「演示」）。不用大脑也能做：点「自己写卡片」。';
+const FLAGGED_DRAFT: ActResult = { ok: false, message: '安全检查标出了几句话：改一改，或者批准它们，再采用' };
 const CARD_UNHEARD = '没听清这张卡。可以这样说：「汪汪汪是谁在叫，答案是小狗」。';
 
 export class StudioController {
@@ -34,6 +36,8 @@ export class StudioController {
   private unsubscribe: (() => void) | null = null;
   private readonly offs: Array<() => void> = [];
   private mic: StudioMic | null = null;
+  /** The latest check of the drafts under review (an older one's answer is dropped). */
+  private draftCheck = 0;
   private readonly hand: HandCards;
   private readonly now: () => number;
   readonly newId: () => string;
@@ -55,6 +59,7 @@ export class StudioController {
       view: null,
       notice: '',
       noted: '',
+      draftFlags: [],
       rows: [],
       drawings: [],
       brainLabel: deps.model.label,
@@ -174,6 +179,7 @@ export class StudioController {
     this.readUpTo = fresh ? 0 : session.view.transcript.length;
     this.unsubscribe = session.subscribe((view) => {
       this.set({ view, rows: this.rowsFor(pkg, view, this.s.rows) });
+      void this.checkDrafts();
       this.readAloudNew(view);
       if (!view.busy) void this.refreshProjects();
     });
@@ -257,7 +263,13 @@ export class StudioController {
   /** The parent's words, heard or typed: what they mean depends on what the Studio waits for. */
   said(words: string): Promise<ActResult> {
     const { session, view, pkg, screen } = this.s;
-    const route = routeParentWords(words, { place: screen, waiting: view?.waiting ?? null, open: !!session && !!view, writingRows: !!pkg && !!rowsFormTag(pkg, view?.waiting ?? null) });
+    const route = routeParentWords(words, {
+      place: screen,
+      waiting: view?.waiting ?? null,
+      open: !!session && !!view,
+      writingRows: !!pkg && !!rowsFormTag(pkg, view?.waiting ?? null),
+      draftsFlagged: this.s.draftFlags.length > 0,
+    });
     switch (route.kind) {
       case 'nothing':
         return Promise.resolve({ ok: true });
@@ -269,6 +281,8 @@ export class StudioController {
         return Promise.resolve({ ok: true });
       case 'accept':
         return this.act(() => session!.acceptDraft());
+      case 'accept_flagged':
+        return Promise.resolve(FLAGGED_DRAFT);
       case 'revise':
         return this.act(() => session!.revise(route.text));
       case 'input':
@@ -290,7 +304,39 @@ export class StudioController {
 
   // ── the open design ──
   acceptDraft(): Promise<ActResult> {
+    if (this.s.draftFlags.length) return Promise.resolve(FLAGGED_DRAFT);
     return this.act(() => this.s.session!.acceptDraft());
+  }
+
+  /** Texts the parent approved for this game (kept with the design). */
+  private approved(): readonly string[] {
+    return this.s.projects.find((p) => p.id === this.s.view?.projectId)?.approved ?? [];
+  }
+
+  /**
+   * The cards of the drafts under review that the safety check flags (the Studio's model wrote them):
+   * shown with their category; 采用 waits until the parent approved or changed each.
+   */
+  private async checkDrafts(): Promise<void> {
+    const { view, pkg } = this.s;
+    const w = view?.waiting;
+    const values = view && pkg && w?.kind === 'review_drafts' ? w.tags.filter((t) => pkg.tagDefs[t]).map((t) => view.board.tags[t]?.value) : null;
+    const asked = ++this.draftCheck;
+    if (!values) return this.set({ draftFlags: [] });
+    const approved = this.approved();
+    const check = await this.deps.safetyCheck();
+    if (asked === this.draftCheck) this.set({ draftFlags: flaggedInDrafts(values, check, approved) });
+  }
+
+  /** The parent read a flagged text of a draft and approves it for this game. */
+  async approveDraftText(text: string): Promise<void> {
+    const book = this.book;
+    const id = this.s.view?.projectId;
+    if (!book || !id) return;
+    const kept = (await book.getProject(id))?.approved ?? [];
+    await book.approveTexts(id, [...kept, text]);
+    this.set({ draftFlags: this.s.draftFlags.filter((f) => f.text !== text) });
+    await this.refreshProjects();
   }
   revise(reason: string): Promise<ActResult> {
     return this.act(() => this.s.session!.revise(reason));
@@ -309,6 +355,9 @@ export class StudioController {
       const r = await this.act(() => this.s.session!.edit(tag, value));
       if (!r.ok) return r;
     }
+    // Edited cards the safety check flags are shown first (the review stays open).
+    const check = await this.deps.safetyCheck();
+    if (flaggedInDrafts(Object.values(values), check, this.approved()).length) return { ok: true };
     // The plumbing tags of the same draft (e.g. the run skill list) are taken with it.
     return this.s.view?.waiting?.kind === 'review_drafts' ? this.act(() => this.s.session!.acceptDraft()) : { ok: true };
   }

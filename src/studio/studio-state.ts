@@ -5,6 +5,7 @@
  */
 import type { ChatModel } from '../core/llm/types.ts';
 import type { GameDeclaration } from '../core/protocol/declaration.ts';
+import type { FlaggedText } from '../core/safety/card-check.ts';
 import type { CheckLine } from '../core/safety/classify.ts';
 import type { LoadResult, SkillPackage } from '../core/studio/package-loader.ts';
 import type { PlayBook, ProjectRecord } from '../core/studio/types.ts';
@@ -61,6 +62,8 @@ export interface StudioState extends HandState {
   notice: string;
   /** Good news (a card heard and written down), shown apart from problems. */
   noted: string;
+  /** Texts of the drafts under review the safety check flags (the model wrote them), not approved yet: 采用 waits. */
+  draftFlags: FlaggedText[];
   /** Rows the open design asks the parent to write (「你来写几张吧？」), as the form has them. */
   rows: unknown[];
   drawings: readonly RobotDrawing[];

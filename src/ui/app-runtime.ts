@@ -212,6 +212,9 @@ export function createAppRuntime(): AppRuntime {
     engineOf: (gameId) => declarations().find((x) => x.id === gameId)?.engine,
     seed: browserSeed,
     maxTasks: completedTasksToKeep,
+    // A developer switch, only in the test build (AGENTCADE_LAB=1): `?rules-first=off` plays every
+    // game without pre-executed steps, as before the rules spoke first (bench/latency --app's "before").
+    rulesFirst: () => !(__TEST_BUILD__ && typeof location !== 'undefined' && new URLSearchParams(location.search).get('rules-first') === 'off'),
     hangTimeoutMs: hangTimeoutMs(turnBudget()),
     trace: recorder,
   });

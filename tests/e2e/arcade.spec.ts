@@ -2,9 +2,11 @@ import { expect, test, type Page } from '@playwright/test';
 import type { SpeechFakeOptions } from './fakes/speech-fake.ts';
 import { installWorkerWatch } from './fakes/worker-watch.ts';
 import { startOpenAITestServer, type OpenAITestServer } from '../support/openai-test-server.ts';
-import { chooseHandsFree, idle, micTimeline, openApp, say, sayHandsFree, spoken, type, useSlowDemoBrain, waitSpoken, watchGameRequests } from './support/child.ts';
+import { chooseHandsFree, idle, micTimeline, openApp, say, sayHandsFree, spoken, type, useRemoteBrain, useSlowDemoBrain, waitSpoken, watchGameRequests } from './support/child.ts';
 import { DEFAULT_SEED, guessNumberSecrets } from './support/seeds.ts';
 import { openGrownUp } from './support/parent.ts';
+import { agentOf, demoStep, toolsOf } from '../support/demo-brain-server.ts';
+import { deferred } from '../support/deferred.ts';
 
 // Every seed is pinned (openApp): 猜数字 thinks of this number (63), so every answer is known; the
 // guesses below (50, then halving: 75, 62) are all wrong for it, so no game ends by chance.
@@ -78,6 +80,39 @@ test('a message while the game is still busy gets "请稍等"', async ({ page })
   // The game was not interrupted: its question still comes.
   await waitSpoken(page, /这是什么动物/);
   await expect(page.getByTestId('current-game')).not.toContainText('游戏在想');
+});
+
+test('你画我猜: while the robot thinks about an answer the drawing stays on screen with a small thinking sign', async ({ page }, info) => {
+  await open(page);
+  // The demo brain, except that once the game is on, the main agent's model waits until the test lets it go.
+  let gate: Promise<void> | null = null;
+  const release = deferred();
+  server.respond(async (body) => {
+    if (gate && agentOf(body.messages, toolsOf(body)) === 'main') await gate;
+    return { content: await demoStep(body) };
+  });
+  await useRemoteBrain(page, server.baseUrl, 'demo-brain');
+  const robot = page.getByTestId('on-screen-robot');
+  let n = (await spoken(page)).length;
+  await type(page, '我们玩你画我猜吧');
+  await waitSpoken(page, /第 1 题，这是什么动物呀？/, n);
+  await idle(page);
+  await page.evaluate(() => (window as any).__agentcade.agent.settled());
+  await expect(robot).toHaveAttribute('data-screen', 'drawing');
+  // A question for the robot itself: its model answers (held here), and the robot thinks meanwhile.
+  gate = release.promise;
+  n = (await spoken(page)).length;
+  await type(page, '你叫什么名字呀');
+  await expect(robot).toHaveAttribute('data-sign', 'thinking');
+  await expect(page.getByTestId('thinking-sign')).toBeVisible();
+  await expect(robot).toHaveAttribute('data-screen', 'drawing');
+  await expect(robot).toHaveAttribute('data-face', '');
+  await page.screenshot({ path: info.outputPath('draw-guess-thinking-sign.png') });
+  release.resolve();
+  await waitSpoken(page, /小方/, n);
+  await idle(page);
+  await expect(robot).toHaveAttribute('data-sign', '');
+  await expect(robot).toHaveAttribute('data-screen', 'drawing');
 });
 
 test('a game worker killed mid-turn: a spoken error, and the app keeps working', async ({ page }) => {

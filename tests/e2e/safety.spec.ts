@@ -191,6 +191,41 @@ test('a blocked line in 你画我猜 never swallows the turn: the child still he
   await settled(page);
 });
 
+test('a Studio quiz whose card the check blocks never swallows the turn: after 答对了 the child hears the next question it can answer', async ({ page }) => {
+  test.setTimeout(120_000);
+  await openApp(page);
+  await useSlowDemoBrain(page, server, 0);
+  // The demo brain, except that the deck it writes has an unsafe question on the second card (三角龙).
+  const CARD_2 = '我的头上有三只角，脖子后面有一块大大的骨盾。我是谁？';
+  server.respond(async (body) => ({ content: (await demoStep(body)).split(CARD_2).join(UNSAFE.game), chunkBytes: 512 }));
+  await openGrownUp(page, 'studio');
+  await expect(page.locator('body[data-studio-ready="1"]')).toHaveCount(1);
+  const parent = new Parent(page);
+  await parent.tap(page.getByTestId('new-talk'));
+  await parent.typesToStudio('给5岁的孩子做一个恐龙问答');
+  await parent.acceptsAll();
+  await expect(page.getByTestId('waiting')).toContainText('做好了');
+  await page.getByTestId('nav-arcade').click();
+  let n = (await spoken(page)).length;
+  await say(page, '我们玩恐龙问答吧', { waitIdle: true });
+  await waitSpoken(page, /第1题：我是最有名的大恐龙/, n, 30_000);
+  await settled(page);
+  n = (await spoken(page)).length;
+  await say(page, '霸王龙', { waitIdle: true });
+  // The card it cannot say is left out: 答对了, then the next card's question (剑龙's), never the unsafe one.
+  const said = await waitSpoken(page, /第2题：.*我是谁？/, n, 30_000);
+  expect(said).toMatch(/^答对了！第2题：我的背上有两排像大叶子一样的骨板/);
+  expect(said).not.toContain('地址');
+  await expect(page.getByTestId('subtitles')).not.toContainText('地址');
+  await settled(page);
+  // The parent finds the card left out in 记录 → 安全提醒.
+  await openGrownUp(page, 'trace');
+  const entry = page.getByTestId('safety-log').locator('[data-kind=blocked][data-category=personal_info]');
+  await expect(entry).toHaveCount(1);
+  await expect(entry).toContainText('恐龙问答');
+  await expect(entry).toContainText('游戏跳过了它');
+});
+
 test('「只玩游戏」: the robot does not chat, and still plays', async ({ page }) => {
   await openApp(page, { hash: 'settings' });
   await page.getByTestId('games-only').check();

@@ -12,9 +12,10 @@ export type TestReply =
    * Streams `content` as SSE deltas of `pieceChars` characters, written `chunkBytes` bytes at a time;
    * with `pieceDelayMs`, one delta at a time with that pause before each (a slow model); with
    * `holdLastPiece` as well, the last delta waits until that promise settles (so a test can see the
-   * client act while the answer is provably unfinished).
+   * client act while the answer is provably unfinished); with `markAt` (paced answers), the time the
+   * piece holding that character index was written is recorded as `markedAt`.
    */
-  | { content: string; pieceChars?: number; chunkBytes?: number; finishReason?: string; pieceDelayMs?: number; delayMs?: number; holdLastPiece?: Promise<unknown> }
+  | { content: string; pieceChars?: number; chunkBytes?: number; finishReason?: string; pieceDelayMs?: number; delayMs?: number; holdLastPiece?: Promise<unknown>; markAt?: number }
   /** A plain (non-streamed) JSON completion. */
   | { json: string }
   | { status: number; body: string }
@@ -36,6 +37,12 @@ export interface RecordedRequest {
   lastContentAt?: number;
   /** When the first piece of the answer's content was written (paced answers): the model's first byte. */
   firstContentAt?: number;
+  /** Characters of the answer's content written so far (paced answers). */
+  sentChars?: number;
+  /** When the piece holding the reply's `markAt` character was written (paced answers). */
+  markedAt?: number;
+  /** When the answer's connection closed (finished, or closed by the client). */
+  closedAt?: number;
 }
 
 export type Responder = (body: any, index: number) => TestReply | Promise<TestReply>;
@@ -121,6 +128,7 @@ export async function startOpenAITestServer(responder?: Responder): Promise<Open
     }
     let finished = false;
     res.on('close', () => {
+      record.closedAt = Date.now();
       if (!finished) closedEarly++;
     });
     const reply = await respond(body, chatIndex++);
@@ -151,12 +159,18 @@ export async function startOpenAITestServer(responder?: Responder): Promise<Open
     }
     if ('content' in reply && reply.pieceDelayMs) {
       const events = sseOfContent(reply.content, reply.pieceChars, reply.finishReason).split('\n\n').filter(Boolean);
+      const pieceChars = reply.pieceChars ?? 3;
+      record.sentChars = 0;
       for (const [i, ev] of events.entries()) {
         if (res.destroyed) return;
         // The first event is the role, the last two the finish and [DONE]: pieces are in between.
         if (i > 0 && i < events.length - 2) await new Promise((r) => setTimeout(r, reply.pieceDelayMs));
         if (i === events.length - 3 && reply.holdLastPiece) await reply.holdLastPiece;
         res.write(`${ev}\n\n`);
+        if (i > 0 && i < events.length - 2) {
+          record.sentChars = Math.min([...reply.content].length, i * pieceChars);
+          if (reply.markAt !== undefined && record.markedAt === undefined && record.sentChars > reply.markAt) record.markedAt = Date.now();
+        }
         if (i === 1) record.firstContentAt = Date.now();
         if (i === events.length - 3) record.lastContentAt = Date.now();
       }

@@ -54,6 +54,15 @@ export function cpuThreadCount(isolated: boolean, cores: number, requested?: num
   return Math.max(1, Math.min(4, cores));
 }
 
+/**
+ * Prompt tokens llama.cpp reads per engine step. wllama runs one step per poll of a request and
+ * checks the abort signal between polls, so a cancelled request stops after at most this many
+ * more prompt tokens (llama.cpp's default, 2048, lets a whole prompt run on after its turn was
+ * given up). Measured on Qwen2.5-0.5B's shapes in Chromium (bench/cpu-engine --qwen): see
+ * docs/notes/llm.md.
+ */
+export const CPU_PREFILL_CHUNK = 32;
+
 /** How the CPU engine will run here, in words (threads). */
 export function cpuThreadsText(isolated: boolean, cores: number): string {
   if (!isolated) return '本页面没有跨源隔离，只能用 1 个线程，会更慢';

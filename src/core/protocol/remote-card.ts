@@ -119,6 +119,8 @@ export interface RemoteInterface {
   binding: HttpBinding;
   /** The interface's A2A tenant ('' for none). */
   tenant: string;
+  /** The A2A version it speaks: 1.x, or 0.3 (played through the SDK's compatibility layer). */
+  protocolVersion: string;
 }
 
 /** An accepted card, as the arcade needs it. */
@@ -164,10 +166,13 @@ function strings(v: unknown): string[] | undefined {
   return Array.isArray(v) && v.every((x) => typeof x === 'string') ? (v as string[]) : undefined;
 }
 
-function majorOf(version: unknown): number | undefined {
-  if (typeof version !== 'string' || !version.trim()) return undefined;
-  const n = Number.parseInt(version.trim().split('.')[0], 10);
-  return Number.isFinite(n) ? n : undefined;
+/** An interface's A2A version as the client speaks it: 1.x as written ('1.0' when unsaid), 0.3.x through the SDK's compatibility layer; null for any other. */
+function spokenVersion(version: unknown): string | null {
+  if (version === undefined || (typeof version === 'string' && !version.trim())) return '1.0';
+  if (typeof version !== 'string') return null;
+  const [major, minor] = version.trim().split('.').map((x) => Number.parseInt(x, 10));
+  if (major === 1) return version.trim();
+  return major === 0 && minor === 3 ? version.trim() : null;
 }
 
 /** Checks a parsed Agent Card against the desktop-game/5 rules. The first problem found is the refusal. */
@@ -184,7 +189,7 @@ export function checkGameCard(card: unknown, ctx: CardContext): Checked<RemoteGa
 
   if (!Array.isArray(card.supportedInterfaces)) {
     if (typeof card.url === 'string' || typeof card.protocolVersion === 'string')
-      return refuse('supportedInterfaces', '这个游戏用的是旧版的 A2A 协议（0.3），游戏厅要 1.0 版。请游戏的作者更新。', 'a v0.3-shaped card (top-level url/protocolVersion, no supportedInterfaces); A2A 1.0 is required');
+      return refuse('supportedInterfaces', '这个游戏用的是很旧的 A2A 协议，游戏厅能用 1.0 版和 0.3 版。请游戏的作者更新。', 'a card with a top-level url/protocolVersion the SDK could not read as A2A 0.3 (no supportedInterfaces); A2A 1.x or 0.3 is required');
     return refuse('supportedInterfaces', '游戏名片上没有写怎么连接它，不能添加。', 'AgentCard.supportedInterfaces must be an array');
   }
 
@@ -241,8 +246,8 @@ function cardInterfaces(card: Card, ctx: CardContext): Checked<RemoteInterface[]
     if (!isRecord(iface) || typeof iface.url !== 'string' || typeof iface.protocolBinding !== 'string') continue;
     const binding = HTTP_BINDINGS.find((b) => b === String(iface.protocolBinding).toUpperCase());
     if (!binding) continue;
-    const major = majorOf(iface.protocolVersion);
-    if (major !== undefined && major !== 1) {
+    const version = spokenVersion(iface.protocolVersion);
+    if (version === null) {
       oldVersion = true;
       continue;
     }
@@ -257,12 +262,12 @@ function cardInterfaces(card: Card, ctx: CardContext): Checked<RemoteInterface[]
       blocked ??= { field: `supportedInterfaces[${i}].url`, reason: MIXED_CONTENT_REASON, detail: `interface ${url.href} is neither https nor loopback` };
       continue;
     }
-    interfaces.push({ url: url.href, binding, tenant: typeof iface.tenant === 'string' ? iface.tenant : '' });
+    interfaces.push({ url: url.href, binding, tenant: typeof iface.tenant === 'string' ? iface.tenant : '', protocolVersion: version });
   }
   if (interfaces.length === 0) {
     if (blocked) return { ok: false, refusal: blocked };
     if (oldVersion)
-      return refuse('supportedInterfaces', '这个游戏用的是旧版的 A2A 协议，游戏厅要 1.0 版。请游戏的作者更新。', 'no interface with protocolVersion 1.x');
+      return refuse('supportedInterfaces', '这个游戏用的是旧版的 A2A 协议，游戏厅能用 1.0 版和 0.3 版。请游戏的作者更新。', 'no interface with protocolVersion 1.x or 0.3');
     return refuse('supportedInterfaces', '游戏厅连不上这个游戏：它没有提供 JSON-RPC 或 HTTP+JSON 的连接方式。', `no interface with protocolBinding ${HTTP_BINDINGS.join(' or ')}`);
   }
 

@@ -80,13 +80,19 @@ function matches(c: Compiled, view: View): boolean {
     if (!counts(view, m)) continue;
     const clause = c.rule.scope === 'line' ? view.value : clauseAt(view.value, m.index);
     if (c.with.some((w) => !pick(w).test(clause))) continue;
-    if (c.unless && pick(c.unless).test(clause)) continue;
+    if (c.unless && pick(c.unless).test(c.rule.unlessScope === 'line' ? view.value : clause)) continue;
     return true;
   }
   return false;
 }
 
 let advice: CompiledPattern | null = null;
+
+/**
+ * An ordinary line to check once right after loading: the patterns compile on first use (hundreds of
+ * milliseconds in a browser), and the first sentence the robot says should not wait for that.
+ */
+export const WARM_UP_LINE = '我想好了一个数字，你来猜猜看吧！';
 
 /** Checks one line (or a few joined sentences) said by `who`. */
 export function checkLine(text: string, who: Speaker = 'robot'): SafetyVerdict {

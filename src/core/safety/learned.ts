@@ -2,13 +2,14 @@
  * The learned half of the child-safety check: a linear model (one logistic scorer per category)
  * over hashed features of a line — character 1–3-grams of the normalised line and of its sound-alike
  * view (./views.ts: traditional → simplified, full-width, invisible characters, separators gone),
- * and toneless pinyin syllables and syllable pairs (so pinyin and sound-alike spellings land on the
+ * pairs of characters with one or two others between them, the rules' word lists a clause names
+ * (alone and in pairs), and toneless pinyin syllables and syllable pairs (so pinyin and sound-alike spellings land on the
  * same features as the characters). Trained by `npm run safety:train` (scripts/safety/train.ts);
  * the weights are an asset, int8 per feature bucket and category, with a scale, a bias and a
  * threshold per category chosen on a validation split. Pure: the model is handed in.
  */
 import type { CheckLine } from './classify.ts';
-import { CATEGORIES, HOMOPHONES, type SafetyCategory } from './rules.ts';
+import { CATEGORIES, HOMOPHONES, LISTS, type SafetyCategory } from './rules.ts';
 import { fuzzyKey } from '../jev/pinyin.ts';
 import { syllablesOfLine, viewsOf } from './views.ts';
 
@@ -43,6 +44,40 @@ function grams(out: Set<string>, prefix: string, units: string[], max: number): 
   for (let n = 1; n <= max; n++) for (let i = 0; i + n <= units.length; i++) out.add(`${prefix}${n}:${units.slice(i, i + n).join(n > 1 && prefix === 'p' ? ' ' : '')}`);
 }
 
+/** Every word of the rules' word lists (./rules.ts LISTS) → the lists it is in; the longest word first at each place. */
+let lexicon: { words: Map<string, string[]>; longest: number } | null = null;
+function lexiconOf(): NonNullable<typeof lexicon> {
+  if (lexicon) return lexicon;
+  const words = new Map<string, string[]>();
+  for (const [name, list] of Object.entries(LISTS))
+    for (const w of list) if (/^[\p{Script=Han}a-z]+$/u.test(w)) words.set(w, [...(words.get(w) ?? []), name]);
+  return (lexicon = { words, longest: Math.max(...[...words.keys()].map((w) => w.length)) });
+}
+
+/**
+ * Word-level features: which of the rules' word lists (dangerous things, places at home, victims,
+ * monsters, family, leaving…) a clause names, alone and in pairs, so that a new sentence with other
+ * words of the same kinds lands near the ones the model was trained on.
+ */
+function conceptFeatures(out: Set<string>, value: string): void {
+  const { words, longest } = lexiconOf();
+  const line = new Set<string>();
+  for (const clause of value.split('|')) {
+    const found = new Set<string>();
+    for (let i = 0; i < clause.length; i++)
+      for (let n = Math.min(longest, clause.length - i); n >= 1; n--) {
+        const names = words.get(clause.slice(i, i + n));
+        if (!names) continue;
+        for (const k of names) found.add(k);
+        break;
+      }
+    const ks = [...found].sort();
+    for (const k of ks) line.add(k);
+    for (let a = 0; a < ks.length; a++) for (let b = a + 1; b < ks.length; b++) out.add(`kk:${ks[a]}+${ks[b]}`);
+  }
+  for (const k of line) out.add(`k:${k}`);
+}
+
 /** The feature strings of a line (before hashing). */
 export function featureStrings(text: string): Set<string> {
   const views = viewsOf(text, HOMOPHONES);
@@ -51,7 +86,12 @@ export function featureStrings(text: string): Set<string> {
   if (!base) return out;
   for (const v of views) {
     if (v.kind !== 'han') continue;
-    grams(out, 'c', ['^', ...v.value.replace(/[|\s]/g, ''), '$'], 3);
+    const chars = [...v.value.replace(/[|\s]/g, '')];
+    grams(out, 'c', ['^', ...chars, '$'], 3);
+    conceptFeatures(out, v.value);
+    // Pairs of characters with one or two others between them (绳子…脖子, 偷偷…拿): the same act
+    // said with other words in the middle.
+    for (let i = 0; i < chars.length; i++) for (let gap = 2; gap <= 3 && i + gap < chars.length; gap++) out.add(`s:${chars[i]}${chars[i + gap]}`);
   }
   const py = syllablesOfLine(base).map(fuzzyKey);
   grams(out, 'p', ['^', ...py, '$'], 2);

@@ -29,6 +29,8 @@ export interface SafetyRule {
   with?: string[];
   /** `with` and `unless` look at the whole line instead of the clause. */
   scope?: 'clause' | 'line';
+  /** `unless` alone looks at the whole line (the pattern's own clause has the act, another one says a grown-up does it). */
+  unlessScope?: 'line';
   /** Matched against the text view only (Latin words that are not pinyin). */
   latin?: boolean;
 }
@@ -72,6 +74,8 @@ export const LISTS: WordLists = {
   // Clause-level words: a harmful topic, what pushes the child to act, and what makes a clause protective.
   DANGER_DO: ['你可以', '你去', '你来', '你自己', '你拿', '你试试', '你就', '自己去', '偷偷', '一个人', '试试', '去拿', '拿来', '拿出来', '拿下来', '拿到', '找到', '找找', '可以玩', '好玩', '玩一玩', '来玩', '点着', '点燃', '按住', '按一下', '往下压', '就能出火', '就会有火', '就着了', '就有火', '出火', '吃几颗', '随便吃', '多吃', '像糖', '甜的', '舔', '闻一闻', '塞进', '伸进', '插进', '插到', '放进嘴', '对着', '追着', '去看看', '踮起脚', '偷一', '拿一', '掰开', '倒来喝', '用力'],
   PROTECT: ['不要', '别去', '别碰', '别玩', '别拿', '别摸', '别吃', '别喝', '别让', '别怕', '不能', '不可以', '千万', '危险', '小心', '让大人', '大人来', '要有大人', '告诉大人', '大人陪', '大人帮', '有大人在', '烫伤', '会受伤', '会痛', '医生', '马上告诉', '不会', '不许', '不准', '远离'],
+  // A grown-up doing it while the child watches (放烟花要让大人来点).
+  GROWN_UP_DOES: ['让大人', '大人来', '要有大人', '大人帮', '有大人在', '大人陪', '请大人', '大人会帮', '妈妈会帮', '爸爸会帮', '老师会帮', '奶奶会帮', '家里人会帮', '由大人'],
   VICTIM: ['他', '她', '他们', '别人', '同学', '小朋友', '弟弟', '妹妹', '哥哥', '姐姐', '对方', '坏人', '谁', '那个人', '猫', '狗', '小猫', '小狗', '小动物', '小鸟', '宠物'],
   BRUTAL: ['揍', '砍', '捅', '掐', '泼', '踹', '扇耳光', '打一顿', '砸向', '砸过去', '推下', '推倒', '扔下去', '烫他', '刺伤', '欺负', '吓唬', '折磨', '虐待', '拿刀', '追着'],
   HARM_SELF: ['出血', '流血', '受伤', '弄伤', '抓伤', '割', '划伤', '划一道', '掐', '撞', '扯', '揪', '拔', '咬', '饿', '关在', '关起来', '惩罚', '伤害', '弄疼', '打'],
@@ -90,7 +94,7 @@ export const LISTS: WordLists = {
   INEDIBLE: ['化妆品', '口红', '肥皂', '牙膏', '蜡笔', '橡皮泥', '粉笔', '胶水', '颜料', '香水', '洗洁精', '洗衣液', '干燥剂'],
   PRIVATE: ['尿尿的地方', '小便的地方', '屁股', '屁屁', '私处', '隐私部位', '下面', '小鸡鸡', '鸡鸡', '胸', '胸部', '没穿衣服', '光着身子', '身体'],
   /** Body parts a game of 我说你做 names (摸摸你的鼻子): touching them is play, not a harm. */
-  BODYOK: ['头', '头发', '鼻子', '耳朵', '眼睛', '眉毛', '嘴巴', '脸', '脸蛋', '下巴', '脖子', '肩膀', '胳膊', '小手', '手', '手指', '膝盖', '腿', '小脚', '脚', '脚趾', '后背', '肚子', '小肚子', '肚皮', '小熊', '玩偶'],
+  BODYOK: ['头', '头发', '鼻子', '耳朵', '眼睛', '眉毛', '嘴巴', '脸', '脸蛋', '下巴', '脖子', '肩膀', '胳膊', '小手', '手', '手指', '膝盖', '腿', '小腿', '大腿', '脚踝', '小脚', '脚', '脚趾', '后背', '肚子', '小肚子', '肚皮', '小熊', '玩偶'],
   /** Body-safety advice: if someone wants to touch you, say no and tell a parent. */
   SAFE_BODY: ['大声说不', '要说不', '说不要', '马上告诉爸爸妈妈', '要告诉爸爸妈妈', '马上告诉大人', '要告诉大人', '告诉信任的大人', '别人不能随便碰', '不能随便碰'],
   KIND: ['可爱', '不笨', '不傻', '不丑', '没关系', '不会', '一点都不', '一点也不', '才不', '傻傻', '笨笨', '丑小鸭'],
@@ -124,15 +128,15 @@ export const RULES: readonly SafetyRule[] = [
   // ── dangerous acts and objects ──
   R('danger.where', 'danger', '{THING}.{0,8}(在|放在|藏在|收在|就在|搁在|摆在|放|一般放在).{0,6}({PLACE})'),
   R('danger.use', 'danger', `{ENCOURAGE}.{0,4}${NOT}{USE}.{0,3}({FIRE}|{KNIFE}|{CHEM}|{ELEC}|煤气|火)(?!车|山|龙|锅|腿|箭|星|鸡|焰山|苗苗)`),
-  R('danger.fun', 'danger', `({FIRE}|{KNIFE}|剪刀|{CHEM}|{ELEC}).{0,4}${NOT}(可以玩|很好玩|拿来玩|拿出来|拿下来|好玩|来玩|试试|玩一玩|自己点|自己放|拿在手里|可以点|来点|没关系|踮起脚|就能拿到)`),
+  R('danger.fun', 'danger', `({FIRE}|{KNIFE}|剪刀|{CHEM}|{ELEC}).{0,4}${NOT}(可以玩|很好玩|拿来玩|拿出来|拿下来|好玩|来玩|试试|玩一玩|自己点|自己放|拿在手里|可以点|来点|没关系|踮起脚|就能拿到)`, { unless: '{GROWN_UP_DOES}' }),
   R('danger.alone', 'danger', `${NOT}{ALONE}~{0,10}({THING}|玩火|点火|游泳|{WATER}|出门|出去|做饭|开火|爬|窗户|阳台|门打开)`),
   R('danger.alone2', 'danger', `({THING}|玩火|点火|游泳|{WATER}|做饭|开火)~{0,10}${NOT}{ALONE}`),
   R('danger.fire', 'danger', `${NOT}(玩火|点火|放火|开火|打开火|点燃(?!希望|热情)|点着(?!了灯))`),
-  R('danger.light', 'danger', `${NOT}((?<!点)点(?!点)|烧|点燃|点着)(一根|一支|一下|个)?(蜡烛|火柴|烟花|鞭炮|纸|窗帘|被子|床单|头发|衣服|沙发|房子)`),
+  R('danger.light', 'danger', `${NOT}((?<!点)点(?!点)|烧|点燃|点着)(一根|一支|一下|个)?(蜡烛|火柴|烟花|鞭炮|纸|窗帘|被子|床单|头发|衣服|沙发|房子)`, { unless: '{GROWN_UP_DOES}', unlessScope: 'line' }),
   R('danger.candle', 'danger', '(蜡烛|火).{0,6}(放在|放到)?(床上|被子|窗帘)'),
   R('danger.match', 'danger', '((划|擦)(一下|一根)?火柴|火柴.{0,4}(划|擦|点着|点燃|就有火)|按一下.{0,2}就有火)'),
   R('danger.touchfire', 'danger', '((用手|手).{0,3}(摸|碰|抓).{0,3}(火|火苗|火焰)|(火|火苗|火焰)~{0,8}(用手|手).{0,3}(摸|碰|抓))'),
-  R('danger.gas', 'danger', `${NOT}(打开|开|拧开|玩)(.{0,2})(煤气|燃气|天然气|炉子|煤气灶|燃气灶)`),
+  R('danger.gas', 'danger', `${NOT}(打开|开|拧开|玩)(.{0,2})(煤气|燃气|天然气|炉子|煤气灶|燃气灶)`, { unless: '{GROWN_UP_DOES}', unlessScope: 'line' }),
   R('danger.elec', 'danger', `(${NOT}(伸进|插进|放进|塞进|摸|碰|舔|咬|戳|玩|拔)(.{0,3}){ELEC}|{ELEC}.{0,8}${NOT}(伸进|插进|放进|塞进|摸|碰|舔|咬|戳|玩|试试|拔))`),
   R('danger.bath', 'danger', '(吹风机|电吹风|充电器|插线板|电器|手机).{0,8}(浴缸|水里|洗澡|泡在水)'),
   R('danger.height', 'danger', `({HIGH}).{0,8}${NOT}(跳|往下跳|跳舞|探出|翻出去|爬出去|往下看|飞下来|翻过)`, { unless: '彩虹' }),
@@ -250,7 +254,7 @@ export const RULES: readonly SafetyRule[] = [
   R('violence.words', 'violence', `${NOT}(打人|砍人|捅人|杀人|揍人|打一顿|尸体|鲜血|血腥|内脏|砍头|断头)(?!是不对|不对|不好)`, { unless: `(不对|不好|不可以|不能|不要|${BIE}|受伤|会疼|会痛)` }),
   R('violence.throw', 'violence', '(朝|向|往|对着)({VICTIM}).{0,3}(砸|扔|丢|泼|打|踢|吐|开枪|射)'),
   R('violence.armed', 'violence', '({KNIFE}|棍子|棒子|石头|椅子|砖头|剪刀)', { with: ['(追着|对着|朝|向|砸|吓唬|捅|砍)'], unless: '{PROTECT}' }),
-  R('violence.boil', 'violence', '(开水|热水|滚水).{0,4}(泼|浇|烫)|(泼|浇|烫)(.{0,2})({VICTIM})'),
+  R('violence.boil', 'violence', '(开水|热水|滚水).{0,4}(泼|浇)|(开水|热水|滚水).{0,4}烫(他|她|它|人|别人)|(泼|浇|烫)(.{0,2})({VICTIM})'),
   R('self.clause', 'self_harm', '自己', { with: ['{HARM_SELF}'], unless: `(保护|小心|不要|${BIE}|不会|不能|洗澡|吃饭|收拾|打扫|打扮|整理|穿|起来|自己的事|舔毛)` }),
   R('self.you_die', 'self_harm', '你(.{0,2})(死掉|死了|会死|去死|就死|死)(?!心)'),
   R('self.death_good', 'self_harm', '(死了?.{0,3}(就)?(不|没有)(痛苦|难过|疼|烦恼|会被骂|被骂)|(死|死掉)~{0,6}(试试|要不要)|身体垮掉|不睡觉不吃东西|不吃东西.{0,4}(让|身体))'),
@@ -336,6 +340,7 @@ export const HOMOPHONES: HomophoneTable = {
     照片: ['照偏'],
     离开: ['离凯'],
     炸弹: ['炸蛋'],
+    毒品: ['毒苹'],
     窗户: ['床户'],
   },
   euphemisms: [{ spelling: '紫砂', word: '自杀', notBefore: '壶锅杯陶泥茶' }],

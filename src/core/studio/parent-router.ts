@@ -3,8 +3,8 @@
  * counterpart of the arcade's router (src/core/arcade/router.ts). The same words mean different
  * things depending on where the parent is: on the hand-written form a card said in one breath is a
  * row; while a step asks for rows a spoken card is one of them; while drafts are under review
- * 「好的」 takes them and anything else is how to change them; otherwise the words are the parent's
- * input to the design. Pure.
+ * 「好的」 takes them (not while the safety check flags some of their texts) and anything else is how
+ * to change them; otherwise the words are the parent's input to the design. Pure.
  */
 import type { SkillPackage } from './package-loader.ts';
 import { cardFromWords, isAcceptWords, type SpokenCard } from './parent-words.ts';
@@ -21,6 +21,8 @@ export interface StudioWordsContext {
   open: boolean;
   /** The open design asks the parent for rows and shows the form for them (`rowsFormTag`). */
   writingRows: boolean;
+  /** Texts of the drafts under review the safety check flags and the parent has not approved. */
+  draftsFlagged?: boolean;
 }
 
 export type StudioRoute =
@@ -32,6 +34,8 @@ export type StudioRoute =
   | { kind: 'card_unheard' }
   /** The drafts under review are taken as they are. */
   | { kind: 'accept' }
+  /** 「好的」 while the safety check flags texts of the drafts: not taken until each is approved or changed. */
+  | { kind: 'accept_flagged' }
   /** The drafts under review are redone with these words as the reason. */
   | { kind: 'revise'; text: string }
   /** The parent's input to the design. */
@@ -49,7 +53,7 @@ export function routeParentWords(words: string, ctx: StudioWordsContext): Studio
     const card = cardFromWords(text);
     if (card) return { kind: 'add_card', to: 'rows', card };
   }
-  if (ctx.waiting?.kind === 'review_drafts') return isAcceptWords(text) ? { kind: 'accept' } : { kind: 'revise', text };
+  if (ctx.waiting?.kind === 'review_drafts') return isAcceptWords(text) ? { kind: ctx.draftsFlagged ? 'accept_flagged' : 'accept' } : { kind: 'revise', text };
   return { kind: 'input', text };
 }
 

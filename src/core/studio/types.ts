@@ -71,7 +71,7 @@ export interface ProjectRecord {
   declaration?: GameDeclaration;
   /** The accepted design facts (`设计.*` values) at declaration: the play stage's input. */
   design?: Record<string, unknown>;
-  /** Texts of the parent's own cards that the safety check flagged and the parent approved for this game (they pass in play). */
+  /** Texts of the game's cards (the parent's own or the Studio's model's) that the safety check flagged and the parent approved for this game (they pass in play). */
   approved?: string[];
   /** How many times the game was put in the arcade (1 at first; an edit of a finished game adds one). */
   version?: number;

@@ -13,7 +13,9 @@
  *   turn as the child heard it and is saved after every turn and when the session closes;
  * - the manager's own words are checked against the package's truth rules (play-runtime.ts);
  * - when the session ends, the answer of the card on the table is told if the child has not heard it
- *   (GameEngine.reveal).
+ *   (GameEngine.reveal);
+ * - a card with a text the safety check blocks (and the parent did not approve) is left out of the
+ *   deck when the session starts, so the game never asks what it cannot say (recorded for 安全提醒).
  */
 import { describe } from '../../core/errors/catalogue.ts';
 import { EngineFailure, type EngineFactory, type EngineReply, type EngineTurn, type GameEngine } from '../../core/games/engine.ts';
@@ -27,6 +29,8 @@ import type { PlayableGame } from '../play-stage.ts';
 import './errors.ts';
 import { PlayRuntime, type PlayRuntimeOptions } from './play-runtime.ts';
 import { blockedRecord, loadUnsafe } from '../../games/unsafe-line.ts';
+import { playableDeck } from '../../core/safety/card-check.ts';
+import { DECK_TAG } from '../../core/studio/hand-written.ts';
 
 export interface StudioEngineDeps {
   model: ChatModel;
@@ -192,6 +196,28 @@ export class StudioEngine implements GameEngine {
   }
 }
 
+/**
+ * The game with the cards it cannot say left out of its deck (src/core/safety/card-check.ts#playableDeck),
+ * each one recorded for the parent's 安全提醒 under the session's start.
+ */
+async function withoutUnsayableCards(game: PlayableGame, deps: StudioEngineDeps, session: { requestId: string; contextId: string }): Promise<PlayableGame> {
+  const deck = game.design[DECK_TAG];
+  if (!Array.isArray(deck)) return game;
+  const check = await loadUnsafe();
+  const { kept, left } = playableDeck(deck, (t) => check(t) !== null, game.project.approved ?? []);
+  if (!left.length) return game;
+  const at = (deps.now ?? Date.now)();
+  for (const l of left)
+    try {
+      deps.trace?.record({ kind: 'safety', at, requestId: session.requestId, contextId: session.contextId, source: deps.source, name: 'blocked', data: blockedRecord(check(l.text), { original: l.text, said: '', gameId: game.declaration.id }) });
+    } catch {
+      // Tracing never breaks a game.
+    }
+  // The run skills and the cards know a card by its id.
+  const gone = new Set(left.map((l) => (l.card as { id?: unknown } | null)?.id));
+  return { ...game, design: { ...game.design, [DECK_TAG]: kept }, cards: game.cards.filter((c) => !gone.has(c.cardId)) };
+}
+
 /** New sessions of a designed game: the design is read fresh from the Book for every start. */
 export function studioEngineFactory(load: () => Promise<PlayableGame | null>, deps: StudioEngineDeps): EngineFactory {
   return async (session) => {
@@ -203,6 +229,6 @@ export function studioEngineFactory(load: () => Promise<PlayableGame | null>, de
       game = null;
     }
     if (!game) throw new EngineFailure(describe('studio_game_missing').parent, { code: 'studio_game_missing', sessionOver: true });
-    return new StudioEngine(game, deps);
+    return new StudioEngine(await withoutUnsayableCards(game, deps, session), deps);
   };
 }

@@ -30,6 +30,7 @@ export async function studioHost(ctx: EngineContext, openBook: () => Promise<Boo
       trace: ctx.trace,
       source: `game:${ctx.gameId}`,
       random: ctx.random,
+      ...(ctx.rulesFirst === false ? { runtime: { preExecute: false } } : {}),
       async savePlayBook(pb) {
         await book.savePlayBook(pb);
         announceBookChange({ type: 'playbook', projectId: pb.projectId });

@@ -4,6 +4,8 @@
  * it must stay self-contained (it is serialised into the page).
  *
  * In the page, `window.__speech`:
+ * Offline, a session not running on the device fails with error "network", as Chrome's does.
+ *
  * - `hear(text)`: the active recognition session hears `text` as a final result (false if no
  *   session is listening);
  * - `listening()`: whether a recognition session is running;
@@ -183,6 +185,12 @@ export function installSpeechFake(opts: SpeechFakeOptions = {}): void {
         if (!this.running) return; // stopped before it began listening
         if (opts.micDenied) {
           this.onerror?.(Object.assign(new Event('error'), { error: 'not-allowed' }));
+          this.finish();
+          return;
+        }
+        // The browser's recognition service is out of reach offline (Chrome: error "network").
+        if (!navigator.onLine && !(this.processLocally && opts.recognition === 'on-device')) {
+          this.onerror?.(Object.assign(new Event('error'), { error: 'network' }));
           this.finish();
           return;
         }

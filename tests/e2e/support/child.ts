@@ -65,7 +65,8 @@ export const spoken = (page: Page): Promise<string[]> => page.evaluate(() => (wi
 /** Waits until the robot has said something matching `pattern` (pieces after index `after`, joined); returns those pieces joined. */
 export async function waitSpoken(page: Page, pattern: RegExp, after = 0, timeout = 20_000): Promise<string> {
   let text = '';
-  await expect.poll(async () => pattern.test((text = (await spoken(page)).slice(after).join(''))), { timeout }).toBe(true);
+  // Polled often: a turn's end is seen within 100 ms, not after a growing interval.
+  await expect.poll(async () => pattern.test((text = (await spoken(page)).slice(after).join(''))), { timeout, intervals: [100] }).toBe(true);
   return text;
 }
 

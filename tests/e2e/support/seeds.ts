@@ -47,6 +47,12 @@ export function seedForSecret(secret: number): number {
   throw new Error(`no seed below 100000 gives ${secret}`);
 }
 
+/** The smallest seed whose first games of 猜数字 (in one worker) have these numbers, in order. */
+export function seedForSecrets(...secrets: number[]): number {
+  for (let seed = 1; seed < 100_000; seed++) if (guessNumberSecrets(seed, secrets.length).every((x, i) => x === secrets[i])) return seed;
+  throw new Error(`no seed below 100000 gives ${secrets.join(', ')}`);
+}
+
 /** The guesses a child halving the range makes until it finds `secret` (the last one is right). */
 export function halvingGuesses(secret: number, lo = GUESS_CONFIG.min, hi = GUESS_CONFIG.max): number[] {
   const guesses: number[] = [];

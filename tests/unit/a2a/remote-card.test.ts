@@ -114,8 +114,8 @@ describe('a desktop-game/5 card', () => {
         agentName: '猜动物叫声（远程游戏）',
         agentVersion: '1.0.0',
         interfaces: [
-          { url: 'https://games.example.org/a2a/jsonrpc', binding: 'JSONRPC', tenant: '' },
-          { url: 'https://games.example.org/a2a/rest', binding: 'HTTP+JSON', tenant: '' },
+          { url: 'https://games.example.org/a2a/jsonrpc', binding: 'JSONRPC', tenant: '', protocolVersion: '1.0' },
+          { url: 'https://games.example.org/a2a/rest', binding: 'HTTP+JSON', tenant: '', protocolVersion: '1.0' },
         ],
       },
     });
@@ -142,12 +142,15 @@ describe('a desktop-game/5 card', () => {
     expect(r.reason).toContain('登录');
   });
 
-  it('needs an https or loopback JSON-RPC / HTTP+JSON interface of A2A 1.x (supportedInterfaces)', () => {
+  it('needs an https or loopback JSON-RPC / HTTP+JSON interface of A2A 1.x or 0.3 (supportedInterfaces)', () => {
     expect(refused(card((c) => delete c.supportedInterfaces)).field).toBe('supportedInterfaces');
-    // An A2A 0.3 card (top-level url) is named as such.
-    expect(refused(card((c) => (delete c.supportedInterfaces, (c.url = 'https://x.example/a2a'), (c.protocolVersion = '0.3.0')))).reason).toContain('0.3');
+    // A card still in the 0.3 shape (the SDK's reader translates a 0.3 card before this check) is named as old.
+    expect(refused(card((c) => (delete c.supportedInterfaces, (c.url = 'https://x.example/a2a'), (c.protocolVersion = '0.2.0')))).reason).toContain('很旧');
     expect(refused(card((c) => (c.supportedInterfaces = [{ url: 'grpc://x', protocolBinding: 'GRPC', tenant: '', protocolVersion: '1.0' }]))).reason).toContain('JSON-RPC');
-    expect(refused(card((c) => (c.supportedInterfaces = [{ url: 'https://x.example/a2a', protocolBinding: 'JSONRPC', tenant: '', protocolVersion: '0.3' }]))).reason).toContain('旧版');
+    expect(refused(card((c) => (c.supportedInterfaces = [{ url: 'https://x.example/a2a', protocolBinding: 'JSONRPC', tenant: '', protocolVersion: '0.2' }]))).reason).toContain('旧版');
+    // An interface of A2A 0.3 is kept with its version (the client speaks 0.3 to it).
+    const old = check(card((c) => (c.supportedInterfaces = [{ url: 'https://x.example/a2a', protocolBinding: 'JSONRPC', tenant: '', protocolVersion: '0.3.0' }])));
+    expect(old.ok && old.value.interfaces).toEqual([{ url: 'https://x.example/a2a', binding: 'JSONRPC', tenant: '', protocolVersion: '0.3.0' }]);
     const lan = refused(card((c) => (c.supportedInterfaces = [{ url: 'http://192.168.1.5/a2a', protocolBinding: 'JSONRPC', tenant: '', protocolVersion: '1.0' }])));
     expect(lan.field).toBe('supportedInterfaces[0].url');
     expect(lan.reason).toContain('混合内容');
@@ -160,7 +163,7 @@ describe('a desktop-game/5 card', () => {
         ),
       ),
     );
-    expect(mixed.ok && mixed.value.interfaces[0]).toEqual({ url: 'https://games.example.org/a2a/rel', binding: 'JSONRPC', tenant: 't1' });
+    expect(mixed.ok && mixed.value.interfaces[0]).toEqual({ url: 'https://games.example.org/a2a/rel', binding: 'JSONRPC', tenant: 't1', protocolVersion: '1.0' });
   });
 
   it('needs exactly one skill tagged desktop-game/5 (skills[].tags)', () => {

@@ -11,6 +11,7 @@ import { gameInput, type GameInputKind } from '../../../src/core/protocol/game-p
 import { seeded } from '../../../examples/remote-game/game.ts';
 import { animalSoundsLogic, startRemoteGameServer, type GameLogic, type RunningServer } from '../../../examples/remote-game/server.ts';
 import { deferred } from './harness.ts';
+import { fetchGameCard } from '../../../src/a2a/remote-card-fetch.ts';
 
 const servers: RunningServer[] = [];
 afterEach(async () => {
@@ -57,6 +58,28 @@ async function failure(req: GameRequest): Promise<GameRequestError> {
 function send(c: ReturnType<typeof client>['c'], ctx: string, kind: GameInputKind, text: string): GameRequest {
   return c.request('animal-sounds', ctx, gameInput(kind, text));
 }
+
+describe('a remote game that speaks A2A 0.3 (message/stream)', () => {
+  it('is read and played through the SDK\'s compatibility layer: its card is accepted and a whole turn streams', async () => {
+    const server = await startRemoteGameServer({ port: 0, game: animalSoundsLogic(seeded(7)), protocol: '0.3' });
+    servers.push(server);
+    const read = await fetchGameCard({ address: new URL(server.url) });
+    if (!read.ok) throw new Error(read.refusal.detail);
+    expect(read.checked.interfaces).toEqual([{ url: `${server.url}/a2a/jsonrpc`, binding: 'JSONRPC', tenant: '', protocolVersion: '0.3.0' }]);
+    const game: RemoteGame = { id: read.checked.id, host: new URL(server.url).host, card: remoteAgentCard(read.raw, read.checked) };
+    const { c, reach } = client(game);
+    const start = await replies(send(c, 'ctx', 'start', '我们玩猜动物叫声吧'));
+    expect(start).toHaveLength(1);
+    expect(start[0]).toMatchObject({ final: true, reply: { session: 'active' } });
+    expect(start[0].reply.text).toMatch(/^我们来玩猜动物叫声！一共3题。第1题，听好啦：/);
+    const { ANIMALS } = await import('../../../examples/remote-game/game.ts');
+    const animal = ANIMALS.find((a) => start[0].reply.text.includes(a.sound))!;
+    const r = await replies(send(c, 'ctx', 'message', `是${animal.names[0]}`));
+    expect(r.map((e) => e.final)).toEqual([false, true]);
+    expect(r[0].reply.text).toBe(`答对啦！就是${animal.name}。`);
+    expect(reach.every(([ok]) => ok)).toBe(true);
+  });
+});
 
 describe.each(['JSONRPC', 'HTTP+JSON'] as const)('a remote game over %s', (binding) => {
   it('plays a whole game: streamed intermediate and final replies, session ended at the end', async () => {

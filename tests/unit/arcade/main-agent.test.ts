@@ -233,6 +233,24 @@ describe('busy gating', () => {
     expect(t.speaker.texts().at(-1)).toBe('40 大了！');
   });
 
+  it('the round of kept words ends at 「请稍等」 (the child may talk again); two kept guesses reach the game in the order said', async () => {
+    const t = await busyGame();
+    const before = t.games.requests.length;
+    expect((await t.agent.handle('我猜40')).route).toBe('wait');
+    expect((await t.agent.handle('我猜45')).route).toBe('wait');
+    expect(t.speaker.texts().slice(-2)).toEqual([SAY.wait, SAY.wait]);
+    expect(t.games.requests.length).toBe(before);
+    t.games.requests[before - 1].reply('30 小了！', { final: true });
+    await until(() => t.games.requests.length === before + 1, 'the first kept words sent');
+    expect(t.games.last().input).toMatchObject({ kind: 'message', text: '我猜40' });
+    t.games.last().reply('40 小了！', { final: true });
+    await until(() => t.games.requests.length === before + 2, 'the second kept words sent');
+    expect(t.games.last().input).toMatchObject({ kind: 'message', text: '我猜45' });
+    t.games.last().reply('45 大了！', { final: true });
+    await t.agent.settled();
+    expect(t.speaker.texts().slice(-3)).toEqual(['30 小了！', '40 小了！', '45 大了！']);
+  });
+
   it('the same holds when the model routes to send_message (no fast path)', async () => {
     const t = setup({ fastPath: false });
     await startGuessNumber(t);

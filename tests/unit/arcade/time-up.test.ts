@@ -1,8 +1,10 @@
 /** Play time as the main agent sees it: words start nothing while locked; the gentle end goes through the game's own end. */
+// The goodbye is the app's own (the play timer passes PLAY_TIME_LINES): every robot line, this one too, goes through the safety check.
 import { describe, expect, it } from 'vitest';
 import { createScriptedModel } from '../../../src/llm/scripted.ts';
 import { mainDemoPolicy } from '../../../src/arcade/demo-policy.ts';
 import { MainAgent } from '../../../src/arcade/main-agent.ts';
+import { PLAY_TIME_LINES } from '../../../src/core/safety/play-time.ts';
 import { FakeGameClient, FakeSpeaker, GAMES, until } from './fakes.ts';
 
 function setup() {
@@ -37,19 +39,19 @@ describe('play time in the main agent', () => {
       r.reply('好的，这局先玩到这里。');
       r.reply('答案是 42，下次再来玩吧！', { final: true, session: 'ended' });
     };
-    await t.agent.timeUp({ roundId: 'app-1', words: '今天的游戏时间到了', goodbye: '我们明天见！' });
+    await t.agent.timeUp({ roundId: 'app-1', words: '今天的游戏时间到了', goodbye: PLAY_TIME_LINES.limit });
     expect(t.games.requests.map((r) => [r.input.kind, r.input.text])).toEqual([
       ['start', '我们玩猜数字吧'],
       ['end', '今天的游戏时间到了'],
     ]);
-    expect(t.speaker.texts().slice(-3)).toEqual(['好的，这局先玩到这里。', '答案是 42，下次再来玩吧！', '我们明天见！']);
+    expect(t.speaker.texts().slice(-3)).toEqual(['好的，这局先玩到这里。', '答案是 42，下次再来玩吧！', PLAY_TIME_LINES.limit]);
     expect(t.agent.snapshot().session).toBeNull();
   });
 
   it('without a game, just the goodbye', async () => {
     const t = setup();
-    await t.agent.timeUp({ roundId: 'app-1', words: '今天的游戏时间到了', goodbye: '我们明天见！' });
+    await t.agent.timeUp({ roundId: 'app-1', words: '今天的游戏时间到了', goodbye: PLAY_TIME_LINES.limit });
     expect(t.games.requests).toHaveLength(0);
-    expect(t.speaker.texts()).toEqual(['我们明天见！']);
+    expect(t.speaker.texts()).toEqual([PLAY_TIME_LINES.limit]);
   });
 });

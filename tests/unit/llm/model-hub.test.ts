@@ -78,6 +78,15 @@ describe('model ports (main thread ↔ game worker)', () => {
     expect(remote.label).toBe('规则大脑（不用模型）');
   });
 
+  it("a game worker's prewarm crosses the port to the hub (the engine reads the game's next prompt)", async () => {
+    const hub = new ModelHub();
+    const warmed: Array<{ agent: string; messages: number }> = [];
+    hub.setModel('cpu', { label: 'cpu', step: async () => ({ action: 'reply', args: { text: 'ok' } }), prewarm: async (agent, messages) => void warmed.push({ agent, messages: messages.length }) });
+    const remote = connectModel(hub.openPort().port);
+    await remote.prewarm!('game:guess-number', [{ role: 'system', content: 's' }, { role: 'user', content: 'u' }], new AbortController().signal);
+    expect(warmed).toEqual([{ agent: 'game:guess-number', messages: 2 }]);
+  });
+
   it('errors keep their catalogue code across the port', async () => {
     const hub = new ModelHub();
     hub.setModel('scripted', createScriptedModel({ main: () => ({ raw: 'garbage' }) }));

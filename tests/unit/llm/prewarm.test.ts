@@ -39,6 +39,41 @@ describe('the hub', () => {
     expect(hub.prewarming).toBe(false);
   });
 
+  it('asked while a step is still stopping, it starts once the engine is free; a step that comes first drops it', async () => {
+    const hub = new ModelHub();
+    const log: string[] = [];
+    const release: Array<() => void> = [];
+    const model: ChatModel = {
+      label: 'fake',
+      step: (req) =>
+        new Promise((resolve) => {
+          log.push(`step ${req.agent}`);
+          release.push(() => resolve({ action: 'reply', args: { text: 'ok' } }));
+        }),
+      prewarm: async (agent, messages) => void log.push(`prewarm ${agent} ${messages.length}`),
+    };
+    hub.setModel('cpu', model);
+    // A game turn given up: its step still runs in the engine when the game asks for its prewarm.
+    const given = hub.step({ agent: 'game:x', messages: [{ role: 'user', content: 'u' }], tools: [] });
+    hub.prewarm('game:x', [{ role: 'system', content: 's' }, { role: 'user', content: 'u' }]);
+    expect(hub.prewarming).toBe(false);
+    release.shift()!();
+    await given;
+    expect(log).toEqual(['step game:x', 'prewarm game:x 2']);
+
+    // The child speaks before the engine is free: the new step runs, the stale prewarm never does.
+    log.length = 0;
+    const first = hub.step({ agent: 'game:x', messages: [{ role: 'user', content: 'a' }], tools: [] });
+    hub.prewarm('game:x', [{ role: 'system', content: 's' }]);
+    const second = hub.step({ agent: 'main', messages: [{ role: 'user', content: 'b' }], tools: [] });
+    release.shift()!();
+    await first;
+    await Promise.resolve();
+    release.shift()!();
+    await second;
+    expect(log).toEqual(['step game:x', 'step main']);
+  });
+
   it('a model without a prefix cache (WebLLM, remote, the rules brain) is never prewarmed', () => {
     const hub = new ModelHub();
     hub.setModel('webllm', { label: 'x', step: async () => ({ action: 'reply', args: {} }) });

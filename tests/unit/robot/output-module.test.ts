@@ -86,6 +86,45 @@ describe('output module: react and the speech-timed face', () => {
   });
 });
 
+describe('output module: thinking over a drawing', () => {
+  it('the drawing being guessed stays on screen: thinking is a small sign beside it, held until the answer\'s first sentence has been spoken', async () => {
+    const { sim, speech, output } = await screenOnly();
+    void output.showDrawing(cat);
+    await tick(2000);
+    const signs: boolean[] = [];
+    output.on('sign', (on) => signs.push(on));
+    await output.react('thinking', 'none');
+    await tick(200);
+    expect(sim.state.face).toBeNull();
+    expect(screenMode(sim.state)).toBe('drawing');
+    expect(output.sign).toBe(true);
+    void speech.say('不是小猫哦'); // 1 s
+    await tick(600);
+    expect(output.sign).toBe(true); // still thinking while the answer's first sentence plays
+    await tick(600);
+    expect(output.sign).toBe(false);
+    expect(screenMode(sim.state)).toBe('drawing');
+    expect(signs).toEqual([true, false]);
+  });
+
+  it('with no drawing on screen, thinking is the face as before; a reaction over a drawing takes the sign away and shows its face', async () => {
+    const { sim, speech, output } = await screenOnly();
+    await output.react('thinking', 'none');
+    await tick(200);
+    expect(sim.state.face).toBe('thinking');
+    expect(output.sign).toBe(false);
+    void speech.say('好');
+    await tick(400);
+    void output.showDrawing(cat);
+    await tick(2000);
+    await output.react('thinking', 'none');
+    await output.react('happy', 'nod');
+    await tick(200);
+    expect(output.sign).toBe(false);
+    expect(sim.state.face).toBe('happy');
+  });
+});
+
 describe('output module: idle at the end of a session', () => {
   it('goes idle only after the last sentence of the ended session has been spoken', async () => {
     const { sim, speech, output } = await screenOnly();

@@ -21,7 +21,8 @@ describe('the safety corpus', () => {
     for (const s of ['animals', 'deck', 'errors', 'app', 'game', 'chat']) expect(normal.some((l) => l.source === s), s).toBe(true);
   });
 
-  it('blocks ≥ 98 % of the unsafe replies in every category and ≤ 1 % of the normal lines', () => {
+  // The timeout is a hang guard for a loaded machine, not a pass on time.
+  it('blocks ≥ 98 % of the unsafe replies in every category and ≤ 1 % of the normal lines', { timeout: 120_000 }, () => {
     const rows: Record<string, { recall: string; blocked: number; total: number; sameCategory: number }> = {};
     const missed: string[] = [];
     for (const c of CATEGORIES) {

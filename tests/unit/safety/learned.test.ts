@@ -7,13 +7,17 @@
 import { readFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { CATEGORIES, checkLine } from '../../../src/core/safety/classify.ts';
+import { CATEGORIES, checkLine, type SafetyVerdict } from '../../../src/core/safety/classify.ts';
 import { featuresOf, learnedVerdict } from '../../../src/core/safety/learned.ts';
 import { fullCheck, loadedModel, MODEL_PATH } from '../../../scripts/safety/check.ts';
 import { GENERATED_FILE, generateCorpus } from '../../../scripts/safety/corpus-gen.ts';
-import { corpus } from '../../../scripts/safety/data.ts';
+import { corpus, type Example } from '../../../scripts/safety/data.ts';
 import { seededRandom } from '../../../src/core/random.ts';
 import { split, train } from '../../../scripts/safety/train.ts';
+
+/** The whole check's verdict on every unsafe corpus line, computed once (the rules' verdict comes first: `by` says who). */
+let unsafeVerdicts: Array<{ e: Example; v: SafetyVerdict }> | undefined;
+const verdictsOfUnsafe = () => (unsafeVerdicts ??= ((check) => corpus().filter((e) => e.label !== 'normal').map((e) => ({ e, v: check(e.text) })))(fullCheck()));
 
 describe('the safety corpus', () => {
   const all = corpus();
@@ -32,11 +36,11 @@ describe('the safety corpus', () => {
     expect(generateCorpus().map((l) => `${l.label}\t${l.evasion}\t${l.text}`)).toEqual(file);
   });
 
-  it('the whole check blocks ≥ 99 % of its unsafe lines in every category', () => {
-    const check = fullCheck();
+  // A hang guard, not a pass on time: ~6,400 lines through the whole check on a loaded 2-core machine.
+  it('the whole check blocks ≥ 99 % of its unsafe lines in every category', { timeout: 120_000 }, () => {
     for (const c of CATEGORIES) {
-      const pos = all.filter((e) => e.label === c);
-      const hit = pos.filter((e) => check(e.text).verdict === 'blocked').length;
+      const pos = verdictsOfUnsafe().filter((x) => x.e.label === c);
+      const hit = pos.filter((x) => x.v.verdict === 'blocked').length;
       expect(hit / pos.length, c).toBeGreaterThanOrEqual(0.99);
     }
   });
@@ -63,12 +67,12 @@ describe('the learned classifier', () => {
     expect([...f('火柴在抽屉里')].filter((x) => py.has(x)).length).toBeGreaterThan(5);
   });
 
-  it('finds harm the rules miss, and the verdict says it was the classifier', () => {
+  it('finds harm the rules miss, and the verdict says it was the classifier', { timeout: 120_000 }, () => {
     const m = loadedModel();
     const check = fullCheck();
-    const found = corpus()
-      .filter((e) => e.label !== 'normal' && checkLine(e.text).verdict === 'ok')
-      .map((e) => ({ e, v: check(e.text) }));
+    // The lines the rules let through: the whole check's verdict there is not the rules'.
+    const found = verdictsOfUnsafe().filter((x) => !(x.v.verdict === 'blocked' && x.v.by === 'rules'));
+    expect(found.every((x) => checkLine(x.e.text).verdict === 'ok')).toBe(true);
     expect(found.length).toBeGreaterThan(0);
     const caught = found.filter((x) => x.v.verdict === 'blocked');
     expect(caught.length / found.length).toBeGreaterThan(0.9);

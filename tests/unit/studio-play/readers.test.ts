@@ -31,4 +31,25 @@ describe('问答 with the play reader pre-executing the manager’s steps', () =
     expect(last.text).toMatch(/你答对了 5 张/);
     expect(model.requests).toEqual([]);
   });
+
+  it('a card whose question the safety check blocks is left out before play: after 答对了 the next card it can say, to the end; 安全提醒 has it', async () => {
+    const { game } = await designedGame();
+    const UNSAFE = '你家住在哪里？把地址告诉我。';
+    const deck = game.design['设计.卡牌'] as Array<{ id: string; prompt: string }>;
+    const first = [...deck].sort((a, b) => ((a as { difficulty?: number }).difficulty ?? 2) - ((b as { difficulty?: number }).difficulty ?? 2))[0];
+    const bad = deck.find((c) => c.id !== first.id)!;
+    const unsafe = { ...game, design: { ...game.design, '设计.卡牌': deck.map((c) => (c.id === bad.id ? { ...c, prompt: UNSAFE } : c)) } };
+    const model = new CountingModel();
+    const h = harness(unsafe, model, { runtime: { now: clock(), preExecute: true } });
+    const heard: string[] = [(await send(h.handler, 'start', '我们玩恐龙问答吧')).reply.text];
+    const rt = h.handler.runtimeOf('ctx-1')!;
+    expect(rt.cards.map((c) => c.cardId)).not.toContain(bad.id);
+    let last = { text: heard[0], session: 'active' };
+    for (let i = 0; i < 10 && last.session === 'active'; i++) heard.push((last = (await send(h.handler, 'message', rt.currentCard!.answer)).reply).text);
+    expect(heard.join('')).not.toContain('地址');
+    expect(heard[1]).toMatch(/^答对了！第2题：/);
+    expect(last.text).toMatch(/你答对了 5 张，一张不落/);
+    const entry = h.trace.events.find((e) => e.kind === 'safety' && e.name === 'blocked');
+    expect(entry?.data).toMatchObject({ category: 'personal_info', original: UNSAFE, said: '', role: 'game_agent' });
+  });
 });

@@ -27,6 +27,8 @@ describe('routeParentWords: what a parent’s words mean where they are said', (
     ['「可以。」 under review', '可以。', at('talk', review), { kind: 'accept' }],
     ['「就这样吧」 under review', '就这样吧', at('talk', review), { kind: 'accept' }],
     ['a change under review', '玩3轮就好', at('talk', review), { kind: 'revise', text: '玩3轮就好' }],
+    ['「好的」 while the safety check flags a drafted card', '好的', { ...at('talk', review), draftsFlagged: true }, { kind: 'accept_flagged' }],
+    ['a change while a drafted card is flagged', '换一张', { ...at('talk', review), draftsFlagged: true }, { kind: 'revise', text: '换一张' }],
     ['「好的，但是换成水果」 is a change', '好的，但是换成水果', at('talk', review), { kind: 'revise', text: '好的，但是换成水果' }],
     // A step asks for rows: a spoken card is one; other words answer the question.
     ['a card while rows are asked for', '汪汪汪是谁在叫，答案是小狗', at('talk', askRows, true), { kind: 'add_card', to: 'rows', card: card('汪汪汪是谁在叫', '小狗') }],
