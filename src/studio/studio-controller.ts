@@ -11,10 +11,10 @@ import { handParadigms } from '../core/studio/hand-written.ts';
 import type { LoadResult, SkillPackage } from '../core/studio/package-loader.ts';
 import { routeParentWords, rowsFormTag } from '../core/studio/parent-router.ts';
 import type { SpokenCard } from '../core/studio/parent-words.ts';
-import { whoActs } from '../core/studio/phase-machine.ts';
 import type { PlayBook, ProjectRecord } from '../core/studio/types.ts';
 import { designContext } from '../core/trace/designs.ts';
 import type { Book } from './book.ts';
+import { ReadAloud } from './read-aloud.ts';
 import { HandCards, filledRows, type HandState } from './hand-cards.ts';
 import { announceBookChange, onBookChange } from './play/book-events.ts';
 import { StudioSession, type ActResult, type SessionStore, type SessionView } from './studio-session.ts';
@@ -22,7 +22,6 @@ import type { StudioControllerDeps, StudioMic, StudioState } from './studio-stat
 
 export type { StudioControllerDeps, StudioMic, StudioScreenName, StudioState } from './studio-state.ts';
 
-const READ_ALOUD_KEY = 'agentcade-studio-read-aloud';
 const NO_BRAIN = '设计室还没有「大脑」：先到「设置」里选一个模型（也可以选「演示」）。不用大脑也能做：点「自己写卡片」。';
 const FLAGGED_DRAFT: ActResult = { ok: false, message: '安全检查标出了几句话：改一改，或者批准它们，再采用' };
 const CARD_UNHEARD = '没听清这张卡。可以这样说：「汪汪汪是谁在叫，答案是小狗」。';
@@ -32,7 +31,7 @@ export class StudioController {
   private readonly listeners = new Set<(s: StudioState) => void>();
   private book: Book | null = null;
   private announced = '';
-  private readUpTo = 0;
+  private readonly reader: ReadAloud;
   private unsubscribe: (() => void) | null = null;
   private readonly offs: Array<() => void> = [];
   private mic: StudioMic | null = null;
@@ -48,6 +47,7 @@ export class StudioController {
     const okPackages = deps.packages.filter((p): p is Extract<LoadResult, { ok: true }> => p.ok).map((p) => p.pkg);
     const handPkg = okPackages.find((p) => handParadigms(p).length > 0) ?? null;
     this.hand = new HandCards(this, handPkg);
+    this.reader = new ReadAloud(deps.speech && ((text) => deps.speech!.say(text)), deps.settings);
     this.s = {
       screen: 'home',
       ready: false,
@@ -65,7 +65,7 @@ export class StudioController {
       brainLabel: deps.model.label,
       hasBrain: true,
       canReadAloud: !!deps.speech,
-      readAloud: deps.settings?.getItem(READ_ALOUD_KEY) === '1',
+      readAloud: this.reader.kept,
       hasMic: false,
       loopState: 'idle',
       micStatus: 'off',
@@ -176,11 +176,11 @@ export class StudioController {
     this.unsubscribe?.();
     this.set({ session, pkg, screen: 'talk', rows: [] });
     // Lines already there when a design is opened are not read again.
-    this.readUpTo = fresh ? 0 : session.view.transcript.length;
+    this.reader.opened(session.view, fresh);
     this.unsubscribe = session.subscribe((view) => {
       this.set({ view, rows: this.rowsFor(pkg, view, this.s.rows) });
       void this.checkDrafts();
-      this.readAloudNew(view);
+      this.reader.changed(view, this.s.readAloud);
       if (!view.busy) void this.refreshProjects();
     });
     void this.loadDrawings();
@@ -409,20 +409,6 @@ export class StudioController {
 
   setReadAloud(on: boolean): void {
     this.set({ readAloud: on });
-    try {
-      this.deps.settings?.setItem(READ_ALOUD_KEY, on ? '1' : '0');
-    } catch {
-      // Private mode: the setting lasts until the page closes.
-    }
-  }
-
-  /** The Studio's new question (or what it just thought of) is read aloud when it waits for the parent's answer (setting). */
-  private readAloudNew(view: SessionView): void {
-    if (!this.deps.speech || view.busy || whoActs(view.state) !== 'user') return;
-    const asking = ['agent_question', 'helper_question', 'review_drafts'].includes(view.waiting?.kind ?? '');
-    const fresh = view.transcript.slice(this.readUpTo).filter((l) => l.who !== 'user');
-    this.readUpTo = view.transcript.length;
-    const last = fresh.at(-1);
-    if (this.s.readAloud && asking && last) this.deps.speech.say(last.text);
+    this.reader.keep(on);
   }
 }
