@@ -6,7 +6,6 @@
  * (src/core/studio/parent-router.ts); the design itself runs in the session (./studio-session.ts).
  */
 import type { ChatModel } from '../core/llm/types.ts';
-import { flaggedInDrafts } from '../core/safety/card-check.ts';
 import { handParadigms } from '../core/studio/hand-written.ts';
 import type { LoadResult, SkillPackage } from '../core/studio/package-loader.ts';
 import { routeParentWords, rowsFormTag } from '../core/studio/parent-router.ts';
@@ -14,6 +13,7 @@ import type { SpokenCard } from '../core/studio/parent-words.ts';
 import type { PlayBook, ProjectRecord } from '../core/studio/types.ts';
 import { designContext } from '../core/trace/designs.ts';
 import type { Book } from './book.ts';
+import { DraftFlags, FLAGGED_DRAFT } from './draft-flags.ts';
 import { ReadAloud } from './read-aloud.ts';
 import { HandCards, filledRows, type HandState } from './hand-cards.ts';
 import { announceBookChange, onBookChange } from './play/book-events.ts';
@@ -23,7 +23,6 @@ import type { StudioControllerDeps, StudioMic, StudioState } from './studio-stat
 export type { StudioControllerDeps, StudioMic, StudioScreenName, StudioState } from './studio-state.ts';
 
 const NO_BRAIN = '设计室还没有「大脑」：先到「设置」里选一个模型（也可以选「演示」）。不用大脑也能做：点「自己写卡片」。';
-const FLAGGED_DRAFT: ActResult = { ok: false, message: '安全检查标出了几句话：改一改，或者批准它们，再采用' };
 const CARD_UNHEARD = '没听清这张卡。可以这样说：「汪汪汪是谁在叫，答案是小狗」。';
 
 export class StudioController {
@@ -35,8 +34,8 @@ export class StudioController {
   private unsubscribe: (() => void) | null = null;
   private readonly offs: Array<() => void> = [];
   private mic: StudioMic | null = null;
-  /** The latest check of the drafts under review (an older one's answer is dropped). */
-  private draftCheck = 0;
+  /** The drafts under review that the safety check flags. */
+  private readonly flags: DraftFlags;
   private readonly hand: HandCards;
   private readonly now: () => number;
   readonly newId: () => string;
@@ -47,6 +46,7 @@ export class StudioController {
     const okPackages = deps.packages.filter((p): p is Extract<LoadResult, { ok: true }> => p.ok).map((p) => p.pkg);
     const handPkg = okPackages.find((p) => handParadigms(p).length > 0) ?? null;
     this.hand = new HandCards(this, handPkg);
+    this.flags = new DraftFlags(this, deps.safetyCheck);
     this.reader = new ReadAloud(deps.speech && ((text) => deps.speech!.say(text)), deps.settings);
     this.s = {
       screen: 'home',
@@ -179,7 +179,7 @@ export class StudioController {
     this.reader.opened(session.view, fresh);
     this.unsubscribe = session.subscribe((view) => {
       this.set({ view, rows: this.rowsFor(pkg, view, this.s.rows) });
-      void this.checkDrafts();
+      void this.flags.check();
       this.reader.changed(view, this.s.readAloud);
       if (!view.busy) void this.refreshProjects();
     });
@@ -308,36 +308,11 @@ export class StudioController {
     return this.act(() => this.s.session!.acceptDraft());
   }
 
-  /** Texts the parent approved for this game (kept with the design). */
-  private approved(): readonly string[] {
-    return this.s.projects.find((p) => p.id === this.s.view?.projectId)?.approved ?? [];
-  }
-
-  /**
-   * The cards of the drafts under review that the safety check flags (the Studio's model wrote them):
-   * shown with their category; 采用 waits until the parent approved or changed each.
-   */
-  private async checkDrafts(): Promise<void> {
-    const { view, pkg } = this.s;
-    const w = view?.waiting;
-    const values = view && pkg && w?.kind === 'review_drafts' ? w.tags.filter((t) => pkg.tagDefs[t]).map((t) => view.board.tags[t]?.value) : null;
-    const asked = ++this.draftCheck;
-    if (!values) return this.set({ draftFlags: [] });
-    const approved = this.approved();
-    const check = await this.deps.safetyCheck();
-    if (asked === this.draftCheck) this.set({ draftFlags: flaggedInDrafts(values, check, approved) });
-  }
-
   /** The parent read a flagged text of a draft and approves it for this game. */
-  async approveDraftText(text: string): Promise<void> {
-    const book = this.book;
-    const id = this.s.view?.projectId;
-    if (!book || !id) return;
-    const kept = (await book.getProject(id))?.approved ?? [];
-    await book.approveTexts(id, [...kept, text]);
-    this.set({ draftFlags: this.s.draftFlags.filter((f) => f.text !== text) });
-    await this.refreshProjects();
+  approveDraftText(text: string): Promise<void> {
+    return this.flags.approve(text);
   }
+
   revise(reason: string): Promise<ActResult> {
     return this.act(() => this.s.session!.revise(reason));
   }
@@ -356,8 +331,7 @@ export class StudioController {
       if (!r.ok) return r;
     }
     // Edited cards the safety check flags are shown first (the review stays open).
-    const check = await this.deps.safetyCheck();
-    if (flaggedInDrafts(Object.values(values), check, this.approved()).length) return { ok: true };
+    if (await this.flags.flaggedIn(values)) return { ok: true };
     // The plumbing tags of the same draft (e.g. the run skill list) are taken with it.
     return this.s.view?.waiting?.kind === 'review_drafts' ? this.act(() => this.s.session!.acceptDraft()) : { ok: true };
   }
