@@ -20,7 +20,7 @@ import { ANIMALS } from '../../skills/draw-guess/animals.ts';
 import { numbersIn } from '../../skills/guess-number/numbers.ts';
 import { Book } from '../../src/studio/book.ts';
 import { discoverPackages } from '../../src/studio/bundled-packages.ts';
-import { StudioSession } from '../../src/studio/phase-runtime.ts';
+import { StudioSession } from '../../src/studio/studio-session.ts';
 import { StudioEngine, studioEngineFactory } from '../../src/studio/play/studio-engine.ts';
 import { loadPlayableGame } from '../../src/studio/play-stage.ts';
 import { TURN_BUDGET_LIMITS } from '../../src/core/arcade/turn-budget.ts';

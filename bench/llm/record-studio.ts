@@ -1,7 +1,7 @@
 /**
- * Records the Studio's REAL model requests with its demo policies (src/studio/demo-policies.ts):
+ * Records the Studio's REAL model requests with its demo policies (src/studio/studio-demo-policies.ts):
  * - a design session of 问答卡牌 (the parent asks for a quiz, answers the theme question, rejects
- *   one deck as too hard, accepts the rest) — the manager and every design worker;
+ *   one deck as too hard, accepts the rest) — the manager and every design helper;
  * - a play session of the designed game through the arcade's game runtime (GameSessions →
  *   StudioEngine → PlayRuntime): start, a wrong answer, the right one, "不知道", the right one, and `end`.
  * Runs inside the Vite module runner (package discovery uses `import.meta.glob`); the Book lives
@@ -12,10 +12,10 @@ import { createScriptedModel } from '../../src/llm/scripted.ts';
 import type { StepRequest } from '../../src/core/llm/types.ts';
 import { gameInput, type GameInputKind, type GameReply } from '../../src/core/protocol/game-protocol.ts';
 import { Book } from '../../src/studio/book.ts';
-import { studioDemoPolicies } from '../../src/studio/demo-policies.ts';
+import { studioDemoPolicies } from '../../src/studio/studio-demo-policies.ts';
 import { type SkillPackage } from '../../src/core/studio/package-loader.ts';
 import { discoverPackages } from '../../src/studio/bundled-packages.ts';
-import { StudioSession } from '../../src/studio/phase-runtime.ts';
+import { StudioSession } from '../../src/studio/studio-session.ts';
 import { GameSessions } from '../../src/games/game-sessions.ts';
 import { StudioEngine, studioEngineFactory } from '../../src/studio/play/studio-engine.ts';
 import { loadPlayableGame } from '../../src/studio/play-stage.ts';

@@ -69,7 +69,7 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
     if (whatIf.length) {
       console.log(`\n## What if: prompt layouts simulated on the recorded requests above (no agent changed; bench/llm/what-if.ts)\n`);
       console.log("game:* — the state snapshot (or actions + state) moved from the end of the system prompt to the turn's user message;");
-      console.log('studio:worker:* — the board view lists the fixed 设计.* tags before the changing 运行.* ones.\n');
+      console.log('studio:helper:* — the board view lists the fixed 设计.* tags before the changing 运行.* ones.\n');
       console.log(formatSummary(whatIf, unit));
     }
   }

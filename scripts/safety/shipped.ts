@@ -27,7 +27,7 @@ const root = join(import.meta.dirname, '../..');
 /** Source folders whose strings the robot may say (the rules themselves, prompts and the parent's views are not spoken). */
 const SCANNED = ['skills', 'src/studio', 'src/games', 'src/arcade', 'src/core/studio', 'src/core/arcade', 'src/core/games'];
 /** Files whose strings are instructions to a model or the safety rules' own words, never said to the child. */
-const NOT_SPOKEN = /(prompt|honesty|rules\.ts$|patterns|worker-context|manager-tools|planner|frontmatter|tag-schema|errors\.ts$|package-loader|core\/games\/skill\.ts)/;
+const NOT_SPOKEN = /(prompt|honesty|rules\.ts$|patterns|helper-context|manager-tools|planner|frontmatter|tag-schema|errors\.ts$|package-loader|core\/games\/skill\.ts)/;
 
 function files(dir: string, ext: RegExp): string[] {
   const out: string[] = [];

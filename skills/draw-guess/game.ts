@@ -107,6 +107,16 @@ export class DrawGuessAgent extends SkillAgent {
 
   tools(turn: Turn): GameTool[] {
     const g = this.game;
+    const [startGame, endGame] = this.sessionTools(turn);
+    if (g.phase !== 'playing') return [startGame, endGame];
+    const [showDrawing, showProgress] = this.screenTools(turn);
+    if (g.status !== 'open') return [this.nextQuestionTool(), showDrawing, showProgress, endGame];
+    return [this.submitAnswerTool(turn), ...this.helpTools(turn), showDrawing, showProgress, startGame, endGame];
+  }
+
+  /** A new game (a restart while one is on), and the end with the score. */
+  private sessionTools(turn: Turn): [GameTool, GameTool] {
+    const g = this.game;
     const startGame: GameTool = {
       name: 'start_game',
       description: `开一局新游戏（${g.total} 题）。`,
@@ -134,8 +144,12 @@ export class DrawGuessAgent extends SkillAgent {
         return { ended: true, score: g.score, total: g.total, ...(wasOpen ? { unanswered: g.revealedAnswer } : {}) };
       },
     };
-    if (g.phase !== 'playing') return [startGame, endGame];
+    return [startGame, endGame];
+  }
 
+  /** The question's picture and the progress on the robot's screen. */
+  private screenTools(turn: Turn): [GameTool, GameTool] {
+    const g = this.game;
     const showDrawing: GameTool = {
       name: 'show_drawing',
       description: '在机器人屏幕上画出这一题的图（要一会儿，先用 say 说一句）。',
@@ -170,21 +184,28 @@ export class DrawGuessAgent extends SkillAgent {
         return { device_completed: result.device_completed, question: g.number, total: g.total, score: g.score, ...(result.error ? { error: result.error } : {}) };
       },
     };
+    return [showDrawing, showProgress];
+  }
 
-    if (g.status !== 'open') {
-      const nextQuestion: GameTool = {
-        name: 'next_question',
-        description: '进入下一题。',
-        parameters: NO_ARGS,
-        perform: () => {
-          g.next();
-          this.asked();
-          return { question: g.number, total: g.total, score: g.score, next: 'show_drawing' };
-        },
-      };
-      return [nextQuestion, showDrawing, showProgress, endGame];
-    }
+  /** After a question is resolved: the next one. */
+  private nextQuestionTool(): GameTool {
+    const g = this.game;
+    const nextQuestion: GameTool = {
+      name: 'next_question',
+      description: '进入下一题。',
+      parameters: NO_ARGS,
+      perform: () => {
+        g.next();
+        this.asked();
+        return { question: g.number, total: g.total, score: g.score, next: 'show_drawing' };
+      },
+    };
+    return nextQuestion;
+  }
 
+  /** The child's answer, judged once by JEV from the child's own words. */
+  private submitAnswerTool(turn: Turn): GameTool {
+    const g = this.game;
     const submitAnswer: GameTool = {
       name: 'submit_answer',
       description: '判定小朋友这一句的答案；text 必须是 user_text 的完整原话。',
@@ -227,6 +248,12 @@ export class DrawGuessAgent extends SkillAgent {
         return result;
       },
     };
+    return submitAnswer;
+  }
+
+  /** While a question is open: a hint, or skipping it. */
+  private helpTools(turn: Turn): [GameTool, GameTool] {
+    const g = this.game;
     const getHint: GameTool = {
       name: 'get_hint',
       description: '给小朋友一条提示（越往后越容易）。',
@@ -245,8 +272,9 @@ export class DrawGuessAgent extends SkillAgent {
         return { skipped: true, ...this.resolution(turn) };
       },
     };
-    return [submitAnswer, getHint, skipQuestion, showDrawing, showProgress, startGame, endGame];
+    return [getHint, skipQuestion];
   }
+
 }
 
 export function createAgent(deps: AgentDeps): DrawGuessAgent {

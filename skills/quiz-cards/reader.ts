@@ -2,7 +2,7 @@
  * The play manager's reader for the games designed with this package (src/core/games/reader.ts):
  * which run skill the rules call for after the child's words, read from what the manager sees (its
  * conversation: the child's words after 「[孩子] 」, the run skills' results 「<skill> 已更新：{…}」,
- * and the run skills on offer in `run_worker`). Performed before any manager model call (the phase
+ * and the run skills on offer in `run_helper`). Performed before any manager model call (the phase
  * runtime), and, with a fixed reply when it has nothing, the rules brain's play manager.
  * - 问答／猜谜语: words that name one of the deck's answers, or give up → `judge-answer` (JEV judges
  *   them, scored in the same call; with no deck given — the rules brain — any words); a
@@ -27,7 +27,7 @@ export function playResults(messages: readonly ChatMessage[]): { child: string; 
     if (m.role !== 'user') continue;
     // A message may carry the last burst's result first, then the child's next words.
     for (const r of toolResultsIn(m)) {
-      if (r.name !== 'run_worker' || typeof r.result !== 'string') continue;
+      if (r.name !== 'run_helper' || typeof r.result !== 'string') continue;
       for (const line of r.result.split('\n')) {
         const x = /^(\S+) 已更新：(.*)$/.exec(line);
         if (!x) continue;
@@ -57,14 +57,14 @@ export const GIVE_UP = /不知道|不会|猜不到|想不出|告诉我|放弃/;
 /** Words that stop the game (not a turn of it). */
 export const QUIT = /不玩|结束|再见|不讲了|不想/;
 
-/** The run skills on offer now (the `skill` enum of `run_worker`). */
+/** The run skills on offer now (the `skill` enum of `run_helper`). */
 function offered(tools: readonly ToolSpec[]): string[] {
-  const run = tools.find((t) => t.name === 'run_worker');
+  const run = tools.find((t) => t.name === 'run_helper');
   const skill = (run?.parameters as { properties?: { skill?: { enum?: string[] } } } | undefined)?.properties?.skill;
   return skill?.enum ?? [];
 }
 
-const run = (skill: string): Step => ({ action: 'run_worker', args: { skill } });
+const run = (skill: string): Step => ({ action: 'run_helper', args: { skill } });
 
 /** Whether the child's words are an answer the judge can read: they name an answer of the deck, or give up. */
 function answers(words: string, deck: readonly JevTarget[]): boolean {

@@ -1,6 +1,6 @@
 /**
  * 故事接龙: the robot and the child take turns adding a sentence. `story-open` starts the story
- * with the accepted first sentence; after each of the child's sentences the model worker
+ * with the accepted first sentence; after each of the child's sentences the model helper
  * `story-continue` writes the robot's next one and `story-say` (code) puts both in the story and
  * says it; at the last round `story-end` (a model) writes an ending and a short retelling and
  * `story-finish` says them. Every line reaches the child through the arcade's one speaking path.

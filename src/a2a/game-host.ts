@@ -90,136 +90,152 @@ function cancelTaskOf(proc: GameProcess, taskId: string) {
   return proc.client.then((c) => c.cancelTask({ tenant: '', id: taskId, metadata: undefined }));
 }
 
-export function createGameClient(opts: GameClientOptions): GameClient {
-  const hangTimeoutMs = opts.hangTimeoutMs ?? 45_000;
-  const pingTimeoutMs = opts.pingTimeoutMs ?? 3_000;
-  const trace = opts.trace ?? nullTrace;
-  const factory = new MessagePortTransportFactory();
-  const clientFactory = new ClientFactory({ transports: [factory] });
-  const processes = new Map<string, GameProcess>();
+/** What the worker client's parts share: its options, the transports and the running game workers. */
+interface Host {
+  readonly opts: GameClientOptions;
+  readonly hangTimeoutMs: number;
+  readonly pingTimeoutMs: number;
+  readonly trace: TraceSink;
+  readonly factory: MessagePortTransportFactory;
+  readonly clientFactory: ClientFactory;
+  readonly processes: Map<string, GameProcess>;
+}
 
-  function start(gameId: string, card: AgentCard): GameProcess {
-    const url = card.supportedInterfaces.find((i) => i.protocolBinding.toLowerCase() === factory.protocolName)?.url;
-    if (!url) throw new GameRequestError('game_failed', `the Agent Card of ${gameId} has no ${factory.protocolName} interface`);
-    const worker = opts.spawn(gameId);
-    const channel = new MessageChannel();
-    const extra = opts.ports?.(gameId) ?? {};
-    const conn = factory.register(url, channel.port1);
-    const proc: GameProcess = {
-      gameId,
-      worker,
-      conn,
-      client: clientFactory.createFromAgentCard(card),
-      open: new Set(),
-      dead: false,
-    };
-    void proc.client.catch(() => undefined);
-    worker.addEventListener('error', (ev: Event) => {
-      (ev as ErrorEvent).preventDefault?.();
-      const detail = (ev as ErrorEvent).message || 'uncaught error in the game worker';
-      kill(proc, 'game_crashed', `The worker of ${gameId} crashed: ${detail}`);
-    });
-    worker.addEventListener('messageerror', () =>
-      kill(proc, 'game_crashed', `The worker of ${gameId} sent a message that could not be read`),
+/** Starts the game's worker and sends it its init (the ports, the engine kind, a seed); its crash or failed start kills it. */
+function startWorker(h: Host, gameId: string, card: AgentCard): GameProcess {
+  const url = card.supportedInterfaces.find((i) => i.protocolBinding.toLowerCase() === h.factory.protocolName)?.url;
+  if (!url) throw new GameRequestError('game_failed', `the Agent Card of ${gameId} has no ${h.factory.protocolName} interface`);
+  const worker = h.opts.spawn(gameId);
+  const channel = new MessageChannel();
+  const extra = h.opts.ports?.(gameId) ?? {};
+  const conn = h.factory.register(url, channel.port1);
+  const proc: GameProcess = {
+    gameId,
+    worker,
+    conn,
+    client: h.clientFactory.createFromAgentCard(card),
+    open: new Set(),
+    dead: false,
+  };
+  void proc.client.catch(() => undefined);
+  worker.addEventListener('error', (ev: Event) => {
+    (ev as ErrorEvent).preventDefault?.();
+    const detail = (ev as ErrorEvent).message || 'uncaught error in the game worker';
+    killWorker(h, proc, 'game_crashed', `The worker of ${gameId} crashed: ${detail}`);
+  });
+  worker.addEventListener('messageerror', () =>
+    killWorker(h, proc, 'game_crashed', `The worker of ${gameId} sent a message that could not be read`),
+  );
+  worker.addEventListener('message', (ev: Event) => {
+    const status = (ev as MessageEvent).data as GameWorkerStatus | undefined;
+    if (status?.type === 'init-error') killWorker(h, proc, 'game_failed', `The game ${gameId} could not start: ${status.message}`);
+  });
+  const init: GameWorkerInit = { type: 'init', gameId, engine: h.opts.engineOf(gameId) ?? '', seed: h.opts.seed(), ports: { ...extra, a2a: channel.port2 } };
+  const maxTasks = h.opts.maxTasks?.();
+  if (maxTasks !== undefined) init.maxTasks = maxTasks;
+  if (h.opts.rulesFirst?.() === false) init.rulesFirst = false;
+  if (h.opts.mutedFinish?.() === false) init.mutedFinish = false;
+  worker.postMessage(init, [channel.port2, ...Object.values(extra)]);
+  h.processes.set(gameId, proc);
+  return proc;
+}
+
+/** Drops a worker: its open requests fail with `code`, and the next request starts a fresh one. */
+function killWorker(h: Host, proc: GameProcess, code: ErrorCode, detail: string): void {
+  if (proc.dead) return;
+  proc.dead = true;
+  if (h.processes.get(proc.gameId) === proc) h.processes.delete(proc.gameId);
+  const error = () => new GameRequestError(code, detail, { sessionLost: true });
+  for (const req of proc.open) finish(req, error());
+  proc.open.clear();
+  proc.conn.close(error());
+  proc.worker.terminate();
+  try {
+    h.opts.onStop?.(proc.gameId);
+  } catch {
+    /* the worker is gone either way */
+  }
+  h.trace.record({ kind: 'error', at: Date.now(), source: `game:${proc.gameId}`, name: code, data: { detail } });
+}
+
+function finish(req: OpenRequest, error?: GameRequestError): void {
+  settleRequest(req, error);
+  if (error) req.abort.abort(); // stop reading (a detach, not a cancel); a finished stream ends by itself
+}
+
+function arm(h: Host, proc: GameProcess, req: OpenRequest): void {
+  clearTimeout(req.watchdog);
+  if (req.channel.settled) return;
+  req.watchdog = setTimeout(() => void onSilence(h, proc, req), h.hangTimeoutMs);
+}
+
+async function onSilence(h: Host, proc: GameProcess, req: OpenRequest): Promise<void> {
+  if (req.channel.settled || proc.dead) return;
+  const alive = await proc.conn.ping(h.pingTimeoutMs);
+  if (req.channel.settled || proc.dead) return;
+  if (!alive) {
+    killWorker(h, proc, 'game_timeout_lost', `The worker of ${proc.gameId} stopped answering (no pong within ${h.pingTimeoutMs} ms)`);
+    return;
+  }
+  const taskId = req.taskId;
+  finish(req, new GameRequestError('game_timeout', `The game ${proc.gameId} sent nothing for ${h.hangTimeoutMs} ms; the turn was cancelled`));
+  if (taskId) void cancelTaskOf(proc, taskId).catch(() => undefined);
+}
+
+async function pump(h: Host, proc: GameProcess, req: OpenRequest, contextId: string, input: GameInput, ropts?: GameRequestOptions): Promise<void> {
+  const reader = new ReplyStreamReader(proc.gameId);
+  try {
+    const client = await proc.client;
+    const stream = client.sendMessageStream(
+      { tenant: '', message: gameInputMessage(input, contextId, req.requestId, ropts?.budgetMs, ropts?.colourMs), configuration: undefined, metadata: undefined },
+      { signal: req.abort.signal },
     );
-    worker.addEventListener('message', (ev: Event) => {
-      const status = (ev as MessageEvent).data as GameWorkerStatus | undefined;
-      if (status?.type === 'init-error') kill(proc, 'game_failed', `The game ${gameId} could not start: ${status.message}`);
-    });
-    const init: GameWorkerInit = { type: 'init', gameId, engine: opts.engineOf(gameId) ?? '', seed: opts.seed(), ports: { ...extra, a2a: channel.port2 } };
-    const maxTasks = opts.maxTasks?.();
-    if (maxTasks !== undefined) init.maxTasks = maxTasks;
-    if (opts.rulesFirst?.() === false) init.rulesFirst = false;
-    if (opts.mutedFinish?.() === false) init.mutedFinish = false;
-    worker.postMessage(init, [channel.port2, ...Object.values(extra)]);
-    processes.set(gameId, proc);
-    return proc;
-  }
-
-  /** Drops a worker: its open requests fail with `code`, and the next request starts a fresh one. */
-  function kill(proc: GameProcess, code: ErrorCode, detail: string): void {
-    if (proc.dead) return;
-    proc.dead = true;
-    if (processes.get(proc.gameId) === proc) processes.delete(proc.gameId);
-    const error = () => new GameRequestError(code, detail, { sessionLost: true });
-    for (const req of proc.open) finish(req, error());
-    proc.open.clear();
-    proc.conn.close(error());
-    proc.worker.terminate();
-    try {
-      opts.onStop?.(proc.gameId);
-    } catch {
-      /* the worker is gone either way */
+    for await (const ev of stream) {
+      if (req.channel.settled) continue; // after the final reply the stream ends by itself
+      arm(h, proc, req);
+      applyStep(req, reader, reader.read(ev), finish);
     }
-    trace.record({ kind: 'error', at: Date.now(), source: `game:${proc.gameId}`, name: code, data: { detail } });
-  }
-
-  function finish(req: OpenRequest, error?: GameRequestError): void {
-    settleRequest(req, error);
-    if (error) req.abort.abort(); // stop reading (a detach, not a cancel); a finished stream ends by itself
-  }
-
-  function arm(proc: GameProcess, req: OpenRequest): void {
-    clearTimeout(req.watchdog);
+    if (!req.channel.settled)
+      finish(req, new GameRequestError('game_protocol', `The stream of ${proc.gameId} ended without a final reply`));
+  } catch (e) {
     if (req.channel.settled) return;
-    req.watchdog = setTimeout(() => void onSilence(proc, req), hangTimeoutMs);
-  }
-
-  async function onSilence(proc: GameProcess, req: OpenRequest): Promise<void> {
-    if (req.channel.settled || proc.dead) return;
-    const alive = await proc.conn.ping(pingTimeoutMs);
-    if (req.channel.settled || proc.dead) return;
-    if (!alive) {
-      kill(proc, 'game_timeout_lost', `The worker of ${proc.gameId} stopped answering (no pong within ${pingTimeoutMs} ms)`);
-      return;
+    if (e instanceof ProtocolError) {
+      const taskId = req.taskId;
+      finish(req, new GameRequestError('game_protocol', `${proc.gameId}: ${e.message}`, { cause: e }));
+      if (taskId) void cancelTaskOf(proc, taskId).catch(() => undefined);
+    } else {
+      finish(req, new GameRequestError('game_failed', `${proc.gameId}: ${e instanceof Error ? e.message : String(e)}`, { cause: e }));
     }
-    const taskId = req.taskId;
-    finish(req, new GameRequestError('game_timeout', `The game ${proc.gameId} sent nothing for ${hangTimeoutMs} ms; the turn was cancelled`));
-    if (taskId) void cancelTaskOf(proc, taskId).catch(() => undefined);
+  } finally {
+    proc.open.delete(req);
   }
+}
 
-  async function pump(proc: GameProcess, req: OpenRequest, contextId: string, input: GameInput, ropts?: GameRequestOptions): Promise<void> {
-    const reader = new ReplyStreamReader(proc.gameId);
-    try {
-      const client = await proc.client;
-      const stream = client.sendMessageStream(
-        { tenant: '', message: gameInputMessage(input, contextId, req.requestId, ropts?.budgetMs, ropts?.colourMs), configuration: undefined, metadata: undefined },
-        { signal: req.abort.signal },
-      );
-      for await (const ev of stream) {
-        if (req.channel.settled) continue; // after the final reply the stream ends by itself
-        arm(proc, req);
-        applyStep(req, reader, reader.read(ev), finish);
-      }
-      if (!req.channel.settled)
-        finish(req, new GameRequestError('game_protocol', `The stream of ${proc.gameId} ended without a final reply`));
-    } catch (e) {
-      if (req.channel.settled) return;
-      if (e instanceof ProtocolError) {
-        const taskId = req.taskId;
-        finish(req, new GameRequestError('game_protocol', `${proc.gameId}: ${e.message}`, { cause: e }));
-        if (taskId) void cancelTaskOf(proc, taskId).catch(() => undefined);
-      } else {
-        finish(req, new GameRequestError('game_failed', `${proc.gameId}: ${e instanceof Error ? e.message : String(e)}`, { cause: e }));
-      }
-    } finally {
-      proc.open.delete(req);
-    }
-  }
+export function createGameClient(opts: GameClientOptions): GameClient {
+  const factory = new MessagePortTransportFactory();
+  const h: Host = {
+    opts,
+    hangTimeoutMs: opts.hangTimeoutMs ?? 45_000,
+    pingTimeoutMs: opts.pingTimeoutMs ?? 3_000,
+    trace: opts.trace ?? nullTrace,
+    factory,
+    clientFactory: new ClientFactory({ transports: [factory] }),
+    processes: new Map<string, GameProcess>(),
+  };
 
   function request(gameId: string, contextId: string, input: GameInput, ropts?: GameRequestOptions): GameRequest {
     const requestId = ropts?.requestId ?? crypto.randomUUID();
     const req = openRequest(requestId);
     let proc: GameProcess | undefined;
-    const card = opts.cards(gameId);
+    const card = h.opts.cards(gameId);
     if (!card) {
       finish(req, new GameRequestError('game_not_found', `No game with id "${gameId}" is installed`));
     } else {
       try {
-        proc = processes.get(gameId) ?? start(gameId, card);
+        proc = h.processes.get(gameId) ?? startWorker(h, gameId, card);
         proc.open.add(req);
-        arm(proc, req);
-        void pump(proc, req, contextId, input, ropts);
+        arm(h, proc, req);
+        void pump(h, proc, req, contextId, input, ropts);
       } catch (e) {
         finish(req, e instanceof GameRequestError ? e : new GameRequestError('game_crashed', `${gameId}: ${String(e)}`, { sessionLost: true }));
       }
@@ -243,15 +259,15 @@ export function createGameClient(opts: GameClientOptions): GameClient {
   }
 
   function stop(gameId: string): void {
-    const proc = processes.get(gameId);
-    if (proc) kill(proc, 'game_cancelled', `The game ${gameId} was stopped`);
+    const proc = h.processes.get(gameId);
+    if (proc) killWorker(h, proc, 'game_cancelled', `The game ${gameId} was stopped`);
   }
 
   return {
     request,
     stop,
     stopAll() {
-      for (const id of [...processes.keys()]) stop(id);
+      for (const id of [...h.processes.keys()]) stop(id);
     },
   };
 }

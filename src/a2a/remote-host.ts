@@ -56,139 +56,153 @@ function isNetworkError(e: unknown): boolean {
   return e instanceof TypeError || (e as { name?: unknown } | null)?.name === 'TypeError';
 }
 
+/** What the remote client's parts share: its options, the SDK's client factory, each game's client and the open requests. */
+interface Host {
+  readonly opts: RemoteGameClientOptions;
+  readonly checkMs: number;
+  readonly trace: TraceSink;
+  readonly factory: ClientFactory;
+  readonly clients: Map<string, { card: AgentCard; client: Promise<Client> }>;
+  readonly open: Set<RemoteRequest>;
+}
+
+function clientOf(h: Host, game: RemoteGame): Promise<Client> {
+  const known = h.clients.get(game.id);
+  if (known && known.card === game.card) return known.client;
+  const client = h.factory.createFromAgentCard(game.card);
+  h.clients.set(game.id, { card: game.card, client });
+  void client.catch(() => h.clients.delete(game.id));
+  return client;
+}
+
+function reached(h: Host, game: RemoteGame, ok: boolean, detail = ''): void {
+  try {
+    h.opts.onReach?.(game.id, ok, detail);
+  } catch {
+    /* a listener's failure is not the request's */
+  }
+  if (!ok) h.trace.record({ kind: 'error', at: Date.now(), source: `game:${game.id}`, name: 'game_unreachable', data: { host: game.host, detail } });
+}
+
+function finish(h: Host, req: RemoteRequest, error?: GameRequestError): void {
+  settleRequest(req, error);
+  req.abort.abort(); // closes the HTTP stream (a detach: only CancelTask stops the agent's work)
+  h.open.delete(req);
+}
+
+function arm(h: Host, game: RemoteGame, req: RemoteRequest): void {
+  clearTimeout(req.watchdog);
+  if (req.channel.settled) return;
+  const ms = h.opts.stallTimeoutMs?.() ?? DEFAULT_STALL_MS;
+  req.watchdog = setTimeout(() => {
+    if (req.channel.settled) return;
+    const taskId = req.taskId;
+    finish(h, req, new GameRequestError('game_timeout', `The game ${game.id} at ${game.host} sent nothing for ${ms} ms; the turn was cancelled`));
+    if (taskId) void cancelTask(h, game, taskId);
+  }, ms);
+}
+
+async function cancelTask(h: Host, game: RemoteGame, taskId: string): Promise<Task | undefined> {
+  try {
+    const client = await clientOf(h, game);
+    return await client.cancelTask({ tenant: '', id: taskId, metadata: undefined }, { signal: AbortSignal.timeout(h.checkMs) });
+  } catch {
+    return undefined; // already finished (TaskNotCancelable), or the server is gone
+  }
+}
+
+/** The stream broke or ended early: settle the request from what the server still knows. */
+async function streamLost(h: Host, game: RemoteGame, req: RemoteRequest, reader: ReplyStreamReader, cause: unknown): Promise<void> {
+  const detail = errorText(cause);
+  const taskId = reader.taskId;
+  if (!taskId) {
+    reached(h, game, false, detail);
+    finish(h, req, new GameRequestError('game_unreachable', `The game ${game.id} at ${game.host} could not be reached: ${detail}`, { cause }));
+    return;
+  }
+  let task: Task;
+  try {
+    const client = await clientOf(h, game);
+    task = await client.getTask({ tenant: '', id: taskId, historyLength: 0 }, { signal: AbortSignal.timeout(h.checkMs) });
+  } catch (e) {
+    if (req.channel.settled) return;
+    reached(h, game, false, `${detail}; GetTask: ${errorText(e)}`);
+    finish(
+      h,
+      req,
+      new GameRequestError('game_unreachable', `The connection to ${game.id} at ${game.host} broke during the request (${detail}) and the server does not answer (${errorText(e)}): the game is gone`, {
+        sessionLost: true,
+        cause,
+      }),
+    );
+    return;
+  }
+  if (req.channel.settled) return;
+  reached(h, game, true);
+  try {
+    applyStep(req, reader, reader.readTask(task), (r, e) => finish(h, r, e));
+  } catch (e) {
+    finish(h, req, new GameRequestError('game_protocol', `${game.id}: ${errorText(e)}`, { cause: e }));
+    return;
+  }
+  if (req.channel.settled) return;
+  void cancelTask(h, game, taskId);
+  finish(h, req, new GameRequestError('game_unreachable', `The connection to ${game.id} at ${game.host} broke during the request (${detail}); the turn was cancelled`, { cause }));
+}
+
+async function pump(h: Host, game: RemoteGame, req: RemoteRequest, contextId: string, input: GameInput, budgetMs?: number): Promise<void> {
+  const reader = new ReplyStreamReader(game.id);
+  try {
+    const client = await clientOf(h, game);
+    const stream = client.sendMessageStream(
+      { tenant: '', message: gameInputMessage(input, contextId, req.requestId, budgetMs), configuration: undefined, metadata: undefined },
+      { signal: req.abort.signal },
+    );
+    let answered = false;
+    for await (const ev of stream as AsyncIterable<StreamResponse>) {
+      if (req.channel.settled) continue;
+      if (!answered) reached(h, game, (answered = true));
+      arm(h, game, req);
+      applyStep(req, reader, reader.read(ev), (r, e) => finish(h, r, e));
+    }
+    if (!req.channel.settled) await streamLost(h, game, req, reader, new Error('the stream ended without a final reply'));
+  } catch (e) {
+    if (req.channel.settled) return;
+    if (e instanceof ProtocolError) {
+      const taskId = req.taskId;
+      finish(h, req, new GameRequestError('game_protocol', `${game.id}: ${e.message}`, { cause: e }));
+      if (taskId) void cancelTask(h, game, taskId);
+    } else if (isNetworkError(e)) {
+      await streamLost(h, game, req, reader, e);
+    } else {
+      finish(h, req, new GameRequestError('game_failed', `${game.id} at ${game.host}: ${errorText(e)}`, { cause: e }));
+    }
+  }
+}
+
 export function createRemoteGameClient(opts: RemoteGameClientOptions): GameClient {
   const fetchImpl: typeof fetch = opts.fetchImpl ?? ((input, init) => fetch(input, init));
-  const checkMs = opts.checkTimeoutMs ?? 5_000;
-  const trace = opts.trace ?? nullTrace;
-  // An interface that speaks A2A 0.3 gets the SDK's 0.3 transport (its compatibility layer).
-  const factory = new ClientFactory({
-    transports: [new JsonRpcTransportFactory({ fetchImpl, legacyCompat: { enabled: true } }), new RestTransportFactory({ fetchImpl, legacyCompat: { enabled: true } })],
-  });
-  const clients = new Map<string, { card: AgentCard; client: Promise<Client> }>();
-  const open = new Set<RemoteRequest>();
-
-  function clientOf(game: RemoteGame): Promise<Client> {
-    const known = clients.get(game.id);
-    if (known && known.card === game.card) return known.client;
-    const client = factory.createFromAgentCard(game.card);
-    clients.set(game.id, { card: game.card, client });
-    void client.catch(() => clients.delete(game.id));
-    return client;
-  }
-
-  function reached(game: RemoteGame, ok: boolean, detail = ''): void {
-    try {
-      opts.onReach?.(game.id, ok, detail);
-    } catch {
-      /* a listener's failure is not the request's */
-    }
-    if (!ok) trace.record({ kind: 'error', at: Date.now(), source: `game:${game.id}`, name: 'game_unreachable', data: { host: game.host, detail } });
-  }
-
-  function finish(req: RemoteRequest, error?: GameRequestError): void {
-    settleRequest(req, error);
-    req.abort.abort(); // closes the HTTP stream (a detach: only CancelTask stops the agent's work)
-    open.delete(req);
-  }
-
-  function arm(game: RemoteGame, req: RemoteRequest): void {
-    clearTimeout(req.watchdog);
-    if (req.channel.settled) return;
-    const ms = opts.stallTimeoutMs?.() ?? DEFAULT_STALL_MS;
-    req.watchdog = setTimeout(() => {
-      if (req.channel.settled) return;
-      const taskId = req.taskId;
-      finish(req, new GameRequestError('game_timeout', `The game ${game.id} at ${game.host} sent nothing for ${ms} ms; the turn was cancelled`));
-      if (taskId) void cancelTask(game, taskId);
-    }, ms);
-  }
-
-  async function cancelTask(game: RemoteGame, taskId: string): Promise<Task | undefined> {
-    try {
-      const client = await clientOf(game);
-      return await client.cancelTask({ tenant: '', id: taskId, metadata: undefined }, { signal: AbortSignal.timeout(checkMs) });
-    } catch {
-      return undefined; // already finished (TaskNotCancelable), or the server is gone
-    }
-  }
-
-  /** The stream broke or ended early: settle the request from what the server still knows. */
-  async function streamLost(game: RemoteGame, req: RemoteRequest, reader: ReplyStreamReader, cause: unknown): Promise<void> {
-    const detail = errorText(cause);
-    const taskId = reader.taskId;
-    if (!taskId) {
-      reached(game, false, detail);
-      finish(req, new GameRequestError('game_unreachable', `The game ${game.id} at ${game.host} could not be reached: ${detail}`, { cause }));
-      return;
-    }
-    let task: Task;
-    try {
-      const client = await clientOf(game);
-      task = await client.getTask({ tenant: '', id: taskId, historyLength: 0 }, { signal: AbortSignal.timeout(checkMs) });
-    } catch (e) {
-      if (req.channel.settled) return;
-      reached(game, false, `${detail}; GetTask: ${errorText(e)}`);
-      finish(
-        req,
-        new GameRequestError('game_unreachable', `The connection to ${game.id} at ${game.host} broke during the request (${detail}) and the server does not answer (${errorText(e)}): the game is gone`, {
-          sessionLost: true,
-          cause,
-        }),
-      );
-      return;
-    }
-    if (req.channel.settled) return;
-    reached(game, true);
-    try {
-      applyStep(req, reader, reader.readTask(task), finish);
-    } catch (e) {
-      finish(req, new GameRequestError('game_protocol', `${game.id}: ${errorText(e)}`, { cause: e }));
-      return;
-    }
-    if (req.channel.settled) return;
-    void cancelTask(game, taskId);
-    finish(req, new GameRequestError('game_unreachable', `The connection to ${game.id} at ${game.host} broke during the request (${detail}); the turn was cancelled`, { cause }));
-  }
-
-  async function pump(game: RemoteGame, req: RemoteRequest, contextId: string, input: GameInput, budgetMs?: number): Promise<void> {
-    const reader = new ReplyStreamReader(game.id);
-    try {
-      const client = await clientOf(game);
-      const stream = client.sendMessageStream(
-        { tenant: '', message: gameInputMessage(input, contextId, req.requestId, budgetMs), configuration: undefined, metadata: undefined },
-        { signal: req.abort.signal },
-      );
-      let answered = false;
-      for await (const ev of stream as AsyncIterable<StreamResponse>) {
-        if (req.channel.settled) continue;
-        if (!answered) reached(game, (answered = true));
-        arm(game, req);
-        applyStep(req, reader, reader.read(ev), finish);
-      }
-      if (!req.channel.settled) await streamLost(game, req, reader, new Error('the stream ended without a final reply'));
-    } catch (e) {
-      if (req.channel.settled) return;
-      if (e instanceof ProtocolError) {
-        const taskId = req.taskId;
-        finish(req, new GameRequestError('game_protocol', `${game.id}: ${e.message}`, { cause: e }));
-        if (taskId) void cancelTask(game, taskId);
-      } else if (isNetworkError(e)) {
-        await streamLost(game, req, reader, e);
-      } else {
-        finish(req, new GameRequestError('game_failed', `${game.id} at ${game.host}: ${errorText(e)}`, { cause: e }));
-      }
-    }
-  }
+  const h: Host = {
+    opts,
+    checkMs: opts.checkTimeoutMs ?? 5_000,
+    trace: opts.trace ?? nullTrace,
+    // An interface that speaks A2A 0.3 gets the SDK's 0.3 transport (its compatibility layer).
+    factory: new ClientFactory({
+      transports: [new JsonRpcTransportFactory({ fetchImpl, legacyCompat: { enabled: true } }), new RestTransportFactory({ fetchImpl, legacyCompat: { enabled: true } })],
+    }),
+    clients: new Map(),
+    open: new Set(),
+  };
 
   function request(gameId: string, contextId: string, input: GameInput, ropts?: GameRequestOptions): GameRequest {
     const requestId = ropts?.requestId ?? crypto.randomUUID();
     const req: RemoteRequest = { ...openRequest(requestId), gameId };
-    const game = opts.game(gameId);
-    if (!game) finish(req, new GameRequestError('game_not_found', `No remote game with id "${gameId}" is added`));
+    const game = h.opts.game(gameId);
+    if (!game) finish(h, req, new GameRequestError('game_not_found', `No remote game with id "${gameId}" is added`));
     else {
-      open.add(req);
-      arm(game, req);
-      void pump(game, req, contextId, input, ropts?.budgetMs);
+      h.open.add(req);
+      arm(h, game, req);
+      void pump(h, game, req, contextId, input, ropts?.budgetMs);
     }
     return {
       requestId,
@@ -196,30 +210,30 @@ export function createRemoteGameClient(opts: RemoteGameClientOptions): GameClien
       async cancel() {
         if (!game || req.channel.settled) return;
         // A server that never named the task cannot be asked to cancel it: stop reading instead.
-        const taskId = await Promise.race([req.taskKnown, new Promise<undefined>((r) => setTimeout(r, checkMs))]);
+        const taskId = await Promise.race([req.taskKnown, new Promise<undefined>((r) => setTimeout(r, h.checkMs))]);
         if (req.channel.settled) return;
         if (!taskId) {
-          finish(req, new GameRequestError('game_cancelled', 'The request was cancelled before the agent named its task'));
+          finish(h, req, new GameRequestError('game_cancelled', 'The request was cancelled before the agent named its task'));
           return;
         }
-        const task = await cancelTask(game, taskId);
+        const task = await cancelTask(h, game, taskId);
         if (task?.status?.state === TaskState.TASK_STATE_CANCELED)
-          finish(req, new GameRequestError('game_cancelled', statusDetail(task.status.message) || 'The request was cancelled'));
+          finish(h, req, new GameRequestError('game_cancelled', statusDetail(task.status.message) || 'The request was cancelled'));
       },
     };
   }
 
   function stop(gameId: string): void {
-    for (const req of [...open]) if (req.gameId === gameId) finish(req, new GameRequestError('game_cancelled', `The game ${gameId} was stopped`));
-    clients.delete(gameId);
+    for (const req of [...h.open]) if (req.gameId === gameId) finish(h, req, new GameRequestError('game_cancelled', `The game ${gameId} was stopped`));
+    h.clients.delete(gameId);
   }
 
   return {
     request,
     stop,
     stopAll() {
-      for (const id of new Set([...open].map((r) => r.gameId))) stop(id);
-      clients.clear();
+      for (const id of new Set([...h.open].map((r) => r.gameId))) stop(id);
+      h.clients.clear();
     },
   };
 }

@@ -1,12 +1,13 @@
 /**
  * The Book (seed 004 §8): long-term storage across Sessions in IndexedDB (`agentcade-book`, via idb).
- * Stores: projects (one per designed game), designTrace (every burst, tool call, worker run and user
+ * Stores: projects (one per designed game), designTrace (every burst, tool call, helper run and user
  * decision), cardAssets, playBooks, snapshots (one per project: the resumable Session) and meta.
  * The schema is versioned; `upgrade` migrates from every earlier version, starting at v1.
  */
 import { openDB, type DBSchema, type IDBPDatabase } from 'idb';
-import type { DeclaredGame, SessionStore } from './phase-runtime.ts';
+import type { DeclaredGame, SessionStore } from './studio-session.ts';
 import type { SkillPackage } from '../core/studio/package-loader.ts';
+import { upgradeSnapshot } from '../core/studio/snapshot-upgrade.ts';
 import type { CardAsset, DesignTraceEntry, PlayBook, ProjectRecord, SessionSnapshot } from '../core/studio/types.ts';
 
 const BOOK_DB = 'agentcade-book';
@@ -31,9 +32,9 @@ export function waitingLabel(s: SessionSnapshot): string {
   switch (w.kind) {
     case 'review_drafts': return '有新想好的内容，等你看一看';
     case 'agent_question': return `等你回答：${w.question}`;
-    case 'worker_question': return `等你回答：${w.question}`;
+    case 'helper_question': return `等你回答：${w.question}`;
     case 'burst_cap': return '设计室停下来了，等你再说说';
-    case 'worker_failed': return '有一步没做成，打开后点「接着想」';
+    case 'helper_failed': return '有一步没做成，打开后点「接着想」';
     case 'interrupted': return '上次被打断了，打开后点「接着想」';
     case 'player_input': return '做好了，在游戏厅里';
   }
@@ -163,8 +164,10 @@ export class Book implements SessionStore {
     await tx.done;
   }
 
-  loadSnapshot(projectId: string): Promise<SessionSnapshot | undefined> {
-    return this.db.get('snapshots', projectId);
+  /** A design's session as saved (one saved before helpers had their name reads as today's). */
+  async loadSnapshot(projectId: string): Promise<SessionSnapshot | undefined> {
+    const snap = await this.db.get('snapshots', projectId);
+    return snap && upgradeSnapshot(snap);
   }
 
   async designTrace(projectId: string): Promise<DesignTraceEntry[]> {

@@ -10,8 +10,8 @@ let discovered: readonly LoadResult[] | undefined;
 export function discoverPackages(): LoadResult[] {
   if (!discovered) {
     const manifests = import.meta.glob('/skills/*/orchestrator.md', { query: '?raw', import: 'default', eager: true }) as Record<string, string>;
-    const workers = import.meta.glob('/skills/*/workers/*/SKILL.md', { query: '?raw', import: 'default', eager: true }) as Record<string, string>;
-    discovered = loadPackagesFromFiles({ ...manifests, ...workers });
+    const helpers = import.meta.glob('/skills/*/helpers/*/SKILL.md', { query: '?raw', import: 'default', eager: true }) as Record<string, string>;
+    discovered = loadPackagesFromFiles({ ...manifests, ...helpers });
   }
   return [...discovered];
 }

@@ -1,5 +1,5 @@
 /**
- * Content for the demo brain "演示脚本，无模型" and the e2e: what a worker model would write for a
+ * Content for the demo brain "演示脚本，无模型" and the e2e: what a helper model would write for a
  * few themes of each shape of play — quiz decks (恐龙, 水果, 交通工具, 动物 with the robot's
  * drawings, 谜语), story openings and gentle continuations, and actions the robot can show.
  * Each card: [answer, aliases, prompt, hints, difficulty, drawing?].

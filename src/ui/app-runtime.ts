@@ -2,7 +2,8 @@
  * The composition root: builds the model hub and its controller, the trace recorder, speech
  * (speaking queue + recognizer + half-duplex loop), the robot output, the GameClient with one
  * Web Worker per game (ports: a2a, model, device, trace) and the main agent, and wires them.
- * Svelte screens only read from and call into the object returned here.
+ * Svelte screens only read from and call into the object returned here (the Studio through the
+ * controller `studio()` makes).
  */
 import type { AgentCard } from '@a2a-js/sdk';
 import { agentCardFor } from '../a2a/card.ts';
@@ -42,6 +43,7 @@ import { createWebSynth, type WebSynth } from '../speech/web-synth.ts';
 import { TraceRecorder } from '../trace/recorder.ts';
 import { createSessionGuard, type SessionGuard } from '../trace/session-guard.ts';
 import { createStudioShelf } from '../studio/play/arcade-shelf.ts';
+import type { StudioController } from '../studio/studio-controller.ts';
 import { exposeTrace } from '../trace/trace-port.ts';
 import { completedTasksToKeep, traceKeepSince, traceMaxBytes } from '../trace/trace-settings.ts';
 import { browserLocalTime, ParentalControls } from '../parental/parental-controls.ts';
@@ -85,6 +87,8 @@ export interface AppRuntime {
   input(text: string): Promise<unknown>;
   /** Tap anywhere: stop talking. */
   stopTalking(): void;
+  /** The Studio's controller (the Book, design sessions, the parent's mic; its code loads on first use). */
+  studio(): Promise<StudioController>;
 }
 
 export function createAppRuntime(): AppRuntime {
@@ -383,6 +387,7 @@ export function createAppRuntime(): AppRuntime {
     updateSpeechSettings,
     input: (text) => loop.submit(text),
     stopTalking: () => agent.stopTalking(),
+    studio: () => import('./studio/studio-setup.ts').then((m) => m.createStudio({ hub, voice: agent.voice, recognizer, speech, loop, catalog, stopTalking: () => agent.stopTalking() })),
   };
 }
 

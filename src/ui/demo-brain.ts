@@ -1,14 +1,14 @@
 /**
  * The rules brain "规则大脑（不用模型）": the scripted model with every agent's policy — each game's
- * `skills/<id>/demo.ts`, the main agent's, the Studio's manager and workers, and the settings'
+ * `skills/<id>/demo.ts`, the main agent's, the Studio's manager and helpers, and the settings'
  * try-out. Loaded only when the demo brain is chosen, never on the first screen.
  */
 import { mainDemoPolicy } from '../arcade/demo-policy.ts';
 import type { ChatModel } from '../core/llm/types.ts';
-import { demoPolicy, registerPolicy } from '../llm/demo-policies.ts';
+import { demoPolicy, registerPolicy } from '../llm/demo-registry.ts';
 import { TRY_AGENT } from '../llm/model-controller.ts';
 import { createScriptedModel } from '../llm/scripted.ts';
-import { studioDemoPolicies } from '../studio/demo-policies.ts';
+import { studioDemoPolicies } from '../studio/studio-demo-policies.ts';
 
 registerPolicy('main', mainDemoPolicy);
 for (const [agent, policy] of Object.entries(studioDemoPolicies)) registerPolicy(agent, policy);

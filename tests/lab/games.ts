@@ -9,7 +9,7 @@
 import { agentCardFor } from '../../src/a2a/card.ts';
 import { createGameClient } from '../../src/a2a/game-host.ts';
 import { builtinGames } from '../../src/games/catalog.ts';
-import { demoPolicy } from '../../src/llm/demo-policies.ts';
+import { demoPolicy } from '../../src/llm/demo-registry.ts';
 import { exposeModel } from '../../src/llm/model-port.ts';
 import { createScriptedModel } from '../../src/llm/scripted.ts';
 import type { ChatModel, Step, StepRequest } from '../../src/core/llm/types.ts';

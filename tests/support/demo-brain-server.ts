@@ -1,15 +1,15 @@
 /**
  * The demo brain behind an OpenAI-compatible server: every request is answered by the same
  * scripted policy the app's demo mode would use for that agent (the main agent, each game's
- * `skills/<id>/demo.ts`, the Studio's manager and workers), found from what the request says —
+ * `skills/<id>/demo.ts`, the Studio's manager and helpers), found from what the request says —
  * its system prompt and the actions its schema allows. Lets e2e tests play real games against a
  * remote brain that is slow, or faulty, on purpose.
  */
 import { mainDemoPolicy } from '../../src/arcade/demo-policy.ts';
 import { stepJson } from '../../src/core/llm/step-format.ts';
 import type { ChatMessage, JsonSchema, ScriptPolicy, Step, StepRequest, ToolSpec } from '../../src/core/llm/types.ts';
-import { studioDemoPolicies } from '../../src/studio/demo-policies.ts';
-import { MANAGER_AGENT, workerAgent } from '../../src/core/studio/manager-tools.ts';
+import { studioDemoPolicies } from '../../src/studio/studio-demo-policies.ts';
+import { MANAGER_AGENT, helperAgent } from '../../src/core/studio/manager-tools.ts';
 import { policy as guessNumber } from '../../skills/guess-number/demo.ts';
 import { policy as drawGuess } from '../../skills/draw-guess/demo.ts';
 
@@ -35,8 +35,8 @@ export function toolsOfStepSchema(schema: { anyOf?: unknown[] }): ToolSpec[] {
 export function agentOf(messages: ChatMessage[], tools: ToolSpec[]): string {
   const system = messages[0]?.role === 'system' ? messages[0].content : '';
   for (const g of GAMES) if (system.includes(g.heading)) return g.agent;
-  const worker = /skill「([^」]+)」/.exec(system);
-  if (system.startsWith('你是「') && worker) return workerAgent(worker[1]);
+  const helper = /skill「([^」]+)」/.exec(system);
+  if (system.startsWith('你是「') && helper) return helperAgent(helper[1]);
   if (system.includes('总管')) return MANAGER_AGENT;
   if (tools.some((t) => t.name === 'list_games')) return 'main';
   return 'unknown';

@@ -177,7 +177,6 @@ function spokenVersion(version: unknown): string | null {
 
 /** Checks a parsed Agent Card against the desktop-game/5 rules. The first problem found is the refusal. */
 export function checkGameCard(card: unknown, ctx: CardContext): Checked<RemoteGameCard> {
-  const refuse = (field: string, reason: string, detail: string): Checked<RemoteGameCard> => ({ ok: false, refusal: { field, reason, detail } });
   if (!isRecord(card)) return refuse('$', '这个地址给的不是游戏名片。请确认地址是游戏的地址。', 'the Agent Card is not a JSON object');
   const size = utf8Bytes(JSON.stringify(card));
   if (size > CARD_MAX_BYTES) return refuse('$', cardTooBig(size), `the Agent Card is ${size} bytes; at most ${CARD_MAX_BYTES} are accepted`);
@@ -203,7 +202,43 @@ export function checkGameCard(card: unknown, ctx: CardContext): Checked<RemoteGa
   if (Array.isArray(card.securityRequirements) && card.securityRequirements.length > 0)
     return refuse('securityRequirements', '这个游戏要先登录才能玩，游戏厅现在还不支持需要登录的游戏。', 'AgentCard.securityRequirements is not empty; authenticated agents are not supported');
 
-  // Interfaces the SDK's HTTP transports can use, each https or loopback.
+  const iface = cardInterfaces(card as Card, ctx);
+  if (!iface.ok) return iface;
+  const interfaces = iface.value;
+  const found = gameSkillOf(card as Card);
+  if (!found.ok) return found;
+  const { skill, si } = found.value;
+  const at = (f: string) => `skills[${si}].${f}`;
+  const gameId = gameIdOf(skill, at, ctx);
+  if (!gameId.ok) return gameId;
+  const id = gameId.value;
+  const named = gameNamesOf(skill, at, ctx, id);
+  if (!named.ok) return named;
+  const { title, rawDescription, aliases } = named.value;
+
+  // Capability tags (at least one; `capability:voice` counts).
+  const tags = strings(skill.tags) ?? [];
+  const capabilityTags = tags.filter((t) => t.startsWith(CAPABILITY_TAG) && t.length > CAPABILITY_TAG.length);
+  if (capabilityTags.length === 0)
+    return refuse(at('tags'), '游戏名片上没有写游戏要用机器人的哪些本领（capability:…）。只用声音玩的游戏请写 capability:voice。', `skill tags must include at least one "${CAPABILITY_TAG}<name>" tag`);
+  const capabilities = capabilityTags.map((t) => t.slice(CAPABILITY_TAG.length)).filter((c): c is Capability => (CAPABILITIES as readonly string[]).includes(c));
+
+  const modesRefused = modesRefusal(card as Card, skill, at);
+  if (modesRefused) return modesRefused;
+
+  const description = rawDescription.trim() || title;
+  return {
+    ok: true,
+    value: { id, title, description, aliases, capabilityTags, capabilities, voiceOnly: capabilityTags.includes(VOICE_ONLY_TAG), agentName: agentName.trim(), agentVersion, interfaces },
+  };
+}
+
+type Card = Record<string, unknown> & { supportedInterfaces: unknown[] };
+type Refused = { ok: false; refusal: Refusal };
+const refuse = (field: string, reason: string, detail: string): Refused => ({ ok: false, refusal: { field, reason, detail } });
+
+/** The card's interfaces the SDK's HTTP transports can use, each https or loopback (at least one). */
+function cardInterfaces(card: Card, ctx: CardContext): Checked<RemoteInterface[]> {
   const interfaces: RemoteInterface[] = [];
   let blocked: Refusal | undefined;
   let oldVersion = false;
@@ -236,7 +271,11 @@ export function checkGameCard(card: unknown, ctx: CardContext): Checked<RemoteGa
     return refuse('supportedInterfaces', '游戏厅连不上这个游戏：它没有提供 JSON-RPC 或 HTTP+JSON 的连接方式。', `no interface with protocolBinding ${HTTP_BINDINGS.join(' or ')}`);
   }
 
-  // Exactly one desktop-game/5 skill.
+  return { ok: true, value: interfaces };
+}
+
+/** The card's one `desktop-game/5` skill, and where it is. */
+function gameSkillOf(card: Card): Checked<{ skill: Record<string, unknown>; si: number }> {
   if (!Array.isArray(card.skills)) return refuse('skills', '游戏名片上没有写游戏，不能添加。', 'AgentCard.skills must be an array');
   const gameSkills = card.skills.map((s, i) => [s, i] as const).filter(([s]) => isRecord(s) && strings(s.tags)?.includes(PROTOCOL));
   if (gameSkills.length === 0)
@@ -244,9 +283,12 @@ export function checkGameCard(card: unknown, ctx: CardContext): Checked<RemoteGa
   if (gameSkills.length > 1)
     return refuse('skills[].tags', '这个地址上放了好几个游戏。一个地址只能放一个游戏，请用每个游戏自己的地址添加。', `${gameSkills.length} skills are tagged "${PROTOCOL}"; one address serves one game`);
   const [skill, si] = gameSkills[0] as readonly [Record<string, unknown>, number];
-  const at = (f: string) => `skills[${si}].${f}`;
 
-  // The skill's id is the game id.
+  return { ok: true, value: { skill, si } };
+}
+
+/** The skill's id is the game id: a game id, the one the address names, the one it was added as, not installed twice. */
+function gameIdOf(skill: Record<string, unknown>, at: (f: string) => string, ctx: CardContext): Checked<string> {
   const id = skill.id;
   if (typeof id !== 'string' || !isSkillName(id))
     return refuse(at('id'), '游戏的编号不对：只能用小写字母、数字和短横线，比如 animal-sounds。', `skill id ${JSON.stringify(id)} is not a game id (1–64 of a-z, 0-9 and single hyphens)`);
@@ -258,7 +300,11 @@ export function checkGameCard(card: unknown, ctx: CardContext): Checked<RemoteGa
   if (ctx.expectedId === undefined && ctx.installed?.has(id))
     return refuse(at('id'), `游戏厅里已经有一个编号是「${id}」的游戏了，不能再添加一个同样编号的。`, `a game with id "${id}" is already installed`);
 
-  // Title, description, aliases.
+  return { ok: true, value: id };
+}
+
+/** Title, description and aliases: names, not phrases (no command, greeting or chat phrase, no other game's name). */
+function gameNamesOf(skill: Record<string, unknown>, at: (f: string) => string, ctx: CardContext, id: string): Checked<{ title: string; rawDescription: string; aliases: string[] }> {
   const title = typeof skill.name === 'string' ? skill.name.trim() : '';
   if (!title || chars(title) > TITLE_MAX || FORBIDDEN_IN_NAMES.test(title))
     return refuse(at('name'), `游戏的名字要有 1 到 ${TITLE_MAX} 个字，不能有换行和括号。`, `skill name ${JSON.stringify(skill.name)} must be 1..${TITLE_MAX} characters without line breaks, brackets or 「、」`);
@@ -285,14 +331,11 @@ export function checkGameCard(card: unknown, ctx: CardContext): Checked<RemoteGa
       return refuse(field, `${problem}，不能当远处游戏的名字或别名：小朋友说这句话时，会被当成要玩这个游戏，说的话就会发到别人的服务器上。请游戏的作者换一个名字。`, `name ${JSON.stringify(name)} is reserved (a built-in command, greeting, chat phrase or another game's name)`);
   }
 
-  // Capability tags (at least one; `capability:voice` counts).
-  const tags = strings(skill.tags) ?? [];
-  const capabilityTags = tags.filter((t) => t.startsWith(CAPABILITY_TAG) && t.length > CAPABILITY_TAG.length);
-  if (capabilityTags.length === 0)
-    return refuse(at('tags'), '游戏名片上没有写游戏要用机器人的哪些本领（capability:…）。只用声音玩的游戏请写 capability:voice。', `skill tags must include at least one "${CAPABILITY_TAG}<name>" tag`);
-  const capabilities = capabilityTags.map((t) => t.slice(CAPABILITY_TAG.length)).filter((c): c is Capability => (CAPABILITIES as readonly string[]).includes(c));
+  return { ok: true, value: { title, rawDescription, aliases } };
+}
 
-  // The messages are JSON data parts: the modes, when given, must allow them.
+/** The messages are JSON data parts: the modes, when given, must allow them. */
+function modesRefusal(card: Card, skill: Record<string, unknown>, at: (f: string) => string): Refused | null {
   for (const [field, modes] of [
     ['defaultInputModes', card.defaultInputModes],
     ['defaultOutputModes', card.defaultOutputModes],
@@ -304,11 +347,7 @@ export function checkGameCard(card: unknown, ctx: CardContext): Checked<RemoteGa
       return refuse(field, '这个游戏不收发游戏厅用的 JSON 消息（application/json），没法一起玩。', `${field} (${list.join(', ')}) does not include ${JSON_MEDIA}`);
   }
 
-  const description = rawDescription.trim() || title;
-  return {
-    ok: true,
-    value: { id, title, description, aliases, capabilityTags, capabilities, voiceOnly: capabilityTags.includes(VOICE_ONLY_TAG), agentName: agentName.trim(), agentVersion, interfaces },
-  };
+  return null;
 }
 
 /** The UTF-8 length of a string, in bytes. */

@@ -2,7 +2,7 @@
  * The companion's boundaries, said the same way to every model that talks to a child: the main
  * agent (src/core/arcade/prompt.ts), every game (the common prompt, src/games/skill-agent.ts) and
  * the Studio's games (the manager and the workers that write what the robot says,
- * src/core/studio/manager-tools.ts, worker-context.ts). The speaking path checks what comes back
+ * src/core/studio/manager-tools.ts, helper-context.ts). The speaking path checks what comes back
  * anyway (./classify.ts); this is so that it rarely has to.
  */
 export const HONEST_COMPANION = [

@@ -5,23 +5,23 @@
  *
  * Guards (the blackboard's "beforeChange"):
  * - only the user accepts, rejects or edits a design fact;
- * - a worker's submit writes only the output tags its skill declares, and only tags of the package;
+ * - a helper's submit writes only the output tags its skill declares, and only tags of the package;
  * - the agent never writes (it has no write operation at all; it acts through boundary tools);
- * - `运行.*` tags follow the package's play policy: written by run workers / the runtime, live at once.
+ * - `运行.*` tags follow the package's play policy: written by run helpers / the runtime, live at once.
  *
- * A redo over an accepted design fact: the worker's new draft does not erase the user's decision.
+ * A redo over an accepted design fact: the helper's new draft does not erase the user's decision.
  * The entry keeps the earlier fact in `accepted`; while the redo draft is pending the tag counts as
- * not accepted (so it is not "ready" and workers do not read it), accepting or editing the draft
+ * not accepted (so it is not "ready" and helpers do not read it), accepting or editing the draft
  * replaces the fact, and rejecting it puts the earlier fact back in force (status accepted).
  */
 type TagStatus = 'draft' | 'accepted' | 'rejected';
-type Actor = 'user' | 'agent' | 'worker' | 'runtime';
+type Actor = 'user' | 'agent' | 'helper' | 'runtime';
 
 interface Provenance {
   by: Actor;
-  workerId?: string;
+  helperId?: string;
   skill?: string;
-  /** Manager burst number (counted per session) in which the worker was invoked. */
+  /** Manager burst number (counted per session) in which the helper was invoked. */
   burst?: number;
   at: number;
 }
@@ -49,7 +49,7 @@ export interface TagEntry {
   /** When the status last became accepted, and by whom. */
   decidedAt?: number;
   editedByUser?: boolean;
-  /** Every rejected draft of this tag, oldest first (the worker redoing it reads the last reason). */
+  /** Every rejected draft of this tag, oldest first (the helper redoing it reads the last reason). */
   rejections: Rejection[];
   revision: number;
   /** The earlier accepted fact, while this entry is a redo draft over it (restored if the draft is rejected). */
@@ -85,17 +85,17 @@ function requireDeclared(board: Blackboard, tag: string): void {
 }
 
 export interface Submission {
-  workerId: string;
+  helperId: string;
   skill: string;
   burst: number;
   at: number;
-  /** The skill's declared output tags (from the manifest, never from the worker). */
+  /** The skill's declared output tags (from the manifest, never from the helper). */
   declaredWrites: readonly string[];
   values: Record<string, unknown>;
 }
 
 /**
- * A worker's `submit`: design tags become drafts waiting for the user; play tags are live at once.
+ * A helper's `submit`: design tags become drafts waiting for the user; play tags are live at once.
  * All-or-nothing: one undeclared tag refuses the whole submission.
  */
 export function submit(board: Blackboard, s: Submission): Blackboard {
@@ -114,7 +114,7 @@ export function submit(board: Blackboard, s: Submission): Blackboard {
       name: t,
       value: s.values[t],
       status: live ? 'accepted' : 'draft',
-      provenance: { by: 'worker', workerId: s.workerId, skill: s.skill, burst: s.burst, at: s.at },
+      provenance: { by: 'helper', helperId: s.helperId, skill: s.skill, burst: s.burst, at: s.at },
       decidedAt: live ? s.at : undefined,
       rejections: prev?.rejections ?? [],
       revision: (prev?.revision ?? 0) + 1,
@@ -164,7 +164,7 @@ export function accept(board: Blackboard, tag: string, actor: Actor, at: number)
 
 export function reject(board: Blackboard, tag: string, reason: string, actor: Actor, at: number): Blackboard {
   const e = requireUserDraft(board, tag, actor, '驳回');
-  if (!reason.trim()) throw new BoardError('empty_reason', '驳回时请写一句理由，worker 会按理由重做');
+  if (!reason.trim()) throw new BoardError('empty_reason', '驳回时请写一句理由，会按理由重做');
   const rejections = [...e.rejections, { reason: reason.trim(), value: e.value, at, provenance: e.provenance }];
   // A rejected redo leaves the earlier accepted fact in force: only the user decides facts.
   if (e.accepted) return put(board, { ...decided(e), ...e.accepted, editedByUser: e.accepted.editedByUser, status: 'accepted', rejections, revision: e.revision + 1 });

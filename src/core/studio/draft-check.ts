@@ -1,15 +1,15 @@
 /**
  * The runtime's checks on a design value before it reaches the board, for every author:
- * - its shape, against the tag's schema (a worker's draft, a parent's edit, a hand-written deck);
+ * - its shape, against the tag's schema (a helper's draft, a parent's edit, a hand-written deck);
  * - a game name already in the arcade is refused, with a free one suggested;
  * - a game name that is also one of its answers is refused, with another suggested (a child's
  *   answer would sound like asking for the game);
  * - the shape of play and its run skill list agree with the package's paradigms;
- * and for a worker's draft also:
+ * and for a helper's draft also:
  * - rounds and age equal what the parent said (when they said it);
  * - a redo is not the very draft the parent rejected (the reason must change something, or the
- *   worker asks the parent why it cannot).
- * Problems are sentences a parent (or a worker, who retries) can act on. Pure.
+ *   helper asks the parent why it cannot).
+ * Problems are sentences a parent (or a helper, who retries) can act on. Pure.
  */
 import { acceptedValue, type Blackboard } from './blackboard.ts';
 import { freeName, nameTaken, takenNameMessage } from './names.ts';
@@ -25,7 +25,7 @@ export interface DraftContext {
   board: Blackboard;
   /** Names (titles and aliases) of the games already in the arcade, this design's own excluded. */
   taken: readonly string[];
-  by: 'worker' | 'user';
+  by: 'helper' | 'user';
 }
 
 /** Everything the parent has said in this design, in order (their requests and their reasons). */
@@ -90,7 +90,7 @@ export function draftProblems(pkg: SkillPackage, values: Record<string, unknown>
       const name = at(value, path);
       if (typeof name === 'string' && nameTaken(name, ctx.taken)) out.push(takenNameMessage(name, ctx.taken));
     }
-    if (ctx.by !== 'worker') continue;
+    if (ctx.by !== 'helper') continue;
     for (const [path, f] of marked(def.schema, (x) => x.stated !== undefined)) {
       const v = at(value, path);
       if (f.stated === 'rounds') {

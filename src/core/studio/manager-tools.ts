@@ -1,7 +1,7 @@
 /**
  * The manager's tools (seed 004 §3, §9), as the agent tool loop offers them
  * (src/core/agent/tool-loop.ts): loop tools (`read_blackboard`, `list_skills`, `missing_skills`)
- * append a result and keep the burst going; boundary tools (`run_worker`, `ask_user`,
+ * append a result and keep the burst going; boundary tools (`run_helper`, `ask_user`,
  * `declare_instance_ready`, and in play `reply`, `finish`) end the loop by turning into a
  * phase-machine event. The agent never passes input tags and never writes the board.
  */
@@ -13,7 +13,7 @@ import { isLoopTool, type PhaseEvent, type PhaseState } from './phase-machine.ts
 import { missingInstantiateSkills } from './planner.ts';
 
 export const MANAGER_AGENT = 'studio:manager';
-export const workerAgent = (skill: string) => `studio:worker:${skill}`;
+export const helperAgent = (skill: string) => `studio:helper:${skill}`;
 
 const noArgs = { type: 'object', properties: {}, required: [], additionalProperties: false };
 
@@ -24,12 +24,12 @@ export function managerToolSpecs(pkg: SkillPackage, state: PhaseState, allowed: 
     read_blackboard: { name: 'read_blackboard', description: '查看黑板：每个标签的状态（草稿／已采用／被驳回）和简短内容。', parameters: noArgs },
     list_skills: { name: 'list_skills', description: '列出技能包里的 skill：阶段、读写的标签。', parameters: noArgs },
     missing_skills: { name: 'missing_skills', description: '按 run skill 倒推：还缺哪些 instantiate skill、下一步该跑哪个、是否可以宣布完成。', parameters: noArgs },
-    run_worker: {
-      name: 'run_worker',
+    run_helper: {
+      name: 'run_helper',
       description:
         state.stage === 'play'
           ? '运行一个 run skill。运行时执行它（不要传标签内容）；它写的「运行.回复」直接说给孩子听。'
-          : '运行一个 skill 的 worker。运行时会自己给它拼好上下文（不要传标签内容）。',
+          : '运行一个 skill 的 helper。运行时会自己给它拼好上下文（不要传标签内容）。',
       parameters: { type: 'object', properties: { skill: { type: 'string', enum: stageSkills.map((s) => s.id) } }, required: ['skill'], additionalProperties: false },
     },
     ask_user: {
@@ -57,8 +57,8 @@ export function managerSystemPrompt(pkg: SkillPackage, stage: 'design' | 'play',
     .join('\n');
   const role =
     stage === 'design'
-      ? '你是游戏设计工作室的总管。你和家长一起设计一个新游戏：决定下一步运行哪个 skill 的 worker；worker 产出草稿，家长采用后才成为事实。先看 missing_skills；缺什么就 run_worker；家长驳回的草稿要重新运行那个 skill；全部采用后 declare_instance_ready。'
-      : '你是这局游戏的主持总管。孩子每说一句话，你决定调用哪个 run skill（run_worker）；运行时执行它、更新「运行.*」标签。写「运行.回复」的 skill 跑完，运行时就把这句话说给孩子听，这一轮结束；其他 skill 的结果交回给你，再决定下一步。只有不需要 skill 的时候才自己 reply。';
+      ? '你是游戏设计工作室的总管。你和家长一起设计一个新游戏：决定下一步运行哪个 skill 的 helper；helper 产出草稿，家长采用后才成为事实。先看 missing_skills；缺什么就 run_helper；家长驳回的草稿要重新运行那个 skill；全部采用后 declare_instance_ready。'
+      : '你是这局游戏的主持总管。孩子每说一句话，你决定调用哪个 run skill（run_helper）；运行时执行它、更新「运行.*」标签。写「运行.回复」的 skill 跑完，运行时就把这句话说给孩子听，这一轮结束；其他 skill 的结果交回给你，再决定下一步。只有不需要 skill 的时候才自己 reply。';
   const child = stage === 'play' ? `\n\n# 对孩子\n${HONEST_COMPANION}` : '';
   return `${role}${child}\n\n# 技能包：${pkg.title}\n${pkg.description}\n\n# 约束\n${pkg.constraints.map((c) => `- ${c}`).join('\n')}\n\n# skill\n${skills}\n\n每一步只调用一个工具。`;
 }
@@ -72,7 +72,7 @@ function brief(value: unknown, max = 80): string {
 const STATUS_ZH: Record<TagEntry['status'], string> = { draft: '草稿', accepted: '已采用', rejected: '被驳回' };
 
 /**
- * Fields the package hides from run workers (context rules `{hide: [...]}`, e.g. a card's answer)
+ * Fields the package hides from run helpers (context rules `{hide: [...]}`, e.g. a card's answer)
  * stay hidden from the manager's blackboard view too: a short question would otherwise let the
  * answer into the shortened preview (no prompt holds an unrevealed answer).
  */
@@ -113,20 +113,20 @@ type ParsedStep = { kind: 'loop'; name: string } | { kind: 'boundary'; event: Ph
 
 /**
  * Validates the model's step against the tools allowed now and turns a boundary tool into the
- * phase event it stands for. `newWorkerId` is only called for a valid `run_worker`.
+ * phase event it stands for. `newHelperId` is only called for a valid `run_helper`.
  */
-export function parseManagerStep(step: Step, allowed: string[], pkg: SkillPackage, stage: 'design' | 'play' | 'done', newWorkerId: () => string): ParsedStep {
+export function parseManagerStep(step: Step, allowed: string[], pkg: SkillPackage, stage: 'design' | 'play' | 'done', newHelperId: () => string): ParsedStep {
   if (!allowed.includes(step.action)) return { kind: 'invalid', message: `工具「${step.action}」现在不可用；可用：${allowed.join('、')}` };
   if (isLoopTool(step.action)) return { kind: 'loop', name: step.action };
   const a = step.args ?? {};
   const text = (k: string) => (typeof a[k] === 'string' ? (a[k] as string).trim() : '');
   switch (step.action) {
-    case 'run_worker': {
+    case 'run_helper': {
       const want = stage === 'play' ? 'run' : 'instantiate';
       const skill = pkg.skills.find((s) => s.id === a.skill && s.stage === want);
       if (!skill) return { kind: 'invalid', message: `没有 ${want} skill「${String(a.skill)}」` };
-      if ('inputs' in a || 'tags' in a) return { kind: 'invalid', message: 'run_worker 不接受标签内容：worker 的上下文由运行时拼接' };
-      return { kind: 'boundary', name: step.action, event: { type: 'agent_run_worker', skill: skill.id, workerId: newWorkerId() } };
+      if ('inputs' in a || 'tags' in a) return { kind: 'invalid', message: 'run_helper 不接受标签内容：helper 的上下文由运行时拼接' };
+      return { kind: 'boundary', name: step.action, event: { type: 'agent_run_helper', skill: skill.id, helperId: newHelperId() } };
     }
     case 'ask_user': {
       const q = text('question');

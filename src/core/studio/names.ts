@@ -21,7 +21,7 @@ export function freeName(name: string, taken: readonly string[]): string {
   for (let n = 2; ; n++) if (!nameTaken(`${base} ${n}`, taken)) return `${base} ${n}`;
 }
 
-/** The refusal a parent (or a worker) gets for a taken name, with a free one to take instead. */
+/** The refusal a parent (or a helper) gets for a taken name, with a free one to take instead. */
 export function takenNameMessage(name: string, taken: readonly string[]): string {
   return `游戏厅里已经有叫「${name.trim()}」的游戏了，换一个名字吧，比如「${freeName(name, taken)}」。`;
 }

@@ -1,7 +1,7 @@
 /**
  * What a parent's words state plainly, read the same way everywhere: how many rounds, how old the
  * child is, easier or harder, "yes, take it", and a card said in one breath. The runtime checks a
- * worker's draft against the stated rounds and age (draft-check.ts); the demo brain reads the same
+ * helper's draft against the stated rounds and age (draft-check.ts); the demo brain reads the same
  * words a model reads. Pure.
  */
 import { parseChineseNumeral } from '../speech/numbers.ts';
@@ -65,7 +65,7 @@ export function statedOpening(text: string): string | undefined {
   return m?.[1]?.trim().replace(/[，,]$/, '') || undefined;
 }
 
-interface SpokenCard {
+export interface SpokenCard {
   prompt: string;
   answer: string;
   aliases: string[];

@@ -3,9 +3,9 @@
  * small JSON-schema subset with the labels a parent reads. One declaration serves four readers:
  * - the parent's form (改一改, the card form): fields, rows, labels, limits;
  * - the plain summary of a draft (`summary`, `list` templates);
- * - the checks: a worker's submit, a parent's edit, a hand-written deck (`valueProblems`: ajv
+ * - the checks: a helper's submit, a parent's edit, a hand-written deck (`valueProblems`: ajv
  *   validates the value against the JSON schema below, the problems are worded for the parent);
- * - the worker's submit tool, as standard JSON schema (`toJsonSchema`).
+ * - the helper's submit tool, as standard JSON schema (`toJsonSchema`).
  * Pure.
  */
 import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
@@ -40,7 +40,7 @@ export interface FieldSchema {
   readOnly?: boolean;
   /** Not shown in the form (ids). */
   hidden?: boolean;
-  /** A worker's value must equal what the parent said, when they said it. */
+  /** A helper's value must equal what the parent said, when they said it. */
   stated?: 'rounds' | 'age';
   /** The game's name in the arcade: it may not be taken already. */
   gameName?: boolean;

@@ -9,7 +9,7 @@ export type CodeExecutor = (reads: Record<string, unknown>) => Record<string, un
 
 /** One line of the conversation shown on the Studio screen. */
 export interface TranscriptItem {
-  who: 'user' | 'agent' | 'worker' | 'system';
+  who: 'user' | 'agent' | 'helper' | 'system';
   text: string;
   at: number;
   skill?: string;
@@ -24,14 +24,14 @@ export interface SessionSnapshot {
   board: Blackboard;
   /** The manager's conversation (system prompt first). */
   manager: ChatMessage[];
-  /** The worker waiting for the user's answer (its own conversation), if any. */
-  pendingWorker: { workerId: string; skill: string; messages: ChatMessage[] } | null;
+  /** The helper waiting for the user's answer (its own conversation), if any. */
+  pendingHelper: { helperId: string; skill: string; messages: ChatMessage[] } | null;
   transcript: TranscriptItem[];
   seq: number;
   savedAt: number;
 }
 
-type DesignTraceKind = 'user_input' | 'user_decision' | 'burst' | 'tool_call' | 'worker_run' | 'model_error' | 'declared' | 'play_turn';
+type DesignTraceKind = 'user_input' | 'user_decision' | 'burst' | 'tool_call' | 'helper_run' | 'model_error' | 'declared' | 'play_turn';
 
 export interface DesignTraceEntry {
   projectId: string;

@@ -9,34 +9,11 @@
 import { systemClock, type Clock } from '../clock.ts';
 import { encodeFrame, encodeJsonFrame, FrameDecoder, FrameType, jsonPayload, nextSeq, type Frame } from '../../core/robot/frame.ts';
 import { EXPRESSIONS, LIMITS, PROTOCOL_VERSION, TIMING, type DeviceErrorCode, type Hello } from '../../core/robot/messages.ts';
+import { LostReplies, noFaults, type SimFaults } from './faults.ts';
+import { Lane } from './lanes.ts';
 import { methodHandler, type Params, type Reply, type Request, type SimControls } from './methods.ts';
 import { MOTION } from './motion.ts';
-import type { RobotState, ScreenContent } from './state.ts';
-
-interface SimFaults {
-  /** Corrupt the next N frames the robot sends (the host sees CRC errors). */
-  corruptOut: number;
-  /** Drop the next N frames the robot receives, as if their CRC were bad. */
-  corruptIn: number;
-  /** Extra delay before every command is read and acked (ms). */
-  ackDelay: number;
-  /** Never report done (commands still run). */
-  noDone: boolean;
-  /** Hung firmware: reads nothing, answers nothing (not even pings). */
-  mute: boolean;
-  /**
-   * Lose the Ack of the next N requests of a method, e.g. `{'head.gesture': 1}`: the command runs,
-   * the host does not hear the Ack; the Ack re-sent for its retransmission gets through.
-   */
-  loseAck: Record<string, number>;
-  /** Lose the Done of the next N requests of a method (the Done re-sent for a retransmission gets through). */
-  loseDone: Record<string, number>;
-  /**
-   * Lose every reply (Ack, Done, re-sent ones too) of the N-th next request of a method, e.g.
-   * `{'draw.stroke': 5}`: the robot runs it, the host hears nothing about it.
-   */
-  loseReplies: Record<string, number>;
-}
+import { initialRobotState, type RobotState, type ScreenContent } from './state.ts';
 
 export interface SimOptions {
   clock?: Clock;
@@ -53,49 +30,16 @@ export interface SimOptions {
 
 const BOOT_BANNER = 'ESP-ROM:esp32s3-20210327\r\nBuild:Mar 27 2021\r\nrst:0x1 (POWERON),boot:0x8 (SPI_FAST_FLASH_BOOT)\r\nentry 0x403c9880\r\n';
 
-interface Job {
-  seq: number;
-  ms: number;
-  start(): void;
-  finish(): void;
-}
-
-interface Channel {
-  queue: Job[];
-  busy: Job | null;
-  busyEnds: number;
-  timer: unknown;
-  limit: number;
-}
-
 interface Recent {
   key: string;
   ack?: Uint8Array;
   done?: Uint8Array;
 }
 
-function initialState(): RobotState {
-  return {
-    powered: false,
-    booted: false,
-    boot: 0,
-    face: null,
-    content: { kind: 'idle' },
-    head: { gesture: null, seq: 0, times: 0, period: 0, amp: 0 },
-    gestures: [],
-    hostLost: false,
-    commands: 0,
-    badFrames: 0,
-  };
-}
-
 export class FirmwareSim {
-  state: RobotState = initialState();
-  readonly faults: SimFaults = { corruptOut: 0, corruptIn: 0, ackDelay: 0, noDone: false, mute: false, loseAck: {}, loseDone: {}, loseReplies: {} };
-  /** Requests whose first Ack / Done is lost (`faults.loseAck`, `loseDone`), and those whose every reply is (`faults.loseReplies`). */
-  private readonly ackLost = new Set<number>();
-  private readonly doneLost = new Set<number>();
-  private readonly silenced = new Set<number>();
+  state: RobotState = initialRobotState();
+  readonly faults: SimFaults = noFaults();
+  private readonly lost = new LostReplies(this.faults);
   private readonly clock: Clock;
   private readonly random: () => number;
   private wire: ((bytes: Uint8Array) => void) | null = null;
@@ -105,8 +49,8 @@ export class FirmwareSim {
   private timers = new Set<unknown>();
   private evtSeq = 0;
   private recent: Recent[] = [];
-  private screen: Channel = { queue: [], busy: null, busyEnds: 0, timer: undefined, limit: LIMITS.screenQueue };
-  private head: Channel = { queue: [], busy: null, busyEnds: 0, timer: undefined, limit: LIMITS.headQueue };
+  private screen: Lane = this.lane(LIMITS.screenQueue);
+  private head: Lane = this.lane(LIMITS.headQueue);
   private lastHostRx = 0;
   /** The drawing the latest draw.begin announced (strokes are checked against it on arrival). */
   private readonly drawing: SimControls['drawing'] = { id: null, animate: true };
@@ -165,7 +109,7 @@ export class FirmwareSim {
 
   private boot(): void {
     this.reset();
-    this.state = { ...initialState(), gestures: this.state.gestures, powered: true, boot: Math.floor(this.random() * 0xffffffff) >>> 0 || 1 };
+    this.state = { ...initialRobotState(), gestures: this.state.gestures, powered: true, boot: Math.floor(this.random() * 0xffffffff) >>> 0 || 1 };
     this.notify();
     if (this.opts.bootBanner !== false) this.wire?.(new TextEncoder().encode(BOOT_BANNER));
     this.after(this.opts.bootMs ?? MOTION.boot, () => {
@@ -180,13 +124,11 @@ export class FirmwareSim {
     this.generation++;
     for (const t of this.timers) this.clock.clearTimeout(t);
     this.timers.clear();
-    this.screen = { queue: [], busy: null, busyEnds: 0, timer: undefined, limit: LIMITS.screenQueue };
-    this.head = { queue: [], busy: null, busyEnds: 0, timer: undefined, limit: LIMITS.headQueue };
+    this.screen = this.lane(LIMITS.screenQueue);
+    this.head = this.lane(LIMITS.headQueue);
     this.recent = [];
     this.recentSeqs = [];
-    this.ackLost.clear();
-    this.doneLost.clear();
-    this.silenced.clear();
+    this.lost.clear();
     this.decoder = new FrameDecoder(() => this.bad());
     this.drawing.id = null;
     this.blob = null;
@@ -241,7 +183,7 @@ export class FirmwareSim {
     const recent: Recent = { key };
     this.remember(frame.seq, recent);
     if (!body || typeof body.method !== 'string') return this.nak(frame.seq, recent, 'bad_json', 'payload is not {method, params}');
-    this.injectLoss(frame.seq, body.method);
+    this.lost.arrived(frame.seq, body.method);
     const params = (body.params && typeof body.params === 'object' ? body.params : {}) as Params;
     const run = () => {
       this.set({ commands: this.state.commands + 1 });
@@ -250,22 +192,6 @@ export class FirmwareSim {
     // A slow robot: the command sits unread for a while (retransmissions meanwhile are duplicates).
     if (this.faults.ackDelay > 0) this.after(this.faults.ackDelay, run);
     else run();
-  }
-
-  private injectLoss(seq: number, method: string): void {
-    const { loseAck, loseDone, loseReplies } = this.faults;
-    if ((loseAck[method] ?? 0) > 0) {
-      loseAck[method]--;
-      this.ackLost.add(seq);
-    }
-    if ((loseDone[method] ?? 0) > 0) {
-      loseDone[method]--;
-      this.doneLost.add(seq);
-    }
-    if ((loseReplies[method] ?? 0) > 0 && --loseReplies[method] === 0) {
-      delete loseReplies[method];
-      this.silenced.add(seq);
-    }
   }
 
   private recentSeqs: number[] = [];
@@ -299,7 +225,7 @@ export class FirmwareSim {
     helloBody: () => this.helloBody(),
     set: (patch) => this.set(patch),
     stopAll: () => this.stopAll(),
-    laneWait: (lane) => this.waitOf(lane === 'head' ? this.head : this.screen),
+    laneWait: (lane) => (lane === 'head' ? this.head : this.screen).wait(),
     sendHello: () => this.sendHello(),
     drawing: this.drawing,
     receiveImage: (req, w, h, len) => {
@@ -356,42 +282,24 @@ export class FirmwareSim {
   }
 
   /** Queues a job on a lane and acks it with the time until it will be done (`ack` false: acked already). */
-  private enqueue(ch: Channel, seq: number, recent: Recent, ms: number, start: () => void, finish: () => void, ack = true): void {
-    if (ack && ch.queue.length >= ch.limit) return this.nak(seq, recent, 'busy', 'queue full');
-    const wait = this.waitOf(ch);
-    ch.queue.push({ seq, ms, start, finish: () => { finish(); this.done(seq, recent, { ok: true }); } });
+  private enqueue(ch: Lane, seq: number, recent: Recent, ms: number, start: () => void, finish: () => void, ack = true): void {
+    if (ack && ch.full) return this.nak(seq, recent, 'busy', 'queue full');
+    const wait = ch.wait();
+    ch.push({ seq, ms, start, finish: () => { finish(); this.done(seq, recent, { ok: true }); } });
     if (ack) this.ack(seq, recent, wait + ms);
-    this.pump(ch);
   }
 
-  /** How long until a lane has finished everything it holds (ms). */
-  private waitOf(ch: Channel): number {
-    return (ch.busy ? Math.max(0, ch.busyEnds - this.clock.now()) : 0) + ch.queue.reduce((a, j) => a + j.ms, 0);
-  }
-
-  private pump(ch: Channel): void {
-    if (ch.busy || ch.queue.length === 0) return;
-    const job = ch.queue.shift()!;
-    ch.busy = job;
-    ch.busyEnds = this.clock.now() + job.ms;
-    job.start();
-    ch.timer = this.after(job.ms, () => {
-      if (ch.busy !== job) return;
-      ch.busy = null;
-      job.finish();
-      this.pump(ch);
+  private lane(limit: number): Lane {
+    return new Lane(limit, { now: () => this.clock.now() }, (ms, fn) => this.after(ms, fn), (t) => {
+      this.clock.clearTimeout(t);
+      this.timers.delete(t);
     });
   }
 
   /** Stops motion and drops queued work (each dropped command reports done with `stopped`). */
   private stopAll(): void {
     for (const ch of [this.head, this.screen]) {
-      const dropped = [...(ch.busy ? [ch.busy] : []), ...ch.queue];
-      this.clock.clearTimeout(ch.timer);
-      this.timers.delete(ch.timer);
-      ch.busy = null;
-      ch.queue = [];
-      for (const job of dropped) {
+      for (const job of ch.drop()) {
         const r = this.recentFor(job.seq);
         if (r) this.done(job.seq, r, { ok: false, code: 'stopped', msg: 'sys.stop or sys.idle' });
       }
@@ -421,14 +329,14 @@ export class FirmwareSim {
   private ack(seq: number, recent: Recent, ms: number): void {
     const bytes = encodeJsonFrame(FrameType.Ack, seq, { ms: Math.round(ms) });
     recent.ack = bytes;
-    if (this.ackLost.delete(seq)) return;
+    if (this.lost.loseAck(seq)) return;
     this.out(seq, bytes);
   }
 
   private nak(seq: number, recent: Recent, code: DeviceErrorCode, msg: string): void {
     const bytes = encodeJsonFrame(FrameType.Ack, seq, { error: { code, msg } });
     recent.ack = bytes;
-    if (this.ackLost.delete(seq)) return;
+    if (this.lost.loseAck(seq)) return;
     this.out(seq, bytes);
   }
 
@@ -437,13 +345,13 @@ export class FirmwareSim {
     const body = reply.ok ? { ok: true } : { ok: false, error: { code: reply.code, msg: reply.msg } };
     const bytes = encodeJsonFrame(FrameType.Done, seq, body);
     recent.done = bytes;
-    if (this.doneLost.delete(seq)) return;
+    if (this.lost.loseDone(seq)) return;
     this.out(seq, bytes);
   }
 
   /** An Ack or Done for request `seq` (unless fault injection loses every reply to it). */
   private out(seq: number, bytes: Uint8Array): void {
-    if (!this.silenced.has(seq)) this.send(bytes);
+    if (!this.lost.silent(seq)) this.send(bytes);
   }
 
   private sendHello(): void {

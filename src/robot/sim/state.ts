@@ -60,3 +60,19 @@ type ScreenMode = 'face' | ScreenContent['kind'];
 export function screenMode(s: RobotState): ScreenMode {
   return s.face ? 'face' : s.content.kind;
 }
+
+/** A robot switched off: nothing shown, nothing moving, nothing counted. */
+export function initialRobotState(): RobotState {
+  return {
+    powered: false,
+    booted: false,
+    boot: 0,
+    face: null,
+    content: { kind: 'idle' },
+    head: { gesture: null, seq: 0, times: 0, period: 0, amp: 0 },
+    gestures: [],
+    hostLost: false,
+    commands: 0,
+    badFrames: 0,
+  };
+}

@@ -12,7 +12,7 @@
  */
 import type { ChatMessage, ChatModel } from '../../core/llm/types.ts';
 import type { CodeExecutor } from '../../core/studio/types.ts';
-import { StudioSession, type SessionDeps } from '../phase-runtime.ts';
+import { StudioSession, type SessionDeps } from '../studio-session.ts';
 import { codeExecutorsFor, playReaderFor, playTruthFor, type PlayableGame, type PlayReader, type PlayReply } from '../play-stage.ts';
 import type { CardAsset, PlayBook } from '../../core/studio/types.ts';
 import { abortReason, signalBoundModel } from './bound-model.ts';
@@ -154,7 +154,7 @@ export class PlayRuntime {
     const v = this.session.view;
     if (!r.ok || r.replies.length === 0) {
       const reason = !r.ok ? (r.message ?? '运行时拒绝了这一步') : v.state.error ? `${v.state.error.code}: ${v.state.error.message}` : (v.waiting?.kind ?? '没有回复');
-      const detail = v.waiting?.kind === 'worker_failed' ? `${v.waiting.skill}: ${v.waiting.message}` : v.waiting?.kind === 'burst_cap' ? `连续 ${v.waiting.rounds} 步没有回复（上限 ${v.waiting.cap}）` : '';
+      const detail = v.waiting?.kind === 'helper_failed' ? `${v.waiting.skill}: ${v.waiting.message}` : v.waiting?.kind === 'burst_cap' ? `连续 ${v.waiting.rounds} 步没有回复（上限 ${v.waiting.cap}）` : '';
       this.restore(before);
       return { ok: false, reason: detail ? `${reason}（${detail}）` : reason };
     }

@@ -10,19 +10,17 @@
  * while the robot reads and until it has been quiet for a moment.
  */
 import { VoiceLoop } from '../../speech/voice-loop.ts';
+import type { StudioMic } from '../../studio/studio-controller.ts';
 import type { AppRuntime } from '../app-runtime.ts';
 
-export interface StudioVoice {
-  loop: VoiceLoop;
-  dispose(): void;
-}
-
-export function studioVoice(rt: Pick<AppRuntime, 'recognizer' | 'speech' | 'loop'>, onWords: (text: string) => Promise<unknown>): StudioVoice {
+export function studioVoice(rt: Pick<AppRuntime, 'recognizer' | 'speech' | 'loop'>, onWords: (text: string) => Promise<unknown>): StudioMic {
   const arcadeWasListening = rt.loop.isEnabled;
   if (arcadeWasListening) rt.loop.setEnabled(false);
   const loop = new VoiceLoop({ mic: rt.recognizer, speech: rt.speech, mode: 'push-to-talk', onInput: (text) => onWords(text) });
   return {
-    loop,
+    pushToTalk: () => loop.pushToTalk(),
+    onState: (fn) => loop.onState(fn),
+    onStatus: (fn) => rt.recognizer.onStatus(fn),
     dispose() {
       loop.dispose();
       if (arcadeWasListening) rt.loop.setEnabled(true);

@@ -10,7 +10,7 @@ import { installSpeechFake } from '../fakes/speech-fake.ts';
 import { idle, say, spoken } from './child.ts';
 
 /** Words a parent must never meet in the Studio's main view (only under 技术细节). */
-export const DEVELOPER_TERMS = ['worker', 'run_skill', '设计.', '运行.', '黑板', '总管', 'JSON'];
+export const DEVELOPER_TERMS = ['worker', 'helper', 'run_skill', '设计.', '运行.', '黑板', '总管', 'JSON'];
 
 export const SIZES = { phone: { width: 390, height: 844 }, portrait: { width: 820, height: 1180 }, landscape: { width: 1180, height: 820 } } as const;
 

@@ -13,13 +13,13 @@ import { systemPrompt } from '../../../src/core/arcade/prompt.ts';
 import { HONEST_COMPANION } from '../../../src/core/safety/honesty.ts';
 import { COMMON_PROMPT } from '../../../src/games/skill-agent.ts';
 import { managerSystemPrompt } from '../../../src/core/studio/manager-tools.ts';
-import { assembleWorkerContext } from '../../../src/core/studio/worker-context.ts';
+import { assembleHelperContext } from '../../../src/core/studio/helper-context.ts';
 import * as bb from '../../../src/core/studio/blackboard.ts';
 import { quizPackage } from '../studio/helpers.ts';
 import { FakeGameClient, FakeSpeaker, GAMES, until } from './fakes.ts';
 
 describe('the same boundaries in every prompt a child meets', () => {
-  it('main agent, games, the Studio manager in play and the workers that write what the robot says', () => {
+  it('main agent, games, the Studio manager in play and the helpers that write what the robot says', () => {
     expect(HONEST_COMPANION).toContain('不是真人');
     expect(systemPrompt(GAMES)).toContain(HONEST_COMPANION);
     expect(COMMON_PROMPT).toContain(HONEST_COMPANION);
@@ -28,7 +28,7 @@ describe('the same boundaries in every prompt a child meets', () => {
     // The design conversation is with the parent.
     expect(managerSystemPrompt(pkg, 'design')).not.toContain(HONEST_COMPANION);
     const board = bb.emptyBoard(Object.keys(pkg.tags));
-    for (const s of pkg.skills.filter((x) => x.stage === 'run' || x.id === 'persona')) expect(assembleWorkerContext(pkg, s, board).upper, s.id).toContain(HONEST_COMPANION);
+    for (const s of pkg.skills.filter((x) => x.stage === 'run' || x.id === 'persona')) expect(assembleHelperContext(pkg, s, board).upper, s.id).toContain(HONEST_COMPANION);
   });
 
   it('asked who it is, the demo brain says it is a robot with a computer brain', async () => {

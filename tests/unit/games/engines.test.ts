@@ -4,7 +4,7 @@ import { GAME_ENGINES } from '../../../workers/game-engines.ts';
 import { loadGameModule } from '../../../src/games/skill-engine.ts';
 import { builtinGames } from '../../../src/games/catalog.ts';
 import { exposeModel } from '../../../src/llm/model-port.ts';
-import { demoPolicy } from '../../../src/llm/demo-policies.ts';
+import { demoPolicy } from '../../../src/llm/demo-registry.ts';
 import { createScriptedModel } from '../../../src/llm/scripted.ts';
 import { exposeDevice } from '../../../src/robot/device-port.ts';
 import { exposeTrace } from '../../../src/trace/trace-port.ts';

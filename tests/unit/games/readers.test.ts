@@ -93,56 +93,56 @@ describe('你画我猜 reader', () => {
 });
 
 describe('问答 (Studio) reader', () => {
-  const tools = [{ name: 'run_worker', description: '', parameters: { type: 'object', properties: { skill: { enum: ['present-card', 'judge-answer', 'give-hint', 'keep-score', 'wrap-up'] } } } }, { name: 'reply', description: '', parameters: {} }];
+  const tools = [{ name: 'run_helper', description: '', parameters: { type: 'object', properties: { skill: { enum: ['present-card', 'judge-answer', 'give-hint', 'keep-score', 'wrap-up'] } } } }, { name: 'reply', description: '', parameters: {} }];
   const child = (words: string): ChatMessage => ({ role: 'user', content: `[孩子] ${words}` });
-  const ran = (lines: string): ChatMessage => toolResultMessage('run_worker', lines);
+  const ran = (lines: string): ChatMessage => toolResultMessage('run_helper', lines);
   const started = [ran('present-card 已更新：{"运行.当前卡":{"id":"c1"}}')];
 
   it("the child's words → judge-answer; stop words → wrap-up; a first turn → present-card", () => {
-    expect(readQuiz({ messages: [child('开始')], tools })).toEqual({ action: 'run_worker', args: { skill: 'present-card' } });
-    expect(readQuiz({ messages: [...started, child('是苹果')], tools })).toEqual({ action: 'run_worker', args: { skill: 'judge-answer' } });
-    expect(readQuiz({ messages: [...started, child('不玩了')], tools })).toEqual({ action: 'run_worker', args: { skill: 'wrap-up' } });
+    expect(readQuiz({ messages: [child('开始')], tools })).toEqual({ action: 'run_helper', args: { skill: 'present-card' } });
+    expect(readQuiz({ messages: [...started, child('是苹果')], tools })).toEqual({ action: 'run_helper', args: { skill: 'judge-answer' } });
+    expect(readQuiz({ messages: [...started, child('不玩了')], tools })).toEqual({ action: 'run_helper', args: { skill: 'wrap-up' } });
   });
 
   it('with the deck known, only words that name an answer (or give up) are judged; chat goes to the model', () => {
     const deck = [{ name: '霸王龙', aliases: ['暴龙'] }, { name: '三角龙', aliases: [] }];
-    expect(readQuiz({ messages: [...started, child('我觉得是暴龙')], tools, deck })).toEqual({ action: 'run_worker', args: { skill: 'judge-answer' } });
-    expect(readQuiz({ messages: [...started, child('不是三角龙')], tools, deck })).toEqual({ action: 'run_worker', args: { skill: 'judge-answer' } });
-    expect(readQuiz({ messages: [...started, child('我不知道')], tools, deck })).toEqual({ action: 'run_worker', args: { skill: 'judge-answer' } });
+    expect(readQuiz({ messages: [...started, child('我觉得是暴龙')], tools, deck })).toEqual({ action: 'run_helper', args: { skill: 'judge-answer' } });
+    expect(readQuiz({ messages: [...started, child('不是三角龙')], tools, deck })).toEqual({ action: 'run_helper', args: { skill: 'judge-answer' } });
+    expect(readQuiz({ messages: [...started, child('我不知道')], tools, deck })).toEqual({ action: 'run_helper', args: { skill: 'judge-answer' } });
     expect(readQuiz({ messages: [...started, child('讲个笑话')], tools, deck })).toBeNull();
     expect(readQuiz({ messages: [...started, child('你喜欢什么颜色')], tools, deck })).toBeNull();
   });
 
   it('the next card after a right answer, a hint after a wrong one, the wrap-up after the last round', () => {
     const judged = (verdict: string, over: boolean) => ran(`judge-answer 已更新：{"运行.判定":${verdict}}\nkeep-score 已更新：{"运行.得分":{"结束":${over}}}`);
-    expect(readQuiz({ messages: [...started, child('苹果'), judged('{"结果":"对","卡":"c1"}', false)], tools })).toEqual({ action: 'run_worker', args: { skill: 'present-card' } });
-    expect(readQuiz({ messages: [...started, child('香蕉'), judged('{"结果":"错","卡":"c1"}', false)], tools })).toEqual({ action: 'run_worker', args: { skill: 'give-hint' } });
-    expect(readQuiz({ messages: [...started, child('苹果'), judged('{"结果":"对","卡":"c1"}', true)], tools })).toEqual({ action: 'run_worker', args: { skill: 'wrap-up' } });
+    expect(readQuiz({ messages: [...started, child('苹果'), judged('{"结果":"对","卡":"c1"}', false)], tools })).toEqual({ action: 'run_helper', args: { skill: 'present-card' } });
+    expect(readQuiz({ messages: [...started, child('香蕉'), judged('{"结果":"错","卡":"c1"}', false)], tools })).toEqual({ action: 'run_helper', args: { skill: 'give-hint' } });
+    expect(readQuiz({ messages: [...started, child('苹果'), judged('{"结果":"对","卡":"c1"}', true)], tools })).toEqual({ action: 'run_helper', args: { skill: 'wrap-up' } });
   });
 });
 
 describe('故事接龙 and 我说你做 (Studio) reader', () => {
-  const offer = (skills: string[]) => [{ name: 'run_worker', description: '', parameters: { type: 'object', properties: { skill: { enum: skills } } } }];
+  const offer = (skills: string[]) => [{ name: 'run_helper', description: '', parameters: { type: 'object', properties: { skill: { enum: skills } } } }];
   const child = (words: string): ChatMessage => ({ role: 'user', content: `[孩子] ${words}` });
-  const ran = (lines: string): ChatMessage => toolResultMessage('run_worker', lines);
+  const ran = (lines: string): ChatMessage => toolResultMessage('run_helper', lines);
 
   it("the child's line continues the story; the last round or stop words end it", () => {
     const tools = offer(['story-open', 'story-continue', 'story-say', 'story-end', 'story-finish']);
     const opened = ran('story-open 已更新：{"运行.故事":{"轮":0,"轮数":4}}');
-    expect(readQuiz({ messages: [child('讲故事')], tools })).toEqual({ action: 'run_worker', args: { skill: 'story-open' } });
-    expect(readQuiz({ messages: [opened, child('小兔子去找妈妈')], tools })).toEqual({ action: 'run_worker', args: { skill: 'story-continue' } });
-    expect(readQuiz({ messages: [opened, child('不讲了')], tools })).toEqual({ action: 'run_worker', args: { skill: 'story-end' } });
+    expect(readQuiz({ messages: [child('讲故事')], tools })).toEqual({ action: 'run_helper', args: { skill: 'story-open' } });
+    expect(readQuiz({ messages: [opened, child('小兔子去找妈妈')], tools })).toEqual({ action: 'run_helper', args: { skill: 'story-continue' } });
+    expect(readQuiz({ messages: [opened, child('不讲了')], tools })).toEqual({ action: 'run_helper', args: { skill: 'story-end' } });
     const last = ran('story-continue 已更新：{"运行.故事":{"轮":3,"轮数":4}}');
-    expect(readQuiz({ messages: [opened, last, child('它们回家了')], tools })).toEqual({ action: 'run_worker', args: { skill: 'story-end' } });
+    expect(readQuiz({ messages: [opened, last, child('它们回家了')], tools })).toEqual({ action: 'run_helper', args: { skill: 'story-end' } });
   });
 
   it('「做好了」 is checked, then the next action or the end', () => {
     const tools = offer(['action-give', 'action-check', 'action-end']);
     const given = ran('action-give 已更新：{"运行.当前动作":{"序号":1}}');
-    expect(readQuiz({ messages: [given, child('做好了')], tools })).toEqual({ action: 'run_worker', args: { skill: 'action-check' } });
+    expect(readQuiz({ messages: [given, child('做好了')], tools })).toEqual({ action: 'run_helper', args: { skill: 'action-check' } });
     const checked = (end: boolean) => ran(`action-check 已更新：{"运行.得分":{"结束":${end}}}`);
-    expect(readQuiz({ messages: [given, child('做好了'), checked(false)], tools })).toEqual({ action: 'run_worker', args: { skill: 'action-give' } });
-    expect(readQuiz({ messages: [given, child('做好了'), checked(true)], tools })).toEqual({ action: 'run_worker', args: { skill: 'action-end' } });
+    expect(readQuiz({ messages: [given, child('做好了'), checked(false)], tools })).toEqual({ action: 'run_helper', args: { skill: 'action-give' } });
+    expect(readQuiz({ messages: [given, child('做好了'), checked(true)], tools })).toEqual({ action: 'run_helper', args: { skill: 'action-end' } });
   });
 });
 

@@ -61,13 +61,13 @@ describe('recording game agents', () => {
 });
 
 describe('recording the Studio', () => {
-  it('records the design manager and workers, then a play session to its end', async () => {
+  it('records the design manager and helpers, then a play session to its end', async () => {
     const r = await recordStudio();
     const agents = new Set(r.design.map((q) => q.agent));
     expect(agents).toContain('studio:manager');
-    expect([...agents].filter((a) => a.startsWith('studio:worker:')).length).toBeGreaterThanOrEqual(4);
+    expect([...agents].filter((a) => a.startsWith('studio:helper:')).length).toBeGreaterThanOrEqual(4);
     // 问答卡牌's run skills are code and the package's reader takes the manager's steps the rules
-    // decide: in play no worker is prompted, and the manager only for what the rules cannot read.
+    // decide: in play no helper is prompted, and the manager only for what the rules cannot read.
     expect(r.play.filter((q) => q.agent !== 'studio:manager')).toEqual([]);
     expect(r.turns[0].reply.text).toContain('第1题');
     expect(r.turns.at(-1)).toMatchObject({ kind: 'end', reply: { session: 'ended' } });

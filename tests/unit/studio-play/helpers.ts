@@ -1,7 +1,7 @@
 /** Fixtures for the studio play agent: a designed 恐龙问答 (through the real design flow), models, contexts. */
 import 'fake-indexeddb/auto';
 import { Book } from '../../../src/studio/book.ts';
-import { StudioSession } from '../../../src/studio/phase-runtime.ts';
+import { StudioSession } from '../../../src/studio/studio-session.ts';
 import { loadPlayableGame, type PlayableGame } from '../../../src/studio/play-stage.ts';
 import { StudioEngine, studioEngineFactory, type StudioEngineDeps } from '../../../src/studio/play/studio-engine.ts';
 import { GameSessions } from '../../../src/games/game-sessions.ts';

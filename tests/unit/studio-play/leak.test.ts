@@ -1,6 +1,6 @@
 /**
  * "Prompts never contain an unrevealed answer", checked on every model request of whole
- * games: the manager (also when it reads the blackboard), every run worker, every turn. A card's
+ * games: the manager (also when it reads the blackboard), every run helper, every turn. A card's
  * answer and aliases may appear only once the card is over (judged right or revealed) or after the
  * child said the name themselves.
  */
@@ -31,7 +31,7 @@ async function playAndScan(game: PlayableGame, moves: (card: CardAsset, turnOnCa
     for (const r of requests.slice(from)) {
       const text = promptText(r);
       // Revealed by the runtime's judge in this very turn (the card is over; the reply will say it).
-      const judged = r.messages.flatMap((m) => toolResultsIn(m).flatMap((t) => (t.name === 'run_worker' && typeof t.result === 'string' && t.result.startsWith('judge-answer 已更新：') ? [t.result] : [])));
+      const judged = r.messages.flatMap((m) => toolResultsIn(m).flatMap((t) => (t.name === 'run_helper' && typeof t.result === 'string' && t.result.startsWith('judge-answer 已更新：') ? [t.result] : [])));
       for (const c of game.cards) {
         if (over.has(c.cardId) || judged.some((j) => j.includes(`"答案":"${c.answer}"`))) continue;
         for (const n of names(c)) {

@@ -6,7 +6,7 @@
 import 'fake-indexeddb/auto';
 import { describe, expect, it } from 'vitest';
 import { Book } from '../../../src/studio/book.ts';
-import { StudioSession } from '../../../src/studio/phase-runtime.ts';
+import { StudioSession } from '../../../src/studio/studio-session.ts';
 import { loadPlayableGame } from '../../../src/studio/play-stage.ts';
 import { handWrittenDesign } from '../../../src/core/studio/hand-written.ts';
 import { clock, designedGame, demoModel, harness, send } from './helpers.ts';
@@ -41,10 +41,10 @@ describe('故事接龙', () => {
     // The robot nods at every sentence added and shows how far the story is.
     expect(h.device.calls.filter((c) => c.op === 'showProgress').map((c) => (c as { progress: { current: number } }).progress.current)).toEqual([0, 1, 2, 3]);
     expect(h.device.reacts()).toEqual(['happy+nod', 'happy+nod', 'happy+nod']);
-    // Per child turn: the manager once, the story worker once (a model writes only its sentence).
+    // Per child turn: the manager once, the story helper once (a model writes only its sentence).
     const agents = requests.map((r) => r.agent);
-    expect(agents.filter((a) => a === 'studio:worker:story-continue')).toHaveLength(3);
-    expect(agents.filter((a) => a === 'studio:worker:story-end')).toHaveLength(1);
+    expect(agents.filter((a) => a === 'studio:helper:story-continue')).toHaveLength(3);
+    expect(agents.filter((a) => a === 'studio:helper:story-end')).toHaveLength(1);
     expect(agents.filter((a) => a === 'studio:manager')).toHaveLength(5);
     const [pb] = h.books();
     expect(pb).toMatchObject({ shape: '故事接龙', cardsPlayed: 0 });

@@ -53,19 +53,19 @@ describe('model steps per child utterance', () => {
 describe('a model-executed run skill', () => {
   it('its 运行.回复 is said at once: the manager does not spend a step repeating it', async () => {
     const { game } = await designedGame();
-    // A package whose give-hint is written by a model worker (the runtime is generic).
+    // A package whose give-hint is written by a model helper (the runtime is generic).
     const pkg = { ...game.pkg, skills: game.pkg.skills.map((s) => (s.id === 'give-hint' ? { ...s, executor: 'model' as const } : s)) };
     const { model, requests } = demoModel({
-      'studio:worker:give-hint': () => ({ action: 'submit', args: { values: { '运行.进度': { 第几张: 1, 已用: ['c1'], 本卡猜: 1, 本卡提示: 1 }, '运行.回复': '别急，它是吃草的。再猜猜看！' } } }),
+      'studio:helper:give-hint': () => ({ action: 'submit', args: { values: { '运行.进度': { 第几张: 1, 已用: ['c1'], 本卡猜: 1, 本卡提示: 1 }, '运行.回复': '别急，它是吃草的。再猜猜看！' } } }),
     });
     const h = harness({ ...game, pkg }, model);
     await send(h.handler, 'start', '开始');
     const from = requests.length;
     const r = await send(h.handler, 'message', '不知道');
     expect(r.reply).toMatchObject({ text: '别急，它是吃草的。再猜猜看！', session: 'active' });
-    expect(requests.slice(from).map((q) => q.agent)).toEqual(['studio:manager', 'studio:manager', 'studio:worker:give-hint']);
-    // The worker saw the deck without answers (its context rule), and said nothing more.
-    const worker = requests.at(-1)!;
-    expect(worker.messages.map((m) => m.content).join('\n')).not.toContain('"answer"');
+    expect(requests.slice(from).map((q) => q.agent)).toEqual(['studio:manager', 'studio:manager', 'studio:helper:give-hint']);
+    // The helper saw the deck without answers (its context rule), and said nothing more.
+    const helper = requests.at(-1)!;
+    expect(helper.messages.map((m) => m.content).join('\n')).not.toContain('"answer"');
   });
 });

@@ -108,7 +108,7 @@ describe('the protocol error table holds for a studio game', () => {
     expect(managerCalls() - before).toBe(2);
     const second = model.requests.filter((q) => q.agent === 'studio:manager').at(-1)!;
     const result = readToolResult(second.messages.at(-1)!);
-    expect(result?.name).toBe('run_worker');
+    expect(result?.name).toBe('run_helper');
     expect(result?.result).toMatch(/^judge-answer 已更新：.*"结果":"对".*\nkeep-score 已更新：.*"得分":2/s);
     // Restored: same card, no points, no reaction from the lost turn.
     expect(rt.currentCard!.cardId).toBe(card.cardId);
@@ -172,7 +172,7 @@ describe('the protocol error table holds for a studio game', () => {
     expect((await send(h.handler, 'message', '不知道')).reply.text).toMatch(new RegExp(`^答案是「${card.answer}」。第2题`));
   });
 
-  it('row 2 (a code follow-up fails inside run_worker) → the fallback sentence, nothing written', async () => {
+  it('row 2 (a code follow-up fails inside run_helper) → the fallback sentence, nothing written', async () => {
     const { game } = await designedGame();
     const code = createCodeExecutors();
     const h = harness(game, new ControlledModel(), {

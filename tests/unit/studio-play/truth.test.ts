@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { MANAGER_AGENT } from '../../../src/core/studio/manager-tools.ts';
-import { managerPolicy } from '../../../src/studio/demo-policies.ts';
+import { managerPolicy } from '../../../src/studio/studio-demo-policies.ts';
 import type { ScriptPolicy } from '../../../src/core/llm/types.ts';
 import { designedGame, demoModel, harness, send } from './helpers.ts';
 

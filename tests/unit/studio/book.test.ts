@@ -2,7 +2,7 @@ import 'fake-indexeddb/auto';
 import { openDB } from 'idb';
 import { describe, expect, it } from 'vitest';
 import { Book, BOOK_VERSION } from '../../../src/studio/book.ts';
-import { StudioSession } from '../../../src/studio/phase-runtime.ts';
+import { StudioSession } from '../../../src/studio/studio-session.ts';
 import { clock, demoModel, quizPackage } from './helpers.ts';
 
 const pkg = quizPackage();
@@ -18,7 +18,7 @@ describe('the Book', () => {
     await s.input('我想做一个问答卡牌游戏');
     await s.accept('设计.交互范式');
     await s.accept('设计.run_skill清单');
-    expect(s.view.waiting).toMatchObject({ kind: 'worker_question', skill: 'theme' });
+    expect(s.view.waiting).toMatchObject({ kind: 'helper_question', skill: 'theme' });
     book.close();
 
     // "Reload": a new Book connection and a new session from the snapshot alone.
@@ -30,7 +30,7 @@ describe('the Book', () => {
     expect(resumed.view.waiting).toEqual(s.view.waiting);
     expect(resumed.view.transcript).toEqual(s.view.transcript);
     expect((await book2.listProjects())[0]).toMatchObject({ id: 'p1', stage: 'design', status: '等你回答：想做什么主题的问答呢？随便说一个就行。' });
-    // Answering resumes the same worker with its own conversation (no new context assembly).
+    // Answering resumes the same helper with its own conversation (no new context assembly).
     await resumed.input('恐龙');
     expect(requests[0].messages.at(-1)!.content).toBe('<tool_response>{"name":"ask_user","result":{"answer":"恐龙"}}</tool_response>');
     expect(resumed.view.board.tags['设计.主题'].value).toMatchObject({ 主题: '恐龙' });
@@ -46,10 +46,10 @@ describe('the Book', () => {
     expect(cards.length).toBeGreaterThanOrEqual(5);
     expect(cards[0]).toMatchObject({ projectId: 'p1', answer: expect.any(String), hints: expect.any(Array) });
 
-    // The design trace holds every burst, tool call, worker run and user decision.
+    // The design trace holds every burst, tool call, helper run and user decision.
     const trace = await book2.designTrace('p1');
     const kinds = new Set(trace.map((t) => t.kind));
-    for (const k of ['user_input', 'burst', 'tool_call', 'worker_run', 'user_decision', 'declared']) expect(kinds.has(k as never)).toBe(true);
+    for (const k of ['user_input', 'burst', 'tool_call', 'helper_run', 'user_decision', 'declared']) expect(kinds.has(k as never)).toBe(true);
     expect(trace.filter((t) => t.kind === 'user_decision').map((t) => t.data.tag)).toEqual(['设计.交互范式', '设计.run_skill清单', '设计.主题', '设计.卡牌', '设计.角色']);
     book2.close();
   });

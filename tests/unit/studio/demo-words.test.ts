@@ -6,11 +6,11 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { ChatMessage, StepRequest } from '../../../src/core/llm/types.ts';
-import { workerAgent } from '../../../src/core/studio/manager-tools.ts';
+import { helperAgent } from '../../../src/core/studio/manager-tools.ts';
 import { isAcceptWords, statedOpening } from '../../../src/core/studio/parent-words.ts';
-import { studioDemoPolicies, themeFromWords } from '../../../src/studio/demo-policies.ts';
+import { studioDemoPolicies, themeFromWords } from '../../../src/studio/studio-demo-policies.ts';
 
-/** A design worker's request: what the parent asked, the sections on the blackboard, and the parent's answers to it. */
+/** A design helper's request: what the parent asked, the sections on the blackboard, and the parent's answers to it. */
 function request(parent: string[], sections: Record<string, unknown>, answersGiven: string[] = []): StepRequest {
   const lower = [`## 设计.家长要求\n${JSON.stringify(parent)}`, ...Object.entries(sections).map(([k, v]) => `## ${k}\n${JSON.stringify(v)}`)].join('\n\n');
   const messages: ChatMessage[] = [
@@ -24,7 +24,7 @@ function request(parent: string[], sections: Record<string, unknown>, answersGiv
   return { agent: 'x', messages, tools: [{ name: 'submit', description: '', parameters: {} }, { name: 'ask_user', description: '', parameters: {} }] } as unknown as StepRequest;
 }
 
-const run = (worker: string, req: StepRequest) => studioDemoPolicies[workerAgent(worker)](req) as { action: string; args: { values?: Record<string, any>; question?: string } };
+const run = (helper: string, req: StepRequest) => studioDemoPolicies[helperAgent(helper)](req) as { action: string; args: { values?: Record<string, any>; question?: string } };
 
 describe('the demo Studio understands confirmations and story openings', () => {
   it('「好的，就这样」 is a confirmation, a run of them too; 「好的，玩3轮」 is not', () => {

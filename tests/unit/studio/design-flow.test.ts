@@ -1,14 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { readToolResult } from '../../../src/core/agent/messages.ts';
 import type { ChatModel, ScriptPolicy } from '../../../src/core/llm/types.ts';
-import { StudioSession, type SessionDeps } from '../../../src/studio/phase-runtime.ts';
+import { StudioSession, type SessionDeps } from '../../../src/studio/studio-session.ts';
 import { createCodeExecutors } from '../../../skills/quiz-cards/runtime.ts';
 import { handWrittenDesign } from '../../../src/core/studio/hand-written.ts';
 import { clock, demoModel, quizPackage } from './helpers.ts';
 
 const pkg = quizPackage();
 /** Words a parent must never meet outside 技术细节. */
-const DEVELOPER_TERMS = /worker|run_skill|设计\.|运行\.|黑板|总管|JSON|skill/i;
+const DEVELOPER_TERMS = /helper|run_skill|设计\.|运行\.|黑板|总管|JSON|skill/i;
 
 function session(overrides: Record<string, ScriptPolicy> = {}, extra: Partial<SessionDeps> = {}) {
   const { model, requests } = demoModel(overrides);
@@ -77,7 +77,7 @@ describe('the parent\'s words steer the design (demo brain)', () => {
     await s.acceptDraft(); // 玩法
     expect(value(s, '设计.主题')).toMatchObject({ 主题: '动物叫声', 标题: '动物叫声问答' });
     await s.acceptDraft(); // 名字和主题
-    expect(s.view.waiting).toMatchObject({ kind: 'worker_question', skill: 'card-deck', question: '我还不会自己出「动物叫声」的题，你来写几张吧？' });
+    expect(s.view.waiting).toMatchObject({ kind: 'helper_question', skill: 'card-deck', question: '我还不会自己出「动物叫声」的题，你来写几张吧？' });
     const cards = [
       { prompt: '汪汪汪，是谁在叫？', answer: '小狗', aliases: ['狗'], hints: ['它会看家'], drawing: 'animal-dog' },
       { prompt: '喵喵喵，是谁在叫？', answer: '小猫', aliases: ['猫'] },
@@ -96,7 +96,7 @@ describe('the parent\'s words steer the design (demo brain)', () => {
     expect(g.cards[0]).toMatchObject({ kind: 'picture', drawing: 'animal-dog' });
   });
 
-  it('a rejection reason changes the redo — or the worker says why it cannot and asks', async () => {
+  it('a rejection reason changes the redo — or the helper says why it cannot and asks', async () => {
     const { s, requests } = session();
     await s.input('给孩子做一个恐龙问答');
     // 改一改 in the parent's words: 「玩3轮就好」 redoes the shape with 3 rounds.
@@ -111,16 +111,16 @@ describe('the parent\'s words steer the design (demo brain)', () => {
     const easier = value(s, '设计.卡牌') as unknown as Array<{ answer: string; difficulty: number }>;
     expect(easier.every((c) => c.difficulty === 1)).toBe(true);
     expect(easier.map((c) => c.answer)).not.toContain('甲龙');
-    // The redo's worker saw the reason in its context.
-    expect(requests.filter((r) => r.agent === 'studio:worker:card-deck').at(-1)!.messages[1].content).toContain('理由：太难了');
+    // The redo's helper saw the reason in its context.
+    expect(requests.filter((r) => r.agent === 'studio:helper:card-deck').at(-1)!.messages[1].content).toContain('理由：太难了');
     await s.revise('换一批');
     expect((value(s, '设计.卡牌') as unknown as Array<{ answer: string }>)[0].answer).not.toBe(easier[0].answer);
     // A reason it cannot follow: it says so and asks, it does not hand back the same deck.
     await s.revise('要有魔法的感觉');
-    expect(s.view.waiting).toMatchObject({ kind: 'worker_question', skill: 'card-deck', question: expect.stringContaining('我不知道怎么按「要有魔法的感觉」改卡片') });
+    expect(s.view.waiting).toMatchObject({ kind: 'helper_question', skill: 'card-deck', question: expect.stringContaining('我不知道怎么按「要有魔法的感觉」改卡片') });
     // And 「换成动物叫声的题目」: a theme it has no cards for → the parent is asked to write them.
     await s.input('换成动物叫声的题目');
-    expect(s.view.waiting).toMatchObject({ kind: 'worker_question', question: '我还不会自己出「动物叫声」的题，你来写几张吧？' });
+    expect(s.view.waiting).toMatchObject({ kind: 'helper_question', question: '我还不会自己出「动物叫声」的题，你来写几张吧？' });
   });
 
   it('「不要问答，讲故事」 as a reason turns the shape into 故事接龙', async () => {
@@ -141,7 +141,7 @@ describe('the parent\'s words steer the design (demo brain)', () => {
 });
 
 describe('the runtime holds every brain to the parent\'s words', () => {
-  it('a draft that ignores the stated rounds is refused; the worker retries with the refusal in view', async () => {
+  it('a draft that ignores the stated rounds is refused; the helper retries with the refusal in view', async () => {
     let tries = 0;
     const stubborn: ScriptPolicy = (req) => {
       tries++;
@@ -149,27 +149,27 @@ describe('the runtime holds every brain to the parent\'s words', () => {
       const rounds = refused ? 3 : 5;
       return { action: 'submit', args: { values: { '设计.交互范式': { 范式: '问答', 说明: '出题', 轮数: rounds }, '设计.run_skill清单': ['present-card', 'judge-answer', 'give-hint', 'keep-score', 'wrap-up'] } } };
     };
-    const { s, requests } = session({ 'studio:worker:interaction-paradigm': stubborn });
+    const { s, requests } = session({ 'studio:helper:interaction-paradigm': stubborn });
     await s.input('恐龙问答，玩三轮');
     expect(tries).toBe(2);
-    const retry = requests.filter((r) => r.agent === 'studio:worker:interaction-paradigm')[1];
+    const retry = requests.filter((r) => r.agent === 'studio:helper:interaction-paradigm')[1];
     expect(readToolResult(retry.messages.at(-1)!)).toEqual({ name: 'submit', result: { error: '家长说了玩 3 轮，「玩几轮」应该是 3' } });
     expect(value(s, '设计.交互范式')).toMatchObject({ 轮数: 3 });
   });
 
   it('the run skills must be the chosen shape\'s; a redo identical to the rejected draft is refused', async () => {
     const wrongList: ScriptPolicy = () => ({ action: 'submit', args: { values: { '设计.交互范式': { 范式: '故事接龙', 说明: '讲故事', 轮数: 4 }, '设计.run_skill清单': ['present-card'] } } });
-    const { s } = session({ 'studio:worker:interaction-paradigm': wrongList });
+    const { s } = session({ 'studio:helper:interaction-paradigm': wrongList });
     await s.input('讲故事');
-    expect(s.view.waiting).toMatchObject({ kind: 'worker_failed', message: expect.stringContaining('玩法「故事接龙」的 run skill 清单应该是') });
-    // The parent reads only that it did not work out; the why the worker was told is for 技术细节.
+    expect(s.view.waiting).toMatchObject({ kind: 'helper_failed', message: expect.stringContaining('玩法「故事接龙」的 run skill 清单应该是') });
+    // The parent reads only that it did not work out; the why the helper was told is for 技术细节.
     expect(s.view.transcript.at(-1)!.text).toBe('「玩法」这一步没做成：连续 4 次都没有想出合格的结果。点「接着想」再试一次。');
 
     const same: ScriptPolicy = () => ({ action: 'submit', args: { values: { '设计.交互范式': { 范式: '问答', 说明: '出题', 轮数: 5 }, '设计.run_skill清单': ['present-card', 'judge-answer', 'give-hint', 'keep-score', 'wrap-up'] } } });
-    const t = session({ 'studio:worker:interaction-paradigm': same });
+    const t = session({ 'studio:helper:interaction-paradigm': same });
     await t.s.input('做个问答');
     await t.s.revise('换一个');
-    expect(t.s.view.waiting).toMatchObject({ kind: 'worker_failed', message: expect.stringContaining('和家长驳回的那一版一模一样') });
+    expect(t.s.view.waiting).toMatchObject({ kind: 'helper_failed', message: expect.stringContaining('和家长驳回的那一版一模一样') });
   });
 });
 
@@ -180,7 +180,7 @@ describe('names in the arcade', () => {
     await s.input('做一个恐龙问答');
     await s.acceptDraft();
     expect(value(s, '设计.主题')).toMatchObject({ 标题: '恐龙问答 2' });
-    const tries = requests.filter((r) => r.agent === 'studio:worker:theme');
+    const tries = requests.filter((r) => r.agent === 'studio:helper:theme');
     expect(readToolResult(tries[1].messages.at(-1)!)?.result).toEqual({ error: '游戏厅里已经有叫「恐龙问答」的游戏了，换一个名字吧，比如「恐龙问答 2」。' });
     // The parent's own edit to a taken name is refused the same way.
     expect(await s.edit('设计.主题', { ...value(s, '设计.主题'), 标题: '猜数字' })).toEqual({ ok: false, message: '游戏厅里已经有叫「猜数字」的游戏了，换一个名字吧，比如「猜数字 2」。' });

@@ -2,7 +2,7 @@ import { createScriptedModel } from '../../../src/llm/scripted.ts';
 import type { ChatModel, ScriptPolicy, StepRequest } from '../../../src/core/llm/types.ts';
 import { type SkillPackage } from '../../../src/core/studio/package-loader.ts';
 import { discoverPackages } from '../../../src/studio/bundled-packages.ts';
-import { studioDemoPolicies } from '../../../src/studio/demo-policies.ts';
+import { studioDemoPolicies } from '../../../src/studio/studio-demo-policies.ts';
 
 export function quizPackage(): SkillPackage {
   const r = discoverPackages().find((p) => (p.ok ? p.pkg.id : p.packageId) === 'quiz-cards');

@@ -19,9 +19,9 @@ const good: PackageFiles = {
   'orchestrator.md': manifest(`  - { id: paradigm, stage: instantiate, writes: [设计.run_skill清单] }
   - { id: theme, stage: instantiate, reads: [设计.run_skill清单], writes: [设计.主题] }
   - { id: say, stage: run, reads: [设计.主题], writes: [运行.回复] }`),
-  'workers/paradigm/SKILL.md': skillMd('paradigm'),
-  'workers/theme/SKILL.md': skillMd('theme', 'metadata:\n  title: 主题\n'),
-  'workers/say/SKILL.md': skillMd('say'),
+  'helpers/paradigm/SKILL.md': skillMd('paradigm'),
+  'helpers/theme/SKILL.md': skillMd('theme', 'metadata:\n  title: 主题\n'),
+  'helpers/say/SKILL.md': skillMd('say'),
 };
 const errorsOf = (files: PackageFiles) => {
   const r = loadPackage('demo', files);
@@ -58,10 +58,10 @@ describe('skill package loader', () => {
   it.each([
     ['unknown tag reference', { 'orchestrator.md': good['orchestrator.md'].replace('reads: [设计.主题]', 'reads: [设计.颜色]') }, '引用了未声明的标签「设计.颜色」'],
     ['duplicate skill', { 'orchestrator.md': good['orchestrator.md'].replace('id: say,', 'id: theme,') }, 'skill「theme」重复'],
-    ['missing SKILL.md', { 'workers/say/SKILL.md': undefined }, 'workers/say/SKILL.md: 文件缺失'],
-    ['name/folder mismatch', { 'workers/say/SKILL.md': skillMd('speak') }, 'name「speak」必须等于文件夹名「say」'],
-    ['non-standard frontmatter key', { 'workers/say/SKILL.md': skillMd('say', 'stage: run\n') }, '不允许的字段「stage」'],
-    ['worker not in the manifest', { 'workers/extra/SKILL.md': skillMd('extra') }, '没有在 orchestrator.md 的 skills 里声明'],
+    ['missing SKILL.md', { 'helpers/say/SKILL.md': undefined }, 'helpers/say/SKILL.md: 文件缺失'],
+    ['name/folder mismatch', { 'helpers/say/SKILL.md': skillMd('speak') }, 'name「speak」必须等于文件夹名「say」'],
+    ['non-standard frontmatter key', { 'helpers/say/SKILL.md': skillMd('say', 'stage: run\n') }, '不允许的字段「stage」'],
+    ['helper not in the manifest', { 'helpers/extra/SKILL.md': skillMd('extra') }, '没有在 orchestrator.md 的 skills 里声明'],
     ['run skill writing a design tag', { 'orchestrator.md': good['orchestrator.md'].replace('writes: [运行.回复]', 'writes: [设计.主题]') }, '只能写「运行.*」标签'],
     ['bad stage', { 'orchestrator.md': good['orchestrator.md'].replace('stage: run', 'stage: later') }, 'stage 必须是 instantiate 或 run'],
     ['then naming a model skill', { 'orchestrator.md': good['orchestrator.md'].replace('writes: [运行.回复] }', 'writes: [运行.回复], then: [theme] }') }, 'then「theme」必须是另一个 executor: code 的 run skill'],
@@ -78,6 +78,6 @@ describe('skill package loader', () => {
     expect(errorsOf(files as PackageFiles).join('\n')).toContain(message);
   });
   it('reports every error at once', () => {
-    expect(errorsOf({ ...good, 'workers/say/SKILL.md': skillMd('speak'), 'workers/extra/SKILL.md': skillMd('extra') })).toHaveLength(2);
+    expect(errorsOf({ ...good, 'helpers/say/SKILL.md': skillMd('speak'), 'helpers/extra/SKILL.md': skillMd('extra') })).toHaveLength(2);
   });
 });

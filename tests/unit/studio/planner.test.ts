@@ -6,7 +6,7 @@ import { quizPackage } from './helpers.ts';
 const pkg = quizPackage();
 let board = bb.emptyBoard(Object.keys(pkg.tags));
 const accepted = (b: bb.Blackboard, tag: string, value: unknown) =>
-  bb.accept(bb.submit(b, { workerId: 'w', skill: 's', burst: 1, at: 1, declaredWrites: [tag], values: { [tag]: value } }), tag, 'user', 2);
+  bb.accept(bb.submit(b, { helperId: 'w', skill: 's', burst: 1, at: 1, declaredWrites: [tag], values: { [tag]: value } }), tag, 'user', 2);
 
 describe('back-chaining from run skills to missing instantiate skills', () => {
   it('starts from the interaction paradigm while the run-skill list is not accepted', () => {
@@ -14,7 +14,7 @@ describe('back-chaining from run skills to missing instantiate skills', () => {
     expect(p).toMatchObject({ runSkills: [], missing: ['interaction-paradigm'], next: 'interaction-paradigm', ready: false });
   });
   it('a draft awaiting review is not re-invoked', () => {
-    const b = bb.submit(board, { workerId: 'w', skill: 'interaction-paradigm', burst: 1, at: 1, declaredWrites: ['设计.run_skill清单'], values: { '设计.run_skill清单': ['present-card'] } });
+    const b = bb.submit(board, { helperId: 'w', skill: 'interaction-paradigm', burst: 1, at: 1, declaredWrites: ['设计.run_skill清单'], values: { '设计.run_skill清单': ['present-card'] } });
     expect(missingInstantiateSkills(pkg, b)).toMatchObject({ missing: [], next: null, awaitingReview: ['设计.run_skill清单'] });
   });
   it('works back from the chosen run skills, dependencies first', () => {

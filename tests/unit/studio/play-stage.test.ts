@@ -1,7 +1,7 @@
 import 'fake-indexeddb/auto';
 import { describe, expect, it } from 'vitest';
 import { Book } from '../../../src/studio/book.ts';
-import { StudioSession } from '../../../src/studio/phase-runtime.ts';
+import { StudioSession } from '../../../src/studio/studio-session.ts';
 import { loadPlayableGame } from '../../../src/studio/play-stage.ts';
 import { PlayRuntime } from '../../../src/studio/play/play-runtime.ts';
 import { clock, demoModel, quizPackage } from './helpers.ts';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ChatModel, Step, StepRequest } from '../../../src/core/llm/types.ts';
-import { StudioSession } from '../../../src/studio/phase-runtime.ts';
+import { StudioSession } from '../../../src/studio/studio-session.ts';
 import { clock, demoModel, quizPackage } from './helpers.ts';
 
 const pkg = quizPackage();
@@ -46,11 +46,11 @@ describe('manager tool loop', () => {
     expect(s.view.transcript.at(-1)).toMatchObject({ who: 'agent', text: '给几岁的孩子玩？' });
   });
 
-  it('an illegal tool (declare before ready, or passing tags to a worker) is answered with an error, phase unchanged', async () => {
+  it('an illegal tool (declare before ready, or passing tags to a helper) is answered with an error, phase unchanged', async () => {
     const steps: Step[] = [
       { action: 'declare_instance_ready', args: {} },
-      { action: 'run_worker', args: { skill: 'theme', inputs: { '设计.主题': '恐龙' } } },
-      { action: 'run_worker', args: { skill: 'present-card' } },
+      { action: 'run_helper', args: { skill: 'theme', inputs: { '设计.主题': '恐龙' } } },
+      { action: 'run_helper', args: { skill: 'present-card' } },
       { action: 'ask_user', args: { question: '好的？' } },
     ];
     let i = 0;

@@ -14,7 +14,7 @@ import { catalogueEntries } from '../../../src/core/errors/catalogue.ts';
 import { endSentence, joinList, listItem, punctuationProblems } from '../../../src/core/text/punctuation.ts';
 import { fillTemplate } from '../../../src/core/studio/tag-schema.ts';
 import { modelError } from '../../../src/llm/errors.ts';
-import { restingWords } from '../../../src/studio/phase-runtime.ts';
+import { restingWords } from '../../../src/studio/studio-session.ts';
 
 const ROOT = join(import.meta.dirname, '../../..');
 const CJK = /[\u4e00-\u9fff]/u;
@@ -78,7 +78,7 @@ describe('joining texts', () => {
   });
   it('a failed design step says the model error once, with one full stop (it used to read 「…。。」)', () => {
     for (const code of ['model_remote_network', 'model_not_configured', 'model_invalid_output'] as const) {
-      const text = restingWords({ kind: 'worker_failed', skill: 'theme', workerId: 'w1', message: modelError(code, 'http://192.168.1.20:11434/v1/chat/completions：TypeError: Failed to fetch').message }, () => '主题')!;
+      const text = restingWords({ kind: 'helper_failed', skill: 'theme', helperId: 'w1', message: modelError(code, 'http://192.168.1.20:11434/v1/chat/completions：TypeError: Failed to fetch').message }, () => '主题')!;
       expect(punctuationProblems(text), text).toEqual([]);
       expect(text).toMatch(/^「主题」这一步没做成：.+。点「接着想」再试一次。$/);
     }

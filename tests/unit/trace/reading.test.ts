@@ -101,8 +101,8 @@ describe('design sessions', () => {
     const written: TraceEvent[] = [];
     const rec = new TraceRecorder({ append: async (e) => void written.push(...e), registerRequest: async () => {} }, { now: () => 5_000 });
     rec.startRound('我猜50');
-    rec.record({ kind: 'model_step', at: 5_100, source: 'studio:manager', name: 'run_worker', contextId: designContext('p-1'), durationMs: 40 });
-    rec.record({ kind: 'model_step', at: 5_200, source: 'studio:worker:theme', name: 'submit', contextId: designContext('p-1'), durationMs: 60 });
+    rec.record({ kind: 'model_step', at: 5_100, source: 'studio:manager', name: 'run_helper', contextId: designContext('p-1'), durationMs: 40 });
+    rec.record({ kind: 'model_step', at: 5_200, source: 'studio:helper:theme', name: 'submit', contextId: designContext('p-1'), durationMs: 60 });
     rec.record({ kind: 'model_step', at: 5_300, source: 'studio:manager', name: 'ask_user', contextId: designContext('p-2') });
     await rec.flush();
     const g = groupRounds(written);

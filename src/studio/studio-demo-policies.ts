@@ -1,15 +1,15 @@
 /**
  * Scripted policies for the Studio (demo mode "演示脚本，无模型", unit tests and e2e): the manager
- * and one policy per model worker. Each is a small deterministic function of the request — it reads
+ * and one policy per model helper. Each is a small deterministic function of the request — it reads
  * only what a model would see (its messages and the tools offered), never the runtime.
  *
- * The design workers follow the parent's words as a model should: the shape of play, the theme,
- * rounds, difficulty and age the parent states; a rejection reason changes the redo, or the worker
+ * The design helpers follow the parent's words as a model should: the shape of play, the theme,
+ * rounds, difficulty and age the parent states; a rejection reason changes the redo, or the helper
  * asks the parent (saying why) when it cannot follow it — e.g. 「我还不会自己出这个主题的题，你来写几张吧？」.
  */
 import { errorOf, readToolResult, toolResultsIn } from '../core/agent/messages.ts';
 import type { ChatMessage, ScriptPolicy, Step, StepRequest } from '../core/llm/types.ts';
-import { MANAGER_AGENT, workerAgent } from '../core/studio/manager-tools.ts';
+import { MANAGER_AGENT, helperAgent } from '../core/studio/manager-tools.ts';
 import { isAcceptWords, statedAge, statedDifficulty, statedOpening, statedRounds } from '../core/studio/parent-words.ts';
 import { QUIT, reader } from '../../skills/quiz-cards/reader.ts';
 import { DEMO_ACTIONS, DEMO_STORIES, DEMO_THEMES, demoDeckFor, STORY_CONTINUATIONS, STORY_SOOTHE } from './demo-decks.ts';
@@ -19,7 +19,7 @@ const has = (req: StepRequest, tool: string) => req.tools.some((t) => t.name ===
 const ask = (question: string, options?: string[]): Step => step('ask_user', { question, ...(options ? { options } : {}) });
 const submit = (values: Record<string, unknown>): Step => step('submit', { values });
 
-/** A section `## <tag>` of a worker's dynamic lower half, parsed as JSON (undefined when absent). */
+/** A section `## <tag>` of a helper's dynamic lower half, parsed as JSON (undefined when absent). */
 export function section(messages: ChatMessage[], tag: string): unknown {
   const lower = messages.find((m, i) => i > 0 && m.role === 'user')?.content ?? '';
   const m = new RegExp(`## ${tag.replace('.', '\\.')}\\n([\\s\\S]*?)(?=\\n\\n## |$)`).exec(lower);
@@ -31,13 +31,13 @@ export function section(messages: ChatMessage[], tag: string): unknown {
   }
 }
 
-/** The reason the parent gave when they rejected this worker's last draft. */
+/** The reason the parent gave when they rejected this helper's last draft. */
 function rejectionReason(messages: ChatMessage[]): string | null {
   const m = /被家长驳回\n理由：(.*)/.exec(messages[1]?.content ?? '');
   return m ? m[1] : null;
 }
 
-/** The parent's answers to this worker's questions, oldest first. */
+/** The parent's answers to this helper's questions, oldest first. */
 function answers(req: StepRequest): string[] {
   return req.messages.flatMap((m) =>
     toolResultsIn(m).flatMap((r) => {
@@ -47,19 +47,19 @@ function answers(req: StepRequest): string[] {
   );
 }
 
-/** Everything the parent said that this worker sees: their requests, then their answers to it (a bare 「好的」 says nothing). */
+/** Everything the parent said that this helper sees: their requests, then their answers to it (a bare 「好的」 says nothing). */
 function words(req: StepRequest): string {
   const said = section(req.messages, '设计.家长要求');
   return [...(Array.isArray(said) ? said.map(String) : []), ...answers(req).filter((a) => !isAcceptWords(a))].join('；');
 }
 
-/** The runtime's refusal of this worker's last submit, if that is the last thing it was told. */
+/** The runtime's refusal of this helper's last submit, if that is the last thing it was told. */
 function refusal(req: StepRequest): string | undefined {
   const r = readToolResult(req.messages[req.messages.length - 1]);
   return r?.name === 'submit' ? errorOf(r.result) : undefined;
 }
 
-/** The draft was refused as identical to the rejected one: the worker could not follow the reason. */
+/** The draft was refused as identical to the rejected one: the helper could not follow the reason. */
 const sameAsRejected = (req: StepRequest) => /一模一样/.test(refusal(req) ?? '');
 
 // ── what the parent's words name ────────────────────────────────────────────────────
@@ -104,7 +104,7 @@ function rotate<T>(xs: T[], by: number): T[] {
   const k = xs.length ? by % xs.length : 0;
   return [...xs.slice(k), ...xs.slice(0, k)];
 }
-/** The rejected draft as the worker sees it (its brief form: arrays as items of plain fields). */
+/** The rejected draft as the helper sees it (its brief form: arrays as items of plain fields). */
 function rejectedDraft(req: StepRequest): unknown {
   const m = /被驳回的草稿：(?:共 \d+ 项：)?(.*)$/m.exec(req.messages[1]?.content ?? '');
   try {
@@ -120,14 +120,14 @@ const designManager: ScriptPolicy = (req) => {
   const r = readToolResult(req.messages[req.messages.length - 1]);
   if (r?.name === 'missing_skills' && typeof r.result === 'string') {
     const plan = JSON.parse(r.result) as { next: string | null; awaitingReview: string[] };
-    if (plan.next) return step('run_worker', { skill: plan.next });
+    if (plan.next) return step('run_helper', { skill: plan.next });
     if (plan.awaitingReview.length) return ask('还有想好的内容等你看一看。');
     return ask('还缺一些信息，你希望游戏怎么玩？');
   }
   return step('missing_skills');
 };
 
-// ── design workers ───────────────────────────────────────────────────────────────
+// ── design helpers ───────────────────────────────────────────────────────────────
 const interactionParadigm: ScriptPolicy = (req) => {
   const reason = rejectionReason(req.messages);
   const latest = answers(req).at(-1);
@@ -279,11 +279,11 @@ const persona: ScriptPolicy = (req) => {
 
 // ── play manager: the package's reader (skills/quiz-cards/reader.ts), then a fixed reply ──
 // The rules brain's play manager is the reader the runtime pre-executes: one implementation.
-const playManager: ScriptPolicy = (req) => reader(req) ?? step('reply', { text: has(req, 'run_worker') && /story-open/.test(JSON.stringify(req.tools)) ? '我们接着讲吧！' : '我们继续吧！' });
+const playManager: ScriptPolicy = (req) => reader(req) ?? step('reply', { text: has(req, 'run_helper') && /story-open/.test(JSON.stringify(req.tools)) ? '我们接着讲吧！' : '我们继续吧！' });
 
 export const managerPolicy: ScriptPolicy = (req) => (has(req, 'reply') ? playManager(req) : designManager(req));
 
-// ── play workers of 故事接龙 ─────────────────────────────────────────────────────────
+// ── play helpers of 故事接龙 ─────────────────────────────────────────────────────────
 const SCARY = /怪兽|怪物|吃掉|打架|打死|死了|血|鬼|坏人|可怕|吓人|妖怪/;
 
 const storyContinue: ScriptPolicy = (req) => {
@@ -310,12 +310,12 @@ const storyEnd: ScriptPolicy = (req) => {
 /** Policies keyed by agent name, for `createScriptedModel` (src/llm/scripted.ts). */
 export const studioDemoPolicies: Record<string, ScriptPolicy> = {
   [MANAGER_AGENT]: managerPolicy,
-  [workerAgent('interaction-paradigm')]: interactionParadigm,
-  [workerAgent('theme')]: theme,
-  [workerAgent('card-deck')]: cardDeck,
-  [workerAgent('story-setup')]: storySetup,
-  [workerAgent('action-list')]: actionList,
-  [workerAgent('persona')]: persona,
-  [workerAgent('story-continue')]: storyContinue,
-  [workerAgent('story-end')]: storyEnd,
+  [helperAgent('interaction-paradigm')]: interactionParadigm,
+  [helperAgent('theme')]: theme,
+  [helperAgent('card-deck')]: cardDeck,
+  [helperAgent('story-setup')]: storySetup,
+  [helperAgent('action-list')]: actionList,
+  [helperAgent('persona')]: persona,
+  [helperAgent('story-continue')]: storyContinue,
+  [helperAgent('story-end')]: storyEnd,
 };

@@ -1,26 +1,26 @@
 /**
- * A worker's context (seed 004 §6, §9): the runtime — never the agent — assembles it.
+ * A helper's context (seed 004 §6, §9): the runtime — never the agent — assembles it.
  *
  * Context = a fixed upper half (package constraints + the skill's SKILL.md + the submit contract),
- * byte-identical for every worker of one skill so a model can reuse its KV cache, and a dynamic
+ * byte-identical for every helper of one skill so a model can reuse its KV cache, and a dynamic
  * lower half (current accepted values of the tags the skill reads, shaped by its context profile,
  * plus the reasons its previous drafts were rejected).
  */
 import type { ChatMessage } from '../llm/types.ts';
 import type { Blackboard } from './blackboard.ts';
-import type { ContextRule, SkillDef, SkillPackage } from './package-loader.ts';
+import type { ContextRule, StudioSkill, SkillPackage } from './package-loader.ts';
 import { hideFields } from './manager-tools.ts';
 import { HONEST_COMPANION } from '../safety/honesty.ts';
 
-interface WorkerContext {
+interface HelperContext {
   upper: string;
   lower: string;
   messages: ChatMessage[];
 }
 
-function fixedUpperHalf(pkg: SkillPackage, skill: SkillDef): string {
+function fixedUpperHalf(pkg: SkillPackage, skill: StudioSkill): string {
   return [
-    `你是「${pkg.title}」技能包里 skill「${skill.id}」（${skill.title}）的 worker。`,
+    `你是「${pkg.title}」技能包里 skill「${skill.id}」（${skill.title}）的 helper。`,
     `# 约束\n${pkg.constraints.map((c) => `- ${c}`).join('\n')}`,
     // What the robot will say to a child (a run skill's reply, the host's persona lines).
     ...(skill.stage === 'run' || skill.writes.includes('设计.角色') ? [`# 对孩子\n${HONEST_COMPANION}`] : []),
@@ -29,7 +29,7 @@ function fixedUpperHalf(pkg: SkillPackage, skill: SkillDef): string {
   ].join('\n\n');
 }
 
-/** One read tag's value as the worker sees it, per its context rule. */
+/** One read tag's value as the helper sees it, per its context rule. */
 function shapeValue(value: unknown, rule: ContextRule = 'full'): string {
   if (rule === 'full') return JSON.stringify(value, null, 1);
   if (rule === 'brief') {
@@ -41,7 +41,7 @@ function shapeValue(value: unknown, rule: ContextRule = 'full'): string {
   return JSON.stringify(hideFields(value, rule.hide), null, 1);
 }
 
-function dynamicLowerHalf(skill: SkillDef, board: Blackboard): string {
+function dynamicLowerHalf(skill: StudioSkill, board: Blackboard): string {
   const parts: string[] = [];
   for (const tag of skill.reads) {
     const e = board.tags[tag];
@@ -55,7 +55,7 @@ function dynamicLowerHalf(skill: SkillDef, board: Blackboard): string {
   return `# 当前黑板（你读取的标签）\n${parts.join('\n\n')}`;
 }
 
-export function assembleWorkerContext(pkg: SkillPackage, skill: SkillDef, board: Blackboard): WorkerContext {
+export function assembleHelperContext(pkg: SkillPackage, skill: StudioSkill, board: Blackboard): HelperContext {
   const upper = fixedUpperHalf(pkg, skill);
   const lower = dynamicLowerHalf(skill, board);
   return { upper, lower, messages: [{ role: 'system', content: upper }, { role: 'user', content: lower }] };

@@ -1,32 +1,32 @@
 /**
- * A worker's run (seed 004 §3 target, §9): the runtime assembles its context
- * (src/core/studio/worker-context.ts) and runs the worker on the agent tool loop with its two
+ * A helper's run (seed 004 §3 target, §9): the runtime assembles its context
+ * (src/core/studio/helper-context.ts) and runs the helper on the agent tool loop with its two
  * boundary tools: `submit` (exactly the skill's declared output tags) and, at design time,
  * `ask_user`. A step that breaks the contract is refused and retried, up to WORKER_MAX_ROUNDS.
  */
 import { errorOf, readToolResult } from '../core/agent/messages.ts';
 import { runToolLoop, ToolError, type AgentTool } from '../core/agent/tool-loop.ts';
 import type { ChatMessage, ChatModel } from '../core/llm/types.ts';
-import { workerAgent } from '../core/studio/manager-tools.ts';
-import type { SkillDef } from '../core/studio/package-loader.ts';
+import { helperAgent } from '../core/studio/manager-tools.ts';
+import type { StudioSkill } from '../core/studio/package-loader.ts';
 import { toJsonSchema, type FieldSchema } from '../core/studio/tag-schema.ts';
 
-export type WorkerOutcome =
+export type HelperOutcome =
   | { kind: 'submitted'; values: Record<string, unknown>; messages: ChatMessage[]; rounds: number }
   | { kind: 'asked'; question: string; options?: string[]; messages: ChatMessage[]; rounds: number }
   | { kind: 'failed'; message: string; messages: ChatMessage[]; rounds: number };
 
 const WORKER_MAX_ROUNDS = 4;
 
-interface WorkerContract {
+interface HelperContract {
   /** The declared shape of each output tag (the manifest's schemas), for the submit tool's parameters. */
   schemas?: Record<string, FieldSchema | undefined>;
-  /** The runtime's checks on the values (draft-check.ts): a problem refuses the submit and the worker retries. */
+  /** The runtime's checks on the values (draft-check.ts): a problem refuses the submit and the helper retries. */
   check?: (values: Record<string, unknown>) => string[];
 }
 
-/** The worker's tools: submit (checked against the declared outputs) and, at design time, ask_user. */
-export function workerTools(skill: SkillDef, contract: WorkerContract = {}): AgentTool[] {
+/** The helper's tools: submit (checked against the declared outputs) and, at design time, ask_user. */
+export function helperTools(skill: StudioSkill, contract: HelperContract = {}): AgentTool[] {
   const shape = (t: string) => {
     const s = contract.schemas?.[t];
     return s ? toJsonSchema(s) : {};
@@ -69,18 +69,18 @@ export function workerTools(skill: SkillDef, contract: WorkerContract = {}): Age
   return [submit, askUser];
 }
 
-export async function runWorkerLoop(opts: {
+export async function runHelperLoop(opts: {
   model: ChatModel;
-  skill: SkillDef;
+  skill: StudioSkill;
   messages: ChatMessage[];
   signal?: AbortSignal;
   maxRounds?: number;
   now?: () => number;
-  contract?: WorkerContract;
-}): Promise<WorkerOutcome> {
+  contract?: HelperContract;
+}): Promise<HelperOutcome> {
   const max = opts.maxRounds ?? WORKER_MAX_ROUNDS;
-  const tools = workerTools(opts.skill, opts.contract);
-  const out = await runToolLoop({ agent: workerAgent(opts.skill.id), model: opts.model, messages: opts.messages, tools: () => tools, maxSteps: max, now: opts.now ?? Date.now, signal: opts.signal });
+  const tools = helperTools(opts.skill, opts.contract);
+  const out = await runToolLoop({ agent: helperAgent(opts.skill.id), model: opts.model, messages: opts.messages, tools: () => tools, maxSteps: max, now: opts.now ?? Date.now, signal: opts.signal });
   if (out.kind === 'exhausted') {
     const last = errorOf(readToolResult(out.messages.at(-1)!)?.result);
     return { kind: 'failed', message: `连续 ${max} 次都没有想出合格的结果${last ? `（${last}）` : ''}`, messages: out.messages, rounds: max };

@@ -1,0 +1,85 @@
+/**
+ * What the Studio's play manager says to the child in one turn (`reply` / `finish`), sentence by
+ * sentence while it is written: each sentence checked by the safety check and by the turn's truth
+ * rules before it is said. A line the safety check blocks becomes the redirect and what the rules
+ * decided; an untrue line is refused back to the manager while the `TruthGate`'s retries last, then
+ * the rules' own line is said. One stream across the turn's steps: a new step starts over without
+ * saying again what was said.
+ */
+import { ToolError } from '../core/agent/tool-loop.ts';
+import { rebuiltTurn } from '../core/games/blocked-turn.ts';
+import { checkSentence, truthCorrection, TruthGate, type TruthProblem, type TruthRules } from '../core/games/truth.ts';
+import { REDIRECT } from '../core/safety/replies.ts';
+import { NOTHING_MORE, SentenceStream } from '../core/speech/sentence-stream.ts';
+import type { DesignTraceEntry } from '../core/studio/types.ts';
+import { unsafeNow, UNSAFE } from '../games/unsafe-line.ts';
+import type { SessionDeps } from './session-types.ts';
+
+export interface PlayWordsIo {
+  /** A sentence said at once (the conversation, then the turn's listener). */
+  say(sentence: string): void;
+  log(kind: DesignTraceEntry['kind'], data: Record<string, unknown>): void;
+}
+
+export class PlayWords {
+  private stream: SentenceStream<TruthProblem> | null = null;
+  /** The truth rules of the manager's current step. */
+  private rules: TruthRules | null = null;
+  private gate = new TruthGate();
+
+  constructor(
+    private readonly deps: Pick<SessionDeps, 'truth' | 'blocked'>,
+    private readonly io: PlayWordsIo,
+  ) {}
+
+  /** A new turn: nothing said yet, the retries full again. */
+  newTurn(): void {
+    this.stream = null;
+    this.gate = new TruthGate();
+  }
+
+  /**
+   * The stream of this turn for the step now. The truth rules are built once per step: the board
+   * does not change while the manager writes.
+   */
+  step(): SentenceStream<TruthProblem> {
+    this.rules = this.deps.truth?.() ?? null;
+    const check = (sentence: string): TruthProblem | null => {
+      if (unsafeNow(sentence)) return { sentence, claim: { kind: UNSAFE, words: sentence }, reason: '这句话不适合小朋友' };
+      return this.rules ? checkSentence(sentence, this.rules) : null;
+    };
+    this.stream ??= new SentenceStream<TruthProblem>((sentence) => this.io.say(sentence), true, check);
+    this.stream.restart();
+    return this.stream;
+  }
+
+  /**
+   * The text a speaking tool finally takes: the rest of the manager's words if true (throws
+   * `ToolError` to refuse them). `continues`: the game goes on after these words (`reply`), not `finish`.
+   */
+  finalText(stream: SentenceStream<TruthProblem>, text: string, continues: boolean): string {
+    return stream.finish(this.trueWords(stream, text, continues)) || (stream.sent.length ? NOTHING_MORE : '');
+  }
+
+  /** The manager's words if true; refused back (a tool error) while retries last, then the rules' own line. */
+  private trueWords(stream: SentenceStream<TruthProblem>, text: string, continues: boolean): string {
+    const problem = stream.problemIn(text);
+    if (!problem) return text;
+    if (problem.problem.claim.kind === UNSAFE) {
+      // A blocked line never swallows the turn: the redirect, then what the rules decided this turn.
+      this.io.log('tool_call', { tool: 'safety', kind: 'invalid' });
+      stream.restart();
+      const line = rebuiltTurn({ redirect: REDIRECT.game, rulesLine: this.rules?.fallback() ?? null, continues, said: stream.sent });
+      const at = text.indexOf(problem.sentence);
+      this.deps.blocked?.(at >= 0 ? text.slice(at) : problem.sentence, unsafeNow(problem.sentence), line);
+      return line;
+    }
+    this.io.log('tool_call', { tool: 'truth', claim: problem.problem.claim.kind, reason: problem.problem.reason, kind: 'invalid' });
+    if (this.gate.retry()) {
+      stream.restart();
+      throw new ToolError(truthCorrection(problem.problem));
+    }
+    stream.restart();
+    return this.rules?.fallback() ?? '我们继续玩吧！';
+  }
+}
