@@ -24,7 +24,7 @@ export interface RemoteSettings {
   apiKey: string;
   timeoutMs: number;
   disableThinking: boolean;
-  /** The preset the parent started from (remote-presets.ts). */
+  /** The preset the parent started from (src/core/llm/remote-presets.ts). */
   preset: string;
   /** The structured-output mode the probe chose for `probedFor`. */
   mode?: OutputMode;

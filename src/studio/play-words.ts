@@ -12,13 +12,20 @@ import { checkSentence, truthCorrection, TruthGate, type TruthProblem, type Trut
 import { REDIRECT } from '../core/safety/replies.ts';
 import { NOTHING_MORE, SentenceStream } from '../core/speech/sentence-stream.ts';
 import type { DesignTraceEntry } from '../core/studio/types.ts';
-import { unsafeNow, UNSAFE } from '../games/unsafe-line.ts';
-import type { SessionDeps } from './session-types.ts';
+import { unsafeNow, UNSAFE, type UnsafeFinding } from '../games/unsafe-line.ts';
 
 export interface PlayWordsIo {
   /** A sentence said at once (the conversation, then the turn's listener). */
   say(sentence: string): void;
   log(kind: DesignTraceEntry['kind'], data: Record<string, unknown>): void;
+}
+
+/** What the session gives the play words (the same fields of its SessionDeps). */
+export interface PlayWordsDeps {
+  /** A line of the manager the safety check blocked before it was said (for the parent's 安全提醒). */
+  blocked?: (original: string, finding: UnsafeFinding | null, said: string) => void;
+  /** The truth rules of this play turn, if the game has any. */
+  truth?: () => TruthRules | null;
 }
 
 export class PlayWords {
@@ -28,7 +35,7 @@ export class PlayWords {
   private gate = new TruthGate();
 
   constructor(
-    private readonly deps: Pick<SessionDeps, 'truth' | 'blocked'>,
+    private readonly deps: PlayWordsDeps,
     private readonly io: PlayWordsIo,
   ) {}
 

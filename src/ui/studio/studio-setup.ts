@@ -7,10 +7,10 @@ import { loadSafetyCheck } from '../../arcade/safety-screen.ts';
 import { Book } from '../../studio/book.ts';
 import { discoverPackages } from '../../studio/bundled-packages.ts';
 import { StudioController } from '../../studio/studio-controller.ts';
-import type { AppRuntime } from '../app-runtime.ts';
+import type { StudioParts } from './studio-parts.ts';
 import { studioVoice } from './studio-voice.ts';
 
-export type StudioParts = Pick<AppRuntime, 'hub' | 'voice' | 'recognizer' | 'speech' | 'loop' | 'catalog' | 'stopTalking'>;
+export type { StudioParts };
 
 export function createStudio(rt: StudioParts): StudioController {
   return new StudioController({

@@ -11,9 +11,9 @@
  */
 import { VoiceLoop } from '../../speech/voice-loop.ts';
 import type { StudioMic } from '../../studio/studio-controller.ts';
-import type { AppRuntime } from '../app-runtime.ts';
+import type { StudioParts } from './studio-parts.ts';
 
-export function studioVoice(rt: Pick<AppRuntime, 'recognizer' | 'speech' | 'loop'>, onWords: (text: string) => Promise<unknown>): StudioMic {
+export function studioVoice(rt: Pick<StudioParts, 'recognizer' | 'speech' | 'loop'>, onWords: (text: string) => Promise<unknown>): StudioMic {
   const arcadeWasListening = rt.loop.isEnabled;
   if (arcadeWasListening) rt.loop.setEnabled(false);
   const loop = new VoiceLoop({ mic: rt.recognizer, speech: rt.speech, mode: 'push-to-talk', onInput: (text) => onWords(text) });

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BrainSettings, MODEL_OPTIONS, PROVIDER_OPTIONS, ENGINE_NAMES, presetAdvice, remoteModelList, saveProblem, technicalDetails } from '../../../src/llm/brain-settings.ts';
+import { BrainSettings, MODEL_OPTIONS, PROVIDER_OPTIONS, ENGINE_NAMES, presetAdvice, remoteModelList, saveProblem, technicalDetails } from '../../../src/ui/settings/brain-settings.ts';
 import { ModelController } from '../../../src/llm/model-controller.ts';
 import { ModelHub } from '../../../src/llm/model-hub.ts';
 import { defaultModelSettings, type ModelSettings, type RemoteSettings } from '../../../src/llm/settings-store.ts';
-import { remotePreset } from '../../../src/llm/remote-presets.ts';
+import { remotePreset } from '../../../src/core/llm/remote-presets.ts';
 import { brainFacts } from '../../../src/llm/brain-status.ts';
 import { DEFAULT_TURN_BUDGET, withParentAnswer, type TurnBudget } from '../../../src/core/arcade/turn-budget.ts';
 import type { WebGpuProbe } from '../../../src/llm/webgpu-probe.ts';

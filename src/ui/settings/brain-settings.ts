@@ -7,24 +7,24 @@
  * component only renders these and calls the actions. The brain itself stays the
  * ModelController's (model-controller.ts); this reads its snapshot and calls it.
  */
-import { PARENT_ANSWER_LIMITS, type TurnBudget } from '../core/arcade/turn-budget.ts';
-import { setAnswerSeconds, turnBudget } from '../arcade/turn-budget-setting.ts';
-import { CPU_MODELS, cpuModelLabel, cpuModelOption } from '../core/llm/cpu-models.ts';
-import type { EngineKind } from '../core/llm/engine-choice.ts';
-import { HOME_BRAIN_PROGRAMS, homeBrainAdvice, type PageAddress } from '../core/llm/home-brain.ts';
-import { LOCAL_MODELS, modelLabel, modelOption } from '../core/llm/models.ts';
-import { MODE_INFO, type OutputMode } from '../core/llm/output-modes.ts';
-import { endpointProblem } from '../core/llm/remote-endpoint.ts';
-import { isNonChatModel } from '../core/llm/remote-models.ts';
-import { wantsKey } from './connection-test.ts';
-import { cpuProbeSummary } from './cpu-probe.ts';
-import { describeModelError } from './describe.ts';
-import { toModelError } from './errors.ts';
-import { remoteFieldsKey, tryStep, type ControllerState, type LocalEngine, type ModelController, type RemoteTest } from './model-controller.ts';
-import type { ModelHub } from './model-hub.ts';
-import { remotePreset, type RemotePreset } from './remote-presets.ts';
-import { probedKey, type ProviderSetting, type RemoteSettings } from './settings-store.ts';
-import { probeSummary } from './webgpu-probe.ts';
+import { PARENT_ANSWER_LIMITS, type TurnBudget } from '../../core/arcade/turn-budget.ts';
+import { setAnswerSeconds, turnBudget } from '../../arcade/turn-budget-setting.ts';
+import { CPU_MODELS, cpuModelLabel, cpuModelOption } from '../../core/llm/cpu-models.ts';
+import type { EngineKind } from '../../core/llm/engine-choice.ts';
+import { HOME_BRAIN_PROGRAMS, homeBrainAdvice, type PageAddress } from '../../core/llm/home-brain.ts';
+import { LOCAL_MODELS, modelLabel, modelOption } from '../../core/llm/models.ts';
+import { MODE_INFO, type OutputMode } from '../../core/llm/output-modes.ts';
+import { endpointProblem } from '../../core/llm/remote-endpoint.ts';
+import { isNonChatModel } from '../../core/llm/remote-models.ts';
+import { wantsKey } from '../../llm/connection-test.ts';
+import { cpuProbeSummary } from '../../llm/cpu-probe.ts';
+import { describeModelError } from '../../llm/describe.ts';
+import { toModelError } from '../../llm/errors.ts';
+import { remoteFieldsKey, tryStep, type ControllerState, type LocalEngine, type ModelController, type RemoteTest } from '../../llm/model-controller.ts';
+import type { ModelHub } from '../../llm/model-hub.ts';
+import { remotePreset, type RemotePreset } from '../../core/llm/remote-presets.ts';
+import { probedKey, type ProviderSetting, type RemoteSettings } from '../../llm/settings-store.ts';
+import { probeSummary } from '../../llm/webgpu-probe.ts';
 
 /** The brains a parent chooses between, in family words (the programs' names only inside the remote panel). */
 export const PROVIDER_OPTIONS: ReadonlyArray<{ kind: ProviderSetting; label: string }> = [

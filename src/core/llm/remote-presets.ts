@@ -5,7 +5,7 @@
  * steps and address from the home-computer guide (src/core/llm/home-brain.ts), so 设置 and
  * 选大脑 give the same advice.
  */
-import { HOME_BRAIN_PROGRAMS, type HomeBrainProgramId } from '../core/llm/home-brain.ts';
+import { HOME_BRAIN_PROGRAMS, type HomeBrainProgramId } from './home-brain.ts';
 
 /** A home program's own address on this computer (the guide gives the one for the page). */
 function programUrl(id: HomeBrainProgramId): string {
