@@ -27,6 +27,9 @@ function verdictWords(v: Verdict | undefined, currentId: string | undefined, rig
   return v.答案 ? `${v.结果 === '错' ? '不对哦，' : ''}答案是「${v.答案}」。` : '';
 }
 
+/** A card is over once it was answered right or its answer was told. */
+const cardIsOver = (v: Verdict): boolean => v.结果 === '对' || v.答案 !== undefined;
+
 /** The tally of a whole game, praise in proportion; "一张也没猜中" gets comfort, not praise. */
 function tally(s: Partial<Score>): string {
   const right = s.答对 ?? 0;
@@ -45,6 +48,10 @@ export function quizExecutors(judge: typeof jevJudge = jevJudge): Record<string,
       const text = String(r['运行.玩家输入'] ?? '');
       const card = deck.find((c) => c.id === cur?.id);
       if (!card) return { '运行.判定': { 结果: '不知道' }, '运行.进度': p };
+      // A card is judged until it is over: words after a right answer or a revealed answer, with the
+      // same card still on the table, get the verdict it already has and count no try.
+      const before = r['运行.判定'] as Verdict | undefined;
+      if (before?.卡 === card.id && cardIsOver(before)) return { '运行.判定': before, '运行.进度': p };
       const vocabulary: JevTarget[] = deck.map((c) => ({ name: c.answer, aliases: c.aliases ?? [] }));
       const v = judge(text, { name: card.answer, aliases: card.aliases ?? [] }, vocabulary);
       const tries = (p.本卡猜 ?? 0) + 1;
@@ -60,11 +67,14 @@ export function quizExecutors(judge: typeof jevJudge = jevJudge): Record<string,
       const p = (r['运行.进度'] ?? {}) as Progress;
       // Never more rounds than cards: a deck of 3 is a game of 3.
       const rounds = Math.min(roundsOf(r['设计.交互范式']), Math.max(1, ((r['设计.卡牌'] ?? []) as Card[]).length));
-      const right = v.结果 === '对';
+      // A card scores once: `计分卡` is the card last counted, so a verdict repeated for it adds nothing.
+      const counted = v.卡 !== undefined && v.卡 === s.计分卡;
+      const right = v.结果 === '对' && !counted;
       const gained = right ? ((p.本卡提示 ?? 0) > 0 ? QUIZ_RULES.提示后答对得分 : QUIZ_RULES.答对得分) : 0;
       const played = p.已用?.length ?? 0;
-      const cardOver = right || v.答案 !== undefined;
-      return { '运行.得分': { 得分: s.得分 + gained, 答对: s.答对 + (right ? 1 : 0), 已出: played, 轮数: rounds, 结束: cardOver && played >= rounds } };
+      const cardOver = cardIsOver(v);
+      const scored = cardOver ? v.卡 : s.计分卡;
+      return { '运行.得分': { 得分: s.得分 + gained, 答对: s.答对 + (right ? 1 : 0), 已出: played, 轮数: rounds, 结束: cardOver && played >= rounds, ...(scored === undefined ? {} : { 计分卡: scored }) } };
     },
     'present-card': (r) => {
       const deck = (r['设计.卡牌'] ?? []) as Card[];

@@ -1,6 +1,6 @@
 /** What the run skills of every shape read alike: the host's lines, the rounds, the score. */
 export interface Persona { 名字?: string; 开场白?: string; 鼓励语?: string[]; 安慰语?: string[]; 结束语?: string }
-export interface Score { 得分: number; 答对: number; 已出: number; 轮数: number; 结束: boolean }
+export interface Score { 得分: number; 答对: number; 已出: number; 轮数: number; 结束: boolean; /** The card last counted (a card scores once). */ 计分卡?: string }
 
 /** The first non-empty line of a list, or the fallback. */
 export const first = (xs: unknown, fallback: string): string => (Array.isArray(xs) && typeof xs[0] === 'string' && xs[0].trim() ? xs[0].trim() : fallback);
