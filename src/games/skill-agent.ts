@@ -24,7 +24,9 @@
  * rules' next prompt ends the turn and nothing more of the model's output is said: the model's step
  * finishes muted in the background (by the turn's deadline at the latest), and the round is then
  * kept as generated with a note of what the child heard instead (src/core/games/muted-round.ts), so
- * the next request continues it in place. A muted step may only speak (to no one): a game tool is
+ * the next request continues it in place. A muted step runs in the background (StepRequest.background):
+ * under the turn's deadline only — no stall watch and no asking again, so a long prefill is read once
+ * instead of again from cold. A muted step may only speak (to no one): a game tool is
  * not performed, and the round stays as the rules took it. The next turn, an end or close cancels
  * a muted step still running before anything else.
  *
@@ -91,6 +93,11 @@ export interface AgentDeps {
   colourMs?: number;
   /** False: a model step the colour window cut is aborted instead of finishing muted (default true). */
   finishMuted?: boolean;
+  /**
+   * True (default): a muted step runs in the background (StepRequest.background) — under the turn's
+   * deadline only, no stall watch, not asked again. False: it keeps the watch of a step someone waits for.
+   */
+  mutedInBackground?: boolean;
 }
 
 export const REPLY_ACTION = 'reply';
@@ -210,6 +217,7 @@ export abstract class SkillAgent implements GameEngine {
   private readonly preExecute: boolean;
   private readonly colourMs: number;
   private readonly finishMuted: boolean;
+  private readonly mutedInBackground: boolean;
   /** The remembered rounds, oldest first (the last 16). */
   private memory: ChatMessage[] = [];
   /** Answers of this session the child has heard (SessionAnswer ids). */
@@ -230,6 +238,7 @@ export abstract class SkillAgent implements GameEngine {
     this.preExecute = deps.preExecute ?? true;
     this.colourMs = deps.colourMs ?? COLOUR_WINDOW_MS;
     this.finishMuted = deps.finishMuted ?? true;
+    this.mutedInBackground = deps.mutedInBackground ?? true;
   }
 
   /** The session's remembered conversation (the last 16 rounds). */
@@ -398,6 +407,8 @@ export abstract class SkillAgent implements GameEngine {
     let muted = false;
     // The turn stops when it is cancelled, when its deadline passes, or when its muted step is stopped.
     const stop = new AbortController();
+    // Aborted once the turn is muted: no one waits for the model's words from then on.
+    const background = new AbortController();
     /** While muted: stops the step (it would change the game, or say what may not be said); null before. */
     const mutedStop = (): ((why: string) => void) | null => (muted ? (why: string) => stop.abort(new MutedStepStopped(why)) : null);
     const out = (s: string) => {
@@ -486,6 +497,7 @@ export abstract class SkillAgent implements GameEngine {
         now: this.now,
         signal: stop.signal,
         deadline: t.deadline,
+        background: background.signal,
         ...(gameRules
           ? {
               pre: (messages: readonly ChatMessage[], tools: readonly ToolSpec[]) => rulesStep(gameRules, viewOf(messages, tools), true),
@@ -495,6 +507,7 @@ export abstract class SkillAgent implements GameEngine {
                 if (turn.said.length)
                   colour = setTimeout(() => {
                     muted = true;
+                    if (this.finishMuted && this.mutedInBackground) background.abort();
                     colourPassed?.();
                   }, colourMs);
               },

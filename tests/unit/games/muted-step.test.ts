@@ -133,6 +133,37 @@ describe('a step cut by the colour window finishes muted', () => {
     expect(c.agent.conversation).toEqual(kept);
   });
 
+  it('the step runs in the background from the colour window on (deadline only, not asked again); before it, someone waits', async () => {
+    vi.useFakeTimers();
+    const model = new HeldModel();
+    const { agent } = setUp(model);
+    const first = play(agent, '我猜50');
+    await vi.advanceTimersByTimeAsync(1);
+    expect(model.requests[0].background?.aborted).toBe(false);
+    await vi.advanceTimersByTimeAsync(2000);
+    await first.reply;
+    expect(model.requests[0].background?.aborted).toBe(true);
+    expect(model.requests[0].deadline).toBeDefined();
+    // A step the muted loop asks next starts in the background.
+    model.answer(0, { action: 'say', args: { text: '我们接着玩。' } });
+    await vi.advanceTimersByTimeAsync(1);
+    expect(model.requests[1].background?.aborted).toBe(true);
+    expect(first.c.intermediate).toEqual(RULES_LINE);
+  });
+
+  it('with mutedInBackground: false (the developer switch) the muted step keeps the watch of a step someone waits for', async () => {
+    vi.useFakeTimers();
+    const model = new HeldModel();
+    const device = new FakeDevice();
+    const agent = new GuessNumberAgent({ model, device, random: () => secretRandom(63), mutedInBackground: false });
+    agent.game.start();
+    const first = play(agent, '我猜50');
+    await vi.advanceTimersByTimeAsync(2001);
+    expect(await first.reply).toEqual({ text: NEXT_PROMPT, ended: false });
+    expect(model.ended).toEqual(['open']);
+    expect(model.requests[0].background?.aborted).toBe(false);
+  });
+
   it("the developer switch (finishMuted: false) aborts the cut step at once, as before: the round stays as the rules took it", async () => {
     vi.useFakeTimers();
     const model = new HeldModel();
