@@ -1,8 +1,8 @@
 /**
  * A game's model step the colour window cut, while it finishes muted after its turn ended
  * (src/games/skill-turn.ts; the rounds it keeps: src/core/games/muted-round.ts). It runs in the
- * background — under the turn's deadline only — and is cancelled by the next turn, an end or the
- * session's close. Finished with a reply, the round as generated + the note of what the child heard
+ * background — no deadline, no stall watch — and is cancelled by the next turn, an end or the
+ * session's close (and by the hub when any other step comes). Finished with a reply, the round as generated + the note of what the child heard
  * replaces the round the rules kept; stopped (the next turn, a game tool, a refused reply, the
  * deadline, a model error), the round stays as the rules took it.
  */

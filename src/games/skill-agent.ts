@@ -22,11 +22,11 @@
  * that says again what was said is dropped (src/core/games/already-said.ts). If the model has not
  * finished within the colour window after that line (the turn's `colourMs`, else the agent's), the
  * rules' next prompt ends the turn and nothing more of the model's output is said: the model's step
- * finishes muted in the background (by the turn's deadline at the latest), and the round is then
+ * finishes muted in the background, and the round is then
  * kept as generated with a note of what the child heard instead (src/core/games/muted-round.ts), so
  * the next request continues it in place. A muted step runs in the background (StepRequest.background):
- * under the turn's deadline only — no stall watch and no asking again, so a long prefill is read once
- * instead of again from cold. A muted step may only speak (to no one): a game tool is
+ * no deadline, no stall watch and no asking again, so a long prefill is read once instead of again
+ * from cold; the next turn, an end, close, or any other agent's step (the hub) stops it. A muted step may only speak (to no one): a game tool is
  * not performed, and the round stays as the rules took it. The next turn, an end or close cancels
  * a muted step still running before anything else.
  *
@@ -90,8 +90,8 @@ export interface AgentDeps {
   /** False: a model step the colour window cut is aborted instead of finishing muted (default true). */
   finishMuted?: boolean;
   /**
-   * True (default): a muted step runs in the background (StepRequest.background) — under the turn's
-   * deadline only, no stall watch, not asked again. False: it keeps the watch of a step someone waits for.
+   * True (default): a muted step runs in the background (StepRequest.background) — no deadline, no
+   * stall watch, not asked again. False: it keeps the watch and the deadline of a step someone waits for.
    */
   mutedInBackground?: boolean;
 }

@@ -198,7 +198,11 @@ export class SkillTurn {
     if (!this.turn.said.length) return;
     this.colour = setTimeout(() => {
       this.muted = true;
-      if (this.host.finishMuted && this.host.mutedInBackground) this.background.abort();
+      if (this.host.finishMuted && this.host.mutedInBackground) {
+        // No one waits for it: not the turn's deadline either (the next turn, an end, close or any other step stops it).
+        clearTimeout(this.timer);
+        this.background.abort();
+      }
       this.colourPassed?.();
     }, this.t.colourMs ?? this.host.colourMs);
   }

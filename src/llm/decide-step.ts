@@ -8,8 +8,9 @@
  * watched: the step's deadline (the turn's budget) always, and the per-attempt timeouts when the
  * model has them (a remote server: first piece, silence mid-answer, whole attempt). No attempt
  * starts that could not finish before the deadline. A step in the background (StepRequest.background:
- * a game step the colour window muted) has only its deadline from then on, and is not asked again
- * after a failure. Each try is a new `attempt` for the stream, so
+ * a game step the colour window muted) is not watched from then on — no stall limit, no deadline:
+ * only its signal stops it (the hub stops it for any other step) — and is not asked again after a
+ * failure. Each try is a new `attempt` for the stream, so
  * a reply streamed again is not said twice.
  */
 import { abortError, isAbortError, modelError, toModelError } from './errors.ts';
@@ -75,8 +76,8 @@ export function createChatModel(provider: StepProvider, opts: ChatModelOptions =
       const left = () => (req.deadline === undefined ? Infinity : req.deadline - now());
       for (let attempt = 0; ; attempt++) {
         if (req.signal?.aborted) throw abortError();
-        if (left() < MIN_ATTEMPT_MS) throw modelError('model_too_slow', `${req.agent}：这一轮的时间不够再问一次`);
-        // In the background (no one waits for the words): the deadline alone, no stall limits.
+        if (!req.background?.aborted && left() < MIN_ATTEMPT_MS) throw modelError('model_too_slow', `${req.agent}：这一轮的时间不够再问一次`);
+        // In the background (no one waits for the words): no stall limits and no deadline.
         const limits = req.background?.aborted ? undefined : opts.timeouts?.();
         const watch = new AttemptWatch(limits, req.deadline, req.signal, now, req.background);
         let raw: string;

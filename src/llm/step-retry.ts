@@ -4,7 +4,7 @@
  * garbled stream, a network error, a stall — and are worth asking again after a short pause, and the
  * watch over one attempt that notices a stall (nothing for `firstByteMs`, silence for `idleMs`
  * mid-answer, `totalMs` in all) and the step's deadline (the turn's budget); a step run in the
- * background (no one waits for its words) is watched by its deadline only. Malformed output is
+ * background (no one waits for its words) is not watched: only its caller stops it. Malformed output is
  * not here: it gets a correction message instead (decide-step.ts).
  */
 import type { StepTimeouts } from '../core/arcade/turn-budget.ts';
@@ -63,8 +63,8 @@ export function pause(ms: number, signal?: AbortSignal): Promise<void> {
  * The watch over one attempt: its signal aborts when the caller's does, or when the attempt stalls
  * (no first piece in time, silence mid-answer, too long in all) or the step's deadline passes.
  * `expired` then says which (a timeout the caller reports as a ModelError). Once `background`
- * aborts (no one waits for the words: StepRequest.background), the stall limits are off and only
- * the deadline and the caller's signal end the attempt.
+ * aborts (no one waits for the words: StepRequest.background), the stall limits and the deadline
+ * are off and only the caller's signal ends the attempt.
  */
 export class AttemptWatch {
   private readonly ac = new AbortController();
@@ -86,9 +86,9 @@ export class AttemptWatch {
   ) {
     if (parent?.aborted) this.ac.abort();
     else parent?.addEventListener('abort', this.onParentAbort, { once: true });
-    if (deadline !== undefined) this.after(this.timers, Math.max(0, deadline - now()), () => modelError('model_too_slow', '这一步没有在这一轮的时限内想好'));
     if (background?.aborted) this.unwatched = true;
     else background?.addEventListener('abort', this.onBackground, { once: true });
+    if (deadline !== undefined && !this.unwatched) this.after(this.stallTimers, Math.max(0, deadline - now()), () => modelError('model_too_slow', '这一步没有在这一轮的时限内想好'));
     if (limits && !this.unwatched) {
       this.after(this.stallTimers, limits.totalMs, () => modelError('model_remote_timeout', `这一次请求超过 ${limits.totalMs / 1000} 秒`));
       this.after(this.stallTimers, limits.firstByteMs, () => (this.gotFirst ? null : modelError('model_remote_timeout', `${limits.firstByteMs / 1000} 秒内没有收到回答的第一个字`)));
@@ -108,7 +108,7 @@ export class AttemptWatch {
     this.idle = setTimeout(() => this.expire(modelError('model_remote_timeout', `回答中途停了 ${ms / 1000} 秒`)), ms);
   }
 
-  /** No one waits for the words any more: no stall limit from now on (the deadline stays). */
+  /** No one waits for the words any more: no stall limit and no deadline from now on. */
   private unwatch(): void {
     this.unwatched = true;
     for (const t of this.stallTimers) clearTimeout(t);

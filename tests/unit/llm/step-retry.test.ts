@@ -183,20 +183,29 @@ describe('a step in the background (a muted game step: no one waits for its word
     expect(p.seen).toHaveLength(1);
   });
 
-  it('the deadline and the signal still end it', async () => {
+  it('past the deadline it goes on (a cold prompt on a slow engine is read to the end); only its signal stops it', async () => {
     vi.useFakeTimers();
     const bg = new AbortController();
-    bg.abort();
     const p = heldProvider();
-    const late = createChatModel(p, limits).step(req({ deadline: Date.now() + 18_800, background: bg.signal })).catch((e) => e);
-    await vi.advanceTimersByTimeAsync(18_800);
-    expect((await late).code).toBe('model_too_slow');
+    const slow = createChatModel(p, limits).step(req({ deadline: Date.now() + 18_800, background: bg.signal }));
+    await vi.advanceTimersByTimeAsync(2000);
+    bg.abort();
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(p.seen).toHaveLength(1);
+    expect(p.seen[0].signal?.aborted).toBe(false);
+    p.release();
+    expect((await slow).action).toBe('submit_guess');
+    // Started in the background after its deadline: asked all the same.
+    const after = createChatModel(p, limits).step(req({ deadline: Date.now() - 1, background: bg.signal }));
+    await vi.advanceTimersByTimeAsync(1);
+    p.release();
+    expect((await after).action).toBe('submit_guess');
     const ac = new AbortController();
     const cancelled = createChatModel(p, limits).step(req({ deadline: Date.now() + 18_800, background: bg.signal, signal: ac.signal })).catch((e) => e);
     await vi.advanceTimersByTimeAsync(100);
     ac.abort();
     expect((await cancelled).name).toBe('AbortError');
-    expect(p.seen).toHaveLength(2);
+    expect(p.seen).toHaveLength(3);
   });
 });
 
