@@ -104,3 +104,11 @@ export function targetsMet(f: MeasuredFigures, laptop: boolean): Record<string, 
     'prefill ≤ 200 tokens per in-game turn': f.gameRequests === 0 ? true : f.prefillTokensPerTurn <= 200 && (f.prefillAfterChatTokens ?? 0) <= 200,
   };
 }
+
+/** One line per turn of a run: what the child did, then each request as `agent prefilled/prompt tokens`, `*` when in place, `✗` when abandoned (`--per-turn`). */
+export function perTurnLines(run: RawRun): string[] {
+  return run.turns.map((t) => {
+    const reqs = t.requests.map((r) => `${r.agent.replace(/^(game|studio):/, '')} ${r.prefillTokens}/${r.promptTokens}${r.inPlace ? '*' : ''}${r.finished ? '' : '✗'}`);
+    return `${t.game} ${t.kind} 「${t.words}」 | ${reqs.join(', ') || '—'}${t.cuts.length ? ` | cut: ${t.cuts.join('; ')}` : ''}`;
+  });
+}

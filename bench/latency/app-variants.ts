@@ -2,8 +2,10 @@
  * The app's variants in `bench/latency --app`, each a developer switch of the test build (read only
  * when AGENTCADE_LAB=1): before (`?rules-first=off`: no pre-executed steps, the rules never speak
  * first), cutAborted (`?colour-cut=abort`: rules first, but a model step the colour window cut is
- * aborted — the app before a cut step finished muted) and after (the app as it ships).
+ * aborted — the app before a cut step finished muted), mutedWatched (`?muted=watched`: a cut step
+ * finishes muted but keeps the stall watch of a step someone waits for, and is asked again from cold
+ * after it — the app before muted steps ran in the background) and after (the app as it ships).
  */
-export const APP_RUN_VARIANTS = ['before', 'cutAborted', 'after'] as const;
+export const APP_RUN_VARIANTS = ['before', 'cutAborted', 'mutedWatched', 'after'] as const;
 export type AppRunVariant = (typeof APP_RUN_VARIANTS)[number];
-export const VARIANT_QUERY: Record<AppRunVariant, string> = { before: '&rules-first=off', cutAborted: '&colour-cut=abort', after: '' };
+export const VARIANT_QUERY: Record<AppRunVariant, string> = { before: '&rules-first=off', cutAborted: '&colour-cut=abort', mutedWatched: '&muted=watched', after: '' };

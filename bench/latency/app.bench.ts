@@ -9,11 +9,11 @@
  * pre-executed steps, the rules never speak first) and "after" (the app as it ships).
  *
  * Every time is taken in the page or on the server, never by polling: the child's act (a capture
- * listener on the send button and the game card, Date.now()), the thinking face (a
- * MutationObserver on the on-screen robot's data-face), each line handed to speech (the speech
- * fake's startedAt), the cuts (the app's own trace: `model_step` errors), the model's first
- * sentence (the server's clock when the piece ending it was written, or, for a reply abandoned
- * before it, when the pacing would have written it). Polling only decides when a turn is over.
+ * listener on the send button and the game card, Date.now()), the thinking cue (a
+ * MutationObserver on the on-screen robot's data-face, and data-sign over a drawing), each line
+ * handed to speech (the speech fake's startedAt), the cuts (the app's own trace: `model_step`
+ * errors), the model's first sentence (the server's clock when the piece ending it was written, or,
+ * for a reply abandoned before it, when the pacing would have written it). Polling only decides when a turn is over.
  * Writes the raw turns to BENCH_APP_OUT as JSON; run.ts turns them into figures.
  */
 import { test } from '@playwright/test';
@@ -88,12 +88,13 @@ async function watch(page: Page): Promise<void> {
       const t = (e.target as Element | null)?.closest?.('[data-testid=send],[data-testid=game-card]');
       if (t) w.__bench.acts.push(Date.now());
     }, true);
+    // The thinking cue: the face, or over a drawing the small thinking sign beside it.
     new MutationObserver((muts) => {
       for (const m of muts) {
         const el = m.target as Element;
-        if (m.attributeName === 'data-face') w.__bench.faces.push({ face: el.getAttribute('data-face') ?? '', at: Date.now() });
+        if (m.attributeName === 'data-face' || m.attributeName === 'data-sign') w.__bench.faces.push({ face: el.getAttribute(m.attributeName) ?? '', at: Date.now() });
       }
-    }).observe(document.body, { subtree: true, attributes: true, attributeFilter: ['data-face'] });
+    }).observe(document.body, { subtree: true, attributes: true, attributeFilter: ['data-face', 'data-sign'] });
   });
 }
 

@@ -37,7 +37,7 @@ import { qwenTokenizer } from '../llm/run.ts';
 import { closeVite, viteImport } from '../llm/vite-runner.ts';
 import { beforeLayout, pairedSteps, pairedText } from './layouts.ts';
 import { PROFILES, type DeviceProfile } from './profiles.ts';
-import { measuredFigures, targetsMet } from './app-measured.ts';
+import { measuredFigures, perTurnLines, targetsMet } from './app-measured.ts';
 import type { BenchConfig, RawRun } from './app.bench.ts';
 import { APP_RUN_VARIANTS, type AppRunVariant } from './app-variants.ts';
 import { percentile, SimulatedEngine, timeTurn, type Tokenizer, type TurnSteps, type TurnTiming } from './simulate.ts';
@@ -180,7 +180,7 @@ export function runApp(sessions: Session[], tok: Tokenizer) {
 /**
  * `--app`: the real app measured (app.bench.ts through Playwright, app.config.ts) at the chosen
  * profiles (`--profiles laptop,pixel,cpu`), `--turns N` in-game turns per game (default 3);
- * `--reuse` prints the last run's figures again.
+ * `--reuse` prints the last run's figures again; `--per-turn` adds each turn's requests (prefilled tokens, in place).
  */
 export function runAppMeasured(argv: string[]) {
   const arg = (name: string, d: string) => {
@@ -210,7 +210,6 @@ export function runAppMeasured(argv: string[]) {
         return r ? measuredFigures(r) : null;
       };
       const before = side('before');
-      const cutAborted = side('cutAborted');
       const after = side('after');
       return [
         p.id,
@@ -218,7 +217,8 @@ export function runAppMeasured(argv: string[]) {
           label: p.label,
           rates: { prefillTps: p.prefillTps, decodeTps: p.decodeTps, cache: p.rule },
           before,
-          cutAborted,
+          cutAborted: side('cutAborted'),
+          mutedWatched: side('mutedWatched'),
           after,
           targetsAfter: after ? targetsMet(after, p.short === 'laptop') : null,
           targetsBefore: before ? targetsMet(before, p.short === 'laptop') : null,
@@ -272,12 +272,15 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
       for (const [id, x] of Object.entries(measured)) {
         for (const v of APP_RUN_VARIANTS) {
           const f = x[v];
-          const model = v === 'cutAborted' ? undefined : r.app[id]?.[v];
+          const model = v === 'before' || v === 'after' ? r.app[id]?.[v] : undefined;
           if (f)
             console.log(`${x.label} | ${v} measured | ${m(f.cueS)} (${m(f.cueMaxS)}) | ${m(f.truthfulLineP50S)} | ${m(f.truthfulLineP95S)} | ${m(f.firstModelSentenceP50S)} | ${m(f.wholeReplyP50S)} | ${pc(f.turnsCutShare)} (${pc(f.colourCutShare)}) | ${m(f.startFirstWordsS)} | ${pc(f.inPlaceShare)} | ${f.prefillTokensPerTurn.toFixed(0)} | ${f.prefillAfterChatTokens === null ? '—' : f.prefillAfterChatTokens.toFixed(0)} | ${f.inGameTurns} + ${f.startTurns} starts`);
           if (model)
             console.log(`${x.label} | ${v} modelled | ${s(model.cueS)} | ${s(model.truthfulLineP50S)} | ${s(model.truthfulLineP95S)} | ${s(model.firstModelSentenceP50S)} | — | ${(model.turnsCutShare * 100).toFixed(0)}% | ${s(model.startFirstWordsS)} | ${(model.inPlaceShare * 100).toFixed(0)}% | ${model.prefillTokensPerTurn.toFixed(0)} | ${model.prefillAfterChatTokens.toFixed(0)} |`);
         }
+        if (process.argv.includes('--per-turn'))
+          for (const run of JSON.parse(readFileSync(resolve(import.meta.dirname, '../../.cache/latency-app.json'), 'utf8')) as RawRun[])
+            if (run.profile === id) console.log([`  ${run.variant}, per turn (game requests: prefilled/prompt tokens, * in place, ✗ abandoned):`, ...perTurnLines(run).map((l) => `    ${l}`)].join('\n'));
         if (x.targetsAfter) console.log(`  targets after: ${Object.entries(x.targetsAfter).map(([k, ok]) => `${ok === null ? '–' : ok ? '✓' : '✗'} ${k}`).join('; ')}`);
       }
     }

@@ -40,6 +40,8 @@ export interface GameWorkerInit {
   rulesFirst?: boolean;
   /** False: a model step the colour window cut is aborted instead of finishing muted (a developer switch; default on). */
   mutedFinish?: boolean;
+  /** True: a step the colour window muted keeps its stall watch and is asked again after a failure, as before it ran in the background (a developer switch; default off). */
+  mutedWatch?: boolean;
 }
 
 /** What a game worker posts back after init. */
@@ -65,6 +67,8 @@ export interface GameClientOptions {
   rulesFirst?(): boolean;
   /** Whether new workers' games let a step the colour window cut finish muted (default on). */
   mutedFinish?(): boolean;
+  /** Whether new workers' games keep the stall watch on a muted step (default off). */
+  mutedWatch?(): boolean;
   /** Silence on an open request before the worker is pinged (default 45 s). */
   hangTimeoutMs?: number;
   /** How long a ping may take (default 3 s). */
@@ -135,6 +139,7 @@ function startWorker(h: Host, gameId: string, card: AgentCard): GameProcess {
   if (maxTasks !== undefined) init.maxTasks = maxTasks;
   if (h.opts.rulesFirst?.() === false) init.rulesFirst = false;
   if (h.opts.mutedFinish?.() === false) init.mutedFinish = false;
+  if (h.opts.mutedWatch?.() === true) init.mutedWatch = true;
   worker.postMessage(init, [channel.port2, ...Object.values(extra)]);
   h.processes.set(gameId, proc);
   return proc;

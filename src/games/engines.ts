@@ -24,6 +24,7 @@ export interface GameAgentInit {
   ports: Record<string, MessagePort>;
   rulesFirst?: boolean;
   mutedFinish?: boolean;
+  mutedWatch?: boolean;
 }
 
 /** The engine context over a worker's ports: model, robot and trace, and the seeded random source. */
@@ -39,6 +40,7 @@ export function connectEngineContext(init: GameAgentInit): EngineContext {
     random: seededRandom(init.seed),
     ...(init.rulesFirst === false ? { rulesFirst: false } : {}),
     ...(init.mutedFinish === false ? { mutedFinish: false } : {}),
+    ...(init.mutedWatch === true ? { mutedWatch: true } : {}),
   };
 }
 

@@ -36,5 +36,6 @@ export const hostEngine: EngineHost = async (ctx: EngineContext) => {
   const { model, device, trace, random } = ctx;
   const preExecute = ctx.rulesFirst !== false;
   const finishMuted = ctx.mutedFinish !== false;
-  return { declaration: builtinDeclaration(ctx.gameId)!, create: () => mod.createAgent({ model, device, trace, random, preExecute, finishMuted }) };
+  const mutedInBackground = ctx.mutedWatch !== true;
+  return { declaration: builtinDeclaration(ctx.gameId)!, create: () => mod.createAgent({ model, device, trace, random, preExecute, finishMuted, mutedInBackground }) };
 };

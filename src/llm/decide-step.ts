@@ -7,7 +7,10 @@
  * is asked again after a short pause, once or twice, before anyone hears of it. Every attempt is
  * watched: the step's deadline (the turn's budget) always, and the per-attempt timeouts when the
  * model has them (a remote server: first piece, silence mid-answer, whole attempt). No attempt
- * starts that could not finish before the deadline. Each try is a new `attempt` for the stream, so
+ * starts that could not finish before the deadline. A step in the background (StepRequest.background:
+ * a game step the colour window muted) is not watched from then on — no stall limit, no deadline:
+ * only its signal stops it (the hub stops it for any other step) — and is not asked again after a
+ * failure. Each try is a new `attempt` for the stream, so
  * a reply streamed again is not said twice.
  */
 import { abortError, isAbortError, modelError, toModelError } from './errors.ts';
@@ -73,9 +76,10 @@ export function createChatModel(provider: StepProvider, opts: ChatModelOptions =
       const left = () => (req.deadline === undefined ? Infinity : req.deadline - now());
       for (let attempt = 0; ; attempt++) {
         if (req.signal?.aborted) throw abortError();
-        if (left() < MIN_ATTEMPT_MS) throw modelError('model_too_slow', `${req.agent}：这一轮的时间不够再问一次`);
-        const limits = opts.timeouts?.();
-        const watch = new AttemptWatch(limits, req.deadline, req.signal, now);
+        if (!req.background?.aborted && left() < MIN_ATTEMPT_MS) throw modelError('model_too_slow', `${req.agent}：这一轮的时间不够再问一次`);
+        // In the background (no one waits for the words): no stall limits and no deadline.
+        const limits = req.background?.aborted ? undefined : opts.timeouts?.();
+        const watch = new AttemptWatch(limits, req.deadline, req.signal, now, req.background);
         let raw: string;
         try {
           // A watched attempt needs every piece (a stall is silence); otherwise only a streaming caller does.
@@ -94,7 +98,8 @@ export function createChatModel(provider: StepProvider, opts: ChatModelOptions =
           if (req.signal?.aborted) throw abortError();
           const e = watch.expired ?? (isAbortError(err) ? modelError('model_remote_timeout', String(err)) : toModelError(err));
           const wait = backoffBefore(retried, opts);
-          if (isTransient(e) && retried < transientRetries && left() - wait >= MIN_ATTEMPT_MS) {
+          // In the background a failure is not asked again (a new try would read the prompt again from cold).
+          if (isTransient(e) && !req.background?.aborted && retried < transientRetries && left() - wait >= MIN_ATTEMPT_MS) {
             retried++;
             opts.onRetry?.({ agent: req.agent, attempt, code: e.code, message: e.message });
             await pause(wait, req.signal);

@@ -136,14 +136,32 @@ export class ModelHub {
     return this.warming !== undefined;
   }
 
+  /**
+   * Any step that comes stops the prewarm, and every step that runs in the background
+   * (StepRequest.background: no one waits for its words), so a step someone waits for never queues
+   * behind one no one waits for.
+   */
   step(req: StepRequest, whenNone?: () => Promise<ChatModel>): Promise<Step> {
     this.warming?.abort();
     this.warming = undefined;
     this.pendingWarm = undefined;
-    const p = this.queue.run(() => this.run(req, whenNone), { signal: req.signal, label: req.agent });
+    for (const [background, stop] of this.stoppable) if (background.aborted) stop.abort();
+    const ac = new AbortController();
+    const onAbort = () => ac.abort();
+    if (req.signal?.aborted) ac.abort();
+    else req.signal?.addEventListener('abort', onAbort, { once: true });
+    if (req.background) this.stoppable.set(req.background, ac);
+    const p = this.queue.run(() => this.run({ ...req, signal: ac.signal }, whenNone), { signal: ac.signal, label: req.agent });
     this.emit();
-    return p.finally(() => this.emit());
+    return p.finally(() => {
+      req.signal?.removeEventListener('abort', onAbort);
+      if (req.background) this.stoppable.delete(req.background);
+      this.emit();
+    });
   }
+
+  /** The steps that may run in the background, by their background signal: stopped by the next step once in the background. */
+  private readonly stoppable = new Map<AbortSignal, AbortController>();
 
   private async run(req: StepRequest, whenNone?: () => Promise<ChatModel>): Promise<Step> {
     this.emit();

@@ -4,7 +4,8 @@
  * back through a proxied callback; every piece is acknowledged before the step itself resolves, so
  * the worker hears the whole text before the step (two ports keep no order between them). Aborting
  * the signal in the worker calls `cancel` for the step's id, which aborts the step on the main
- * thread (and so its place in the queue or its generation). A prewarm crosses the same way
+ * thread (and so its place in the queue or its generation); its `background` signal crosses the
+ * same way (`background`). A prewarm crosses the same way
  * (ChatModel.prewarm). Errors keep their code and name.
  */
 import * as Comlink from 'comlink';
@@ -12,7 +13,7 @@ import { abortError } from './errors.ts';
 import { ModelError, type ChatMessage, type ChatModel, type Step, type StepRequest } from '../core/llm/types.ts';
 import { isErrorCode } from '../core/errors/catalogue.ts';
 
-type WireRequest = Omit<StepRequest, 'signal' | 'onStream'>;
+type WireRequest = Omit<StepRequest, 'signal' | 'onStream' | 'background'>;
 type OnStream = NonNullable<StepRequest['onStream']>;
 
 /** A step's outcome as it crosses the port (a thrown error would lose its code). */
@@ -25,6 +26,8 @@ interface ModelPortApi {
   /** Resolves when the prewarm is done or stopped; never rejects. */
   prewarm(id: number, agent: string, messages: ChatMessage[]): Promise<void>;
   cancel(id: number): void;
+  /** The step now runs in the background (StepRequest.background). */
+  background(id: number): void;
 }
 
 /**
@@ -36,11 +39,16 @@ interface ModelPortApi {
 export function exposeModel(model: ChatModel, port: MessagePort): () => void {
   // Every step this port asked for and that has not settled, whether queued or running.
   const running = new Map<number, AbortController>();
+  // The background signal of every step asked for that has not settled.
+  const background = new Map<number, AbortController>();
   let disposed = false;
   const api: ModelPortApi = {
     label: () => model.label,
     cancel(id) {
       running.get(id)?.abort();
+    },
+    background(id) {
+      background.get(id)?.abort();
     },
     async prewarm(id, agent, messages) {
       const ac = new AbortController();
@@ -54,13 +62,16 @@ export function exposeModel(model: ChatModel, port: MessagePort): () => void {
     },
     async step(id, req, onStream) {
       const ac = new AbortController();
+      const bg = new AbortController();
       running.set(id, ac);
+      background.set(id, bg);
       // The last piece's acknowledgement: the worker has heard every piece once it resolves.
       let heard: unknown = undefined;
       try {
         const step = await model.step({
           ...req,
           signal: ac.signal,
+          background: bg.signal,
           onStream: onStream && ((delta, attempt) => void (heard = (onStream(delta, attempt) as unknown as Promise<void>).catch(() => undefined))),
         });
         await heard;
@@ -71,6 +82,7 @@ export function exposeModel(model: ChatModel, port: MessagePort): () => void {
         return { ok: false, name: e?.name ?? 'Error', code: e?.code, message: e?.message ?? String(err) };
       } finally {
         running.delete(id);
+        background.delete(id);
         (onStream as Comlink.Remote<OnStream> | undefined)?.[Comlink.releaseProxy]();
       }
     },
@@ -81,6 +93,7 @@ export function exposeModel(model: ChatModel, port: MessagePort): () => void {
     disposed = true;
     for (const ac of running.values()) ac.abort();
     running.clear();
+    background.clear();
     port.close();
   };
 }
@@ -112,19 +125,25 @@ export function connectModel(port: MessagePort): ChatModel {
       }
     },
     async step(req: StepRequest): Promise<Step> {
-      const { signal, onStream, ...wire } = req;
+      const { signal, onStream, background, ...wire } = req;
       if (signal?.aborted) throw abortError();
       const id = nextId++;
       const onAbort = () => void remote.cancel(id);
+      const onBackground = () => void remote.background(id);
       signal?.addEventListener('abort', onAbort, { once: true });
       try {
-        const out = await remote.step(id, wire, onStream ? Comlink.proxy(onStream) : undefined);
+        const asked = remote.step(id, wire, onStream ? Comlink.proxy(onStream) : undefined);
+        // After the step's own message: the main side knows its id by then (one port keeps its order).
+        if (background?.aborted) onBackground();
+        else background?.addEventListener('abort', onBackground, { once: true });
+        const out = await asked;
         if (out.ok) return out.step;
         if (out.name === 'AbortError') throw new DOMException(out.message, 'AbortError');
         if (out.code) throw new ModelError(isErrorCode(out.code) ? out.code : 'unknown', out.message);
         throw Object.assign(new Error(out.message), { name: out.name });
       } finally {
         signal?.removeEventListener('abort', onAbort);
+        background?.removeEventListener('abort', onBackground);
       }
     },
   };

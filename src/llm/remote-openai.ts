@@ -20,7 +20,7 @@ export interface RemoteConfig {
   baseUrl: string;
   model: string;
   apiKey?: string;
-  /** Whole-request limit (default 60 s). */
+  /** Whole-request limit (default 60 s; none for a step in the background, StepRequest.background). */
   timeoutMs?: number;
   /** Adds `chat_template_kwargs.enable_thinking=false` and `reasoning_effort:"none"` (Qwen3 on llama.cpp/Ollama). */
   disableThinking?: boolean;
@@ -69,6 +69,10 @@ export function createRemoteProvider(config: RemoteConfig, deps: RemoteDeps = {}
       }, timeoutMs);
       const onAbort = () => ac.abort();
       req.signal?.addEventListener('abort', onAbort, { once: true });
+      // A step in the background (no one waits for it) has no whole-request limit either: only its signal stops it.
+      const unlimited = () => clearTimeout(timer);
+      if (req.background?.aborted) unlimited();
+      else req.background?.addEventListener('abort', unlimited, { once: true });
       const stopped = () => (timedOut ? modelError('model_remote_timeout', `${timeoutMs / 1000} 秒`) : abortError());
       try {
         const call = buildRequest(mode, {
@@ -117,6 +121,7 @@ export function createRemoteProvider(config: RemoteConfig, deps: RemoteDeps = {}
       } finally {
         clearTimeout(timer);
         req.signal?.removeEventListener('abort', onAbort);
+        req.background?.removeEventListener('abort', unlimited);
       }
     },
   };

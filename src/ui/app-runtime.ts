@@ -219,6 +219,8 @@ export function createAppRuntime(): AppRuntime {
     rulesFirst: () => !(__TEST_BUILD__ && typeof location !== 'undefined' && new URLSearchParams(location.search).get('rules-first') === 'off'),
     // The same, `?colour-cut=abort`: a model step the colour window cut is aborted instead of finishing muted.
     mutedFinish: () => !(__TEST_BUILD__ && typeof location !== 'undefined' && new URLSearchParams(location.search).get('colour-cut') === 'abort'),
+    // `?muted=watched`: a muted step keeps its stall watch and is asked again, as before it ran in the background.
+    mutedWatch: () => __TEST_BUILD__ && typeof location !== 'undefined' && new URLSearchParams(location.search).get('muted') === 'watched',
     hangTimeoutMs: hangTimeoutMs(turnBudget()),
     trace: recorder,
   }));

@@ -73,6 +73,8 @@ interface ToolLoopOptions {
   retries?: number;
   /** When every step must be decided by (the turn's budget; see StepRequest.deadline). */
   deadline?: number;
+  /** Aborts when no one waits for the loop's words any more (every step from then on: StepRequest.background). */
+  background?: AbortSignal;
   /** After every step, whatever happened (trace, the Studio's phase machine). */
   onStep?(record: StepRecord): void;
   /**
@@ -153,7 +155,7 @@ export async function runToolLoop(o: ToolLoopOptions): Promise<LoopOutcome> {
           tools.find((t) => t.name === p.action)?.streamText?.(p.text, attempt);
         }
       : undefined;
-    const step = await o.model.step({ agent: o.agent, messages: [...messages], tools: toolSpecs(tools), signal: o.signal, maxTokens: o.maxTokens, retries: o.retries, deadline: o.deadline, onStream });
+    const step = await o.model.step({ agent: o.agent, messages: [...messages], tools: toolSpecs(tools), signal: o.signal, maxTokens: o.maxTokens, retries: o.retries, deadline: o.deadline, onStream, ...(o.background ? { background: o.background } : {}) });
     throwIfAborted(o.signal);
     const t1 = o.now();
     messages.push(stepMessage(step));

@@ -23,6 +23,8 @@ export interface EngineContext {
   rulesFirst?: boolean;
   /** False: a model step the colour window cut is aborted, not finished muted (the host's developer switch). */
   mutedFinish?: boolean;
+  /** True: a step the colour window muted keeps its stall watch and is asked again after a failure, as before it ran in the background (a developer switch; default off). */
+  mutedWatch?: boolean;
 }
 
 /** An engine kind's entry point: the game's declaration and the factory of its sessions' engines. */

@@ -55,6 +55,14 @@ export interface StepRequest {
   onStream?: (delta: string, attempt: number) => void;
   /** The session the step belongs to in the trace (a design session: src/core/trace/designs.ts). */
   session?: string;
+  /**
+   * Aborts when no one waits for the step's words any more (a game step the colour window muted:
+   * it goes on only to be remembered). From then on only `signal` ends it: no `deadline`, no
+   * per-attempt stall limit (first piece, silence, whole attempt) and no asking again — a long
+   * prefill is read once, to the end, instead of again from cold. The hub stops such a step when
+   * any other step comes, so nothing anyone waits for queues behind it.
+   */
+  background?: AbortSignal;
 }
 
 export interface ChatModel {

@@ -2,7 +2,8 @@
  * The test build's developer switch `?rules-first=off` (bench/latency --app's "before") reaches a
  * game's engine: the host puts `rulesFirst: false` in a new worker's init only when asked, the
  * worker entry hands it to the game's factory, and the built-in game's engine is then made with
- * `preExecute: false`. Without the switch nothing changes (the init carries no such field).
+ * `preExecute: false`. Without the switch nothing changes (the init carries no such field). The
+ * same for `?muted=watched` (a muted step keeps its stall watch: `mutedInBackground: false`).
  */
 import { describe, expect, it } from 'vitest';
 import { agentCardFor } from '../../../src/a2a/card.ts';
@@ -10,7 +11,7 @@ import { createGameClient, type GameWorkerInit } from '../../../src/a2a/game-hos
 import { hostGameAgent } from '../../../src/a2a/worker-entry.ts';
 import { ECHO_GAME } from '../../support/a2a/echo-game.ts';
 
-function initOf(rulesFirst?: () => boolean): GameWorkerInit {
+function initOf(rulesFirst?: () => boolean, mutedWatch?: () => boolean): GameWorkerInit {
   let init: GameWorkerInit | undefined;
   const client = createGameClient({
     spawn: () => ({ postMessage: (m: GameWorkerInit) => (init = m), terminate() {}, addEventListener() {} }) as unknown as Worker,
@@ -18,6 +19,7 @@ function initOf(rulesFirst?: () => boolean): GameWorkerInit {
     engineOf: () => 'skill',
     seed: () => 1,
     ...(rulesFirst ? { rulesFirst } : {}),
+    ...(mutedWatch ? { mutedWatch } : {}),
   });
   client.request('echo', 'c1', { kind: 'start', text: '' } as never);
   client.stopAll();
@@ -53,6 +55,20 @@ describe('the rules-first switch', () => {
       const { create } = await hostEngine({ ...ctx, ...(rulesFirst === false ? { rulesFirst } : {}) });
       const engine = await create({ contextId: 'c1', requestId: 'r1', signal: new AbortController().signal });
       made.push((engine as unknown as { preExecute: boolean }).preExecute);
+    }
+    expect(made).toEqual([false, true]);
+  });
+
+  it('the muted-watch switch: in the init only when on, and the engine then keeps the watch on a muted step', async () => {
+    expect(initOf(undefined, () => true).mutedWatch).toBe(true);
+    expect('mutedWatch' in initOf(undefined, () => false)).toBe(false);
+    const { hostEngine } = await import('../../../src/games/skill-engine.ts');
+    const ctx = { gameId: 'guess-number', model: {} as never, device: {} as never, trace: { record() {} }, random: () => 0.5 };
+    const made: boolean[] = [];
+    for (const mutedWatch of [true, undefined]) {
+      const { create } = await hostEngine({ ...ctx, ...(mutedWatch ? { mutedWatch } : {}) });
+      const engine = await create({ contextId: 'c1', requestId: 'r1', signal: new AbortController().signal });
+      made.push((engine as unknown as { mutedInBackground: boolean }).mutedInBackground);
     }
     expect(made).toEqual([false, true]);
   });

@@ -4,7 +4,8 @@
  * round is then remembered as generated plus a note of what the child heard instead — the next
  * request is the previous request + its reply + new messages (in place under WebLLM's rule). A
  * muted step that would change the game is not performed; the next turn, an end or the session's
- * close cancels a muted step still running; the turn's deadline bounds it.
+ * close cancels a muted step still running; no one waits for it, so the turn's deadline does not stop
+ * it (with the developer switch that keeps the watch, it does).
  */
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { GuessNumberAgent } from '../../../skills/guess-number/game.ts';
@@ -111,7 +112,7 @@ describe('a step cut by the colour window finishes muted', () => {
     expect(agent.conversation.some((m) => m.content.includes('来晚了'))).toBe(false);
   });
 
-  it('an end and the session closing cancel it too; the deadline bounds it', async () => {
+  it('an end and the session closing cancel it too; past the turn\'s deadline it goes on in the background', async () => {
     vi.useFakeTimers();
     const ending = new HeldModel((_req, n) => (n > 1 ? REPLY('下次再玩！') : undefined));
     const a = await cutTurn(ending);
@@ -125,12 +126,50 @@ describe('a step cut by the colour window finishes muted', () => {
     await b.agent.close();
     expect(closing.ended).toEqual(['aborted']);
 
+    // No one waits for it: the deadline (18 s) does not stop it, and when it finishes it is kept.
     const slow = new HeldModel();
     const c = await cutTurn(slow);
-    const kept = [...c.agent.conversation];
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(slow.ended).toEqual(['open']);
+    slow.answer(0, REPLY('慢慢想。'));
+    await vi.advanceTimersByTimeAsync(10);
+    expect(c.agent.conversation.slice(-2)).toEqual([stepMessage(REPLY('慢慢想。')), heardInsteadNote(NEXT_PROMPT)]);
+  });
+
+  it('the step runs in the background from the colour window on (deadline only, not asked again); before it, someone waits', async () => {
+    vi.useFakeTimers();
+    const model = new HeldModel();
+    const { agent } = setUp(model);
+    const first = play(agent, '我猜50');
+    await vi.advanceTimersByTimeAsync(1);
+    expect(model.requests[0].background?.aborted).toBe(false);
+    await vi.advanceTimersByTimeAsync(2000);
+    await first.reply;
+    expect(model.requests[0].background?.aborted).toBe(true);
+    expect(model.requests[0].deadline).toBeDefined();
+    // A step the muted loop asks next starts in the background.
+    model.answer(0, { action: 'say', args: { text: '我们接着玩。' } });
+    await vi.advanceTimersByTimeAsync(1);
+    expect(model.requests[1].background?.aborted).toBe(true);
+    expect(first.c.intermediate).toEqual(RULES_LINE);
+  });
+
+  it('with mutedInBackground: false (the developer switch) the muted step keeps the watch of a step someone waits for', async () => {
+    vi.useFakeTimers();
+    const model = new HeldModel();
+    const device = new FakeDevice();
+    const agent = new GuessNumberAgent({ model, device, random: () => secretRandom(63), mutedInBackground: false });
+    agent.game.start();
+    const first = play(agent, '我猜50');
+    await vi.advanceTimersByTimeAsync(2001);
+    expect(await first.reply).toEqual({ text: NEXT_PROMPT, ended: false });
+    expect(model.ended).toEqual(['open']);
+    expect(model.requests[0].background?.aborted).toBe(false);
+    // …and the turn's deadline still bounds it: the round stays as the rules took it.
+    const kept = [...agent.conversation];
     await vi.advanceTimersByTimeAsync(16_000);
-    expect(slow.ended).toEqual(['aborted']);
-    expect(c.agent.conversation).toEqual(kept);
+    expect(model.ended).toEqual(['aborted']);
+    expect(agent.conversation).toEqual(kept);
   });
 
   it("the developer switch (finishMuted: false) aborts the cut step at once, as before: the round stays as the rules took it", async () => {

@@ -51,6 +51,33 @@ describe('ModelHub', () => {
     expect(g.started).toEqual(['main', 'game:guess-number']);
   });
 
+  it('a step that comes stops a step in the background (a muted game step), never one someone waits for', async () => {
+    const hub = new ModelHub();
+    const g = gatedModel();
+    hub.setModel('scripted', g.model);
+    const muted = new AbortController();
+    const game = hub.model().step({ ...req('game:guess-number'), background: muted.signal });
+    await tick();
+    // Not yet in the background: the main agent's step waits its turn.
+    const main = hub.model().step(req('main'));
+    await tick();
+    expect(hub.status()).toMatchObject({ running: 'game:guess-number', waiting: ['main'] });
+    g.gates.shift()!({ action: 'reply', args: { text: '好' } });
+    expect((await game).action).toBe('reply');
+    g.gates.shift()!({ action: 'reply', args: { text: '我是小机器人' } });
+    await main;
+    // In the background (the colour window passed): the next step stops it and runs at once.
+    const late = hub.model().step({ ...req('game:guess-number'), background: muted.signal });
+    muted.abort();
+    await tick();
+    const chat = hub.model().step(req('main'));
+    await expect(late).rejects.toMatchObject({ name: 'AbortError' });
+    await tick();
+    expect(hub.status()).toMatchObject({ running: 'main', waiting: [] });
+    g.gates.at(-1)!({ action: 'reply', args: { text: '我叫小星' } });
+    expect((await chat).args).toEqual({ text: '我叫小星' });
+  });
+
   it('without a selected provider a step fails clearly', async () => {
     const err = await new ModelHub().model().step(req('main')).catch((e) => e);
     expect(err).toBeInstanceOf(ModelError);
@@ -147,6 +174,30 @@ describe('model ports (main thread ↔ game worker)', () => {
     ac.abort();
     await expect(p).rejects.toMatchObject({ name: 'AbortError' });
     port1.close();
+    port2.close();
+  });
+
+  it("a step the worker puts in the background is in the background on the main thread too (already, or later)", async () => {
+    const seen: StepRequest[] = [];
+    const gates: Array<(s: Step) => void> = [];
+    const model: ChatModel = { label: 'm', step: (r) => new Promise<Step>((resolve) => (seen.push(r), gates.push(resolve))) };
+    const { port1, port2 } = new MessageChannel();
+    const close = exposeModel(model, port1);
+    const remote = connectModel(port2);
+    const later = new AbortController();
+    const first = remote.step({ ...req('game:x', 'a'), background: later.signal });
+    const already = new AbortController();
+    already.abort();
+    const second = remote.step({ ...req('game:x', 'b'), background: already.signal });
+    while (seen.length < 2) await tick();
+    while (!seen[1].background?.aborted) await tick();
+    expect(seen[0].background?.aborted).toBe(false);
+    later.abort();
+    while (!seen[0].background?.aborted) await tick();
+    for (const g of gates) g({ action: 'reply', args: { text: '好' } });
+    expect((await first).action).toBe('reply');
+    expect((await second).action).toBe('reply');
+    close();
     port2.close();
   });
 });

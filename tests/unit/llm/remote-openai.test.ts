@@ -106,6 +106,13 @@ describe('remote OpenAI-compatible provider', () => {
     expect(err.code).toBe('model_remote_timeout');
   });
 
+  it('a step in the background has no whole-request limit: a slow answer is waited for', async () => {
+    server.respond(() => ({ content: stepJson({ action: 'reply', args: { text: '好' } }), delayMs: 600 }));
+    const background = new AbortController();
+    background.abort();
+    expect(await model({ timeoutMs: 300 }).step(req({ background: background.signal }))).toMatchObject({ action: 'reply', args: { text: '好' } });
+  });
+
   it('an unreachable server is a network error', async () => {
     const err = await createRemoteModel({ baseUrl: 'http://127.0.0.1:9/v1', model: 'm' }).step(req()).catch((e) => e);
     expect(err.code).toBe('model_remote_network');

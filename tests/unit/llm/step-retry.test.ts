@@ -4,7 +4,7 @@
  * inside the step's deadline; a stream asked again is a new attempt (nothing is said twice). And the
  * real remote provider against a test server that fails once.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createChatModel, type CompletionRequest, type StepProvider } from '../../../src/llm/decide-step.ts';
 import { httpError, modelError } from '../../../src/llm/errors.ts';
 import { isTransient } from '../../../src/llm/step-retry.ts';
@@ -111,6 +111,101 @@ describe('transient failures', () => {
     ac.abort();
     expect((await pending.catch((e) => e)).name).toBe('AbortError');
     expect(stalled.seen).toHaveLength(1);
+  });
+});
+
+/** A provider whose single answer the test releases: the first piece, then the rest (a long cold prefill, then decoding). */
+function heldProvider(): StepProvider & { seen: CompletionRequest[]; release(): void; fail(e: ModelError): void } {
+  const seen: CompletionRequest[] = [];
+  const open: Array<{ resolve: (t: string) => void; reject: (e: unknown) => void; r: CompletionRequest }> = [];
+  return {
+    label: 'held',
+    seen,
+    complete(r) {
+      seen.push(r);
+      return new Promise<string>((resolve, reject) => {
+        open.push({ resolve, reject, r });
+        r.signal?.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError')));
+      });
+    },
+    release() {
+      const o = open.at(-1)!;
+      o.r.onDelta?.(GOOD);
+      o.resolve(GOOD);
+    },
+    fail(e) {
+      open.at(-1)!.reject(e);
+    },
+  };
+}
+
+describe('a step in the background (a muted game step: no one waits for its words)', () => {
+  afterEach(() => vi.useRealTimers());
+  const limits = { backoffMs: [5, 10], timeouts: () => ({ firstByteMs: 8000, idleMs: 5000, totalMs: 15000 }) };
+
+  it('once in the background, a first piece later than the first-byte limit is waited for: one attempt, read once to the end', async () => {
+    vi.useFakeTimers();
+    const p = heldProvider();
+    const bg = new AbortController();
+    const pending = createChatModel(p, limits).step(req({ deadline: Date.now() + 18_800, background: bg.signal }));
+    await vi.advanceTimersByTimeAsync(2000);
+    bg.abort();
+    await vi.advanceTimersByTimeAsync(10_000);
+    expect(p.seen).toHaveLength(1);
+    expect(p.seen[0].signal?.aborted).toBe(false);
+    p.release();
+    expect(await pending).toMatchObject({ action: 'submit_guess', args: { number: 50 } });
+    expect(p.seen).toHaveLength(1);
+  });
+
+  it('still watched while someone waits: the same silence is a stall, asked again from the start', async () => {
+    vi.useFakeTimers();
+    const p = heldProvider();
+    const pending = createChatModel(p, limits).step(req({ deadline: Date.now() + 18_800, background: new AbortController().signal }));
+    await vi.advanceTimersByTimeAsync(8000);
+    expect(p.seen[0].signal?.aborted).toBe(true);
+    await vi.advanceTimersByTimeAsync(10);
+    expect(p.seen).toHaveLength(2);
+    p.release();
+    expect((await pending).action).toBe('submit_guess');
+  });
+
+  it('a step already in the background has no stall limit from its start, and a failure is not asked again', async () => {
+    vi.useFakeTimers();
+    const bg = new AbortController();
+    bg.abort();
+    const p = heldProvider();
+    const pending = createChatModel(p, limits).step(req({ deadline: Date.now() + 18_800, background: bg.signal }));
+    await vi.advanceTimersByTimeAsync(16_000);
+    expect(p.seen).toHaveLength(1);
+    p.fail(httpError(503));
+    expect((await pending.catch((e) => e)).code).toBe('model_remote_http');
+    expect(p.seen).toHaveLength(1);
+  });
+
+  it('past the deadline it goes on (a cold prompt on a slow engine is read to the end); only its signal stops it', async () => {
+    vi.useFakeTimers();
+    const bg = new AbortController();
+    const p = heldProvider();
+    const slow = createChatModel(p, limits).step(req({ deadline: Date.now() + 18_800, background: bg.signal }));
+    await vi.advanceTimersByTimeAsync(2000);
+    bg.abort();
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(p.seen).toHaveLength(1);
+    expect(p.seen[0].signal?.aborted).toBe(false);
+    p.release();
+    expect((await slow).action).toBe('submit_guess');
+    // Started in the background after its deadline: asked all the same.
+    const after = createChatModel(p, limits).step(req({ deadline: Date.now() - 1, background: bg.signal }));
+    await vi.advanceTimersByTimeAsync(1);
+    p.release();
+    expect((await after).action).toBe('submit_guess');
+    const ac = new AbortController();
+    const cancelled = createChatModel(p, limits).step(req({ deadline: Date.now() + 18_800, background: bg.signal, signal: ac.signal })).catch((e) => e);
+    await vi.advanceTimersByTimeAsync(100);
+    ac.abort();
+    expect((await cancelled).name).toBe('AbortError');
+    expect(p.seen).toHaveLength(3);
   });
 });
 
