@@ -8,9 +8,9 @@
  *
  * The check (its pinyin and character tables are large) loads after the first screen: when someone
  * first touches or types in the app (`warmSafetyCheck`, started by the app runtime), or when the
- * first line is to be checked, whichever comes first; the learned classifier and its weights
- * (./safety-model.json, made by `npm run safety:train`) come by their own import beside it. A line
- * asked for before both have loaded waits for them — nothing is ever said unchecked.
+ * first line is to be checked, whichever comes first (`loadSafetyCheck`, ./safety-check.ts: the
+ * rules and the learned classifier). A line asked for before it has loaded waits for it — nothing
+ * is ever said unchecked.
  *
  * A line made of parts (a game's rule line 「答对了！」 and a card's question, a reply of several
  * sentences) that is blocked as a whole is checked part by part (../core/safety/parts.ts): only the
@@ -19,26 +19,14 @@
  * words around them are still checked.
  */
 import type { SpeakerRole } from '../core/arcade/types.ts';
-import type { CheckLine, SafetyCategory, SafetyVerdict } from '../core/safety/classify.ts';
-import type { LearnedModel } from '../core/safety/learned.ts';
+import type { SafetyCategory, SafetyVerdict } from '../core/safety/classify.ts';
 import { checkInParts } from '../core/safety/parts.ts';
 import { REDIRECT } from '../core/safety/replies.ts';
 import { redirectFor } from '../core/games/blocked-turn.ts';
 import { approvedLinesOf } from '../games/approved-lines.ts';
+import { loadSafetyCheck } from './safety-check.ts';
 
-let classifier: Promise<CheckLine> | null = null;
-
-/** The safety check — the rules and the learned classifier — loaded once (on first need, or by `warmSafetyCheck`). */
-export function loadSafetyCheck(): Promise<CheckLine> {
-  classifier ??= Promise.all([import('../core/safety/classify.ts'), import('../core/safety/learned.ts'), import('./safety-model.json')]).then(([rules, learned, model]) => {
-    const check = learned.withLearned(rules.checkLine, learned.loadModel(model.default as unknown as LearnedModel));
-    // Its patterns compile on first use (hundreds of milliseconds): once now, in its own task, so the
-    // first sentence the robot says (often a game's opening line) does not wait for it.
-    setTimeout(() => check(rules.WARM_UP_LINE), 0);
-    return check;
-  });
-  return classifier;
-}
+export { loadSafetyCheck };
 
 /**
  * Starts loading the check as soon as someone uses the app (the first pointer or key event on

@@ -56,7 +56,8 @@ import type { Skill } from '../core/games/skill.ts';
 import { checkSentence, truthCorrection, TruthGate, type TruthProblem, type TruthRules, type TurnResult } from '../core/games/truth.ts';
 import { rebuiltTurn } from '../core/games/blocked-turn.ts';
 import { REDIRECT } from '../core/safety/replies.ts';
-import { blockedRecord, loadUnsafe, unsafeNow, UNSAFE, type UnsafeFinding } from './unsafe-line.ts';
+import { blockedRecord, FINDS_NOTHING, loadUnsafe, UNSAFE, type UnsafeCheck, type UnsafeFinding } from './unsafe-line.ts';
+import type { SafetyCheckLoader } from '../core/games/engine-host.ts';
 import { Turn } from '../core/games/turn.ts';
 import type { ChatMessage, ChatModel, JsonSchema, ToolSpec } from '../core/llm/types.ts';
 import { NOTHING_MORE, SentenceStream } from '../core/speech/sentence-stream.ts';
@@ -91,6 +92,8 @@ export interface AgentDeps {
   colourMs?: number;
   /** False: a model step the colour window cut is aborted instead of finishing muted (default true). */
   finishMuted?: boolean;
+  /** The child-safety check each line is checked with before it is sent (the worker's, EngineContext.safety); absent: the speaking path's check alone. */
+  safety?: SafetyCheckLoader;
 }
 
 export const REPLY_ACTION = 'reply';
@@ -210,6 +213,9 @@ export abstract class SkillAgent implements GameEngine {
   private readonly preExecute: boolean;
   private readonly colourMs: number;
   private readonly finishMuted: boolean;
+  private readonly safety: SafetyCheckLoader | undefined;
+  /** The safety check of the turn being played (loaded at its start). */
+  private unsafe: UnsafeCheck = FINDS_NOTHING;
   /** The remembered rounds, oldest first (the last 16). */
   private memory: ChatMessage[] = [];
   /** Answers of this session the child has heard (SessionAnswer ids). */
@@ -230,6 +236,7 @@ export abstract class SkillAgent implements GameEngine {
     this.preExecute = deps.preExecute ?? true;
     this.colourMs = deps.colourMs ?? COLOUR_WINDOW_MS;
     this.finishMuted = deps.finishMuted ?? true;
+    this.safety = deps.safety;
   }
 
   /** The session's remembered conversation (the last 16 rounds). */
@@ -307,7 +314,7 @@ export abstract class SkillAgent implements GameEngine {
             throw new ToolError('muted');
           }
           // Not said (recorded for the parent); the turn goes on to its reply.
-          this.recordBlocked(problem.sentence, unsafeNow(problem.sentence), '');
+          this.recordBlocked(problem.sentence, this.unsafe(problem.sentence), '');
           saying.restart();
           return { said: false, note: '这句话不适合小朋友，没有说出去；接着做这一轮的事' };
         }
@@ -387,7 +394,7 @@ export abstract class SkillAgent implements GameEngine {
       if (built?.results !== results.length) built = { results: results.length, rules: this.truth(results, t.text) };
       return built.rules;
     };
-    const unsafe = await loadUnsafe();
+    const unsafe = (this.unsafe = await loadUnsafe(this.safety));
     const check = (sentence: string): TruthProblem | null => {
       // A line the child-safety check would block is never sent: the turn is rebuilt from the rules instead.
       if (unsafe(sentence)) return { sentence, claim: { kind: UNSAFE, words: sentence }, reason: '这句话不适合小朋友' };

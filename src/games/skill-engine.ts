@@ -33,8 +33,8 @@ export async function loadGameModule(gameId: string): Promise<GameModule> {
 
 export const hostEngine: EngineHost = async (ctx: EngineContext) => {
   const mod = await loadGameModule(ctx.gameId);
-  const { model, device, trace, random } = ctx;
+  const { model, device, trace, random, safety } = ctx;
   const preExecute = ctx.rulesFirst !== false;
   const finishMuted = ctx.mutedFinish !== false;
-  return { declaration: builtinDeclaration(ctx.gameId)!, create: () => mod.createAgent({ model, device, trace, random, preExecute, finishMuted }) };
+  return { declaration: builtinDeclaration(ctx.gameId)!, create: () => mod.createAgent({ model, device, trace, random, preExecute, finishMuted, safety }) };
 };

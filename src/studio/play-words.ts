@@ -12,7 +12,7 @@ import { checkSentence, truthCorrection, TruthGate, type TruthProblem, type Trut
 import { REDIRECT } from '../core/safety/replies.ts';
 import { NOTHING_MORE, SentenceStream } from '../core/speech/sentence-stream.ts';
 import type { DesignTraceEntry } from '../core/studio/types.ts';
-import { unsafeNow, UNSAFE, type UnsafeFinding } from '../games/unsafe-line.ts';
+import { FINDS_NOTHING, UNSAFE, type UnsafeCheck, type UnsafeFinding } from '../games/unsafe-line.ts';
 
 export interface PlayWordsIo {
   /** A sentence said at once (the conversation, then the turn's listener). */
@@ -24,6 +24,8 @@ export interface PlayWordsIo {
 export interface PlayWordsDeps {
   /** A line of the manager the safety check blocked before it was said (for the parent's 安全提醒). */
   blocked?: (original: string, finding: UnsafeFinding | null, said: string) => void;
+  /** The child-safety check of a line about to be said (absent: the speaking path's alone). */
+  unsafe?: UnsafeCheck;
   /** The truth rules of this play turn, if the game has any. */
   truth?: () => TruthRules | null;
 }
@@ -33,11 +35,14 @@ export class PlayWords {
   /** The truth rules of the manager's current step. */
   private rules: TruthRules | null = null;
   private gate = new TruthGate();
+  private readonly unsafe: UnsafeCheck;
 
   constructor(
     private readonly deps: PlayWordsDeps,
     private readonly io: PlayWordsIo,
-  ) {}
+  ) {
+    this.unsafe = deps.unsafe ?? FINDS_NOTHING;
+  }
 
   /** A new turn: nothing said yet, the retries full again. */
   newTurn(): void {
@@ -52,7 +57,7 @@ export class PlayWords {
   step(): SentenceStream<TruthProblem> {
     this.rules = this.deps.truth?.() ?? null;
     const check = (sentence: string): TruthProblem | null => {
-      if (unsafeNow(sentence)) return { sentence, claim: { kind: UNSAFE, words: sentence }, reason: '这句话不适合小朋友' };
+      if (this.unsafe(sentence)) return { sentence, claim: { kind: UNSAFE, words: sentence }, reason: '这句话不适合小朋友' };
       return this.rules ? checkSentence(sentence, this.rules) : null;
     };
     this.stream ??= new SentenceStream<TruthProblem>((sentence) => this.io.say(sentence), true, check);
@@ -78,7 +83,7 @@ export class PlayWords {
       stream.restart();
       const line = rebuiltTurn({ redirect: REDIRECT.game, rulesLine: this.rules?.fallback() ?? null, continues, said: stream.sent });
       const at = text.indexOf(problem.sentence);
-      this.deps.blocked?.(at >= 0 ? text.slice(at) : problem.sentence, unsafeNow(problem.sentence), line);
+      this.deps.blocked?.(at >= 0 ? text.slice(at) : problem.sentence, this.unsafe(problem.sentence), line);
       return line;
     }
     this.io.log('tool_call', { tool: 'truth', claim: problem.problem.claim.kind, reason: problem.problem.reason, kind: 'invalid' });

@@ -27,7 +27,8 @@ import type { DevicePort, DeviceResult } from '../../core/robot/types.ts';
 import { nullTrace, type TraceEvent, type TraceSink } from '../../core/trace/types.ts';
 import type { PlayableGame } from '../play-stage.ts';
 import { PlayRuntime, type PlayRuntimeOptions } from './play-runtime.ts';
-import { blockedRecord, loadUnsafe } from '../../games/unsafe-line.ts';
+import { blockedRecord, FINDS_NOTHING, loadUnsafe, type UnsafeCheck } from '../../games/unsafe-line.ts';
+import type { SafetyCheckLoader } from '../../core/games/engine-host.ts';
 import { playableDeck } from '../../core/safety/card-check.ts';
 import { DECK_TAG } from '../../core/studio/hand-written.ts';
 
@@ -42,6 +43,8 @@ export interface StudioEngineDeps {
   savePlayBook?(pb: PlayBook): Promise<void>;
   runtime?: Omit<PlayRuntimeOptions, 'random'>;
   now?: () => number;
+  /** The child-safety check the manager's lines and the deck's cards are checked with (the worker's, EngineContext.safety); absent: the speaking path's check alone. */
+  safety?: SafetyCheckLoader;
 }
 
 export class StudioEngine implements GameEngine {
@@ -52,6 +55,8 @@ export class StudioEngine implements GameEngine {
   private readonly now: () => number;
   /** Cards whose answer the child knows (heard it, or answered right). */
   private readonly answered = new Set<string>();
+  /** The safety check (loaded before the first turn plays). */
+  private unsafe: UnsafeCheck = FINDS_NOTHING;
 
   constructor(
     readonly game: PlayableGame,
@@ -63,6 +68,7 @@ export class StudioEngine implements GameEngine {
       ...deps.runtime,
       random: deps.random,
       now: deps.runtime?.now ?? this.now,
+      unsafe: (text) => this.unsafe(text),
       blocked: (original, finding, said) => this.record(this.turnNow ?? { requestId: '', contextId: '' }, 'safety', 'blocked', blockedRecord(finding, { original, said, gameId: this.game.declaration.id })),
     });
   }
@@ -70,7 +76,7 @@ export class StudioEngine implements GameEngine {
   async turn(t: EngineTurn): Promise<EngineReply> {
     this.turnNow = t;
     // The manager's lines are checked for the child's safety before they are said.
-    await loadUnsafe();
+    this.unsafe = await loadUnsafe(this.deps.safety);
     if (t.kind === 'end') return this.end(t);
     if (this.runtime.ended) throw new EngineFailure('the game is already over', { sessionOver: true });
     if (t.kind === 'start') {
@@ -202,7 +208,7 @@ export class StudioEngine implements GameEngine {
 async function withoutUnsayableCards(game: PlayableGame, deps: StudioEngineDeps, session: { requestId: string; contextId: string }): Promise<PlayableGame> {
   const deck = game.design[DECK_TAG];
   if (!Array.isArray(deck)) return game;
-  const check = await loadUnsafe();
+  const check = await loadUnsafe(deps.safety);
   const { kept, left } = playableDeck(deck, (t) => check(t) !== null, game.project.approved ?? []);
   if (!left.length) return game;
   const at = (deps.now ?? Date.now)();
