@@ -15,7 +15,9 @@
  * - when the session ends, the answer of the card on the table is told if the child has not heard it
  *   (GameEngine.reveal);
  * - a card with a text the safety check blocks (and the parent did not approve) is left out of the
- *   deck when the session starts, so the game never asks what it cannot say (recorded for 安全提醒).
+ *   deck when the session starts, so the game never asks what it cannot say (recorded for 安全提醒);
+ *   when that leaves no card at all, the session does not start (`studio_deck_unsayable`): the
+ *   design in the Book keeps every card, for the parent to change.
  */
 import { describe } from '../../core/errors/catalogue.ts';
 import { EngineFailure, type EngineFactory, type EngineReply, type EngineTurn, type GameEngine } from '../../core/games/engine.ts';
@@ -212,12 +214,19 @@ async function withoutUnsayableCards(game: PlayableGame, deps: StudioEngineDeps,
   const { kept, left } = playableDeck(deck, (t) => check(t) !== null, game.project.approved ?? []);
   if (!left.length) return game;
   const at = (deps.now ?? Date.now)();
-  for (const l of left)
+  const record = (e: Omit<TraceEvent, 'at' | 'requestId' | 'contextId' | 'source'>) => {
     try {
-      deps.trace?.record({ kind: 'safety', at, requestId: session.requestId, contextId: session.contextId, source: deps.source, name: 'blocked', data: blockedRecord(check(l.text), { original: l.text, said: '', gameId: game.declaration.id }) });
+      deps.trace?.record({ ...e, at, requestId: session.requestId, contextId: session.contextId, source: deps.source });
     } catch {
       // Tracing never breaks a game.
     }
+  };
+  for (const l of left) record({ kind: 'safety', name: 'blocked', data: blockedRecord(check(l.text), { original: l.text, said: '', gameId: game.declaration.id }) });
+  if (!kept.length) {
+    // Nothing left to ask: the game cannot start (the parent reads why in 记录; the Book still has every card).
+    record({ kind: 'error', name: 'studio_deck_unsayable', data: { cards: deck.length, left: left.length } });
+    throw new EngineFailure(describe('studio_deck_unsayable').parent, { code: 'studio_deck_unsayable', sessionOver: true });
+  }
   // The run skills and the cards know a card by its id.
   const gone = new Set(left.map((l) => (l.card as { id?: unknown } | null)?.id));
   return { ...game, design: { ...game.design, [DECK_TAG]: kept }, cards: game.cards.filter((c) => !gone.has(c.cardId)) };
