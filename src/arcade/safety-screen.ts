@@ -2,9 +2,11 @@
  * The speaking path's child-safety step (src/arcade/speaking-path.ts): every sentence is checked
  * before the subtitle and TTS, together with the sentence before it in the same reply (a reply
  * arrives sentence by sentence; a harmful thought may span two of them). A blocked sentence is
- * replaced by one gentle redirect; the rest of that reply is not said at all (the redirect is said
- * once per reply, not once per sentence). A reply is one game request's replies, or the main
- * agent's words in one round.
+ * replaced by one gentle redirect; the rest of that reply is not said (the redirect is said once per
+ * reply, not once per sentence) — except a game request's final reply, the end of the child's turn
+ * (the next question, the score, the goodbye): it is still said when it passes the check on its own,
+ * so a blocked line never leaves the child without what to answer next. A reply is one game
+ * request's replies, or the main agent's words in one round.
  *
  * The check (its pinyin and character tables are large) loads after the first screen: when someone
  * first touches or types in the app (`warmSafetyCheck`, started by the app runtime), or when the
@@ -67,13 +69,13 @@ export function joinSentences(previous: string, next: string): string {
 export class SafetyScreen {
   private readonly replies = new Map<string, ReplyState>();
   /** Checks one sentence (in the order asked: every call waits on the same load, then runs at once). */
-  async screen(text: string, role: SpeakerRole, opts: { roundId?: string; requestId?: string; sessionEnds?: boolean; gameId?: string }): Promise<Screened> {
+  async screen(text: string, role: SpeakerRole, opts: { roundId?: string; requestId?: string; sessionEnds?: boolean; final?: boolean; gameId?: string }): Promise<Screened> {
     const check = await loadSafetyCheck();
     const approved = opts.gameId ? approvedLinesOf(opts.gameId) : [];
     return this.screenWith((t) => check(t, 'robot'), text, role, opts, approved);
   }
 
-  private screenWith(checkLine: (text: string) => SafetyVerdict, text: string, role: SpeakerRole, opts: { roundId?: string; requestId?: string; sessionEnds?: boolean }, approved: readonly string[]): Screened {
+  private screenWith(checkLine: (text: string) => SafetyVerdict, text: string, role: SpeakerRole, opts: { roundId?: string; requestId?: string; sessionEnds?: boolean; final?: boolean }, approved: readonly string[]): Screened {
     const key = opts.requestId ? `req:${opts.requestId}` : opts.roundId ? `round:${opts.roundId}:${role}` : null;
     // The redirect promises 「接着玩」 only while the game goes on (not in the reply that ends it).
     const redirect = role === 'game_agent' ? redirectFor(REDIRECT.game, !opts.sessionEnds) : REDIRECT.main;
@@ -83,7 +85,12 @@ export class SafetyScreen {
     this.replies.delete(key);
     this.replies.set(key, state);
     while (this.replies.size > KEPT) this.replies.delete(this.replies.keys().next().value!);
-    if (state.blocked) return { kind: 'suppressed', finding: finding(checkLine(text)) ?? state.blocked };
+    if (state.blocked) {
+      // A game's final reply after a blocked line: said when it is safe on its own (the blocked words were never heard).
+      const alone = role === 'game_agent' && opts.final ? this.partsOf(checkLine, text, redirect, approved) : null;
+      if (alone?.kind === 'ok') return alone;
+      return { kind: 'suppressed', finding: finding(checkLine(text)) ?? state.blocked };
+    }
     const alone = this.partsOf(checkLine, text, redirect, approved);
     // Joined without the full stop between them, so "它" in the second still belongs to the first.
     const screened =
