@@ -7,9 +7,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { describe as entryOf } from '../../../src/core/errors/catalogue.ts';
-import { readRound } from '../../../src/core/trace/reading.ts';
+import { readRound, safetyEntries } from '../../../src/core/trace/reading.ts';
 import { groupRounds } from '../../../src/core/trace/rounds.ts';
-import { safetyEntries } from '../../../src/core/trace/reading.ts';
 import { loadPlayableGame } from '../../../src/studio/play-stage.ts';
 import { DECK_TAG } from '../../../src/core/studio/hand-written.ts';
 import { designedGame, demoModel, harness, send } from './helpers.ts';
