@@ -7,6 +7,8 @@
  * - replies are read in the background; each is spoken through the speaking path and written to
  *   history as `game_agent` once spoken; the round ends when the FIRST reply has been spoken;
  * - a final `ended` reply clears the session; so does the end of an `end` request, whatever it said;
+ *   a sentence of that reply that says the game goes on (「我们接着玩」) is not said — whichever game
+ *   wrote it (a remote game's words are checked only where the arcade knows the truth: the session);
  * - a failed request is told to the child; `start` and `end` clear the session, `message` keeps it
  *   (unless the game's worker went with it: `sessionLost`) — and the line says truly which;
  * - every request carries what is left of the turn's budget (the game answers in time with what its
@@ -20,6 +22,7 @@ import type { ArcadeGame, HistoryEntry, Session } from '../core/arcade/types.ts'
 import { childSentence } from '../core/errors/catalogue.ts';
 import { gameInput, type GameInputKind } from '../core/protocol/game-protocol.ts';
 import { lineFits } from '../core/games/claim-kinds.ts';
+import { sentencesOf } from '../core/speech/split.ts';
 import { SAY } from './errors.ts';
 
 const SAY_WAIT = SAY.wait;
@@ -217,8 +220,15 @@ export class GameRequests {
   /** One reply of a game: recorded, spoken, and what the child heard kept in the history (the safety check may have said something else, or nothing). */
   private speakReply(ev: ReplyEvent, s: Session, requestId: string, roundId: string): Promise<void> {
     this.deps.record({ kind: 'reply', roundId, requestId, source: `game:${s.gameId}`, data: { text: ev.reply.text, session: ev.reply.session, final: ev.final } });
-    return this.deps.voice.say(ev.reply.text, 'game_agent', { roundId, gameId: s.gameId, requestId, sessionEnds: ev.final && ev.reply.session === 'ended' }).then((o) => {
-      const said = o.said ?? ev.reply.text;
+    const ends = ev.final && ev.reply.session === 'ended';
+    const text = ends ? withoutContinuing(ev.reply.text) : ev.reply.text;
+    if (!text) {
+      this.deps.record({ kind: 'error', roundId, requestId, name: 'untrue_line', data: { gameId: s.gameId, text: ev.reply.text, claim: 'continue' } });
+      return Promise.resolve();
+    }
+    if (text !== ev.reply.text) this.deps.record({ kind: 'error', roundId, requestId, name: 'untrue_line', data: { gameId: s.gameId, text: ev.reply.text, said: text, claim: 'continue' } });
+    return this.deps.voice.say(text, 'game_agent', { roundId, gameId: s.gameId, requestId, final: ev.final, sessionEnds: ends }).then((o) => {
+      const said = o.said ?? text;
       if (said) this.deps.heard({ role: 'game_agent', text: said, gameId: s.gameId, at: this.deps.now() });
     });
   }
@@ -370,4 +380,12 @@ export class GameRequests {
     this.readers.add(p);
     void p.finally(() => this.readers.delete(p));
   }
+}
+
+/** A game's last reply without the sentences that say the game goes on (its session has ended). */
+function withoutContinuing(text: string): string {
+  return sentencesOf(text)
+    .filter((s) => lineFits(s, { continues: false, restarted: true }))
+    .join('')
+    .trim();
 }

@@ -2,15 +2,17 @@
  * The speaking path's child-safety step (src/arcade/speaking-path.ts): every sentence is checked
  * before the subtitle and TTS, together with the sentence before it in the same reply (a reply
  * arrives sentence by sentence; a harmful thought may span two of them). A blocked sentence is
- * replaced by one gentle redirect; the rest of that reply is not said at all (the redirect is said
- * once per reply, not once per sentence). A reply is one game request's replies, or the main
- * agent's words in one round.
+ * replaced by one gentle redirect; the rest of that reply is not said (the redirect is said once per
+ * reply, not once per sentence) — except a game request's final reply, the end of the child's turn
+ * (the next question, the score, the goodbye): it is still said when it passes the check on its own,
+ * so a blocked line never leaves the child without what to answer next. A reply is one game
+ * request's replies, or the main agent's words in one round.
  *
  * The check (its pinyin and character tables are large) loads after the first screen: when someone
  * first touches or types in the app (`warmSafetyCheck`, started by the app runtime), or when the
- * first line is to be checked, whichever comes first; the learned classifier and its weights
- * (./safety-model.json, made by `npm run safety:train`) come by their own import beside it. A line
- * asked for before both have loaded waits for them — nothing is ever said unchecked.
+ * first line is to be checked, whichever comes first (`loadSafetyCheck`, ./safety-check.ts: the
+ * rules and the learned classifier). A line asked for before it has loaded waits for it — nothing
+ * is ever said unchecked.
  *
  * A line made of parts (a game's rule line 「答对了！」 and a card's question, a reply of several
  * sentences) that is blocked as a whole is checked part by part (../core/safety/parts.ts): only the
@@ -19,26 +21,14 @@
  * words around them are still checked.
  */
 import type { SpeakerRole } from '../core/arcade/types.ts';
-import type { CheckLine, SafetyCategory, SafetyVerdict } from '../core/safety/classify.ts';
-import type { LearnedModel } from '../core/safety/learned.ts';
+import type { SafetyCategory, SafetyVerdict } from '../core/safety/classify.ts';
 import { checkInParts } from '../core/safety/parts.ts';
 import { REDIRECT } from '../core/safety/replies.ts';
 import { redirectFor } from '../core/games/blocked-turn.ts';
 import { approvedLinesOf } from '../games/approved-lines.ts';
+import { loadSafetyCheck } from './safety-check.ts';
 
-let classifier: Promise<CheckLine> | null = null;
-
-/** The safety check — the rules and the learned classifier — loaded once (on first need, or by `warmSafetyCheck`). */
-export function loadSafetyCheck(): Promise<CheckLine> {
-  classifier ??= Promise.all([import('../core/safety/classify.ts'), import('../core/safety/learned.ts'), import('./safety-model.json')]).then(([rules, learned, model]) => {
-    const check = learned.withLearned(rules.checkLine, learned.loadModel(model.default as unknown as LearnedModel));
-    // Its patterns compile on first use (hundreds of milliseconds): once now, in its own task, so the
-    // first sentence the robot says (often a game's opening line) does not wait for it.
-    setTimeout(() => check(rules.WARM_UP_LINE), 0);
-    return check;
-  });
-  return classifier;
-}
+export { loadSafetyCheck };
 
 /**
  * Starts loading the check as soon as someone uses the app (the first pointer or key event on
@@ -79,13 +69,13 @@ export function joinSentences(previous: string, next: string): string {
 export class SafetyScreen {
   private readonly replies = new Map<string, ReplyState>();
   /** Checks one sentence (in the order asked: every call waits on the same load, then runs at once). */
-  async screen(text: string, role: SpeakerRole, opts: { roundId?: string; requestId?: string; sessionEnds?: boolean; gameId?: string }): Promise<Screened> {
+  async screen(text: string, role: SpeakerRole, opts: { roundId?: string; requestId?: string; sessionEnds?: boolean; final?: boolean; gameId?: string }): Promise<Screened> {
     const check = await loadSafetyCheck();
     const approved = opts.gameId ? approvedLinesOf(opts.gameId) : [];
     return this.screenWith((t) => check(t, 'robot'), text, role, opts, approved);
   }
 
-  private screenWith(checkLine: (text: string) => SafetyVerdict, text: string, role: SpeakerRole, opts: { roundId?: string; requestId?: string; sessionEnds?: boolean }, approved: readonly string[]): Screened {
+  private screenWith(checkLine: (text: string) => SafetyVerdict, text: string, role: SpeakerRole, opts: { roundId?: string; requestId?: string; sessionEnds?: boolean; final?: boolean }, approved: readonly string[]): Screened {
     const key = opts.requestId ? `req:${opts.requestId}` : opts.roundId ? `round:${opts.roundId}:${role}` : null;
     // The redirect promises 「接着玩」 only while the game goes on (not in the reply that ends it).
     const redirect = role === 'game_agent' ? redirectFor(REDIRECT.game, !opts.sessionEnds) : REDIRECT.main;
@@ -95,7 +85,12 @@ export class SafetyScreen {
     this.replies.delete(key);
     this.replies.set(key, state);
     while (this.replies.size > KEPT) this.replies.delete(this.replies.keys().next().value!);
-    if (state.blocked) return { kind: 'suppressed', finding: finding(checkLine(text)) ?? state.blocked };
+    if (state.blocked) {
+      // A game's final reply after a blocked line: said when it is safe on its own (the blocked words were never heard).
+      const alone = role === 'game_agent' && opts.final ? this.partsOf(checkLine, text, redirect, approved) : null;
+      if (alone?.kind === 'ok') return alone;
+      return { kind: 'suppressed', finding: finding(checkLine(text)) ?? state.blocked };
+    }
     const alone = this.partsOf(checkLine, text, redirect, approved);
     // Joined without the full stop between them, so "它" in the second still belongs to the first.
     const screened =

@@ -25,6 +25,8 @@ export interface SpeakOptions {
   yields?: boolean;
   /** The line is a game's last: its session ends with it (a redirect then promises no 「接着玩」). */
   sessionEnds?: boolean;
+  /** The line is the final reply of its game request (the turn's next question, score or goodbye). */
+  final?: boolean;
 }
 
 export interface SpokenLine {

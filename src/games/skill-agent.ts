@@ -58,6 +58,7 @@ import type { EngineReply, EngineTurn, GameEngine } from '../core/games/engine.t
 import type { Skill } from '../core/games/skill.ts';
 import type { TruthRules, TurnResult } from '../core/games/truth.ts';
 import { blockedRecord, loadUnsafe, type UnsafeFinding } from './unsafe-line.ts';
+import type { SafetyCheckLoader } from '../core/games/engine-host.ts';
 import type { Turn } from '../core/games/turn.ts';
 import type { ChatMessage, ChatModel } from '../core/llm/types.ts';
 import type { Random } from '../core/random.ts';
@@ -94,6 +95,8 @@ export interface AgentDeps {
    * stall watch, not asked again. False: it keeps the watch and the deadline of a step someone waits for.
    */
   mutedInBackground?: boolean;
+  /** The child-safety check each line is checked with before it is sent (the worker's, EngineContext.safety); absent: the speaking path's check alone. */
+  safety?: SafetyCheckLoader;
 }
 
 export const DEFAULT_MAX_STEPS = 8;
@@ -148,6 +151,7 @@ export abstract class SkillAgent implements GameEngine {
   private readonly colourMs: number;
   private readonly finishMuted: boolean;
   private readonly mutedInBackground: boolean;
+  private readonly safety: SafetyCheckLoader | undefined;
   /** The remembered rounds, oldest first (the last 16). */
   private memory: ChatMessage[] = [];
   /** Answers of this session the child has heard (SessionAnswer ids). */
@@ -169,6 +173,7 @@ export abstract class SkillAgent implements GameEngine {
     this.colourMs = deps.colourMs ?? COLOUR_WINDOW_MS;
     this.finishMuted = deps.finishMuted ?? true;
     this.mutedInBackground = deps.mutedInBackground ?? true;
+    this.safety = deps.safety;
   }
 
   /** The session's remembered conversation (the last 16 rounds). */
@@ -271,7 +276,7 @@ export abstract class SkillAgent implements GameEngine {
     this.requestId = t.requestId;
     this.contextId = t.contextId;
     try {
-      const unsafe = await loadUnsafe();
+      const unsafe = await loadUnsafe(this.safety);
       return await new SkillTurn(this.turnHost(), t, unsafe).play();
     } finally {
       this.requestId = undefined;

@@ -33,9 +33,9 @@ export async function loadGameModule(gameId: string): Promise<GameModule> {
 
 export const hostEngine: EngineHost = async (ctx: EngineContext) => {
   const mod = await loadGameModule(ctx.gameId);
-  const { model, device, trace, random } = ctx;
+  const { model, device, trace, random, safety } = ctx;
   const preExecute = ctx.rulesFirst !== false;
   const finishMuted = ctx.mutedFinish !== false;
   const mutedInBackground = ctx.mutedWatch !== true;
-  return { declaration: builtinDeclaration(ctx.gameId)!, create: () => mod.createAgent({ model, device, trace, random, preExecute, finishMuted, mutedInBackground }) };
+  return { declaration: builtinDeclaration(ctx.gameId)!, create: () => mod.createAgent({ model, device, trace, random, preExecute, finishMuted, mutedInBackground, safety }) };
 };

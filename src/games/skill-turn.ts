@@ -213,7 +213,7 @@ export class SkillTurn {
       agent: this.host.source,
       model: this.host.model,
       messages: [...history, input],
-      tools: () => stepTools({ gameTools: () => this.host.tools(this.turn), speech: this.speech, refused: (p, whole) => this.refused(p, whole), mutedStop: () => this.mutedStop(), recordBlocked: (...a) => this.host.recordBlocked(...a) }),
+      tools: () => stepTools({ gameTools: () => this.host.tools(this.turn), speech: this.speech, refused: (p, whole) => this.refused(p, whole), mutedStop: () => this.mutedStop(), recordBlocked: (...a) => this.host.recordBlocked(...a), unsafe: this.unsafe }),
       maxSteps: this.host.maxSteps,
       now: this.host.now,
       signal: this.stop.signal,

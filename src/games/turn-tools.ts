@@ -11,7 +11,7 @@ import { mayRunMuted } from '../core/games/muted-round.ts';
 import { truthCorrection, type TruthProblem } from '../core/games/truth.ts';
 import { fitReplyText } from '../core/protocol/game-protocol.ts';
 import { NOTHING_MORE, type SentenceStream } from '../core/speech/sentence-stream.ts';
-import { unsafeNow, UNSAFE, type UnsafeFinding } from './unsafe-line.ts';
+import { UNSAFE, type UnsafeCheck, type UnsafeFinding } from './unsafe-line.ts';
 
 /** A game tool: the runtime runs it as a loop tool with arguments already valid under `parameters`. */
 export type GameTool = Omit<AgentTool, 'kind'>;
@@ -32,6 +32,8 @@ export interface StepToolsContext {
   mutedStop(): ((why: string) => void) | null;
   /** A line the safety check blocked before it was sent (for the parent's 安全提醒). */
   recordBlocked(original: string, finding: UnsafeFinding | null, said: string): void;
+  /** The turn's safety check (what it found, for the record). */
+  unsafe: UnsafeCheck;
 }
 
 function sayTool(c: StepToolsContext): AgentTool {
@@ -53,7 +55,7 @@ function sayTool(c: StepToolsContext): AgentTool {
           throw new ToolError('muted');
         }
         // Not said (recorded for the parent); the turn goes on to its reply.
-        c.recordBlocked(problem.sentence, unsafeNow(problem.sentence), '');
+        c.recordBlocked(problem.sentence, c.unsafe(problem.sentence), '');
         saying.restart();
         return { said: false, note: '这句话不适合小朋友，没有说出去；接着做这一轮的事' };
       }

@@ -1,41 +1,40 @@
 /**
- * The child-safety check as a game engine uses it before a sentence is sent (the speaking path
- * checks every line again): a line it would block is never sent, and the engine rebuilds the rest
- * of the turn from its rules instead (src/core/games/blocked-turn.ts), recording the finding for
- * the parent's 安全提醒 as the speaking path does. Loaded on first use: its tables are large, and a
- * game's worker needs them only once it plays. Until it has loaded, `unsafeNow` finds nothing (the
- * speaking path still checks that line).
+ * The child-safety check as a game engine uses it before a sentence is sent: the speaking path's
+ * own check (the rules and the learned classifier), which the worker's composition root hands to
+ * the engines (`EngineContext.safety`). A line it would block is never sent, and the engine
+ * rebuilds the rest of the turn from its rules instead (src/core/games/blocked-turn.ts), recording
+ * the finding for the parent's 安全提醒 as the speaking path does. The speaking path checks every
+ * line again: it stays the final check. An engine built without a check (a bench run) leaves every
+ * line to it.
  */
-import type { SafetyCategory } from '../core/safety/classify.ts';
+import type { SafetyCheckLoader } from '../core/games/engine-host.ts';
+import type { CheckLine, SafetyCategory } from '../core/safety/classify.ts';
 
 export interface UnsafeFinding {
   category: SafetyCategory;
   rule: string;
   view: string;
+  /** Which half of the check found it: the rules or the learned classifier. */
+  by?: 'rules' | 'classifier';
 }
 
-type Check = (text: string) => UnsafeFinding | null;
+/** What the check finds in a line the robot is about to say (null: it may be said). */
+export type UnsafeCheck = (text: string) => UnsafeFinding | null;
 
-let loading: Promise<Check> | null = null;
-let loaded: Check | null = null;
+/** The check of an engine built without one: it finds nothing (the speaking path checks every line). */
+export const FINDS_NOTHING: UnsafeCheck = () => null;
 
-export function loadUnsafe(): Promise<Check> {
-  loading ??= import('../core/safety/classify.ts').then((m) => {
-    const check = (text: string) => {
-      const v = m.checkLine(text, 'robot');
-      return v.verdict === 'blocked' ? { category: v.category, rule: v.rule, view: v.view } : null;
-    };
-    // Once as soon as it has loaded: a game's first real sentence (a start's opening line) does not wait for the compiling.
-    check(m.WARM_UP_LINE);
-    return (loaded = check);
-  });
-  return loading;
+/** A robot's line through the check: the finding, or null. */
+export function unsafeCheck(check: CheckLine): UnsafeCheck {
+  return (text) => {
+    const v = check(text, 'robot');
+    return v.verdict === 'blocked' ? { category: v.category, rule: v.rule, view: v.view, by: v.by } : null;
+  };
 }
 
-/** What the check finds in the line, once it has loaded (null before: the speaking path checks it). */
-export function unsafeNow(text: string): UnsafeFinding | null {
-  if (!loaded) void loadUnsafe();
-  return loaded?.(text) ?? null;
+/** The engine's check, once its loader has loaded it (`FINDS_NOTHING` without a loader). */
+export async function loadUnsafe(load: SafetyCheckLoader | undefined): Promise<UnsafeCheck> {
+  return load ? unsafeCheck(await load()) : FINDS_NOTHING;
 }
 
 /** The claim kind of a sentence the check blocks (held back like a false one, never written again). */

@@ -59,7 +59,7 @@ function managerTools(io: SessionIo, work: Effect[]): AgentTool[] {
     return {
           ...spec,
           kind: 'boundary',
-          ...(stream ? { streamText: (text: string, attempt: number) => stream.update(text, attempt) } : {}),
+          ...(stream ? { streamText: (text: string, attempt: number) => io.playWords.update(stream, text, attempt, spec.name !== 'finish') } : {}),
           perform: (raw) => {
             const args = stream && typeof raw.text === 'string' ? { ...raw, text: io.playWords.finalText(stream, raw.text.trim(), spec.name !== 'finish') } : raw;
             const parsed = parseManagerStep({ action: spec.name, args }, allowed, io.deps.pkg, s.stage, () => `w${++io.snap.seq}`);

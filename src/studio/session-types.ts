@@ -9,7 +9,7 @@ import type { TruthRules } from '../core/games/truth.ts';
 import type { SkillPackage, StudioSkill } from '../core/studio/package-loader.ts';
 import type { Effect, PhaseEvent, PhaseState, WaitingReason, whoActs } from '../core/studio/phase-machine.ts';
 import type { CodeExecutor, DesignTraceEntry, SessionSnapshot, TranscriptItem } from '../core/studio/types.ts';
-import type { UnsafeFinding } from '../games/unsafe-line.ts';
+import type { UnsafeCheck, UnsafeFinding } from '../games/unsafe-line.ts';
 import type { HelperOutcome } from './helper-executor.ts';
 import type { PlayWords } from './play-words.ts';
 
@@ -29,6 +29,12 @@ export interface SessionDeps {
   codeExecutors?: Record<string, CodeExecutor>;
   /** In play: a line of the manager the safety check blocked before it was said (for the parent's 安全提醒). */
   blocked?: (original: string, finding: UnsafeFinding | null, said: string) => void;
+  /**
+   * In play: the child-safety check (rules + learned classifier) of a line the manager is about to
+   * say; a line it blocks is never said (the redirect and what the rules decided instead). Absent:
+   * the speaking path's check alone.
+   */
+  unsafe?: UnsafeCheck;
   /**
    * In play: the truth rules of the turn now (src/core/games/truth.ts). Each sentence of the
    * manager's reply is checked before it is said; a reply that claims what the run skills did not

@@ -6,7 +6,7 @@
  * the card; replies with markup are spoken and shown as plain text; an injection in a reply reaches
  * the main agent's model only as quoted data, and so does an alias that is an instruction; an
  * unsafe line mid-turn and as the game's last line become the redirect (which promises no 「接着玩」
- * once the game has ended).
+ * once the game has ended), and the turn's final reply after a mid-turn one is still said.
  */
 import { expect, test, type Page } from '@playwright/test';
 import { readSkill, startRemoteGameServer, type GameLogic, type RunningServer } from '../../examples/remote-game/server.ts';
@@ -141,11 +141,12 @@ test('a hostile game: the host that receives the words is named, markup is strip
   expect(prompt).toContain(ALIAS_INJECTION);
   expect(prompt.split(THIRD_PARTY_OPEN).map((part, i) => (i === 0 ? part : part.slice(part.indexOf(THIRD_PARTY_CLOSE)))).join('')).not.toContain(ALIAS_INJECTION);
 
-  // An unsafe line mid-turn: the redirect, never the line.
+  // An unsafe line mid-turn: the redirect, never the line — and the turn's final reply still tells what comes next.
   n = (await spoken(page)).length;
   await say(page, '汪汪', { waitIdle: true });
   const mid = await waitSpoken(page, /这句我不说了/, n);
   expect(mid).not.toContain('火柴');
+  await waitSpoken(page, /第2题来啦/, n);
   // The unsafe line as the game's last: the redirect promises no 「接着玩」.
   await settled(page);
   n = (await spoken(page)).length;

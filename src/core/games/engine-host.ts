@@ -7,6 +7,7 @@
 import type { ChatModel } from '../llm/types.ts';
 import type { GameDeclaration } from '../protocol/declaration.ts';
 import type { Random } from '../random.ts';
+import type { CheckLine } from '../safety/classify.ts';
 import type { DevicePort } from '../robot/types.ts';
 import type { TraceSink } from '../trace/types.ts';
 import type { EngineFactory, EngineKind } from './engine.ts';
@@ -19,6 +20,12 @@ export interface EngineContext {
   trace: TraceSink;
   /** Seeded per worker by the host: a game's secrets and card order come from here. */
   random: Random;
+  /**
+   * The child-safety check — the rules and the learned classifier, the speaking path's own — loaded
+   * on first call (once per worker). An engine checks each line with it before sending it, so a
+   * blocked line is replaced while the turn can still go on; the speaking path checks every line again.
+   */
+  safety: SafetyCheckLoader;
   /** False: the rules pre-execute nothing and do not speak first (the host's developer switch). */
   rulesFirst?: boolean;
   /** False: a model step the colour window cut is aborted, not finished muted (the host's developer switch). */
@@ -26,6 +33,9 @@ export interface EngineContext {
   /** True: a step the colour window muted keeps its stall watch and is asked again after a failure, as before it ran in the background (a developer switch; default off). */
   mutedWatch?: boolean;
 }
+
+/** Loads the child-safety check (once; every call gives the same check). */
+export type SafetyCheckLoader = () => Promise<CheckLine>;
 
 /** An engine kind's entry point: the game's declaration and the factory of its sessions' engines. */
 export type EngineHost = (ctx: EngineContext) => Promise<{ declaration: GameDeclaration; create: EngineFactory }>;

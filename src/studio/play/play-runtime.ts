@@ -39,6 +39,8 @@ export interface PlayRuntimeOptions {
   codeExecutors?: Record<string, CodeExecutor>;
   /** A line of the manager the safety check blocked before it was said. */
   blocked?: SessionDeps['blocked'];
+  /** The child-safety check of a line the manager is about to say. */
+  unsafe?: SessionDeps['unsafe'];
   /** Pre-executed steps (default on): the package's play reader runs before the manager's model is asked. */
   preExecute?: boolean;
 }
@@ -74,6 +76,7 @@ export class PlayRuntime {
       truth: () => this.truthNow(),
       ...(opts.preExecute === false ? {} : { reader: readerWithDeck(playReaderFor(game.pkg.id), game) }),
       blocked: opts.blocked,
+      unsafe: opts.unsafe,
     };
     this.session = StudioSession.startPlay(this.deps, game.project.id, game.design);
     const at = this.now();

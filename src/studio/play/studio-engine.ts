@@ -15,7 +15,9 @@
  * - when the session ends, the answer of the card on the table is told if the child has not heard it
  *   (GameEngine.reveal);
  * - a card with a text the safety check blocks (and the parent did not approve) is left out of the
- *   deck when the session starts, so the game never asks what it cannot say (recorded for 安全提醒).
+ *   deck when the session starts, so the game never asks what it cannot say (recorded for 安全提醒);
+ *   when that leaves no card at all, the session does not start (`studio_deck_unsayable`): the
+ *   design in the Book keeps every card, for the parent to change.
  */
 import { describe } from '../../core/errors/catalogue.ts';
 import { EngineFailure, type EngineFactory, type EngineReply, type EngineTurn, type GameEngine } from '../../core/games/engine.ts';
@@ -27,7 +29,8 @@ import type { DevicePort, DeviceResult } from '../../core/robot/types.ts';
 import { nullTrace, type TraceEvent, type TraceSink } from '../../core/trace/types.ts';
 import type { PlayableGame } from '../play-stage.ts';
 import { PlayRuntime, type PlayRuntimeOptions } from './play-runtime.ts';
-import { blockedRecord, loadUnsafe } from '../../games/unsafe-line.ts';
+import { blockedRecord, FINDS_NOTHING, loadUnsafe, type UnsafeCheck } from '../../games/unsafe-line.ts';
+import type { SafetyCheckLoader } from '../../core/games/engine-host.ts';
 import { playableDeck } from '../../core/safety/card-check.ts';
 import { DECK_TAG } from '../../core/studio/hand-written.ts';
 
@@ -42,6 +45,8 @@ export interface StudioEngineDeps {
   savePlayBook?(pb: PlayBook): Promise<void>;
   runtime?: Omit<PlayRuntimeOptions, 'random'>;
   now?: () => number;
+  /** The child-safety check the manager's lines and the deck's cards are checked with (the worker's, EngineContext.safety); absent: the speaking path's check alone. */
+  safety?: SafetyCheckLoader;
 }
 
 export class StudioEngine implements GameEngine {
@@ -52,6 +57,8 @@ export class StudioEngine implements GameEngine {
   private readonly now: () => number;
   /** Cards whose answer the child knows (heard it, or answered right). */
   private readonly answered = new Set<string>();
+  /** The safety check (loaded before the first turn plays). */
+  private unsafe: UnsafeCheck = FINDS_NOTHING;
 
   constructor(
     readonly game: PlayableGame,
@@ -63,6 +70,7 @@ export class StudioEngine implements GameEngine {
       ...deps.runtime,
       random: deps.random,
       now: deps.runtime?.now ?? this.now,
+      unsafe: (text) => this.unsafe(text),
       blocked: (original, finding, said) => this.record(this.turnNow ?? { requestId: '', contextId: '' }, 'safety', 'blocked', blockedRecord(finding, { original, said, gameId: this.game.declaration.id })),
     });
   }
@@ -70,7 +78,7 @@ export class StudioEngine implements GameEngine {
   async turn(t: EngineTurn): Promise<EngineReply> {
     this.turnNow = t;
     // The manager's lines are checked for the child's safety before they are said.
-    await loadUnsafe();
+    this.unsafe = await loadUnsafe(this.deps.safety);
     if (t.kind === 'end') return this.end(t);
     if (this.runtime.ended) throw new EngineFailure('the game is already over', { sessionOver: true });
     if (t.kind === 'start') {
@@ -202,16 +210,23 @@ export class StudioEngine implements GameEngine {
 async function withoutUnsayableCards(game: PlayableGame, deps: StudioEngineDeps, session: { requestId: string; contextId: string }): Promise<PlayableGame> {
   const deck = game.design[DECK_TAG];
   if (!Array.isArray(deck)) return game;
-  const check = await loadUnsafe();
+  const check = await loadUnsafe(deps.safety);
   const { kept, left } = playableDeck(deck, (t) => check(t) !== null, game.project.approved ?? []);
   if (!left.length) return game;
   const at = (deps.now ?? Date.now)();
-  for (const l of left)
+  const record = (e: Omit<TraceEvent, 'at' | 'requestId' | 'contextId' | 'source'>) => {
     try {
-      deps.trace?.record({ kind: 'safety', at, requestId: session.requestId, contextId: session.contextId, source: deps.source, name: 'blocked', data: blockedRecord(check(l.text), { original: l.text, said: '', gameId: game.declaration.id }) });
+      deps.trace?.record({ ...e, at, requestId: session.requestId, contextId: session.contextId, source: deps.source });
     } catch {
       // Tracing never breaks a game.
     }
+  };
+  for (const l of left) record({ kind: 'safety', name: 'blocked', data: blockedRecord(check(l.text), { original: l.text, said: '', gameId: game.declaration.id }) });
+  if (!kept.length) {
+    // Nothing left to ask: the game cannot start (the parent reads why in 记录; the Book still has every card).
+    record({ kind: 'error', name: 'studio_deck_unsayable', data: { cards: deck.length, left: left.length } });
+    throw new EngineFailure(describe('studio_deck_unsayable').parent, { code: 'studio_deck_unsayable', sessionOver: true });
+  }
   // The run skills and the cards know a card by its id.
   const gone = new Set(left.map((l) => (l.card as { id?: unknown } | null)?.id));
   return { ...game, design: { ...game.design, [DECK_TAG]: kept }, cards: game.cards.filter((c) => !gone.has(c.cardId)) };

@@ -29,6 +29,7 @@ export async function studioHost(ctx: EngineContext, openBook: () => Promise<Boo
       trace: ctx.trace,
       source: `game:${ctx.gameId}`,
       random: ctx.random,
+      safety: ctx.safety,
       ...(ctx.rulesFirst === false ? { runtime: { preExecute: false } } : {}),
       async savePlayBook(pb) {
         await book.savePlayBook(pb);

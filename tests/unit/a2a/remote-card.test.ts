@@ -294,6 +294,15 @@ describe('a remote game cannot take over the arcade', () => {
     expect(r?.reason).toContain(alias);
   });
 
+  it("an alias that is another added game's name or alias is refused (a remote or Studio game beside the built-ins)", () => {
+    const other = { id: 'pet-quiz', title: '宠物问答', aliases: ['猜宠物'] };
+    for (const alias of ['猜宠物', '宠物问答']) {
+      const r = checkGameCard(card((c) => (c.skills[0].examples = ['动物叫声', alias])), { address: ROOT, others: [...builtIns, other] });
+      expect(r.ok ? null : r.refusal.field).toBe('skills[0].examples');
+      expect(r.ok ? '' : r.refusal.reason).toContain(alias);
+    }
+  });
+
   it('a second game with a built-in game\'s display name is refused', () => {
     const r = refusedFor((c) => (c.skills[0].name = '猜数字'));
     expect(r?.field).toBe('skills[0].name');

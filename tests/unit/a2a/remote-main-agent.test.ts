@@ -130,6 +130,18 @@ describe('the main agent playing a remote game', () => {
     expect(t.agent.snapshot().session).toBeNull();
   });
 
+  it('a last reply that says the game goes on is said without that sentence (the session has ended)', async () => {
+    const t = await setup({ play: (turn) => (turn.kind === 'start' ? { text: '开始啦', ended: false } : { text: '游戏结束啦，你真棒！我们接着玩吧！', ended: true }) });
+    await t.agent.handle('我们玩猜动物叫声吧');
+    await t.agent.settled();
+    await t.agent.handle('是小狗');
+    await t.agent.settled();
+    expect(t.speaker.texts().at(-1)).toBe('游戏结束啦，你真棒！');
+    expect(t.speaker.texts().join('')).not.toContain('接着玩');
+    expect(t.agent.getHistory().at(-1)).toMatchObject({ role: 'game_agent', text: '游戏结束啦，你真棒！' });
+    expect(t.agent.snapshot().session).toBeNull();
+  });
+
   it('a failed task is told to the child; a failed message keeps the session', async () => {
     const t = await setup({
       play: (turn) => {

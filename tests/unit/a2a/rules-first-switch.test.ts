@@ -10,6 +10,7 @@ import { agentCardFor } from '../../../src/a2a/card.ts';
 import { createGameClient, type GameWorkerInit } from '../../../src/a2a/game-host.ts';
 import { hostGameAgent } from '../../../src/a2a/worker-entry.ts';
 import { ECHO_GAME } from '../../support/a2a/echo-game.ts';
+import { GAME_SAFETY_CHECK } from '../../../workers/game-engines.ts';
 
 function initOf(rulesFirst?: () => boolean, mutedWatch?: () => boolean): GameWorkerInit {
   let init: GameWorkerInit | undefined;
@@ -50,7 +51,7 @@ describe('the rules-first switch', () => {
   it('makes the built-in game’s engine without pre-executed steps', async () => {
     const made: Array<boolean | undefined> = [];
     const { hostEngine } = await import('../../../src/games/skill-engine.ts');
-    const ctx = { gameId: 'guess-number', model: {} as never, device: {} as never, trace: { record() {} }, random: () => 0.5 };
+    const ctx = { gameId: 'guess-number', model: {} as never, device: {} as never, trace: { record() {} }, random: () => 0.5, safety: GAME_SAFETY_CHECK };
     for (const rulesFirst of [false, undefined]) {
       const { create } = await hostEngine({ ...ctx, ...(rulesFirst === false ? { rulesFirst } : {}) });
       const engine = await create({ contextId: 'c1', requestId: 'r1', signal: new AbortController().signal });
@@ -63,7 +64,7 @@ describe('the rules-first switch', () => {
     expect(initOf(undefined, () => true).mutedWatch).toBe(true);
     expect('mutedWatch' in initOf(undefined, () => false)).toBe(false);
     const { hostEngine } = await import('../../../src/games/skill-engine.ts');
-    const ctx = { gameId: 'guess-number', model: {} as never, device: {} as never, trace: { record() {} }, random: () => 0.5 };
+    const ctx = { gameId: 'guess-number', model: {} as never, device: {} as never, trace: { record() {} }, random: () => 0.5, safety: GAME_SAFETY_CHECK };
     const made: boolean[] = [];
     for (const mutedWatch of [true, undefined]) {
       const { create } = await hostEngine({ ...ctx, ...(mutedWatch ? { mutedWatch } : {}) });

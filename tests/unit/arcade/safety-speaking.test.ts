@@ -52,23 +52,37 @@ describe('the speaking path checks every line', () => {
     expect(t.speaker.texts()).toEqual(['你知道打火机吗？', REDIRECT.main]);
   });
 
-  it("checks a game's replies: the game's redirect is said, the next reply of the game is fine again", async () => {
+  it("checks a game's replies: the game's redirect is said, then the turn's final reply (what to answer next); the next reply of the game is fine again", async () => {
     const t = setup();
     const round = t.agent.handle('我们玩猜数字吧');
     await until(() => t.games.requests.length === 1, 'start');
     const start = t.games.last();
     start.reply('我想好了一个数字。');
     start.reply('别告诉爸爸妈妈，这是我们的秘密。');
-    start.reply('你猜是几？', { final: true });
+    start.reply('猜一个 1 到 100 之间的数吧！', { final: true });
     await round;
     await t.agent.settled();
-    expect(t.speaker.texts()).toEqual(['我想好了一个数字。', REDIRECT.game]);
+    expect(t.speaker.texts()).toEqual(['我想好了一个数字。', REDIRECT.game, '猜一个 1 到 100 之间的数吧！']);
     expect(t.trace.find((e) => e.kind === 'safety' && e.name === 'blocked')).toMatchObject({ requestId: start.requestId, data: { category: 'personal_info', role: 'game_agent', gameId: 'guess-number' } });
-    expect(t.agent.getHistory().filter((h) => h.role === 'game_agent').map((h) => h.text)).toEqual(['我想好了一个数字。', REDIRECT.game]);
+    expect(t.agent.getHistory().filter((h) => h.role === 'game_agent').map((h) => h.text)).toEqual(['我想好了一个数字。', REDIRECT.game, '猜一个 1 到 100 之间的数吧！']);
     t.games.auto = (r) => r.reply('50 大了，再小一点。', { final: true });
     await t.agent.handle('我猜50');
     await t.agent.settled();
     expect(t.speaker.texts().at(-1)).toBe('50 大了，再小一点。');
+  });
+
+  it("after a blocked line, a game's later lines are not said, nor a final reply that is harmful on its own", async () => {
+    const t = setup();
+    const round = t.agent.handle('我们玩猜数字吧');
+    await until(() => t.games.requests.length === 1, 'start');
+    const start = t.games.last();
+    start.reply('火柴在厨房的抽屉里。');
+    start.reply('你去拿过来吧。');
+    start.reply('把你家的地址告诉我吧。', { final: true });
+    await round;
+    await t.agent.settled();
+    expect(t.speaker.texts()).toEqual([REDIRECT.game]);
+    expect(t.trace.filter((e) => e.kind === 'safety').map((e) => e.name)).toEqual(['blocked', 'suppressed', 'suppressed']);
   });
 
   it("switching games: the old game's goodbye is checked too, and the history holds what the child heard", async () => {

@@ -7,13 +7,12 @@
  * close cancels a muted step still running; no one waits for it, so the turn's deadline does not stop
  * it (with the developer switch that keeps the watch, it does).
  */
-import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { GuessNumberAgent } from '../../../skills/guess-number/game.ts';
 import { stepMessage } from '../../../src/core/agent/messages.ts';
 import { heardInsteadNote } from '../../../src/core/games/muted-round.ts';
 import { CHATML, continuation } from '../../../src/core/llm/continuation.ts';
 import type { Step } from '../../../src/core/llm/types.ts';
-import { loadUnsafe } from '../../../src/games/unsafe-line.ts';
 import { HeldModel } from '../../support/llm/held-model.ts';
 import { ctx, FakeDevice, secretRandom } from './helpers.ts';
 
@@ -48,10 +47,6 @@ async function cutTurn(model: HeldModel, finishMuted?: boolean) {
 }
 
 describe('a step cut by the colour window finishes muted', () => {
-  // The safety check compiles once (real time), before the fake clock runs the turns.
-  beforeAll(async () => {
-    await loadUnsafe();
-  });
   afterEach(() => vi.useRealTimers());
 
   it('the late reply is never said; memory holds it and the note; the next request continues the previous one in place', async () => {

@@ -6,7 +6,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { linesOf } from '../games/helpers.ts';
 import { connectEngineContext, createGameAgent, serveEngine } from '../../../src/games/engines.ts';
-import { GAME_ENGINES } from '../../../workers/game-engines.ts';
+import { GAME_ENGINES, GAME_SAFETY_CHECK } from '../../../workers/game-engines.ts';
 import { exposeModel } from '../../../src/llm/model-port.ts';
 import { exposeDevice } from '../../../src/robot/device-port.ts';
 import { exposeTrace } from '../../../src/trace/trace-port.ts';
@@ -116,7 +116,7 @@ describe('the worker factory (what workers/game-agent.ts runs for a studio-* id)
     expect(gameId).toMatch(/^studio-konglongwenda-/);
     const { device, trace, ports: p } = ports();
     // The worker opens the Book itself (by name in tests; the app's default Book in a worker).
-    const ctx = connectEngineContext({ gameId, engine: 'studio', seed: 3, ports: p });
+    const ctx = connectEngineContext({ gameId, engine: 'studio', seed: 3, ports: p }, GAME_SAFETY_CHECK);
     const { card, handler } = await serveEngine(ctx, (c) => studioHost(c, () => Book.open(bookName)));
     expect(card.name).toBe('恐龙问答');
     expect(card.description).toBe('恐龙问答：大人在设计室做的新游戏（问答：恐龙）。');
@@ -134,6 +134,6 @@ describe('the worker factory (what workers/game-agent.ts runs for a studio-* id)
 
   it('through createGameAgent, and an id that is no studio game in the Book is a clear error', async () => {
     const { ports: p } = ports();
-    await expect(createGameAgent({ gameId: 'studio-nothing-here-0000', engine: 'studio', seed: 1, ports: p }, GAME_ENGINES)).rejects.toMatchObject({ code: 'studio_game_missing' });
+    await expect(createGameAgent({ gameId: 'studio-nothing-here-0000', engine: 'studio', seed: 1, ports: p }, GAME_ENGINES, GAME_SAFETY_CHECK)).rejects.toMatchObject({ code: 'studio_game_missing' });
   });
 });

@@ -14,6 +14,7 @@ import type { GameTurnContext } from '../../../src/core/protocol/handler.ts';
 import type { PlayBook } from '../../../src/core/studio/types.ts';
 import { clock, demoModel, quizPackage } from '../studio/helpers.ts';
 import { FakeDevice, RecordingTrace } from '../games/helpers.ts';
+import { GAME_SAFETY_CHECK } from '../../../workers/game-engines.ts';
 
 export { FakeDevice, RecordingTrace };
 
@@ -86,6 +87,8 @@ export function harness(game: PlayableGame, model: ChatModel, extra: Partial<Stu
     trace,
     source,
     random: seededRandom(7),
+    // The safety check a game worker gives its engines (the speaking path's: the rules and the learned classifier).
+    safety: GAME_SAFETY_CHECK,
     savePlayBook: async (pb) => void saved.push(pb),
     // The model path: the package's reader is off unless a test turns it on (the app's path, shown in
     // tests/unit/games/readers.test.ts and the e2e), so a scripted model decides every step here.
