@@ -15,6 +15,7 @@ import { openRemoteStore } from '../a2a/remote-store.ts';
 import { routeGameClients } from '../a2a/routed-client.ts';
 import type { GameClient } from '../a2a/types.ts';
 import { builtinGames } from '../games/catalog.ts';
+import { warmAhead, whenIdle } from './warm-ahead.ts';
 import { createModelController, type ModelController } from '../llm/model-controller.ts';
 import { modelHub, type ModelHub } from '../llm/model-hub.ts';
 import { MainAgent } from '../arcade/main-agent.ts';
@@ -216,13 +217,13 @@ export function createAppRuntime(): AppRuntime {
     maxTasks: completedTasksToKeep,
     // A developer switch, only in the test build (AGENTCADE_LAB=1): `?rules-first=off` plays every
     // game without pre-executed steps, as before the rules spoke first (bench/latency --app's "before").
-    rulesFirst: () => !(__TEST_BUILD__ && typeof location !== 'undefined' && new URLSearchParams(location.search).get('rules-first') === 'off'),
+    rulesFirst: () => !(__TEST_BUILD__ && testSwitch('rules-first') === 'off'),
     // The same, `?colour-cut=abort`: a model step the colour window cut is aborted instead of finishing muted.
-    mutedFinish: () => !(__TEST_BUILD__ && typeof location !== 'undefined' && new URLSearchParams(location.search).get('colour-cut') === 'abort'),
+    mutedFinish: () => !(__TEST_BUILD__ && testSwitch('colour-cut') === 'abort'),
     hangTimeoutMs: hangTimeoutMs(turnBudget()),
     trace: recorder,
   }));
-  const games = routeGameClients({
+  const ahead = warmAhead(routeGameClients({
     local: workerGames,
     remote: lazyGameClient(async () => (await import('../a2a/remote-host.ts')).createRemoteGameClient({
       game: (id) => remoteGames.game(id),
@@ -231,7 +232,8 @@ export function createAppRuntime(): AppRuntime {
       trace: recorder,
     })),
     isRemote: (id) => remoteGames.isRemote(id),
-  });
+  }), catalog, { store: typeof localStorage === 'undefined' ? null : localStorage, later: whenIdle, enabled: () => !(__TEST_BUILD__ && testSwitch('warm-ahead') === 'off') });
+  const games = ahead.games;
 
   // ---- the main agent and the voice loop ---------------------------------------------------
   const chime = createChime(window as unknown as Parameters<typeof createChime>[0]);
@@ -276,7 +278,9 @@ export function createAppRuntime(): AppRuntime {
   hub.subscribe((s) => {
     if (s.kind === brainKind) return;
     brainKind = s.kind;
-    if (s.kind) agent.prewarm();
+    if (!s.kind) return;
+    agent.prewarm();
+    ahead.idle();
   });
   let lastSpoken: string | null = null;
   agent.subscribe((e) => {
@@ -389,6 +393,11 @@ export function createAppRuntime(): AppRuntime {
     stopTalking: () => agent.stopTalking(),
     studio: () => import('./studio/studio-setup.ts').then((m) => m.createStudio({ hub, voice: agent.voice, recognizer, speech, loop, catalog, stopTalking: () => agent.stopTalking() })),
   };
+}
+
+/** A developer switch of the test build (`?rules-first=off`, `?warm-ahead=off`, …), read from the page's address. */
+function testSwitch(name: string): string | null {
+  return typeof location === 'undefined' ? null : new URLSearchParams(location.search).get(name);
 }
 
 /** A fresh 32-bit seed from the browser's crypto source: everything random in the app starts here. */
