@@ -3,7 +3,7 @@
  * under its grammar, with what it cost when asked; and a prewarm, which reads the start of a
  * request to come into the engine's cache.
  */
-import type { EngineChunk, EngineCompletion, EngineDeps, EngineLike, EngineResult, StepRates } from './engine-service.ts';
+import type { EngineChunk, EngineCompletion, EngineDeps, EngineLike, EngineResult, StepRates } from './engine-types.ts';
 
 /** What the engine service holds: the engine, the model loaded or loading, the request running. */
 export interface EngineState {

@@ -44,17 +44,19 @@ export function warmAhead(games: GameClient, catalog: () => ArcadeGame[], opts: 
     idle() {
       if (opts.enabled?.() === false) return;
       later(() => {
-        let last: string | null = null;
-        try {
-          last = store?.getItem(LAST_GAME_KEY) ?? null;
-        } catch {
-          last = null;
-        }
-        const id = likelyNextGame(catalog(), last);
+        const id = likelyNextGame(catalog(), lastGame(store));
         if (id) games.warm?.(id);
       });
     },
   };
+}
+
+function lastGame(store: Store | null): string | null {
+  try {
+    return store?.getItem(LAST_GAME_KEY) ?? null;
+  } catch {
+    return null; // blocked storage: the first card
+  }
 }
 
 /** The browser's next idle moment (or a short timeout where requestIdleCallback is missing). */
