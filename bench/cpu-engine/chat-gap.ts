@@ -1,5 +1,5 @@
 /**
- * `npx tsx bench/cpu-engine/chat-gap.ts [--port 4183] [--no-build] [--json]`
+ * `npx tsx bench/cpu-engine/chat-gap.ts [--port 4183] [--no-build] [--json] [--tiny]`
  *
  * A main-agent chat turn in the middle of a game, on the CPU engine (the real provider, model
  * worker and wllama in Chromium) with a GGUF of Qwen2.5-0.5B-Instruct's real shapes (random Q4_0
@@ -10,16 +10,19 @@
  * - after: the hub asks again for the game's prewarm once the chat step is done (src/llm/model-hub.ts),
  *   as the app does after another agent's final reply.
  * The game's prompt is the real 猜数字 SKILL.md under a short common prompt; the main agent's is a
- * chat prompt of its size (≈ 250 tokens).
+ * chat prompt of its size (≈ 250 tokens). `--tiny`: the tests' tiny random-weight model instead (a
+ * byte-level vocabulary: a quick check of the path in a minute, not the Qwen figures).
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { benchArg, ROOT } from '../lab-browser.ts';
 import { labRunner } from './lab.ts';
 import { writeQwenShapedGguf } from '../../tests/support/qwen-gguf.ts';
+import { tinyGguf } from '../../tests/support/tiny-gguf.ts';
 
 const args = process.argv.slice(2);
 const PORT = Number(benchArg(args, 'port', '4183'));
+const TINY = args.includes('--tiny');
 const withLab = labRunner(args, benchArg(args, 'dist', '.cache/dist-bench-cpu'), PORT);
 
 type Msg = { role: string; content: string };
@@ -47,11 +50,11 @@ const input = (text: string): Msg => ({ role: 'user', content: JSON.stringify({ 
 
 async function measure(): Promise<{ rows: Row[]; browser: string }> {
   const file = resolve(ROOT, '.cache/qwen2.5-0.5b-shapes-q4_0.gguf');
-  if (!existsSync(file)) {
+  if (!TINY && !existsSync(file)) {
     console.log('writing the Qwen2.5-0.5B-shaped GGUF (random Q4_0 weights) …');
     writeQwenShapedGguf(file);
   }
-  return withLab({ '/qwen.gguf': new Uint8Array(readFileSync(file)) }, async (browser, url, fileUrl) => {
+  return withLab({ '/qwen.gguf': TINY ? tinyGguf({ seed: 3 }) : new Uint8Array(readFileSync(file)) }, async (browser, url, fileUrl) => {
     const rows: Row[] = [];
     for (const variant of ['before', 'after'] as const) {
       const page = await browser.newPage();
@@ -94,7 +97,7 @@ async function measure(): Promise<{ rows: Row[]; browser: string }> {
 
 const r = await measure();
 if (args.includes('--json')) console.log(JSON.stringify(r, null, 2));
-console.log(`\n# 游戏中间插一句闲聊（CPU 引擎，Qwen2.5-0.5B 的真实形状，随机 Q4_0 权重，本机 Chromium ${r.browser}，2 线程，1 个缓存槽）`);
+console.log(`\n# 游戏中间插一句闲聊（CPU 引擎，${TINY ? '测试用的随机权重小模型（按字节计 token）' : 'Qwen2.5-0.5B 的真实形状，随机 Q4_0 权重'}，本机 Chromium ${r.browser}，2 线程，1 个缓存槽）`);
 console.log('variant | game prompt tokens | game step right after a game step | main step | re-warm after the chat | game step after the chat (prefillAfterChatTokens)');
 for (const x of r.rows) console.log(`${x.variant} | ${x.gamePromptTokens} | ${x.gameInPlacePrefill} | ${x.mainPrefill} | ${x.rewarmPrefill ?? '—'} | ${x.afterChatPrefill}`);
 process.exit(0);
