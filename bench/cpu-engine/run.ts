@@ -21,9 +21,8 @@
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import type { Browser } from 'playwright-core';
-import { benchArg, buildLab, launchChromium, ROOT as root, serveLab } from '../lab-browser.ts';
-import { startFileServer } from '../../tests/support/file-server.ts';
+import { benchArg, ROOT as root } from '../lab-browser.ts';
+import { labRunner } from './lab.ts';
 import { tinyGguf } from '../../tests/support/tiny-gguf.ts';
 import { writeQwenShapedGguf } from '../../tests/support/qwen-gguf.ts';
 import { calibrationMessages } from '../../src/core/llm/brain-speed.ts';
@@ -39,25 +38,7 @@ const arg = (name: string, fallback: string) => benchArg(args, name, fallback);
 const RUNS = Number(arg('runs', '5'));
 const PORT = Number(arg('port', '4183'));
 const DIST = arg('dist', '.cache/dist-bench-cpu');
-const PAGE = 'tests/lab/cpu-engine.html';
-
-/**
- * The lab page served, a file server with `files`, and one browser for `fn`; all closed after it.
- * `fn` gets the page's address and the files' addresses.
- */
-async function withLab<T>(files: Record<string, Uint8Array>, fn: (browser: Browser, url: string, fileUrl: (path: string) => string) => Promise<T>): Promise<T> {
-  buildLab(args, DIST, PAGE);
-  const server = await serveLab(DIST, PORT, PAGE);
-  const fileServer = await startFileServer(files);
-  const browser = await launchChromium();
-  try {
-    return await fn(browser, server.url(PAGE), (path) => fileServer.url(path));
-  } finally {
-    await browser.close();
-    await fileServer.close();
-    server.stop();
-  }
-}
+const withLab = labRunner(args, DIST, PORT);
 
 // ---- 1. this machine ----
 

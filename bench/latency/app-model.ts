@@ -63,6 +63,17 @@ class Engine {
     // even with one slot (its server's prompt cache), so the prefix rule keeps one cache per agent.
     return (this.slots > 1 || this.rule === 'prefix') && agent === 'main' ? 'main' : 'game';
   }
+  /** What the engine holds for `agent`'s slot (to give it back after another agent's step). */
+  hold(agent: string): { conv: { messages: ChatMessage[]; tokens: number[] } | null | undefined; held: HeldConversation | null | undefined } {
+    const key = this.slot(agent);
+    return { conv: this.conv.get(key), held: this.held.get(key) };
+  }
+  /** The hub's prewarm after a chat step: the WebLLM engine replays the game's conversation (src/llm/webllm-engine.ts `replay`). */
+  giveBack(agent: string, kept: ReturnType<Engine['hold']>): void {
+    const key = this.slot(agent);
+    if (kept.conv !== undefined) this.conv.set(key, kept.conv);
+    if (kept.held !== undefined) this.held.set(key, kept.held);
+  }
   /** Tokens to prefill for this request, and whether it continued in place. */
   step(agent: string, asked: ChatMessage[], output: string, aborted = false): { prefill: number; inPlace: boolean } {
     const key = this.slot(agent);
@@ -125,11 +136,16 @@ export interface AppVariant {
    * continuation.ts), as the WebLLM engine does: WebLLM continues in place only when ONE is added.
    */
   fold?: boolean;
+  /**
+   * After a chat step, the hub asks again for the game's prewarm and the engine holds the game's
+   * conversation again (read while the chat reply is spoken, off the turn: src/llm/model-hub.ts).
+   */
+  rewarm?: boolean;
 }
 
 export const BEFORE: AppVariant = { rulesFirst: false, rememberCut: false, slots: 1 };
 export function afterFor(rule: CacheRule): AppVariant {
-  return { rulesFirst: true, rememberCut: true, slots: rule === 'prefix' ? 2 : 1, fold: true };
+  return { rulesFirst: true, rememberCut: true, slots: rule === 'prefix' ? 2 : 1, fold: true, rewarm: true };
 }
 
 export function modelApp(sessions: Session[], chat: ChatMessage[][], profile: DeviceProfile, rule: CacheRule, v: AppVariant, tok: Tokenizer, answerMs = DEFAULT_TURN_BUDGET.answerMs): AppFigures {
@@ -191,7 +207,9 @@ export function modelApp(sessions: Session[], chat: ChatMessage[][], profile: De
       }
       // A chat turn with the main agent on the same engine every few in-game turns.
       if (++sinceChat % CHAT_EVERY === 0 && chat.length) {
+        const kept = v.rewarm ? engine.hold('game') : undefined;
         engine.step('main', chat[chatN++ % chat.length], '{"reply":{"text":"我是机器人小乐。"}}');
+        if (kept) engine.giveBack('game', kept);
         chatJustHappened = true;
       }
     }

@@ -172,6 +172,7 @@ export function runApp(sessions: Session[], tok: Tokenizer) {
         before: modelApp(sessions, chat, p, p.rule, BEFORE, tok),
         after: modelApp(sessions, chat, p, p.rule, afterFor(p.rule), tok),
         afterUnfolded: modelApp(sessions, chat, p, p.rule, { ...afterFor(p.rule), fold: false }, tok),
+        afterNoRewarm: modelApp(sessions, chat, p, p.rule, { ...afterFor(p.rule), rewarm: false }, tok),
       },
     ]),
   );
@@ -259,10 +260,10 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
       const q = r.afterWithPairedSteps[p.id];
       console.log(`${p.label} (estimated, ${p.source}): first sentence p50 ×${(b.firstSentenceP50S / a.firstSentenceP50S).toFixed(1)} sooner, prefilled tokens ×${(b.prefillTokensPerTurn / a.prefillTokensPerTurn).toFixed(1)} fewer; the keyed step alone: first sentence p50 ${s(q.firstSentenceP50S)} → ${s(a.firstSentenceP50S)}, whole reply ${s(q.fullReplyP50S)} → ${s(a.fullReplyP50S)}`);
     }
-    console.log('\n# The app\'s turn modelled (app-model.ts): T2 = 20 s, one engine shared with a chat turn every 3 in-game turns, show_drawing 4 s, cut rounds; after = rules first + cut rounds remembered + WebLLM requests folded to continue in place (+ a second cache slot on the CPU engine); afterUnfolded = the same without the folding');
+    console.log('\n# The app\'s turn modelled (app-model.ts): T2 = 20 s, one engine shared with a chat turn every 3 in-game turns, show_drawing 4 s, cut rounds; after = rules first + cut rounds remembered + WebLLM requests folded to continue in place (+ a second cache slot on the CPU engine) + the game\'s conversation given back after each chat step (the hub\'s re-asked prewarm, WebLLM\'s replay); afterUnfolded = the same without the folding; afterNoRewarm = without giving the game its conversation back');
     console.log('profile | variant | cue | truthful line p50 | p95 | model first sentence p50 | turns cut | start first words | in place | prefill/turn | prefill after chat');
     for (const [, x] of Object.entries(r.app))
-      for (const v of ['before', 'afterUnfolded', 'after'] as const) {
+      for (const v of ['before', 'afterUnfolded', 'afterNoRewarm', 'after'] as const) {
         const f = x[v];
         console.log(`${x.label} (${x.cache}) | ${v} | ${s(f.cueS)} | ${s(f.truthfulLineP50S)} | ${s(f.truthfulLineP95S)} | ${s(f.firstModelSentenceP50S)} | ${(f.turnsCutShare * 100).toFixed(0)}% | ${s(f.startFirstWordsS)} | ${(f.inPlaceShare * 100).toFixed(0)}% | ${f.prefillTokensPerTurn.toFixed(0)} | ${f.prefillAfterChatTokens.toFixed(0)}`);
       }

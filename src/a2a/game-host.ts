@@ -87,6 +87,9 @@ interface GameProcess {
   readonly client: Promise<Client>;
   readonly open: Set<OpenRequest>;
   dead: boolean;
+  /** Started ahead (warm) and not asked anything yet. */
+  ahead?: boolean;
+  readonly seed: number;
 }
 
 /** CancelTask through the SDK client of a worker. */
@@ -103,6 +106,8 @@ interface Host {
   readonly factory: MessagePortTransportFactory;
   readonly clientFactory: ClientFactory;
   readonly processes: Map<string, GameProcess>;
+  /** The seed of a worker started ahead and stopped unused: the next worker gets it (each played worker gets the seed it would have had). */
+  spareSeed?: number;
 }
 
 /** Starts the game's worker and sends it its init (the ports, the engine kind, a seed); its crash or failed start kills it. */
@@ -113,8 +118,11 @@ function startWorker(h: Host, gameId: string, card: AgentCard): GameProcess {
   const channel = new MessageChannel();
   const extra = h.opts.ports?.(gameId) ?? {};
   const conn = h.factory.register(url, channel.port1);
+  const seed = h.spareSeed ?? h.opts.seed();
+  h.spareSeed = undefined;
   const proc: GameProcess = {
     gameId,
+    seed,
     worker,
     conn,
     client: h.clientFactory.createFromAgentCard(card),
@@ -134,7 +142,7 @@ function startWorker(h: Host, gameId: string, card: AgentCard): GameProcess {
     const status = (ev as MessageEvent).data as GameWorkerStatus | undefined;
     if (status?.type === 'init-error') killWorker(h, proc, 'game_failed', `The game ${gameId} could not start: ${status.message}`);
   });
-  const init: GameWorkerInit = { type: 'init', gameId, engine: h.opts.engineOf(gameId) ?? '', seed: h.opts.seed(), ports: { ...extra, a2a: channel.port2 } };
+  const init: GameWorkerInit = { type: 'init', gameId, engine: h.opts.engineOf(gameId) ?? '', seed, ports: { ...extra, a2a: channel.port2 } };
   const maxTasks = h.opts.maxTasks?.();
   if (maxTasks !== undefined) init.maxTasks = maxTasks;
   if (h.opts.rulesFirst?.() === false) init.rulesFirst = false;
@@ -146,7 +154,7 @@ function startWorker(h: Host, gameId: string, card: AgentCard): GameProcess {
 }
 
 /** Drops a worker: its open requests fail with `code`, and the next request starts a fresh one. */
-function killWorker(h: Host, proc: GameProcess, code: ErrorCode, detail: string): void {
+function killWorker(h: Host, proc: GameProcess, code: ErrorCode, detail: string, record = true): void {
   if (proc.dead) return;
   proc.dead = true;
   if (h.processes.get(proc.gameId) === proc) h.processes.delete(proc.gameId);
@@ -160,7 +168,7 @@ function killWorker(h: Host, proc: GameProcess, code: ErrorCode, detail: string)
   } catch {
     /* the worker is gone either way */
   }
-  h.trace.record({ kind: 'error', at: Date.now(), source: `game:${proc.gameId}`, name: code, data: { detail } });
+  if (record) h.trace.record({ kind: 'error', at: Date.now(), source: `game:${proc.gameId}`, name: code, data: { detail } });
 }
 
 function finish(req: OpenRequest, error?: GameRequestError): void {
@@ -237,7 +245,12 @@ export function createGameClient(opts: GameClientOptions): GameClient {
       finish(req, new GameRequestError('game_not_found', `No game with id "${gameId}" is installed`));
     } else {
       try {
-        proc = h.processes.get(gameId) ?? startWorker(h, gameId, card);
+        proc = h.processes.get(gameId);
+        if (!proc) {
+          stopUnused(h);
+          proc = startWorker(h, gameId, card);
+        }
+        proc.ahead = false;
         proc.open.add(req);
         arm(h, proc, req);
         void pump(h, proc, req, contextId, input, ropts);
@@ -274,5 +287,23 @@ export function createGameClient(opts: GameClientOptions): GameClient {
     stopAll() {
       for (const id of [...h.processes.keys()]) stop(id);
     },
+    warm(gameId) {
+      const card = h.opts.cards(gameId);
+      if (!card || h.processes.size > 0) return;
+      try {
+        startWorker(h, gameId, card).ahead = true;
+      } catch {
+        // No worker interface: its first request says why.
+      }
+    },
   };
+}
+
+/** A worker started ahead that no request used goes once another game is asked for (memory stays as without it). */
+function stopUnused(h: Host): void {
+  for (const proc of [...h.processes.values()]) {
+    if (!proc.ahead) continue;
+    killWorker(h, proc, 'game_cancelled', `The game ${proc.gameId} was started ahead and not played`, false);
+    h.spareSeed = proc.seed;
+  }
 }

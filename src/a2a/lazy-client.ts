@@ -32,5 +32,8 @@ export function lazyGameClient(load: () => Promise<GameClient>): GameClient {
       if (client) client.stopAll();
       else if (loading) void loading.then((c) => c.stopAll());
     },
+    warm(gameId) {
+      void loaded().then((c) => c.warm?.(gameId)).catch(() => undefined);
+    },
   };
 }

@@ -9,6 +9,7 @@ export function routeGameClients(routes: { remote: GameClient; local: GameClient
   return {
     request: (gameId, contextId, input, opts) => pick(gameId).request(gameId, contextId, input, opts),
     stop: (gameId) => pick(gameId).stop(gameId),
+    warm: (gameId) => pick(gameId).warm?.(gameId),
     stopAll() {
       routes.local.stopAll();
       routes.remote.stopAll();

@@ -47,6 +47,13 @@ export interface GameClient {
   /** Stops a game's worker (the next request starts a fresh one). */
   stop(gameId: string): void;
   stopAll(): void;
+  /**
+   * Starts a worker game's worker ahead of its first request (its code, rules and skill load now),
+   * when no game worker runs yet; one started ahead and never asked is stopped once another game's
+   * worker starts, so at most one worker more runs, and only before the first game. No-op for a
+   * remote game.
+   */
+  warm?(gameId: string): void;
 }
 
 export class GameRequestError extends Error {

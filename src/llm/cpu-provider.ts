@@ -27,7 +27,5 @@ export function createCpuProvider(opts: CpuProviderOptions = {}): LocalProvider 
       return req;
     },
     label: (id) => (id ? `本机${cpuModelName(id)}` : '本机慢速大脑（未加载）'),
-    // llama.cpp reuses the longest common token prefix of the last prompt.
-    prefixCache: true,
   });
 }

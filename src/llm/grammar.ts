@@ -43,3 +43,12 @@ export function stepGrammar(schema: JsonSchema, maxWhitespace = MAX_WHITESPACE):
   }
   return p;
 }
+
+/**
+ * The EBNF whose only sentence is `text`: decoding under it writes exactly `text` again, whatever
+ * the model (used to give WebLLM back a conversation another agent's step replaced).
+ */
+export function literalGrammar(text: string): string {
+  const escaped = text.replace(/[\\"]/g, (c) => `\\${c}`).replace(/\n/g, '\\n').replace(/\r/g, '\\r').replace(/\t/g, '\\t');
+  return `root ::= "${escaped}"`;
+}

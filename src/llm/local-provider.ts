@@ -38,8 +38,6 @@ export interface LocalProviderSpec {
   prepare(req: LoadRequest): Promise<LoadRequest>;
   /** The provider's label for a loaded model id (or undefined: not loaded). */
   label(loadedId: string | undefined): string;
-  /** The engine keeps the longest common prefix of its last prompt (llama.cpp): prewarming helps. */
-  prefixCache?: boolean;
 }
 
 function unwrap<T>(r: EngineResult<T>): T {
@@ -50,7 +48,7 @@ function unwrap<T>(r: EngineResult<T>): T {
 
 let seq = 0;
 
-/** Any short reply: a prewarm decodes one token of it. */
+/** Any short reply: a prewarm on an engine that keeps the longest common prefix decodes one token of it. */
 const PREWARM_SCHEMA: JsonSchema = buildStepSchema([{ name: 'reply', description: '', parameters: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] } }]);
 
 export function createLocalProvider(spec: LocalProviderSpec): LocalProvider {
@@ -106,22 +104,21 @@ export function createLocalProvider(spec: LocalProviderSpec): LocalProvider {
       return unwrap(await service.measure({ id, agent: 'calibration', messages, schema, maxTokens, temperature: 0 }));
     },
 
-    ...(spec.prefixCache
-      ? {
-          async prewarm(messages: ChatMessage[], signal: AbortSignal) {
-            if (!service || !loadedId || signal.aborted) return;
-            const id = `${Date.now().toString(36)}-${++seq}`;
-            const onAbort = () => void service?.cancel(id);
-            signal.addEventListener('abort', onAbort, { once: true });
-            try {
-              // One token decoded: the prompt is read into the cache, the output is thrown away.
-              await service.complete({ id, agent: 'prewarm', messages, schema: PREWARM_SCHEMA, maxTokens: 1, temperature: 0 });
-            } finally {
-              signal.removeEventListener('abort', onAbort);
-            }
-          },
-        }
-      : {}),
+    /**
+     * The engine reads `messages` (a request's start) into its cache: llama.cpp reads them and
+     * decodes one token; WebLLM is given back that conversation when another agent's step took it.
+     */
+    async prewarm(messages: ChatMessage[], signal: AbortSignal) {
+      if (!service || !loadedId || signal.aborted) return;
+      const id = `${Date.now().toString(36)}-${++seq}`;
+      const onAbort = () => void service?.cancel(id);
+      signal.addEventListener('abort', onAbort, { once: true });
+      try {
+        await service.prewarm({ id, agent: 'prewarm', messages, schema: PREWARM_SCHEMA, maxTokens: 1, temperature: 0 });
+      } finally {
+        signal.removeEventListener('abort', onAbort);
+      }
+    },
 
     interrupt() {
       void service?.interrupt();

@@ -9,6 +9,9 @@ import { exposeModel } from './model-port.ts';
 import { FifoQueue } from './request-queue.ts';
 import type { ChatMessage, ChatModel, Step, StepRequest } from '../core/llm/types.ts';
 
+/** The main agent's steps and prewarms carry this agent name. */
+const MAIN_AGENT = 'main';
+
 export type ProviderKind = 'webllm' | 'cpu' | 'remote' | 'scripted';
 
 export interface HubStatus {
@@ -33,8 +36,10 @@ export interface StepRecord {
 export class ModelHub {
   private current: { kind: ProviderKind; model: ChatModel } | undefined;
   private readonly queue = new FifoQueue(() => {
-    // A prewarm asked for while the last step ran starts now.
-    const w = this.pendingWarm;
+    // A prewarm asked for while the last step ran starts now; else, after another agent's final
+    // reply, the awaited request's start is read again (that step took the engine's cache).
+    const w = this.pendingWarm ?? (this.rewarmDue ? this.awaited : undefined);
+    this.rewarmDue = false;
     if (w) this.prewarm(w.agent, w.messages);
   });
   private readonly listeners = new Set<(s: HubStatus) => void>();
@@ -109,27 +114,41 @@ export class ModelHub {
    * with them (ChatModel.prewarm). Asked while a step still runs (a turn given up, its step still
    * stopping in the engine), it starts as soon as the queue is empty — unless another step comes
    * first. Any step that comes stops it first, so a prewarm never delays a turn more than the
-   * engine takes to stop.
+   * engine takes to stop. The latest asked is the awaited request: when another agent's step ends
+   * with its final reply (the main agent's chat turn in the middle of a game), it is asked again,
+   * so an engine that holds one conversation (WebLLM) gets the game's back before its next turn.
+   * Not the main agent's: it prewarms only while the arcade is idle, which another agent's step
+   * ends. A prewarm asked by another agent than the running one's replaces it.
    */
   prewarm(agent: string, messages: ChatMessage[]): void {
     const model = this.current?.model;
-    if (!model?.prewarm || this.warming) return;
+    if (!model?.prewarm) return;
+    this.awaited = { agent, messages };
+    if (this.warming) {
+      if (this.warming.agent === agent) return;
+      this.warming.ac.abort();
+      this.warming = undefined;
+    }
     if (this.queue.running !== undefined || this.queue.waitingLabels.length) {
       this.pendingWarm = { agent, messages };
       return;
     }
     this.pendingWarm = undefined;
-    const ac = new AbortController();
-    this.warming = ac;
-    void model.prewarm(agent, messages, ac.signal).finally(() => {
-      if (this.warming === ac) this.warming = undefined;
+    const w = { agent, ac: new AbortController() };
+    this.warming = w;
+    void model.prewarm(agent, messages, w.ac.signal).finally(() => {
+      if (this.warming === w) this.warming = undefined;
     });
   }
 
   /** The running prewarm, stopped by the next step. */
-  private warming: AbortController | undefined;
+  private warming: { agent: string; ac: AbortController } | undefined;
   /** A prewarm asked for while a step ran: started when the queue is empty. */
   private pendingWarm: { agent: string; messages: ChatMessage[] } | undefined;
+  /** The start of the request the agent that last asked for a prewarm awaits, until that agent steps. */
+  private awaited: { agent: string; messages: ChatMessage[] } | undefined;
+  /** Another agent's final reply took the engine: the awaited start is read again once the queue is empty. */
+  private rewarmDue = false;
 
   /** Whether a prewarm is reading into the engine's cache now. */
   get prewarming(): boolean {
@@ -142,9 +161,12 @@ export class ModelHub {
    * behind one no one waits for.
    */
   step(req: StepRequest, whenNone?: () => Promise<ChatModel>): Promise<Step> {
-    this.warming?.abort();
+    this.warming?.ac.abort();
     this.warming = undefined;
     this.pendingWarm = undefined;
+    this.rewarmDue = false;
+    // The awaited request came.
+    if (this.awaited?.agent === req.agent) this.awaited = undefined;
     for (const [background, stop] of this.stoppable) if (background.aborted) stop.abort();
     const ac = new AbortController();
     const onAbort = () => ac.abort();
@@ -170,6 +192,7 @@ export class ModelHub {
     try {
       if (!current) throw modelError('model_not_configured');
       const step = await current.model.step(req);
+      if (step.action === 'reply' && this.awaited && this.awaited.agent !== req.agent && this.awaited.agent !== MAIN_AGENT) this.rewarmDue = true;
       this.record({ agent: req.agent, kind: current.kind, durationMs: Date.now() - started, step, session: req.session });
       return step;
     } catch (err) {

@@ -13,7 +13,7 @@ import {
   type ModelRecord,
 } from '@mlc-ai/web-llm';
 import { absoluteUrl, type EngineChunk, type EngineLike, type EngineModule, type LoadRequest } from './engine-service.ts';
-import { stepGrammar } from './grammar.ts';
+import { literalGrammar, stepGrammar } from './grammar.ts';
 import { CHATML, continuation, type HeldConversation } from '../core/llm/continuation.ts';
 import type { ChatMessage } from '../core/llm/types.ts';
 
@@ -22,6 +22,12 @@ import type { ChatMessage } from '../core/llm/types.ts';
  * new messages (the input, then the steps the rules performed before the model) is sent folded
  * into one (core/llm/continuation.ts) and WebLLM reuses its cache instead of reading the whole
  * prompt again. Only for the ChatML models (every Qwen); others are sent as asked.
+ *
+ * WebLLM holds one conversation for every agent, so another agent's step (the main agent's chat
+ * turn in the middle of a game) replaces the game's. A prewarm of the game's next request start
+ * (`replay`) gives it back while the chat reply is spoken: the game's messages read again and its
+ * last step decoded again under a grammar that admits only that step's text, so WebLLM holds
+ * exactly the conversation the game's next request continues.
  */
 export class ContinuingEngine implements EngineLike {
   private held: HeldConversation | null = null;
@@ -46,9 +52,22 @@ export class ContinuingEngine implements EngineLike {
     this.inner.interruptGenerate();
   }
 
+  private get chatml(): boolean {
+    return /^qwen/i.test(this.modelId ?? '');
+  }
+
+  replay(messages: ChatMessage[]): { messages: ChatMessage[]; reply: string; grammar: string } | null {
+    const last = messages.at(-1);
+    if (!this.chatml || last?.role !== 'assistant' || !last.content) return null;
+    const asked = messages.slice(0, -1);
+    const h = this.held;
+    if (h && h.reply === last.content && h.asked.length === asked.length && h.asked.every((m, i) => m.role === asked[i].role && m.content === asked[i].content)) return null;
+    return { messages: asked, reply: last.content, grammar: literalGrammar(last.content) };
+  }
+
   async chatCompletion(req: Record<string, unknown>): Promise<AsyncIterable<EngineChunk>> {
     const asked = req.messages as ChatMessage[];
-    const chatml = /^qwen/i.test(this.modelId ?? '');
+    const chatml = this.chatml;
     const { send } = chatml ? continuation(this.held, asked, CHATML) : { send: asked };
     this.held = null;
     const stream = (await this.inner.chatCompletion({ ...req, messages: send } as never)) as unknown as AsyncIterable<EngineChunk & { choices: Array<{ finish_reason?: string | null }> }>;

@@ -5,6 +5,7 @@
  * the methods below. What the parent's words mean is decided by the pure router
  * (src/core/studio/parent-router.ts); the design itself runs in the session (./studio-session.ts).
  */
+import { prewarmManager } from './manager-prewarm.ts';
 import type { ChatModel } from '../core/llm/types.ts';
 import { handParadigms } from '../core/studio/hand-written.ts';
 import type { LoadResult, SkillPackage } from '../core/studio/package-loader.ts';
@@ -184,6 +185,7 @@ export class StudioController {
       if (!view.busy) void this.refreshProjects();
     });
     void this.loadDrawings();
+    prewarmManager(this.deps.model, session);
   }
 
   /** The Book as the session's store; a design that reached play is announced to the arcade at once (even if the screen closed meanwhile). */

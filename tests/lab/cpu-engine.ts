@@ -62,6 +62,12 @@ const progress: LoadProgress[] = [];
     await abandoned;
     return { abandonedAfterMs: t0 - started, firstPieceMs: (first ?? end) - t0, totalMs: end - t0, step, details: await provider.details() };
   },
+  /** The hub's prewarm of the request that will start with `messages` (what the app asks after another agent's step). */
+  async prewarm(messages: ChatMessage[]) {
+    const started = performance.now();
+    await provider.prewarm?.(messages, new AbortController().signal);
+    return { ms: performance.now() - started, details: await provider.details() };
+  },
   async unload() {
     await provider.unload();
   },

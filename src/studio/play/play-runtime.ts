@@ -16,6 +16,7 @@ import { StudioSession, type SessionDeps } from '../studio-session.ts';
 import { codeExecutorsFor, playReaderFor, playTruthFor, type PlayableGame, type PlayReader, type PlayReply } from '../play-stage.ts';
 import type { CardAsset, PlayBook } from '../../core/studio/types.ts';
 import { abortReason, signalBoundModel } from './bound-model.ts';
+import { prewarmManager } from '../manager-prewarm.ts';
 import { lastRounds } from '../../core/agent/memory.ts';
 import type { Random } from '../../core/random.ts';
 import { currentCardOf, playTruthState, scoreOf, turnChanges, type ScoreNow, type TurnChanges } from '../../core/studio/device-effects.ts';
@@ -64,7 +65,7 @@ export class PlayRuntime {
 
   constructor(
     readonly game: PlayableGame,
-    model: ChatModel,
+    private readonly model: ChatModel,
     opts: PlayRuntimeOptions,
   ) {
     this.now = opts.now ?? Date.now;
@@ -163,6 +164,8 @@ export class PlayRuntime {
     }
     const changes = turnChanges(before.board, v.board, this.game.cards);
     this.forgetOldRounds();
+    // The game goes on: the manager's next request starts with the conversation as kept now.
+    if (!this.ended) prewarmManager(this.model, this.session);
     return { ok: true, replies: r.replies, ended: this.ended, changes };
   }
 

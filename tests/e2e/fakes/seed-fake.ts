@@ -5,11 +5,13 @@
  * into the page).
  *
  * The app draws every seed as `crypto.getRandomValues(new Uint32Array(1))[0]` on the main thread
- * (`browserSeed()` in src/ui/app-runtime.ts), in this order:
+ * (`browserSeed()` in src/ui/runtime/browser.ts), in this order:
  *   1. once at start, for the on-screen robot's random source (its boot id);
  *   2. once for every game worker it starts (one per game id, on its first request; again when a
  *      crashed worker is replaced), in the order the workers start. A worker's seed drives every
- *      secret of every session in it (猜数字's number, 你画我猜's cards).
+ *      secret of every session in it (猜数字's number, 你画我猜's cards). A worker started ahead
+ *      while the arcade is idle draws its seed then; stopped unused when another game starts, it
+ *      hands that seed to the game's worker, so the played workers get the seeds in this order.
  * The n-th such call gets `seeds[n]`; once the list is used up, every further call gets its last
  * value, so `[s]` gives every call the same seed `s` whatever the order. Calls with any other array
  * (another type or length) get the real random values. The list starts again on every page load

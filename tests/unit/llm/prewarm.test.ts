@@ -71,10 +71,34 @@ describe('the hub', () => {
     await Promise.resolve();
     release.shift()!();
     await second;
-    expect(log).toEqual(['step game:x', 'step main']);
+    // The new step ran first; the game's start is read only after the main agent's reply, which took the engine.
+    expect(log).toEqual(['step game:x', 'step main', 'prewarm game:x 1']);
   });
 
-  it('a model without a prefix cache (WebLLM, remote, the rules brain) is never prewarmed', () => {
+  it("after another agent's final reply, a game's awaited start is read again; the main agent's idle prewarm never is", async () => {
+    const hub = new ModelHub();
+    const log: string[] = [];
+    const model: ChatModel = {
+      label: 'fake',
+      step: async (req) => (log.push(`step ${req.agent}`), req.agent === 'main' && req.messages[0].content === 'hand over' ? { action: 'send_message', args: { text: 'x' } } : { action: 'reply', args: { text: 'ok' } }),
+      prewarm: async (agent, messages) => void log.push(`prewarm ${agent} ${messages.length}`),
+    };
+    hub.setModel('webllm', model);
+    // The arcade idle: the main agent's next start; then a game starts (its step ends with the opening line).
+    hub.prewarm('main', [{ role: 'system', content: 'm' }]);
+    await hub.step({ agent: 'game:x', messages: [{ role: 'user', content: 'start' }], tools: [] });
+    hub.prewarm('game:x', [{ role: 'system', content: 'g' }, { role: 'assistant', content: 'r' }]);
+    // A chat turn: after its reply the game's start is read again; words handed to the game are not (its step follows).
+    await hub.step({ agent: 'main', messages: [{ role: 'user', content: 'hand over' }], tools: [] });
+    await hub.step({ agent: 'main', messages: [{ role: 'user', content: 'chat' }], tools: [] });
+    expect(log).toEqual(['prewarm main 1', 'step game:x', 'prewarm game:x 2', 'step main', 'step main', 'prewarm game:x 2']);
+    // The game's own next step: the awaited start came, nothing is asked again after it.
+    await hub.step({ agent: 'game:x', messages: [{ role: 'user', content: 'u' }], tools: [] });
+    await hub.step({ agent: 'main', messages: [{ role: 'user', content: 'chat' }], tools: [] });
+    expect(log.slice(6)).toEqual(['step game:x', 'step main']);
+  });
+
+  it('a model without a prewarm (remote, the rules brain) is never prewarmed', () => {
     const hub = new ModelHub();
     hub.setModel('webllm', { label: 'x', step: async () => ({ action: 'reply', args: {} }) });
     hub.prewarm('main', []);

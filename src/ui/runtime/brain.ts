@@ -1,0 +1,32 @@
+/**
+ * The app's brain: the model controller over the hub (restores the saved provider, loads, measures)
+ * with one turn budget for the whole app (T1 "still thinking", T2 a real answer: the remote step
+ * timeouts are sized from it), and the rules brain a hand-made game plays by while no brain is chosen.
+ */
+import { createModelController, type ModelController } from '../../llm/model-controller.ts';
+import type { ModelHub } from '../../llm/model-hub.ts';
+import { turnBudget } from '../../arcade/turn-budget-setting.ts';
+import { stepTimeouts } from '../../core/arcade/turn-budget.ts';
+import type { ChatModel } from '../../core/llm/types.ts';
+import type { GameDeclaration } from '../../core/protocol/declaration.ts';
+import { followLocalModel } from '../../trace/offline-ready.ts';
+
+export interface Brain {
+  controller: ModelController;
+  /** The rules brain (the demo policies), loaded on first use. */
+  rulesAlone(): Promise<ChatModel>;
+  /** A game designed in the Studio plays by its rules alone while no brain is chosen. */
+  playsWithoutBrain(d: GameDeclaration | undefined): boolean;
+}
+
+export function createBrain(hub: ModelHub): Brain {
+  const controller = createModelController(hub, () => import('../demo-brain.ts').then((m) => m.createDemoModel()), { stepTimeouts: () => stepTimeouts(turnBudget()), turnBudget });
+  let rulesModel: Promise<ChatModel> | null = null;
+  void controller.init().catch((e) => console.error('model settings', e));
+  followLocalModel(controller); // persistent storage when a model starts downloading
+  return {
+    controller,
+    rulesAlone: () => (rulesModel ??= import('../demo-brain.ts').then((m) => m.createDemoModel())),
+    playsWithoutBrain: (d) => d?.engine === 'studio',
+  };
+}
