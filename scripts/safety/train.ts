@@ -30,9 +30,9 @@ const L2 = 1e-4;
 const POSITIVE_WEIGHT = 1.5;
 const FOLDS = 5;
 /** The k-fold training is repeated with other folds and orders; the asset averages all of them. */
-const REPEATS = 3;
+const REPEATS = 5;
 /** Quantised weights this small (of ±127) are set to zero. */
-const PRUNE = 2;
+const PRUNE = 3;
 /** Per category, on the out-of-fold scores of the corpus's normal lines. */
 const FALSE_BLOCK_BUDGET = 0.002;
 const THRESHOLD_RANGE: [number, number] = [0.2, 0.95];
