@@ -20,6 +20,8 @@ export interface GeneratedLine {
   label: Label;
   evasion: Evasion;
   text: string;
+  /** The index in TEMPLATES the line was drawn from. */
+  template: number;
 }
 
 
@@ -91,25 +93,25 @@ const EVASIONS: Evasion[] = ['trad', 'space', 'pinyin', 'homophone'];
 
 export function generateCorpus(seed = 26): GeneratedLine[] {
   const rand = seededRandom(seed);
-  const plain: Array<{ label: Label; text: string }> = [];
+  const plain: Array<{ label: Label; text: string; template: number }> = [];
   const seen = new Set<string>();
-  for (const [label, template, weight] of TEMPLATES) {
+  for (const [index, [label, template, weight]] of TEMPLATES.entries()) {
     let made = 0;
     for (let tries = 0; made < weight && tries < weight * 8; tries++) {
       const text = fillTemplate(template, rand).replace(/，，/g, '，').replace(/^，/, '');
       if (seen.has(text)) continue;
       seen.add(text);
-      plain.push({ label, text });
+      plain.push({ label, text, template: index });
       made++;
     }
   }
   const sounds = homophoneIndex(plain.map((l) => l.text));
-  return plain.map(({ label, text }) => {
+  return plain.map(({ label, text, template }) => {
     // A quarter of the unsafe lines and a sixth of the normal ones in an evasion's spelling.
     const share = label === 'normal' ? 1 / 6 : 1 / 4;
-    if (rand() >= share) return { label, evasion: '-' as Evasion, text };
+    if (rand() >= share) return { label, evasion: '-' as Evasion, text, template };
     const kind = pick(rand, EVASIONS);
-    return { label, evasion: kind, text: evade(text, kind, rand, sounds) };
+    return { label, evasion: kind, text: evade(text, kind, rand, sounds), template };
   });
 }
 

@@ -6,7 +6,7 @@
  * (alone and in pairs), and toneless pinyin syllables and syllable pairs (so pinyin and sound-alike spellings land on the
  * same features as the characters). Trained by `npm run safety:train` (scripts/safety/train.ts);
  * the weights are an asset, int8 per feature bucket and category, with a scale, a bias and a
- * threshold per category chosen on a validation split. Pure: the model is handed in.
+ * threshold per category (chosen on cross-validated scores). Pure: the model is handed in.
  */
 import type { CheckLine } from './classify.ts';
 import { CATEGORIES, HOMOPHONES, LISTS, type SafetyCategory } from './rules.ts';

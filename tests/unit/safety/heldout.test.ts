@@ -37,10 +37,11 @@ describe('the frozen held-out set', () => {
     const per = Object.fromEntries(CATEGORIES.map((c) => [c, `${unsafe.filter((r) => r.label === c && check(r.text).verdict === 'blocked').length}/${unsafe.filter((r) => r.label === c).length}`]));
     console.log(`frozen held-out: recall ${caught}/${unsafe.length}, false blocks ${falseBlocks}/${normal.length}`, per);
     // 115/123 and 6/105 when the classifier was first committed; 113/123 and 4/105 after it was retrained
-    // on the rules-first games' own lines; 117/123 and 5/105 (the rules' 3 false blocks gone, the
-    // classifier's 5) with the word-list and skip-bigram features, the second round of templates and the
-    // rules' grown-up-does-it exceptions (docs/notes/safety.md): a change must not lose any from here.
-    expect(caught).toBeGreaterThanOrEqual(117);
-    expect(falseBlocks).toBeLessThanOrEqual(5);
+    // on the rules-first games' own lines; 117/123 and 5/105 with the word-list and skip-bigram features,
+    // the second round of templates and the rules' grown-up-does-it exceptions; 119/123 and 4/105 with the
+    // 5 × 5-fold averaged training and the third to fifth rounds of templates (docs/notes/safety.md): a
+    // change must not lose any from here.
+    expect(caught).toBeGreaterThanOrEqual(119);
+    expect(falseBlocks).toBeLessThanOrEqual(4);
   });
 });

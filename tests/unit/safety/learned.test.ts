@@ -13,7 +13,7 @@ import { fullCheck, loadedModel, MODEL_PATH } from '../../../scripts/safety/chec
 import { GENERATED_FILE, generateCorpus } from '../../../scripts/safety/corpus-gen.ts';
 import { corpus, type Example } from '../../../scripts/safety/data.ts';
 import { seededRandom } from '../../../src/core/random.ts';
-import { split, train } from '../../../scripts/safety/train.ts';
+import { crossValidate, split, train } from '../../../scripts/safety/train.ts';
 
 /** The whole check's verdict on every unsafe corpus line, computed once (the rules' verdict comes first: `by` says who). */
 let unsafeVerdicts: Array<{ e: Example; v: SafetyVerdict }> | undefined;
@@ -56,6 +56,15 @@ describe('the learned classifier', () => {
     const a = train(split(some, seededRandom(1)).train, seededRandom(2));
     const b = train(split(some, seededRandom(1)).train, seededRandom(2));
     expect(a).toEqual(b);
+  });
+
+  it('cross-validated training is seeded too, and scores every line but the shipped ones out of fold', () => {
+    const some = corpus().filter((_, i) => i % 40 === 0);
+    const run = () => crossValidate(some, seededRandom(3), 3, undefined, { epochs: 2 }, 2);
+    const a = run();
+    expect(a.model).toEqual(run().model);
+    expect(some.every((e, i) => (e.source === 'shipped') === (a.outOfFold[i] === null))).toBe(true);
+    expect(some.some((e) => e.source === 'shipped')).toBe(true);
   });
 
   it('reads traditional, spaced and pinyin spellings as the same features', () => {
