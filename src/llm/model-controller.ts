@@ -89,11 +89,17 @@ export interface ControllerDeps {
   checkModelFile?: (url: string) => Promise<void>;
   /** Checks a new self-hosted WebLLM model folder (and library) at its address. */
   checkWebLlmModel?: (modelUrl: string, libUrl?: string) => Promise<void>;
+  /** Checks a WebLLM model just downloaded, in the download cache, shard by shard (its id and its own address, if any). */
+  checkDownloadedWebLlm?: (modelId: string, modelUrl?: string) => Promise<void>;
 }
 
 /** The real check, loaded only when a self-hosted address is saved. */
 const defaultCheck = async (url: string) => (await import('./model-file-check.ts')).verifyModelFile(url);
 const defaultWebLlmCheck = async (modelUrl: string, libUrl?: string) => (await import('./model-file-check.ts')).verifyWebLlmModel(modelUrl, libUrl);
+const defaultDownloadCheck = async (modelId: string, modelUrl?: string) => {
+  const check = await import('./model-file-check.ts');
+  await check.verifyDownloadedWebLlm(check.webLlmModelUrl(modelId, modelUrl && new URL(modelUrl, globalThis.location?.href).href));
+};
 
 function effective(settings: ModelSettings, choice: EngineChoice | undefined): ProviderKind {
   if (settings.provider !== 'auto') return settings.provider;
@@ -319,8 +325,11 @@ export class ModelController {
       const provider = this.provider(engine);
       const loadedId = await provider.load(e.request(this.state), (p) => this.setEngine(engine, downloading(p)));
       const key = e.offlineKey(this.state, loadedId);
-      // A model new to this device answers one step in the step format before it is called ready.
-      if (!this.state.settings.readyOffline.includes(key)) await this.formatCheck(engine, provider);
+      // A model new to this device: its download checked whole, then one step in the step format, before it is called ready.
+      if (!this.state.settings.readyOffline.includes(key)) {
+        await this.checkDownload(engine, provider);
+        await this.formatCheck(engine, provider);
+      }
       await this.persist({ ...this.state.settings, readyOffline: [...new Set([...this.state.settings.readyOffline, key])] });
       if (!this.state.settings.speeds?.[key]) await this.calibrate(engine, provider, key);
       if (this.state.provider === engine) this.deps.hub.setModel(engine, await chatModelOf(provider));
@@ -329,6 +338,24 @@ export class ModelController {
     } catch (err) {
       if ((err as Error)?.name === 'AbortError') return this.refresh(engine);
       this.fail(engine, toModelError(err));
+    }
+  }
+
+  /**
+   * A WebLLM model just downloaded: every weight shard in the download cache, whole, of the size and
+   * MD5 its manifest lists. A damaged download is let go and deleted (the next try downloads it
+   * again), and a brain of this engine the hub was using is not left talking to it.
+   */
+  private async checkDownload(engine: LocalEngine, provider: LocalProvider): Promise<void> {
+    if (engine !== 'webllm') return;
+    const req = ENGINES.webllm.request(this.state);
+    try {
+      await (this.deps.checkDownloadedWebLlm ?? defaultDownloadCheck)(req.modelId, req.modelUrl);
+    } catch (err) {
+      if (this.deps.hub.kind === engine) this.deps.hub.clearModel();
+      await provider.unload().catch(() => {});
+      await provider.deleteCached(req).catch(() => {});
+      throw err;
     }
   }
 
