@@ -281,6 +281,18 @@ export class ModelController {
   }
 
   /**
+   * The first run ends with no brain chosen: when nothing but the rules brain can play on this device
+   * (`choice.rulesOnly`: no model here can answer within the turn, no home computer set up), it is
+   * taken now, so the family plays at once; true when it was. Otherwise the parent chooses on 选大脑.
+   */
+  async takeRulesBrainIfOnly(): Promise<boolean> {
+    await this.settled();
+    if (this.state.settings.provider !== 'auto' || !this.state.choice?.rulesOnly) return false;
+    await this.chooseProvider('scripted');
+    return true;
+  }
+
+  /**
    * The engine's model: a LOCAL_MODELS / CPU_MODELS id, and optionally self-hosted addresses
    * (`modelLibUrl` is WebLLM's only); an address not given stays as it was.
    */
