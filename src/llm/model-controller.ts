@@ -14,27 +14,16 @@
  * - Remote API: `saveRemote`, `testRemote` (lists the server's models and probes its
  *   structured-output mode, kept with the settings; `snapshot.remoteTest`).
  */
-import { DEFAULT_TURN_BUDGET, type StepTimeouts, type TurnBudget } from '../core/arcade/turn-budget.ts';
-import { brainSpeed, rejudge, type BrainSpeed } from '../core/llm/brain-speed.ts';
+import { DEFAULT_TURN_BUDGET } from '../core/arcade/turn-budget.ts';
+import { brainSpeed } from '../core/llm/brain-speed.ts';
 import type { ChatModel, ModelError } from '../core/llm/types.ts';
 import { isErrorCode } from '../core/errors/catalogue.ts';
 import { describeModelError, errorDetail } from './describe.ts';
-import { modelError, toModelError } from './errors.ts';
-import type { EngineDetails } from './engine-service.ts';
-import type { ModelHub, ProviderKind } from './model-hub.ts';
+import { toModelError } from './errors.ts';
+import type { ModelHub } from './model-hub.ts';
 import { adaptToGpu, defaultChoiceFor } from '../core/llm/models.ts';
-import { cpuModel, DEFAULT_CPU_MODEL_ID } from '../core/llm/cpu-models.ts';
-import { chooseEngine, type EngineChoice } from '../core/llm/engine-choice.ts';
-import { endpointProblem } from '../core/llm/remote-endpoint.ts';
-import {
-  defaultModelSettings,
-  loadModelSettings,
-  probedKey,
-  saveModelSettings,
-  type ModelSettings,
-  type ProviderSetting,
-  type RemoteSettings,
-} from './settings-store.ts';
+import type { EngineChoice } from '../core/llm/engine-choice.ts';
+import { defaultModelSettings, loadModelSettings, probedKey, saveModelSettings, type ModelSettings, type ProviderSetting, type RemoteSettings } from './settings-store.ts';
 import type { LocalProvider } from './local-provider.ts';
 import { createWebLlmProvider } from './webllm-provider.ts';
 import { createCpuProvider } from './cpu-provider.ts';
@@ -42,69 +31,19 @@ import { currentDeviceHints, probeWebGPU, type WebGpuProbe } from './webgpu-prob
 import { probeCpu, type CpuProbe } from './cpu-probe.ts';
 import type { OutputMode } from '../core/llm/output-modes.ts';
 import { downloading, type LocalState } from './local-state.ts';
-import { ENGINES, engineState, isLocalEngine, LOCAL_ENGINES, type EngineView, type LocalEngine, type ModelUrls } from './local-engines.ts';
+import { ENGINES, engineState, isLocalEngine, LOCAL_ENGINES, type LocalEngine, type ModelUrls } from './local-engines.ts';
 import { answersInFormat, chatModelOf, measureOnDevice } from './first-steps.ts';
 import { runRemoteTest, remoteFieldsKey, type RemoteTest } from './remote-test.ts';
+import type { ControllerDeps, ControllerState } from './controller-state.ts';
+import { checkDownloaded, checkNewAddress } from './model-checks.ts';
+import { automaticChoice, effectiveProvider, measuredSpeeds } from './automatic-choice.ts';
+import { remoteBrain } from './remote-brain.ts';
 
 export { localStateText, type LocalState } from './local-state.ts';
 export { engineName, engineState, type LocalEngine, type ModelUrls } from './local-engines.ts';
 export { remoteFieldsKey, type RemoteTest } from './remote-test.ts';
 export { TRY_AGENT, tryStep } from './try-step.ts';
-
-export interface ControllerState extends EngineView {
-  /** The automatic choice for this device and why (shown in settings and the first-run path). */
-  choice?: EngineChoice;
-  /** The brain in use or to use: the saved one, or the automatic choice under `auto`. */
-  provider: ProviderKind;
-  /** The loaded CPU engine's threads and last speeds. */
-  cpuDetails?: EngineDetails;
-  /** Each engine's speed as measured on this device after its chosen model loaded (judged against the current T2). */
-  speeds: Partial<Record<LocalEngine, BrainSpeed>>;
-  /** Each engine's loaded model by its family name (「本机中号大脑」), while it is loaded. */
-  inUse?: Partial<Record<LocalEngine, string>>;
-  /** Last problem with the remote API (checked before trying, or from the connection test). */
-  remoteProblem?: string;
-  remoteTest?: RemoteTest;
-  active?: ProviderKind;
-  activeLabel: string;
-  /** The last time the remote API was reached or not (a step or the connection test); unset until then. */
-  remoteContact?: { ok: boolean; reason?: string; code?: string };
-}
-
-export interface ControllerDeps {
-  hub: ModelHub;
-  webllm: () => LocalProvider;
-  cpu?: () => LocalProvider;
-  /** The demo brain (loaded when first chosen). */
-  demoModel: () => Promise<ChatModel>;
-  probe?: () => Promise<WebGpuProbe>;
-  cpuProbe?: () => CpuProbe;
-  load?: () => Promise<ModelSettings>;
-  save?: (s: ModelSettings) => Promise<void>;
-  /** Per-attempt limits of a remote step, sized to the turn budget (read at every attempt). */
-  stepTimeouts?: () => StepTimeouts;
-  /** The turn budget in use (a local brain's measured wait is judged against its T2). */
-  turnBudget?: () => TurnBudget;
-  /** Checks a new self-hosted model file at its address (throws a ModelError saying what is wrong). */
-  checkModelFile?: (url: string) => Promise<void>;
-  /** Checks a new self-hosted WebLLM model folder (and library) at its address. */
-  checkWebLlmModel?: (modelUrl: string, libUrl?: string) => Promise<void>;
-  /** Checks a WebLLM model just downloaded, in the download cache, shard by shard (its id and its own address, if any). */
-  checkDownloadedWebLlm?: (modelId: string, modelUrl?: string) => Promise<void>;
-}
-
-/** The real check, loaded only when a self-hosted address is saved. */
-const defaultCheck = async (url: string) => (await import('./model-file-check.ts')).verifyModelFile(url);
-const defaultWebLlmCheck = async (modelUrl: string, libUrl?: string) => (await import('./model-file-check.ts')).verifyWebLlmModel(modelUrl, libUrl);
-const defaultDownloadCheck = async (modelId: string, modelUrl?: string) => {
-  const check = await import('./model-file-check.ts');
-  await check.verifyDownloadedWebLlm(check.webLlmModelUrl(modelId, modelUrl && new URL(modelUrl, globalThis.location?.href).href));
-};
-
-function effective(settings: ModelSettings, choice: EngineChoice | undefined): ProviderKind {
-  if (settings.provider !== 'auto') return settings.provider;
-  return choice?.engine ?? 'webllm';
-}
+export type { ControllerDeps, ControllerState } from './controller-state.ts';
 
 export class ModelController {
   private state: ControllerState;
@@ -152,9 +91,9 @@ export class ModelController {
 
   private set(patch: Partial<ControllerState>): void {
     const next = { ...this.state, ...patch };
-    next.provider = effective(next.settings, next.choice);
+    next.provider = effectiveProvider(next.settings, next.choice);
     next.effectiveModelId = adaptToGpu(next.settings.localModelId, next.probe ?? { f16: true });
-    next.speeds = this.speedsOf(next);
+    next.speeds = measuredSpeeds(next, this.answerMs());
     this.state = { ...next, active: this.deps.hub.kind, activeLabel: this.deps.hub.label };
     for (const fn of this.listeners) fn(this.state);
   }
@@ -176,16 +115,6 @@ export class ModelController {
     return (this.deps.turnBudget?.() ?? DEFAULT_TURN_BUDGET).answerMs;
   }
 
-  /** The measured speed of each engine's chosen model, judged against the T2 in use now. */
-  private speedsOf(s: ControllerState): Partial<Record<LocalEngine, BrainSpeed>> {
-    const out: Partial<Record<LocalEngine, BrainSpeed>> = {};
-    for (const engine of LOCAL_ENGINES) {
-      const m = s.settings.speeds?.[ENGINES[engine].offlineKey(s)];
-      if (m) out[engine] = rejudge(m, this.answerMs());
-    }
-    return out;
-  }
-
   /** The T2 changed (the parent set it): the measured speeds are judged again, and so is the automatic choice. */
   budgetChanged(): void {
     if (this.state.probe && this.state.cpuProbe) this.rechoose();
@@ -202,18 +131,7 @@ export class ModelController {
   }
 
   private computeChoice(settings: ModelSettings, probe: WebGpuProbe, cpu: CpuProbe): EngineChoice {
-    const m = cpuModel(settings.cpu.modelId) ?? cpuModel(DEFAULT_CPU_MODEL_ID)!;
-    return chooseEngine({
-      gpuUsable: probe.usable,
-      cpuUsable: cpu.usable,
-      isolated: cpu.isolated,
-      cores: cpu.cores,
-      deviceMemoryGB: cpu.deviceMemoryGB,
-      remoteConfigured: !!(settings.remote.baseUrl && settings.remote.model),
-      cpuModelRamMB: m.ramMB,
-      cpuModelDownloadMB: m.downloadMB,
-      speeds: this.speedsOf({ ...this.state, settings }),
-    });
+    return automaticChoice({ ...this.state, settings }, probe, cpu, this.answerMs());
   }
 
   /** At app start: read settings, check the device, and bring the saved or automatic brain back. */
@@ -299,27 +217,12 @@ export class ModelController {
   async chooseModel(engine: LocalEngine, modelId: string, urls: ModelUrls = {}): Promise<void> {
     await this.settled();
     const e = ENGINES[engine];
-    // A new self-hosted file for the CPU engine is checked first: until it is known to be a whole
-    // model, the working brain stays in use and the old address stays saved.
-    const fresh = engine === 'cpu' && urls.modelUrl && urls.modelUrl !== this.state.settings.cpu.modelUrl ? urls.modelUrl : undefined;
-    if (fresh) {
-      try {
-        await (this.deps.checkModelFile ?? defaultCheck)(new URL(fresh, globalThis.location?.href).href);
-      } catch (err) {
-        return this.fail(engine, toModelError(err));
-      }
-    }
-    // A new self-hosted WebLLM folder (and its library) likewise: its config, weight list and library read first.
-    const s = this.state.settings;
-    const webllmUrl = engine === 'webllm' && urls.modelUrl && (urls.modelUrl !== s.localModelUrl || (urls.modelLibUrl ?? s.localModelLibUrl) !== s.localModelLibUrl) ? urls.modelUrl : undefined;
-    if (webllmUrl) {
-      const abs = (u: string) => new URL(u, globalThis.location?.href).href;
-      const lib = urls.modelLibUrl ?? s.localModelLibUrl;
-      try {
-        await (this.deps.checkWebLlmModel ?? defaultWebLlmCheck)(abs(webllmUrl), lib ? abs(lib) : undefined);
-      } catch (err) {
-        return this.fail(engine, toModelError(err));
-      }
+    // A new self-hosted address is checked first: until it is known to be a whole model, the
+    // working brain stays in use and the old address stays saved.
+    try {
+      await checkNewAddress(engine, urls, this.state.settings, this.deps);
+    } catch (err) {
+      return this.fail(engine, toModelError(err));
     }
     if (e.freesOnChoose) await this.release(engine);
     await this.persist(e.withModel(this.state.settings, modelId, urls));
@@ -339,7 +242,7 @@ export class ModelController {
       const key = e.offlineKey(this.state, loadedId);
       // A model new to this device: its download checked whole, then one step in the step format, before it is called ready.
       if (!this.state.settings.readyOffline.includes(key)) {
-        await this.checkDownload(engine, provider);
+        if (engine === 'webllm') await checkDownloaded(provider, ENGINES.webllm.request(this.state), this.deps, () => this.stopUsing(engine));
         await this.formatCheck(engine, provider);
       }
       await this.persist({ ...this.state.settings, readyOffline: [...new Set([...this.state.settings.readyOffline, key])] });
@@ -354,32 +257,17 @@ export class ModelController {
   }
 
   /**
-   * A WebLLM model just downloaded: every weight shard in the download cache, whole, of the size and
-   * MD5 its manifest lists. A damaged download is let go and deleted (the next try downloads it
-   * again), and a brain of this engine the hub was using is not left talking to it.
-   */
-  private async checkDownload(engine: LocalEngine, provider: LocalProvider): Promise<void> {
-    if (engine !== 'webllm') return;
-    const req = ENGINES.webllm.request(this.state);
-    try {
-      await (this.deps.checkDownloadedWebLlm ?? defaultDownloadCheck)(req.modelId, req.modelUrl);
-    } catch (err) {
-      if (this.deps.hub.kind === engine) this.deps.hub.clearModel();
-      await provider.unload().catch(() => {});
-      await provider.deleteCached(req).catch(() => {});
-      throw err;
-    }
-  }
-
-  /**
    * One step in the step format: a file that loads but cannot answer is not called ready; it is let
    * go, and a brain of this engine the hub was using is not left talking to it.
    */
   private async formatCheck(engine: LocalEngine, provider: LocalProvider): Promise<void> {
     this.setEngine(engine, { kind: 'checking' });
-    await answersInFormat(provider, () => {
-      if (this.deps.hub.kind === engine) this.deps.hub.clearModel();
-    });
+    await answersInFormat(provider, () => this.stopUsing(engine));
+  }
+
+  /** A brain of this engine the hub was using is not left talking to a model that failed a check. */
+  private stopUsing(engine: LocalEngine): void {
+    if (this.deps.hub.kind === engine) this.deps.hub.clearModel();
   }
 
   /**
@@ -481,16 +369,13 @@ export class ModelController {
 
   private async activateRemote(): Promise<void> {
     const r = this.state.settings.remote;
-    const problem = endpointProblem(r.baseUrl, typeof location !== 'undefined' ? location.href : undefined);
-    if (problem) {
+    const built = await remoteBrain(r, { onModeChange: (m) => void this.saveMode(m), ...(this.deps.stepTimeouts ? { timeouts: this.deps.stepTimeouts } : {}) });
+    if ('problem' in built) {
       this.deps.hub.clearModel();
-      this.set({ remoteProblem: describeModelError(modelError(problem.code, problem.detail)).parent });
+      this.set({ remoteProblem: built.problem });
       return;
     }
-    const { createAdaptiveRemoteModel } = await import('./remote-adaptive.ts');
-    const mode = r.probedFor === probedKey(r) ? r.mode : undefined;
-    const timeouts = this.deps.stepTimeouts;
-    this.deps.hub.setModel('remote', createAdaptiveRemoteModel({ ...r, mode }, { onModeChange: (m) => void this.saveMode(m), ...(timeouts ? { timeouts } : {}) }));
+    this.deps.hub.setModel('remote', built.model);
     this.set({ remoteProblem: undefined, remoteContact: undefined });
   }
 
