@@ -6,7 +6,8 @@
  * (speech probability, loudness) every 32 ms; src/core/speech/voice-activity.ts decides what a
  * frame means. `release()` lets the microphone go (background, play time over, hands-free off).
  */
-import type { VadFrame } from '../core/speech/voice-activity.ts';
+import { DEFAULT_VOICE_ACTIVITY, type VadFrame } from '../core/speech/voice-activity.ts';
+import { FrameClock } from '../core/speech/frame-clock.ts';
 
 /** Why the detector is not running, in words a parent understands (设置 → 现在的状态). */
 export type VadFailure = 'denied' | 'no-mic' | 'no-wasm' | 'load-failed';
@@ -66,6 +67,8 @@ export function createBrowserVad(opts: BrowserVadOptions = {}): VoiceActivity {
   let stream: MediaStream | null = null;
   let loading: Promise<void> | null = null;
   let wanted = false;
+  // Frames are stamped on the audio's clock (a busy page runs the detector late, in bursts).
+  const clock = new FrameClock(DEFAULT_VOICE_ACTIVITY.frameMs);
 
   const set = (s: VadState) => {
     state = s;
@@ -75,6 +78,7 @@ export function createBrowserVad(opts: BrowserVadOptions = {}): VoiceActivity {
 
   async function open(): Promise<MediaStream> {
     const id = opts.deviceId?.() ?? '';
+    clock.reset();
     stream = await navigator.mediaDevices.getUserMedia({
       audio: { ...(id ? { deviceId: { exact: id } } : {}), channelCount: 1, echoCancellation: true, noiseSuppression: true, autoGainControl: true },
     });
@@ -110,7 +114,7 @@ export function createBrowserVad(opts: BrowserVadOptions = {}): VoiceActivity {
         onFrameProcessed: (probs, frame) => {
           let sum = 0;
           for (let i = 0; i < frame.length; i++) sum += frame[i] * frame[i];
-          const f: MicFrame = { t: now(), prob: probs.isSpeech, rms: Math.sqrt(sum / Math.max(1, frame.length)) };
+          const f: MicFrame = { t: clock.stamp(now()), prob: probs.isSpeech, rms: Math.sqrt(sum / Math.max(1, frame.length)) };
           for (const fn of frames) fn(f);
         },
         onSpeechStart: () => undefined,

@@ -14,7 +14,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { installSpeechFake } from './fakes/speech-fake.ts';
 import { installWebGpuFake } from './fakes/webgpu-fake.ts';
 import { idle, spoken, waitSpoken } from './support/child.ts';
-import { enterPin, PARENT_PIN, setUpAsParent } from './support/parent.ts';
+import { enterPin, openGrownUp, PARENT_PIN, setUpAsParent } from './support/parent.ts';
 import { DEFAULT_SEED, expectSeedsPinned, pinSeeds } from './support/seeds.ts';
 import { demoStep } from '../support/demo-brain-server.ts';
 import { startFileServer, type FileServer } from '../support/file-server.ts';
@@ -38,7 +38,9 @@ test.afterAll(async () => {
 
 /**
  * A fresh profile (the speech fakes and pinned seeds; `memoryGB`: what the browser reports): the
- * parent sets the PIN and play time, and the first run goes on to 选大脑 by itself, no brain chosen.
+ * parent sets the PIN and play time, and the first run goes on to 选大脑 by itself, no brain chosen;
+ * with too little memory for any brain here it takes the rules brain instead, and the parent opens
+ * 选大脑 from the header (the PIN first).
  */
 async function fresh(page: Page, opts: { gpu?: boolean; memoryGB?: number } = {}): Promise<void> {
   await page.addInitScript(installSpeechFake, {});
@@ -50,8 +52,12 @@ async function fresh(page: Page, opts: { gpu?: boolean; memoryGB?: number } = {}
   await page.waitForFunction(() => '__agentcade' in window);
   await expectSeedsPinned(page);
   await setUpAsParent(page, { brain: 'stay' });
+  if (opts.memoryGB !== undefined && opts.memoryGB < 2) {
+    await expect(page.getByTestId('model-status')).toHaveText('大脑：规则大脑');
+    await page.getByTestId('model-status').click();
+    await enterPin(page);
+  } else await expect(page.getByTestId('model-status')).toHaveText('还没有大脑 · 点这里选');
   await expect(page.getByTestId('brain-setup')).toBeVisible();
-  await expect(page.getByTestId('model-status')).toHaveText('还没有大脑 · 点这里选');
 }
 
 /** Taps, counted for the closing note. */
@@ -99,7 +105,7 @@ test('no WebGPU, enough memory: the CPU brain is offered, not recommended before
   info.annotations.push({ type: 'measured', description: `CPU brain: ${taps.n} taps to a working brain` });
 });
 
-test('no WebGPU, 1 GB of memory: from the address to the first words of a game by the demo script (a real button), every tap counted; the browser is asked to keep the storage and its answer shown', async ({ page }, info) => {
+test('no WebGPU, 1 GB of memory: nothing but the rules brain can play, so the first run takes it and says so; from the address to the first words of a game, every tap counted; the browser is asked to keep the storage', async ({ page }, info) => {
   // A weekday afternoon: play time is open, nothing to change for it.
   await page.clock.setFixedTime(new Date('2025-03-03T15:00:00+08:00'));
   await page.addInitScript(installSpeechFake, {});
@@ -121,31 +127,31 @@ test('no WebGPU, 1 GB of memory: from the address to the first words of a game b
   await taps.tap('setup-pin-ok');
   await expect(page.getByTestId('recovery-code')).toBeVisible();
   await taps.tap('recovery-next');
+  // The last page says which brain this device will use, and why, before the parent is done.
+  await expect(page.getByTestId('setup-brain')).toContainText('大脑：规则大脑。这台设备没有可用的显卡，内存也不够在本机运行大脑');
+  await expect(page.getByTestId('setup-brain')).toContainText('现在用规则大脑：每轮马上回答，不用联网');
+  await expect(page.getByTestId('setup-brain')).toContainText('以后可以在“家长 → 设置 → 大脑”里换。');
+  await page.screenshot({ path: info.outputPath('first-run-rules-brain-note.png'), fullPage: true });
   await taps.tap('setup-done');
 
-  const setup = page.getByTestId('brain-setup');
-  await expect(setup).toBeVisible();
-  // The browser was asked to keep the storage as the first run ended; what it answered is what the page says.
-  const kept = await page.evaluate(() => navigator.storage.persisted());
-  await expect(page.getByTestId('storage-kept')).toHaveText(kept ? /^浏览器答应了长期保存/ : /^浏览器这次没有答应长期保存/);
-  await expect(setup.getByTestId('brain-device')).toHaveText('这台设备不能在本机运行大脑（浏览器里没有可用的显卡）。可以用规则大脑（马上回答），或者用家里的电脑当大脑。');
-  // Without a GPU there is no local model to offer: the rules brain and the home computer, both recommended.
-  await expect(setup.getByTestId('brain-choice')).toHaveCount(2);
-  await expect(setup.getByTestId('brain-choice').nth(0)).toContainText('规则大脑推荐');
-  await expect(setup.getByTestId('brain-choice').nth(0)).toContainText('用规则大脑玩');
-  await expect(setup.getByTestId('brain-choice').nth(1)).toContainText('用家里的电脑当大脑推荐');
-  await page.screenshot({ path: info.outputPath('first-run-path.png'), fullPage: true });
-  await taps.tap('choose-demo');
-  await expect(page.getByTestId('brain-ready')).toContainText('好了！现在的大脑：规则大脑。断网也能用。');
-  await taps.tap('brain-done');
+  // Straight to the arcade, the header naming the brain in use; 选大脑 did not open.
   await expect(page.getByTestId('model-status')).toHaveText('大脑：规则大脑');
+  await expect(page.getByTestId('nav-grown-up')).toBeVisible();
+  await expect(page.getByTestId('brain-setup')).toHaveCount(0);
   const toBrain = taps.n;
   await playGuessNumber(page, taps);
   await idle(page);
   await page.screenshot({ path: info.outputPath('first-run-demo-playing.png') });
-  info.annotations.push({ type: 'measured', description: `demo: ${toBrain} taps from the address to a working brain, ${taps.n} to the first words of a game` });
-  console.log(`[measured] first run, demo: ${toBrain} taps from the address to a working brain, ${taps.n} to the first words of a game (the browser kept the storage: ${kept})`);
-  expect(taps.n).toBeLessThanOrEqual(12);
+  info.annotations.push({ type: 'measured', description: `rules brain taken at first run: ${toBrain} taps from the address to a working brain, ${taps.n} to the first words of a game` });
+  const kept = await page.evaluate(() => navigator.storage.persisted());
+  console.log(`[measured] first run, rules brain taken: ${toBrain} taps from the address to a working brain, ${taps.n} to the first words of a game (the browser kept the storage: ${kept})`);
+  expect(taps.n).toBeLessThanOrEqual(8);
+  // The browser was asked to keep the storage as the first run ended; 设置 says what it answered.
+  await openGrownUp(page, 'settings');
+  await expect(page.getByTestId('storage-persisted')).toHaveText(kept ? /^已开启/ : /^未开启/);
+  // The parent can change the brain later: 选大脑 offers the rules brain and the home computer.
+  await page.getByTestId('model-status').click();
+  await expect(page.getByTestId('brain-setup').getByTestId('brain-choice')).toHaveCount(2);
 });
 
 test('no WebGPU, 1 GB of memory: the home computer — the guide, the exact address, 测试连接 explains a failure, then finds the server, and a game plays', async ({ page }, info) => {

@@ -6,9 +6,10 @@
  * layout check in the page (support/layout.ts) fails on anything sticking out sideways or cut,
  * text one character per line, or a control smaller than 48×48 px (64×64 in the child's arcade);
  * screenshots of each are kept. In the arcade the latest lines of the conversation are in view,
- * whole, and a game's lines keep the game's name after it ends.
+ * whole, and a game's lines keep the game's name after it ends. The header: one row of at most 64 px
+ * on a phone (its status line opens under it from 状态), nothing in it overlapping, at every size.
  */
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page, type TestInfo } from '@playwright/test';
 import { installSpeechFake } from './fakes/speech-fake.ts';
 import { idle, spoken, type as typeWords, waitSpoken } from './support/child.ts';
 import { checkScreen, SIZES } from './support/layout.ts';
@@ -37,6 +38,48 @@ async function latestLinesWhole(page: Page, n: number): Promise<void> {
       }, n),
     )
     .toBe(true);
+}
+
+/** The header's controls, side by side: none overlaps another. */
+async function headerBoxes(page: Page): Promise<Array<{ id: string; left: number; right: number; top: number; bottom: number }>> {
+  return page.getByTestId('app-header').evaluate((h) =>
+    [...h.querySelectorAll('h1, button, [data-testid=status-line]')]
+      .filter((el) => getComputedStyle(el).display !== 'none' && getComputedStyle(el).position !== 'absolute')
+      .map((el) => {
+        const r = el.getBoundingClientRect();
+        return { id: el.getAttribute('data-testid') ?? el.tagName, left: r.left, right: r.right, top: r.top, bottom: r.bottom };
+      }),
+  );
+}
+
+/**
+ * On a phone the header is one row (at most 64 px) of controls that do not overlap, and its status
+ * line opens under it from 状态 (laid out whole, then closed again); on wider screens the line is in
+ * the header itself. The brain button names the brain in use.
+ */
+async function headerFits(page: Page, size: string, info: TestInfo): Promise<void> {
+  const header = page.getByTestId('app-header');
+  const height = (await header.boundingBox())!.height;
+  console.log(`[layout] header ${size}: ${Math.round(height)} px`);
+  const boxes = await headerBoxes(page);
+  for (const a of boxes)
+    for (const b of boxes)
+      if (a !== b) expect(a.right <= b.left + 0.5 || b.right <= a.left + 0.5 || a.bottom <= b.top + 0.5 || b.bottom <= a.top + 0.5, `${a.id} overlaps ${b.id}`).toBe(true);
+  await expect(page.getByTestId('model-status')).toHaveText('大脑：规则大脑');
+  const line = page.getByTestId('status-line');
+  if (size !== 'phone') {
+    await expect(page.getByTestId('status-more')).toBeHidden();
+    await expect(line).toBeVisible();
+    return;
+  }
+  expect(height).toBeLessThanOrEqual(64);
+  await expect(line).toBeHidden();
+  await page.getByTestId('status-more').click();
+  await expect(line).toBeVisible();
+  await expect(page.getByTestId('mic-status')).toBeVisible();
+  await checkScreen(page, info, 'arcade-status-open');
+  await page.getByTestId('status-more').click();
+  await expect(line).toBeHidden();
 }
 
 for (const [size, viewport] of Object.entries(SIZES)) {
@@ -96,6 +139,7 @@ for (const [size, viewport] of Object.entries(SIZES)) {
     }
     await latestLinesWhole(page, 2);
     await checkScreen(page, info, 'arcade-game', { childArea: '[data-testid=arcade]' });
+    await headerFits(page, size, info);
 
     // The game ends: its lines keep its name.
     const n = (await spoken(page)).length;

@@ -37,6 +37,12 @@ export interface EngineChoice {
   slower: boolean;
   /** The CPU engine runs in this browser and the device has the memory for its model (it may be offered). */
   cpuRuns?: boolean;
+  /**
+   * Nothing but the rules brain can play here now: no model on this device can answer within the
+   * turn (none runs, or each that runs was measured too slow) and no home computer is set up. The
+   * first run then takes the rules brain without asking (the parent can change it later).
+   */
+  rulesOnly?: boolean;
 }
 
 /**
@@ -73,7 +79,11 @@ export function cpuThreadsText(isolated: boolean, cores: number): string {
 
 export function chooseEngine(f: EngineFacts): EngineChoice {
   const memoryOk = f.deviceMemoryGB === undefined || f.deviceMemoryGB >= MIN_DEVICE_MEMORY_GB;
-  return { ...decide(f, memoryOk), cpuRuns: f.cpuUsable && memoryOk };
+  const choice = decide(f, memoryOk);
+  const cpuRuns = f.cpuUsable && memoryOk;
+  // A CPU engine that runs but was never measured may yet fit: the parent decides.
+  const rulesOnly = choice.engine === 'scripted' && !(cpuRuns && !f.speeds?.cpu);
+  return { ...choice, cpuRuns, rulesOnly };
 }
 
 function decide(f: EngineFacts, memoryOk: boolean): EngineChoice {

@@ -16,7 +16,9 @@
  * - `hearInterim(text)`: the active session hears `text` as interim words; its final result follows
  *   when the session is stopped (as Chrome finalizes on `stop()`), or after `endpointMs` of quiet
  *   (the recognizer's own silence timeout);
- * - `micOpenedAt`: when getUserMedia last gave a microphone (page clock), for `echo`;
+ * - `micOpenedAt`: when getUserMedia last gave a microphone (page clock);
+ * - `playIntoMic(name, { loop })`: the recording `micClips[name]` sounds in the microphone from now
+ *   (mixed into what the capture device gives: real audio the detector hears); `stopMic()` ends it;
  * - `timeline`: the order of microphone and speech events — `mic-on` (a recognition session started
  *   listening), `mic-off` (it was stopped or aborted), `say-start:<text>`, `say-end:<text>` (finished
  *   or cancelled) — to check half-duplex: never listening while speaking.
@@ -37,11 +39,16 @@ export interface SpeechFakeOptions {
   /** The recognizer's own silence timeout after interim words (ms). */
   endpointMs?: number;
   /**
-   * The robot's voice leaking into the microphone: the capture device plays a recording of the
-   * robot saying `text`, whose speech lasts `speechMs`; saying `text` takes that long here too (the
-   * test says it in step with the recording, see `micOpenedAt`).
+   * Recordings (WAV files, base64) that can sound in the microphone: every audio stream getUserMedia
+   * gives is the capture device's audio with these mixed in when played (`playIntoMic`).
    */
-  echo?: { text: string; speechMs: number };
+  micClips?: Record<string, string>;
+  /**
+   * The robot's voice leaking into the microphone: saying `text` plays the speech of `micClips[clip]`
+   * (from `fromMs` to `toMs`) into the microphone as it starts, so the echo follows each playback
+   * whatever the machine's speed, and lasts as long.
+   */
+  echo?: { text: string; clip: string; fromMs: number; toMs: number };
 }
 
 export function installSpeechFake(opts: SpeechFakeOptions = {}): void {
@@ -58,16 +65,63 @@ export function installSpeechFake(opts: SpeechFakeOptions = {}): void {
     startedAt: [] as Array<{ text: string; at: number }>,
     micOpenedAt: null as number | null,
   };
+  // The microphone's mixer: the capture device's audio plus the recordings played into it.
+  const mic = {
+    ctx: null as AudioContext | null,
+    out: null as MediaStreamAudioDestinationNode | null,
+    clips: new Map<string, Promise<AudioBuffer>>(),
+    playing: new Set<AudioBufferSourceNode>(),
+  };
+  const mixer = (): { ctx: AudioContext; out: MediaStreamAudioDestinationNode } => {
+    if (!mic.ctx) {
+      mic.ctx = new AudioContext({ sampleRate: 48_000 });
+      mic.out = mic.ctx.createMediaStreamDestination();
+      for (const [name, b64] of Object.entries(opts.micClips ?? {})) {
+        const bytes = Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
+        mic.clips.set(name, mic.ctx.decodeAudioData(bytes.buffer));
+      }
+    }
+    return { ctx: mic.ctx, out: mic.out! };
+  };
+  /** Plays a recording into the microphone now (synchronously started once decoded). */
+  const playIntoMic = async (name: string, o: { loop?: boolean; fromMs?: number; toMs?: number } = {}): Promise<void> => {
+    const { ctx, out } = mixer();
+    void ctx.resume();
+    const buffer = await mic.clips.get(name);
+    if (!buffer) throw new Error(`no recording ${name} for the microphone`);
+    const node = ctx.createBufferSource();
+    node.buffer = buffer;
+    node.loop = !!o.loop;
+    node.connect(out);
+    node.onended = () => mic.playing.delete(node);
+    mic.playing.add(node);
+    const from = (o.fromMs ?? 0) / 1000;
+    if (o.toMs !== undefined) node.start(0, from, o.toMs / 1000 - from);
+    else node.start(0, from);
+  };
   const media = navigator.mediaDevices;
   if (media?.getUserMedia) {
     const open = media.getUserMedia.bind(media);
     media.getUserMedia = async (c?: MediaStreamConstraints) => {
       const s = await open(c);
       state.micOpenedAt = performance.now();
-      return s;
+      if (!c?.audio || !opts.micClips) return s;
+      const { ctx, out } = mixer();
+      void ctx.resume();
+      ctx.createMediaStreamSource(s).connect(out);
+      // Stopping the mixed track lets the device go too.
+      const track = out.stream.getAudioTracks()[0].clone();
+      const stop = track.stop.bind(track);
+      track.stop = () => {
+        stop();
+        for (const t of s.getTracks()) t.stop();
+      };
+      return new MediaStream([track, ...s.getVideoTracks()]);
     };
   }
   const echo = opts.echo;
+  // Decoded before the robot first speaks, so its echo starts with its playback.
+  if (echo) void Promise.resolve().then(() => mixer());
 
   // ---- speechSynthesis -------------------------------------------------------------------
   class FakeUtterance extends EventTarget {
@@ -112,6 +166,7 @@ export function installSpeechFake(opts: SpeechFakeOptions = {}): void {
       state.startedAt.push({ text: u.text, at: Date.now() });
       state.timeline.push(`say-start:${u.text}`);
       u.begun = true;
+      if (echoing) void playIntoMic(echo!.clip, { fromMs: echo!.fromMs, toMs: echo!.toMs });
       u.fire('start');
       timer = setTimeout(() => {
         if (current !== u) return;
@@ -120,7 +175,7 @@ export function installSpeechFake(opts: SpeechFakeOptions = {}): void {
         current = null;
         u.fire('end');
         if (!current) next(); // the end handler may already have queued (and started) the next one
-      }, echoing ? echo!.speechMs : Math.max(30, msPerChar * Array.from(u.text).length));
+      }, echoing ? echo!.toMs - echo!.fromMs : Math.max(30, msPerChar * Array.from(u.text).length));
     }, 5);
   };
   const synth = {
@@ -266,6 +321,11 @@ export function installSpeechFake(opts: SpeechFakeOptions = {}): void {
     listening: () => state.active !== null,
     get micOpenedAt() {
       return state.micOpenedAt;
+    },
+    playIntoMic,
+    stopMic() {
+      for (const n of mic.playing) n.stop();
+      mic.playing.clear();
     },
     hearInterim(text: string) {
       if (!state.active) return false;

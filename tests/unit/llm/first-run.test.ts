@@ -17,6 +17,7 @@ import { ModelController } from '../../../src/llm/model-controller.ts';
 import { ModelHub } from '../../../src/llm/model-hub.ts';
 import { defaultModelSettings, type ModelSettings } from '../../../src/llm/settings-store.ts';
 import type { WebGpuProbe } from '../../../src/llm/webgpu-probe.ts';
+import type { CpuProbe } from '../../../src/llm/cpu-probe.ts';
 import { startOpenAITestServer, type OpenAITestServer } from '../../support/openai-test-server.ts';
 
 const factsWith = (brain: BrainFacts): StatusFacts => ({
@@ -66,13 +67,14 @@ describe('the brains offered', () => {
   });
 });
 
-function controllerWith(stored: Partial<ModelSettings> = {}) {
+function controllerWith(stored: Partial<ModelSettings> = {}, cpuProbe?: CpuProbe) {
   const hub = new ModelHub();
   const c = new ModelController({
     hub,
     webllm: () => {
       throw new Error('no WebLLM in this test');
     },
+    ...(cpuProbe ? { cpuProbe: () => cpuProbe } : {}),
     demoModel: async () => (await import('../../../src/ui/demo-brain.ts')).createDemoModel(),
     probe: async () => noGpu,
     load: async () => ({ ...defaultModelSettings(), ...stored }),
@@ -80,6 +82,35 @@ function controllerWith(stored: Partial<ModelSettings> = {}) {
   });
   return { c, hub };
 }
+
+describe('the end of the first run, no brain chosen yet', () => {
+  const runs: CpuProbe = { usable: true, isolated: false, cores: 2, deviceMemoryGB: 8 };
+  const slow = { prefillPerS: 11, decodePerS: 7.8, turnWaitS: 24.3, fits: false, answerMs: 20_000, threads: 2 };
+
+  it('nothing here can answer in time and no home computer: the rules brain is taken, and says so', async () => {
+    for (const [stored, probe] of [
+      [{}, { ...runs, deviceMemoryGB: 1 }], // too little memory for the CPU brain
+      [{}, { usable: false, reason: 'no-wasm-memory64', isolated: false, cores: 2 }], // it cannot run in this browser
+      [{ speeds: { 'cpu:qwen2.5-0.5b-instruct-q4_k_m': slow } }, runs], // measured here: too slow
+    ] as Array<[Partial<ModelSettings>, CpuProbe]>) {
+      const { c, hub } = controllerWith(stored, probe);
+      await c.init();
+      expect(c.snapshot.choice).toMatchObject({ engine: 'scripted', rulesOnly: true });
+      expect(await c.takeRulesBrainIfOnly()).toBe(true);
+      expect(hub.kind).toBe('scripted');
+      expect(brainFacts(c.snapshot)).toMatchObject({ chosen: true, label: '规则大脑', ready: true });
+    }
+  });
+
+  it('a CPU brain that may fit (not measured yet), a home computer set up, or a brain chosen already: nothing is taken', async () => {
+    for (const stored of [{}, { remote: { ...defaultModelSettings().remote, baseUrl: 'http://192.168.1.5:11434/v1', model: 'qwen2.5:1.5b' } }, { provider: 'remote' as const }]) {
+      const { c, hub } = controllerWith(stored, runs);
+      await c.init();
+      expect(await c.takeRulesBrainIfOnly()).toBe(false);
+      expect(hub.kind).not.toBe('scripted');
+    }
+  });
+});
 
 describe('the brain as the status line sees it', () => {
   it('the untouched default is no choice; the demo answers and works offline', async () => {

@@ -81,6 +81,8 @@ function controller(f: ReturnType<typeof fakeWebLlm>, stored: Partial<ModelSetti
       await saving;
     },
     checkModelFile,
+    // This fake downloads nothing: there is no cache to read (tests/unit/llm/webllm-shards.test.ts checks real shards).
+    checkDownloadedWebLlm: async () => undefined,
   });
   return { c, hub, saved };
 }
