@@ -53,9 +53,49 @@ let seq = 0;
 /** Any short reply: a prewarm decodes one token of it. */
 const PREWARM_SCHEMA: JsonSchema = buildStepSchema([{ name: 'reply', description: '', parameters: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] } }]);
 
+/** A new request's id (the worker cancels by it). */
+const requestId = () => `${Date.now().toString(36)}-${++seq}`;
+
+/** Runs one request in the worker under a new id; an abort of `signal` cancels it there. */
+async function cancelOnAbort<T>(cancel: (id: string) => void, signal: AbortSignal | undefined, run: (id: string) => Promise<T>): Promise<T> {
+  const id = requestId();
+  const onAbort = () => cancel(id);
+  signal?.addEventListener('abort', onAbort, { once: true });
+  try {
+    return await run(id);
+  } finally {
+    signal?.removeEventListener('abort', onAbort);
+  }
+}
+
+const online = () => (globalThis as { navigator?: { onLine?: boolean } }).navigator?.onLine ?? true;
+
+type Service = Comlink.Remote<ModelEngineService>;
+
+/** One completion in the worker, its pieces streamed back through `onDelta`; an abort cancels it. */
+function completeIn(service: Service, req: Parameters<StepProvider['complete']>[0], cancel: (id: string) => void) {
+  return cancelOnAbort(cancel, req.signal, async (id) =>
+    unwrap(
+      await service.complete(
+        { id, agent: req.agent, messages: req.messages, schema: req.schema, maxTokens: req.maxTokens, temperature: req.temperature },
+        req.onDelta ? Comlink.proxy(req.onDelta) : undefined,
+      ),
+    ),
+  );
+}
+
+/** The prewarm of an engine that keeps its last prompt's prefix: one token decoded, so the prompt is read into its cache (the output is thrown away). */
+function prewarmer(service: () => Service | undefined, loaded: () => boolean, cancel: (id: string) => void) {
+  return async (messages: ChatMessage[], signal: AbortSignal): Promise<void> => {
+    const s = service();
+    if (!s || !loaded() || signal.aborted) return;
+    await cancelOnAbort(cancel, signal, async (id) => void (await s.complete({ id, agent: 'prewarm', messages, schema: PREWARM_SCHEMA, maxTokens: 1, temperature: 0 })));
+  };
+}
+
 export function createLocalProvider(spec: LocalProviderSpec): LocalProvider {
   let worker: Worker | undefined;
-  let service: Comlink.Remote<ModelEngineService> | undefined;
+  let service: Service | undefined;
   let loadedId: string | undefined;
 
   const api = () => {
@@ -65,7 +105,8 @@ export function createLocalProvider(spec: LocalProviderSpec): LocalProvider {
     }
     return service;
   };
-  const online = () => (globalThis as { navigator?: { onLine?: boolean } }).navigator?.onLine ?? true;
+  /** Cancels a request in the worker (none once the provider is disposed). */
+  const cancel = (id: string) => void service?.cancel(id);
 
   return {
     get label() {
@@ -85,43 +126,15 @@ export function createLocalProvider(spec: LocalProviderSpec): LocalProvider {
 
     async complete(req) {
       if (!service) throw modelError('model_not_loaded');
-      const id = `${Date.now().toString(36)}-${++seq}`;
-      const onAbort = () => void service?.cancel(id);
-      req.signal?.addEventListener('abort', onAbort, { once: true });
-      try {
-        return unwrap(
-          await service.complete(
-            { id, agent: req.agent, messages: req.messages, schema: req.schema, maxTokens: req.maxTokens, temperature: req.temperature },
-            req.onDelta ? Comlink.proxy(req.onDelta) : undefined,
-          ),
-        );
-      } finally {
-        req.signal?.removeEventListener('abort', onAbort);
-      }
+      return completeIn(service, req, cancel);
     },
 
     async measure(messages, schema, maxTokens) {
       if (!service) throw modelError('model_not_loaded');
-      const id = `${Date.now().toString(36)}-${++seq}`;
-      return unwrap(await service.measure({ id, agent: 'calibration', messages, schema, maxTokens, temperature: 0 }));
+      return unwrap(await service.measure({ id: requestId(), agent: 'calibration', messages, schema, maxTokens, temperature: 0 }));
     },
 
-    ...(spec.prefixCache
-      ? {
-          async prewarm(messages: ChatMessage[], signal: AbortSignal) {
-            if (!service || !loadedId || signal.aborted) return;
-            const id = `${Date.now().toString(36)}-${++seq}`;
-            const onAbort = () => void service?.cancel(id);
-            signal.addEventListener('abort', onAbort, { once: true });
-            try {
-              // One token decoded: the prompt is read into the cache, the output is thrown away.
-              await service.complete({ id, agent: 'prewarm', messages, schema: PREWARM_SCHEMA, maxTokens: 1, temperature: 0 });
-            } finally {
-              signal.removeEventListener('abort', onAbort);
-            }
-          },
-        }
-      : {}),
+    ...(spec.prefixCache ? { prewarm: prewarmer(() => service, () => !!loadedId, cancel) } : {}),
 
     interrupt() {
       void service?.interrupt();
