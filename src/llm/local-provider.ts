@@ -72,6 +72,16 @@ const online = () => (globalThis as { navigator?: { onLine?: boolean } }).naviga
 
 type Service = Comlink.Remote<ModelEngineService>;
 
+/** Loads the model in the worker (started by `api` if need be); a failure as a catalogue code, an abort as it is. */
+async function loadIn(api: () => Service, req: LoadRequest, onProgress: (p: LoadProgress) => void): Promise<string> {
+  try {
+    return unwrap(await api().load(req, Comlink.proxy(onProgress)));
+  } catch (err) {
+    if ((err as Error)?.name === 'AbortError') throw err;
+    throw toModelError(err, online());
+  }
+}
+
 /** One completion in the worker, its pieces streamed back through `onDelta`; an abort cancels it. */
 function completeIn(service: Service, req: Parameters<StepProvider['complete']>[0], cancel: (id: string) => void) {
   return cancelOnAbort(cancel, req.signal, async (id) =>
@@ -115,13 +125,8 @@ export function createLocalProvider(spec: LocalProviderSpec): LocalProvider {
 
     async load(req, onProgress = () => {}) {
       const actual = await spec.prepare(req);
-      try {
-        loadedId = unwrap(await api().load(actual, Comlink.proxy(onProgress)));
-        return loadedId;
-      } catch (err) {
-        if ((err as Error)?.name === 'AbortError') throw err;
-        throw toModelError(err, online());
-      }
+      loadedId = await loadIn(api, actual, onProgress);
+      return loadedId;
     },
 
     async complete(req) {
