@@ -12,8 +12,10 @@ bash scripts/setup.sh --browser
 # the end measures that build (bench/bundle/run.ts --dist), exactly as if it had built it itself.
 BUNDLE_DIST=.cache/dist-bundle
 mkdir -p .cache
-nice -n 10 npx vite build --logLevel error --outDir "$BUNDLE_DIST" --emptyOutDir >.cache/bundle-build.log 2>&1 &
+setsid nice -n 10 npx vite build --logLevel error --outDir "$BUNDLE_DIST" --emptyOutDir >.cache/bundle-build.log 2>&1 </dev/null &
 BUNDLE_BUILD=$!
+# A step that fails ends the script: the build (its own process group) ends with it.
+trap 'kill -- -"$BUNDLE_BUILD" 2>/dev/null || true' EXIT
 echo "== typecheck"; npm run -s typecheck
 echo "== lint";      npm run -s lint
 echo "== core";      npm run -s check:core
