@@ -55,9 +55,14 @@ export class GuessNumberAgent extends SkillAgent {
   }
 
   tools(turn: Turn): GameTool[] {
+    if (this.game.phase !== 'playing') return [this.startTool(), this.endTool(turn)];
+    return [this.guessTool(turn), this.hintTool(), this.startTool(), this.endTool(turn)];
+  }
+
+  private startTool(): GameTool {
     const g = this.game;
     const { min, max } = g.config;
-    const startGame: GameTool = {
+    return {
       name: 'start_game',
       description: `开一局新游戏：想好一个 ${min} 到 ${max} 的数字。`,
       parameters: NO_ARGS,
@@ -69,7 +74,11 @@ export class GuessNumberAgent extends SkillAgent {
         return { started: true, restarted, range: [min, max], tries_left: g.triesLeft };
       },
     };
-    const endGame: GameTool = {
+  }
+
+  private endTool(turn: Turn): GameTool {
+    const g = this.game;
+    return {
       name: 'end_game',
       description: '结束这局游戏，揭晓答案。',
       parameters: NO_ARGS,
@@ -83,9 +92,10 @@ export class GuessNumberAgent extends SkillAgent {
           : { ended: true, phase: g.phase, answer: g.answer };
       },
     };
-    if (g.phase !== 'playing') return [startGame, endGame];
+  }
 
-    const submitGuess: GameTool = {
+  private guessTool(turn: Turn): GameTool {
+    return {
       name: 'submit_guess',
       description: '用小朋友这句话里说的数字判定一次（一句话只判一次）。',
       parameters: {
@@ -94,49 +104,61 @@ export class GuessNumberAgent extends SkillAgent {
         required: ['number'],
         additionalProperties: false,
       },
-      perform: async (args) => {
-        const n = args.number as number;
-        const earlierVerdict = turn.judgedAs('guess');
-        if (earlierVerdict !== undefined)
-          throw new ToolError(`这句话已经判过一次了，结果是 ${JSON.stringify(earlierVerdict)}，请直接回复小朋友。`);
-        const guess = guessIn(turn.text);
-        if (guess.kind === 'none') throw new ToolError('小朋友这句话里没有猜数字（比如“一个”“一次”“想一想”都不是数字），不能判定；请他说一个数字。');
-        if (guess.kind === 'ask')
-          throw new ToolError(
-            guess.why === 'several'
-              ? `小朋友说了不止一个数字${guess.said.length ? `（${guess.said.join('、')}）` : ''}，不能判定；请问他猜的是哪一个。`
-              : `小朋友说的「${guess.said.join('、')}」不是一个确切的数字，不能判定；请问他具体是几。`,
-          );
-        if (guess.number !== n) throw new ToolError(`小朋友没有说 ${n}，他说的是 ${guess.number}；只能用他说的数字。`);
-        if (n < min || n > max) throw new ToolError(`${n} 不在 ${min} 到 ${max} 之间，这次不算，请小朋友猜 ${min} 到 ${max} 之间的数字。`);
-        const earlier = g.earlier(n);
-        if (earlier) {
-          const verdict = { result: 'already_guessed', number: n, earlier: earlier.result, tries_left: g.triesLeft, not_counted: true };
-          turn.markJudged('guess', verdict);
-          return verdict;
-        }
-        const result = g.guess(n);
-        const verdict: Record<string, unknown> = { result, number: n, tries_left: g.triesLeft };
-        turn.markJudged('guess', verdict);
-        if (result === 'correct') {
-          verdict.tries_used = g.guesses.length;
-          this.secrets[this.secrets.length - 1].found = true;
-          this.recordReveal('correct', { answer: n });
-          await this.react('happy', 'nod');
-          turn.end_session();
-        } else {
-          await this.react('sorry', 'shake');
-          if (g.phase === 'lost') {
-            verdict.game_over = true;
-            verdict.answer = g.answer;
-            this.recordReveal('tries_used_up', { answer: g.answer });
-            turn.end_session();
-          }
-        }
-        return verdict;
-      },
+      perform: (args) => this.judgeGuess(turn, args.number as number),
     };
-    const getHint: GameTool = {
+  }
+
+  /** Refuses a guess the child did not say, or one this sentence already had judged (ToolError). */
+  private checkGuess(turn: Turn, n: number): void {
+    const { min, max } = this.game.config;
+    const earlierVerdict = turn.judgedAs('guess');
+    if (earlierVerdict !== undefined)
+      throw new ToolError(`这句话已经判过一次了，结果是 ${JSON.stringify(earlierVerdict)}，请直接回复小朋友。`);
+    const guess = guessIn(turn.text);
+    if (guess.kind === 'none') throw new ToolError('小朋友这句话里没有猜数字（比如“一个”“一次”“想一想”都不是数字），不能判定；请他说一个数字。');
+    if (guess.kind === 'ask')
+      throw new ToolError(
+        guess.why === 'several'
+          ? `小朋友说了不止一个数字${guess.said.length ? `（${guess.said.join('、')}）` : ''}，不能判定；请问他猜的是哪一个。`
+          : `小朋友说的「${guess.said.join('、')}」不是一个确切的数字，不能判定；请问他具体是几。`,
+      );
+    if (guess.number !== n) throw new ToolError(`小朋友没有说 ${n}，他说的是 ${guess.number}；只能用他说的数字。`);
+    if (n < min || n > max) throw new ToolError(`${n} 不在 ${min} 到 ${max} 之间，这次不算，请小朋友猜 ${min} 到 ${max} 之间的数字。`);
+  }
+
+  private async judgeGuess(turn: Turn, n: number): Promise<Record<string, unknown>> {
+    const g = this.game;
+    this.checkGuess(turn, n);
+    const earlier = g.earlier(n);
+    if (earlier) {
+      const verdict = { result: 'already_guessed', number: n, earlier: earlier.result, tries_left: g.triesLeft, not_counted: true };
+      turn.markJudged('guess', verdict);
+      return verdict;
+    }
+    const result = g.guess(n);
+    const verdict: Record<string, unknown> = { result, number: n, tries_left: g.triesLeft };
+    turn.markJudged('guess', verdict);
+    if (result === 'correct') {
+      verdict.tries_used = g.guesses.length;
+      this.secrets[this.secrets.length - 1].found = true;
+      this.recordReveal('correct', { answer: n });
+      await this.react('happy', 'nod');
+      turn.end_session();
+    } else {
+      await this.react('sorry', 'shake');
+      if (g.phase === 'lost') {
+        verdict.game_over = true;
+        verdict.answer = g.answer;
+        this.recordReveal('tries_used_up', { answer: g.answer });
+        turn.end_session();
+      }
+    }
+    return verdict;
+  }
+
+  private hintTool(): GameTool {
+    const g = this.game;
+    return {
       name: 'get_hint',
       description: '给小朋友一条提示（不消耗次数）。',
       parameters: NO_ARGS,
@@ -146,7 +168,6 @@ export class GuessNumberAgent extends SkillAgent {
         return { hint, hints_left: g.config.maxHints - g.hints.length };
       },
     };
-    return [submitGuess, getHint, startGame, endGame];
   }
 }
 

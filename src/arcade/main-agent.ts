@@ -5,7 +5,8 @@
  * call (src/core/arcade/router.ts): voice commands ("大声点"), "再说一遍", "停/不玩了", and the fast
  * path (a clear in-game utterance goes straight to the game); anything else goes to the model loop
  * (./model-loop.ts). The game session and its requests live in ./game-requests.ts; every line the
- * robot says goes through the speaking path (./speaking-path.ts).
+ * robot says goes through the speaking path (./speaking-path.ts). What the agent is given is in
+ * ./main-agent-deps.ts; the history it keeps in src/core/arcade/history.ts.
  *
  * The returned promise settles when the round is over: the main agent's own reply has been spoken,
  * or the game's FIRST reply has been spoken — then the microphone may listen again. Later game
@@ -15,85 +16,33 @@
  * has been said yet, and a real answer or a true fallback by T2, whether the main agent's model or
  * a game is thinking. Fallback lines take turns among their variants, never the same twice in a row.
  */
-import type { GameClient } from '../a2a/types.ts';
 import type { VoiceCommand } from '../core/arcade/intents.ts';
+import { AgentEvents } from '../core/arcade/agent-events.ts';
+import { RoundHistory } from '../core/arcade/history.ts';
 import { route } from '../core/arcade/router.ts';
-import type { AgentEvent, AgentSnapshot, ArcadeGame, HistoryEntry, RoundResult, Speaker } from '../core/arcade/types.ts';
-import { DEFAULT_TURN_BUDGET, MAIN_REPLY_MARGIN_MS, type TurnBudget } from '../core/arcade/turn-budget.ts';
+import type { AgentEvent, AgentSnapshot, HistoryEntry, RoundResult } from '../core/arcade/types.ts';
+import { DEFAULT_TURN_BUDGET, MAIN_REPLY_MARGIN_MS } from '../core/arcade/turn-budget.ts';
 import { childSentence } from '../core/errors/catalogue.ts';
-import type { ChatMessage, ChatModel } from '../core/llm/types.ts';
 import { LineRotation } from '../core/speech/line-rotation.ts';
 import { caringFor } from '../core/safety/replies.ts';
-import { nullTrace, type TraceEvent, type TraceSink } from '../core/trace/types.ts';
+import { nullTrace, recordSafely, type TraceEvent, type TraceSink } from '../core/trace/types.ts';
 import { SAY, unavailableText } from './errors.ts';
 import { GameRequests } from './game-requests.ts';
+import type { MainAgentDeps } from './main-agent-deps.ts';
 import { loadSafetyCheck } from './safety-screen.ts';
 import type { MainModelLoop, ModelLoopDeps } from './model-loop.ts';
 import { SpeakingPath } from './speaking-path.ts';
-import type { ThinkingCue } from './thinking-cue.ts';
 import { TurnWatch } from './turn-watch.ts';
 
-export interface MainAgentDeps {
-  /** The current "main" model (a getter: the user may switch models in settings). */
-  model: () => ChatModel;
-  games: GameClient;
-  /** Installed games and whether each can be played now. */
-  catalog: () => readonly ArcadeGame[];
-  /** The robot's mouth: the speaking queue. The agent builds the one speaking path over it. */
-  speaker: Speaker;
-  trace?: TraceSink;
-  newId?: () => string;
-  now?: () => number;
-  /** Forward clear in-game utterances without a main-agent model call (default true). */
-  fastPath?: boolean;
-  /** Model steps per round before giving up (list_games then reply needs 2). */
-  maxSteps?: number;
-  /** The turn budget (T1 "still thinking", T2 a real answer); read at every round (default 4 s / 20 s). */
-  budget?: () => TurnBudget;
-  /**
-   * How long a game request may take before the main agent gives up on it (default: T2 after the
-   * child's words). A remote game the parent allowed longer waits for keeps its own.
-   */
-  gameWaitMs?: (gameId: string) => number | undefined;
-  /**
-   * Opens a trace round for the user's words and returns its id (TraceRecorder.startRound); it
-   * records the user input itself. Without it the agent records `user_input` with its own id.
-   */
-  startRound?: (text: string) => string;
-  /** Remembers the running session across reloads (src/trace/session-guard.ts). */
-  sessions?: { remember(gameId: string, contextId: string): void; forget(): void; endSent?(): void };
-  /**
-   * Voice commands ("大声点", "小声一点", "说慢一点"): applies one to the speech settings (and
-   * persists it) at once; returns false when already at the limit. Without it such words are
-   * ordinary words.
-   */
-  voice?: { adjust(cmd: VoiceCommand): boolean };
-  /** See GameRequestsDeps.onSessionCleared. */
-  onSessionCleared?: (gameId: string) => void;
-  /** The instant cue shown the moment the child's words arrive (before any model call). */
-  cue?: ThinkingCue;
-  /**
-   * Whether a brain is chosen and answers. Without one, a round that needs the model, or a tap on a
-   * game that runs on this device, is told 「我还没有选好用哪个大脑…」 and `needs-brain` is emitted.
-   */
-  brainReady?: () => boolean;
-  /** A game that plays by its rules alone when no brain is chosen (a tap on it starts it anyway). */
-  playsWithoutBrain?: (game: ArcadeGame) => boolean;
-  /** The parent's 「只玩游戏」: the main agent only lists, starts and ends games (read each round). */
-  gamesOnly?: () => boolean;
-  /** False while play time is over (the locked screen): words and taps start no round. */
-  playAllowed?: () => boolean;
-}
+export type { MainAgentDeps } from './main-agent-deps.ts';
+export { HISTORY_KEPT } from '../core/arcade/history.ts';
 
 const LOCKED: RoundResult = { roundId: '', route: 'locked', modelCalls: 0, action: 'locked' };
-
-/** History entries kept (the model sees the newest few; see HISTORY_WINDOW in the prompt). */
-export const HISTORY_KEPT = 64;
 
 export class MainAgent {
   /** The one speaking path: the app routes every other line the robot says through it too. */
   readonly voice: SpeakingPath;
-  private readonly history: HistoryEntry[] = [];
+  private readonly history = new RoundHistory();
   private readonly requests: GameRequests;
   /** The model loop (and the step validation it needs) is loaded on the first round that needs the model. */
   private loop: Promise<MainModelLoop> | null = null;
@@ -101,7 +50,7 @@ export class MainAgent {
   private chain: Promise<unknown> = Promise.resolve();
   private roundActive = false;
   private modelAbort: AbortController | null = null;
-  private readonly listeners = new Set<(e: AgentEvent) => void>();
+  private readonly events = new AgentEvents(() => this.snapshot());
   private readonly trace: TraceSink;
   private readonly newId: () => string;
   private readonly now: () => number;
@@ -117,21 +66,21 @@ export class MainAgent {
     this.newId = deps.newId ?? (() => crypto.randomUUID());
     this.now = deps.now ?? (() => Date.now());
     const budget = () => deps.budget?.() ?? DEFAULT_TURN_BUDGET;
+    const timers = { setTimer: (fn: () => void, ms: number): unknown => setTimeout(fn, ms), clearTimer: (t: unknown) => clearTimeout(t as ReturnType<typeof setTimeout>) };
     this.voice = new SpeakingPath({ speaker: deps.speaker, trace: this.trace, now: this.now });
     this.watch = new TurnWatch({
       budget,
       stillThinking: (roundId) => void this.voice.say(this.lines.pick('still_thinking', SAY.stillThinking), 'main', { roundId, aside: true, yields: true }),
       now: this.now,
-      setTimer: (fn, ms) => setTimeout(fn, ms),
-      clearTimer: (t) => clearTimeout(t as ReturnType<typeof setTimeout>),
+      ...timers,
     });
     this.voice.subscribe((e) => {
       if (e.type === 'line') {
         this.lastLine = e.text;
         this.watch.spoke(e.roundId);
       }
-      if (e.type === 'spoken') this.emit(e);
-      this.emitState();
+      if (e.type === 'spoken') this.events.emit(e);
+      this.events.state();
     });
     /** A catalogue code's sentence in turn among its variants (`fallback`'s when the code is not catalogued). */
     const line = (code: string, fallback: string) => this.lines.child(childSentence(code) !== undefined ? code : fallback);
@@ -143,8 +92,8 @@ export class MainAgent {
       newId: this.newId,
       now: this.now,
       sayMain: (text, roundId) => this.sayMain(text, roundId),
-      heard: (entry) => this.remember(entry),
-      changed: () => this.emitState(),
+      heard: (entry) => this.history.remember(entry),
+      changed: () => this.events.state(),
       sessions: deps.sessions,
       onSessionCleared: deps.onSessionCleared,
       line,
@@ -160,15 +109,14 @@ export class MainAgent {
       requests: this.requests,
       sayMain: (text, roundId) => this.sayMain(text, roundId),
       saySentence: (text, roundId) => this.voice.say(text, 'main', { roundId }),
-      remember: (text) => this.remember({ role: 'main', text, at: this.now() }),
+      remember: (text) => this.history.remember({ role: 'main', text, at: this.now() }),
       record,
       now: this.now,
       maxSteps: deps.maxSteps ?? 3,
       deadlineOf: (roundId) => this.watch.deadline(roundId) - MAIN_REPLY_MARGIN_MS,
       line,
       gamesOnly: deps.gamesOnly,
-      setTimer: (fn, ms) => setTimeout(fn, ms),
-      clearTimer: (t) => clearTimeout(t as ReturnType<typeof setTimeout>),
+      ...timers,
     };
   }
 
@@ -180,9 +128,7 @@ export class MainAgent {
   // ---- observation -------------------------------------------------------------------------
 
   subscribe(fn: (e: AgentEvent) => void): () => void {
-    this.listeners.add(fn);
-    fn({ type: 'state', snapshot: this.snapshot() });
-    return () => this.listeners.delete(fn);
+    return this.events.subscribe(fn);
   }
 
   snapshot(): AgentSnapshot {
@@ -195,7 +141,7 @@ export class MainAgent {
   }
 
   getHistory(): readonly HistoryEntry[] {
-    return this.history;
+    return this.history.entries;
   }
 
   /** Resolves when every round so far and every reply stream read so far has finished and been spoken. */
@@ -253,7 +199,7 @@ export class MainAgent {
   timeUp(o: { roundId: string; words: string; goodbye: string }): Promise<void> {
     return this.inTurn(async () => {
       this.roundActive = true;
-      this.emitState();
+      this.events.state();
       try {
         if (this.requests.session) await this.requests.end(o.words, o.roundId);
         await this.requests.settled();
@@ -310,7 +256,7 @@ export class MainAgent {
   prewarm(): void {
     if (this.requests.session || this.roundActive || !this.hasBrain()) return;
     void this.modelLoop()
-      .then((l) => l.prewarm(this.deps.catalog(), this.history))
+      .then((l) => l.prewarm(this.deps.catalog(), this.history.entries))
       .catch(() => undefined);
   }
 
@@ -360,9 +306,9 @@ export class MainAgent {
           this.modelAbort = abort;
           try {
             const loop = await this.modelLoop();
-            const asked = this.history.at(-1);
-            const out = await loop.think(words, roundId, this.deps.catalog(), this.history.slice(0, -1), abort.signal);
-            if (out.sent && asked) this.keepSent(asked, out.sent);
+            const asked = this.history.entries.at(-1);
+            const out = await loop.think(words, roundId, this.deps.catalog(), this.history.entries.slice(0, -1), abort.signal);
+            if (out.sent && asked) this.history.keepSent(asked, out.sent);
             return { roundId, route: 'model', modelCalls: out.modelCalls, action: out.action };
           } finally {
             this.modelAbort = null;
@@ -383,7 +329,7 @@ export class MainAgent {
       const text = changed ? SAY.voice[cmd] : SAY.voiceLimit[cmd];
       // An aside: "再说一遍" afterwards still repeats what was said before it (now louder).
       await this.voice.say(text, 'main', { roundId, aside: true });
-      this.remember({ role: 'main', text, at: this.now() });
+      this.history.remember({ role: 'main', text, at: this.now() });
       return { roundId, route: 'voice', modelCalls: 0, action: 'voice' };
     } finally {
       this.endRound();
@@ -406,13 +352,13 @@ export class MainAgent {
       roundId = this.newId();
       this.record({ kind: 'user_input', roundId, data: { text: words } });
     }
-    this.emit({ type: 'heard', text: words, roundId });
+    this.events.emit({ type: 'heard', text: words, roundId });
     this.deps.cue?.begin(roundId);
     this.roundNow = roundId;
     this.watch.begin(roundId);
-    if (remember) this.remember({ role: 'user', text: words, at: this.now() });
+    if (remember) this.history.remember({ role: 'user', text: words, at: this.now() });
     this.roundActive = true;
-    this.emitState();
+    this.events.state();
     return roundId;
   }
 
@@ -420,7 +366,7 @@ export class MainAgent {
     this.watch.end(this.roundNow);
     this.roundNow = undefined;
     this.roundActive = false;
-    this.emitState();
+    this.events.state();
   }
 
   private hasBrain(): boolean {
@@ -430,30 +376,13 @@ export class MainAgent {
   /** No brain: the child hears the catalogue's sentence; the app opens the way to choose one. */
   private async noBrain(roundId: string): Promise<void> {
     this.record({ kind: 'error', roundId, name: 'model_not_configured', data: { code: 'model_not_configured' } });
-    this.emit({ type: 'needs-brain', roundId });
+    this.events.emit({ type: 'needs-brain', roundId });
     await this.sayMain(this.lines.child('model_not_configured'), roundId);
   }
 
   private async sayMain(text: string, roundId: string): Promise<void> {
     await this.voice.say(text, 'main', { roundId });
-    this.remember({ role: 'main', text, at: this.now() });
-  }
-
-  /**
-   * The child's entry of a round the model decided keeps that round exactly as it was sent and
-   * generated; the main agent's lines of the round are inside it (the game's replies stay their own).
-   */
-  private keepSent(asked: HistoryEntry, sent: ChatMessage[]): void {
-    const i = this.history.indexOf(asked);
-    if (i < 0) return;
-    this.history[i] = { ...asked, sent };
-    for (let k = i + 1; k < this.history.length; k++) if (this.history[k].role === 'main') this.history[k] = { ...this.history[k], inSent: true };
-  }
-
-  /** History is bounded: the model only ever sees the newest entries. */
-  private remember(entry: HistoryEntry): void {
-    this.history.push(entry);
-    if (this.history.length > HISTORY_KEPT) this.history.splice(0, this.history.length - HISTORY_KEPT);
+    this.history.remember({ role: 'main', text, at: this.now() });
   }
 
   /** "停/不玩了" must not wait behind a slow model call or a game that is still thinking. */
@@ -464,24 +393,6 @@ export class MainAgent {
   }
 
   private record(e: Omit<TraceEvent, 'at' | 'source'> & { source?: string; at?: number }): void {
-    try {
-      this.trace.record({ source: 'main', at: this.now(), ...e });
-    } catch {
-      // Tracing never breaks the conversation.
-    }
-  }
-
-  private emit(e: AgentEvent): void {
-    for (const fn of this.listeners) {
-      try {
-        fn(e);
-      } catch {
-        // A broken listener does not break the agent.
-      }
-    }
-  }
-
-  private emitState(): void {
-    this.emit({ type: 'state', snapshot: this.snapshot() });
+    recordSafely(this.trace, { source: 'main', at: this.now(), ...e });
   }
 }

@@ -7,7 +7,7 @@
  * recorded for the parent), is recorded in the trace as spoken, and remembered for "再说一遍".
  */
 import type { Speaker, SpeakerRole, SpokenOutcome } from '../core/arcade/types.ts';
-import { nullTrace, type TraceEvent, type TraceSink } from '../core/trace/types.ts';
+import { nullTrace, recordSafely, type TraceEvent, type TraceSink } from '../core/trace/types.ts';
 import { SafetyScreen } from './safety-screen.ts';
 import { plainSpeech } from '../core/text/plain-speech.ts';
 
@@ -115,11 +115,7 @@ export class SpeakingPath {
   }
 
   private record(e: Omit<TraceEvent, 'at' | 'source'> & { at?: number }): void {
-    try {
-      this.trace.record({ source: 'main', at: this.now(), ...e });
-    } catch {
-      // Tracing never breaks the conversation.
-    }
+    recordSafely(this.trace, { source: 'main', at: this.now(), ...e });
   }
 
   private emit(e: SpeakingEvent): void {

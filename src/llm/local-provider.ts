@@ -51,9 +51,59 @@ let seq = 0;
 /** Any short reply: a prewarm on an engine that keeps the longest common prefix decodes one token of it. */
 const PREWARM_SCHEMA: JsonSchema = buildStepSchema([{ name: 'reply', description: '', parameters: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] } }]);
 
+/** A new request's id (the worker cancels by it). */
+const requestId = () => `${Date.now().toString(36)}-${++seq}`;
+
+/** Runs one request in the worker under a new id; an abort of `signal` cancels it there. */
+async function cancelOnAbort<T>(cancel: (id: string) => void, signal: AbortSignal | undefined, run: (id: string) => Promise<T>): Promise<T> {
+  const id = requestId();
+  const onAbort = () => cancel(id);
+  signal?.addEventListener('abort', onAbort, { once: true });
+  try {
+    return await run(id);
+  } finally {
+    signal?.removeEventListener('abort', onAbort);
+  }
+}
+
+const online = () => (globalThis as { navigator?: { onLine?: boolean } }).navigator?.onLine ?? true;
+
+type Service = Comlink.Remote<ModelEngineService>;
+
+/** Loads the model in the worker (started by `api` if need be); a failure as a catalogue code, an abort as it is. */
+async function loadIn(api: () => Service, req: LoadRequest, onProgress: (p: LoadProgress) => void): Promise<string> {
+  try {
+    return unwrap(await api().load(req, Comlink.proxy(onProgress)));
+  } catch (err) {
+    if ((err as Error)?.name === 'AbortError') throw err;
+    throw toModelError(err, online());
+  }
+}
+
+/** One completion in the worker, its pieces streamed back through `onDelta`; an abort cancels it. */
+function completeIn(service: Service, req: Parameters<StepProvider['complete']>[0], cancel: (id: string) => void) {
+  return cancelOnAbort(cancel, req.signal, async (id) =>
+    unwrap(
+      await service.complete(
+        { id, agent: req.agent, messages: req.messages, schema: req.schema, maxTokens: req.maxTokens, temperature: req.temperature },
+        req.onDelta ? Comlink.proxy(req.onDelta) : undefined,
+      ),
+    ),
+  );
+}
+
+/** A prewarm: the engine reads a request's start into its cache (the worker's `prewarm`; nothing comes back). */
+function prewarmer(service: () => Service | undefined, loaded: () => boolean, cancel: (id: string) => void) {
+  return async (messages: ChatMessage[], signal: AbortSignal): Promise<void> => {
+    const s = service();
+    if (!s || !loaded() || signal.aborted) return;
+    await cancelOnAbort(cancel, signal, async (id) => void (await s.prewarm({ id, agent: 'prewarm', messages, schema: PREWARM_SCHEMA, maxTokens: 1, temperature: 0 })));
+  };
+}
+
 export function createLocalProvider(spec: LocalProviderSpec): LocalProvider {
   let worker: Worker | undefined;
-  let service: Comlink.Remote<ModelEngineService> | undefined;
+  let service: Service | undefined;
   let loadedId: string | undefined;
 
   const api = () => {
@@ -63,7 +113,8 @@ export function createLocalProvider(spec: LocalProviderSpec): LocalProvider {
     }
     return service;
   };
-  const online = () => (globalThis as { navigator?: { onLine?: boolean } }).navigator?.onLine ?? true;
+  /** Cancels a request in the worker (none once the provider is disposed). */
+  const cancel = (id: string) => void service?.cancel(id);
 
   return {
     get label() {
@@ -72,53 +123,25 @@ export function createLocalProvider(spec: LocalProviderSpec): LocalProvider {
 
     async load(req, onProgress = () => {}) {
       const actual = await spec.prepare(req);
-      try {
-        loadedId = unwrap(await api().load(actual, Comlink.proxy(onProgress)));
-        return loadedId;
-      } catch (err) {
-        if ((err as Error)?.name === 'AbortError') throw err;
-        throw toModelError(err, online());
-      }
+      loadedId = await loadIn(api, actual, onProgress);
+      return loadedId;
     },
 
     async complete(req) {
       if (!service) throw modelError('model_not_loaded');
-      const id = `${Date.now().toString(36)}-${++seq}`;
-      const onAbort = () => void service?.cancel(id);
-      req.signal?.addEventListener('abort', onAbort, { once: true });
-      try {
-        return unwrap(
-          await service.complete(
-            { id, agent: req.agent, messages: req.messages, schema: req.schema, maxTokens: req.maxTokens, temperature: req.temperature },
-            req.onDelta ? Comlink.proxy(req.onDelta) : undefined,
-          ),
-        );
-      } finally {
-        req.signal?.removeEventListener('abort', onAbort);
-      }
+      return completeIn(service, req, cancel);
     },
 
     async measure(messages, schema, maxTokens) {
       if (!service) throw modelError('model_not_loaded');
-      const id = `${Date.now().toString(36)}-${++seq}`;
-      return unwrap(await service.measure({ id, agent: 'calibration', messages, schema, maxTokens, temperature: 0 }));
+      return unwrap(await service.measure({ id: requestId(), agent: 'calibration', messages, schema, maxTokens, temperature: 0 }));
     },
 
     /**
      * The engine reads `messages` (a request's start) into its cache: llama.cpp reads them and
      * decodes one token; WebLLM is given back that conversation when another agent's step took it.
      */
-    async prewarm(messages: ChatMessage[], signal: AbortSignal) {
-      if (!service || !loadedId || signal.aborted) return;
-      const id = `${Date.now().toString(36)}-${++seq}`;
-      const onAbort = () => void service?.cancel(id);
-      signal.addEventListener('abort', onAbort, { once: true });
-      try {
-        await service.prewarm({ id, agent: 'prewarm', messages, schema: PREWARM_SCHEMA, maxTokens: 1, temperature: 0 });
-      } finally {
-        signal.removeEventListener('abort', onAbort);
-      }
-    },
+    prewarm: prewarmer(() => service, () => !!loadedId, cancel),
 
     interrupt() {
       void service?.interrupt();

@@ -20,14 +20,15 @@
  *     picture) and the result is `{device_completed: false, error: 'robot_picture_incomplete: …'}`,
  *     so the game says so and may draw it again.
  * - Commands are fitted to each robot's hello: strokes split at its `maxPoints` and `maxFrame`,
- *   an expression it lacks shown as `neutral`, a gesture it lacks left out.
+ *   an expression it lacks shown as `neutral`, a gesture it lacks left out (src/core/robot/fit-commands.ts).
  */
 import { ALL_CAPABILITIES, type Capabilities } from '../core/robot/capabilities.ts';
 import { systemClock, type Clock } from './clock.ts';
 import { runCommands, type RunFailure, type RunResult } from './command-run.ts';
+import { errorText, failedResult, failureDetail, ROBOT_GONE, TIMEOUTS } from './device-results.ts';
 import { Emitter } from './emitter.ts';
-import { describeAny } from '../core/errors/catalogue.ts';
 import { ROBOT_NOTICES } from './errors.ts';
+import { fitCommands } from '../core/robot/fit-commands.ts';
 import type { LinkState, RobotLink } from './link.ts';
 import { statsDelta, type LinkStats } from '../core/robot/link-health.ts';
 import { cmd, type Command } from '../core/robot/messages.ts';
@@ -65,38 +66,6 @@ interface RobotOutputOptions {
   trace?: TraceSink;
   /** Go idle anyway when no sentence comes this long after idle() (ms). */
   idleGraceMs?: number;
-}
-
-/** Codes that mean the USB robot is gone (not just one command): the on-screen robot is in charge now. */
-const ROBOT_GONE = new Set(['robot_unplugged', 'robot_link_stale', 'robot_not_connected']);
-
-/** Codes of a request the robot never answered in time: a restart (hello still to come) looks like this at first. */
-const TIMEOUTS = new Set(['robot_ack_timeout', 'robot_done_timeout']);
-
-const errorText = (code: string) => `${code}: ${describeAny(code).child}`;
-
-const failureDetail = (f: RunFailure) => `${f.method} (${f.index + 1}): ${f.detail}`;
-
-function failedResult(f: RunFailure): DeviceResult {
-  return { device_completed: false, error: errorText(f.code), detail: failureDetail(f) };
-}
-
-/** Commands as this robot can take them (see `fitCommand`). */
-function fitCommands(link: RobotLink, commands: Command[]): Command[] {
-  return commands.map((c) => fitCommand(link, c)).filter((c): c is Command => c !== null);
-}
-
-/** A command as this robot can take it: an expression it lacks → neutral (or none), a gesture it lacks → none. */
-function fitCommand(link: RobotLink, c: Command): Command | null {
-  const hello = link.hello;
-  if (!hello) return c;
-  if (c.method === 'face.set') {
-    const { expr } = c.params as { expr: string };
-    if (hello.expressions.includes(expr)) return c;
-    return hello.expressions.includes('neutral') ? cmd('face.set', { expr: 'neutral' }) : null;
-  }
-  if (c.method === 'head.gesture') return hello.gestures.includes((c.params as { name: string }).name) ? c : null;
-  return c;
 }
 
 export class RobotOutput extends Emitter<RobotOutputEvents> implements DevicePort {
@@ -279,7 +248,7 @@ export class RobotOutput extends Emitter<RobotOutputEvents> implements DevicePor
     const screen = this.toScreen(commands);
     const robot = this.robotInCharge();
     if (!robot) return this.screenResult(await screen);
-    const r = await this.runInCharge(robot, fitCommands(robot, commands), screen);
+    const r = await this.runInCharge(robot, fitCommands(robot.hello, commands), screen);
     return 'result' in r ? r.result : failedResult(r.failed);
   }
 
@@ -390,7 +359,7 @@ export class RobotOutput extends Emitter<RobotOutputEvents> implements DevicePor
     // the only stream of the picture now; a picture that was being drawn waits for it (drawPicture).
     const commands = [...pictureCommands(this.picture, false, pictureLimits(robot.hello))];
     if (this.held) commands.push(cmd('face.set', { expr: this.held }));
-    const done = this.run(robot, fitCommands(robot, commands));
+    const done = this.run(robot, fitCommands(robot.hello, commands));
     this.resync = { generation: (this.resync?.generation ?? 0) + 1, done };
     // A picture asked for from now on goes after the replay, never interleaved with it.
     this.pictureChain = this.pictureChain.then(() => done);

@@ -237,57 +237,72 @@ export class Recognizer {
       if (this.running === rec) this.setStatus('listening');
     };
     rec.onresult = (ev) => {
-      if (this.running !== rec || !this.wanted) return;
-      let text = '';
-      let interim = '';
-      for (let i = ev.resultIndex; i < ev.results.length; i++) {
-        const r = ev.results[i];
-        if (r.length === 0) continue;
-        if (r.isFinal) text += r[0].transcript;
-        else interim += r[0].transcript;
-      }
-      text = text.trim();
-      interim = interim.trim();
-      if (text) this.emitFinal(text);
-      if (interim) {
-        this.pending = interim;
-        for (const fn of this.interims) fn(interim);
-      }
+      if (this.running === rec && this.wanted) this.heard(ev);
     };
     rec.onerror = (ev) => {
-      if (this.running !== rec) return;
-      const fatal = FATAL[ev.error];
-      if (fatal === 'error' && this.mode === 'on-device') {
-        this.mode = 'service'; // the local pack refused: fall back to the service once
-        return;
-      }
-      if (fatal) {
-        this.wanted = false;
-        this.setStatus(fatal);
-      }
+      if (this.running === rec) this.failed(ev.error);
     };
     rec.onend = () => {
-      if (this.running !== rec) return;
-      this.running = null;
-      const unfinished = this.finishing && this.wanted ? this.pending : '';
-      this.finishing = false;
-      this.pending = '';
-      if (unfinished) this.emitFinal(unfinished);
-      if (!this.wanted) {
-        if (this.isActiveStatus()) this.setStatus('off');
-        return;
-      }
-      // Session ended by silence or a time limit: start again, backing off if it ended at once.
-      const lasted = this.now() - this.startedAt;
-      this.delay = lasted < QUICK_SESSION_MS ? Math.min(MAX_DELAY_MS, this.delay * 2) : (this.deps.restartDelayMs ?? 250);
-      this.restartTimer = this.timers.setTimeout(() => {
-        this.restartTimer = null;
-        if (this.wanted && !this.running) void this.launch();
-      }, this.delay);
+      if (this.running === rec) this.ended();
     };
     this.running = rec;
     this.startedAt = this.now();
     this.setStatus('starting');
+    this.begin(rec, track);
+  }
+
+  /** The session's results: final words go out at once, interim ones are kept (and shown). */
+  private heard(ev: { resultIndex: number; results: ArrayLike<RecognitionResultLike> }): void {
+    let text = '';
+    let interim = '';
+    for (let i = ev.resultIndex; i < ev.results.length; i++) {
+      const r = ev.results[i];
+      if (r.length === 0) continue;
+      if (r.isFinal) text += r[0].transcript;
+      else interim += r[0].transcript;
+    }
+    text = text.trim();
+    interim = interim.trim();
+    if (text) this.emitFinal(text);
+    if (interim) {
+      this.pending = interim;
+      for (const fn of this.interims) fn(interim);
+    }
+  }
+
+  private failed(error: string): void {
+    const fatal = FATAL[error];
+    if (fatal === 'error' && this.mode === 'on-device') {
+      this.mode = 'service'; // the local pack refused: fall back to the service once
+      return;
+    }
+    if (fatal) {
+      this.wanted = false;
+      this.setStatus(fatal);
+    }
+  }
+
+  private ended(): void {
+    this.running = null;
+    const unfinished = this.finishing && this.wanted ? this.pending : '';
+    this.finishing = false;
+    this.pending = '';
+    if (unfinished) this.emitFinal(unfinished);
+    if (!this.wanted) {
+      if (this.isActiveStatus()) this.setStatus('off');
+      return;
+    }
+    // Session ended by silence or a time limit: start again, backing off if it ended at once.
+    const lasted = this.now() - this.startedAt;
+    this.delay = lasted < QUICK_SESSION_MS ? Math.min(MAX_DELAY_MS, this.delay * 2) : (this.deps.restartDelayMs ?? 250);
+    this.restartTimer = this.timers.setTimeout(() => {
+      this.restartTimer = null;
+      if (this.wanted && !this.running) void this.launch();
+    }, this.delay);
+  }
+
+  /** Starts the session on the chosen microphone's track when there is one (and this browser takes it). */
+  private begin(rec: RecognitionLike, track: MediaStreamTrack | null): void {
     try {
       if (track) {
         try {

@@ -63,74 +63,25 @@ export function createBrowserVad(opts: BrowserVadOptions = {}): VoiceActivity {
   const states = new Set<(s: VadState) => void>();
   const frames = new Set<(f: MicFrame) => void>();
   const now = opts.now ?? (() => performance.now());
+  // Frames are stamped on the audio's clock (a busy page runs the detector late, in bursts); it starts again with each stream.
+  const clock = new FrameClock(DEFAULT_VOICE_ACTIVITY.frameMs);
+  const mic = micStream(opts.deviceId, () => clock.reset());
   let vad: MicVADLike | null = null;
-  let stream: MediaStream | null = null;
   let loading: Promise<void> | null = null;
   let wanted = false;
-  // Frames are stamped on the audio's clock (a busy page runs the detector late, in bursts).
-  const clock = new FrameClock(DEFAULT_VOICE_ACTIVITY.frameMs);
 
   const set = (s: VadState) => {
     state = s;
     for (const fn of states) fn(s);
   };
-  const fail = (cause: VadFailure, detail: string) => set({ state: 'failed', cause, detail });
-
-  async function open(): Promise<MediaStream> {
-    const id = opts.deviceId?.() ?? '';
-    clock.reset();
-    stream = await navigator.mediaDevices.getUserMedia({
-      audio: { ...(id ? { deviceId: { exact: id } } : {}), channelCount: 1, echoCancellation: true, noiseSuppression: true, autoGainControl: true },
-    });
-    return stream;
-  }
-  function close(): void {
-    for (const t of stream?.getTracks() ?? []) t.stop();
-    stream = null;
-  }
 
   async function load(): Promise<void> {
-    const support = vadSupported();
-    if (!support.ok) return fail('no-wasm', support.detail);
-    // A microphone already refused: no need to fetch 16 MB to find out.
-    try {
-      const p = await navigator.permissions?.query({ name: 'microphone' as PermissionName });
-      if (p?.state === 'denied') return fail('denied', 'permission state: denied');
-    } catch {
-      /* this browser cannot tell: getUserMedia will */
-    }
-    try {
-      const { MicVAD } = await import('@ricky0123/vad-web');
-      const ort = (await import('@ricky0123/vad-web/dist/real-time-vad.js')).ort as { env: { wasm: { numThreads?: number; proxy?: boolean } } };
-      ort.env.wasm.numThreads = 1;
-      vad = await MicVAD.new({
-        model: 'v5',
-        baseAssetPath: VAD_BASE,
-        onnxWASMBasePath: VAD_BASE,
-        startOnLoad: false,
-        getStream: async () => open(),
-        pauseStream: async () => close(),
-        resumeStream: async () => open(),
-        onFrameProcessed: (probs, frame) => {
-          let sum = 0;
-          for (let i = 0; i < frame.length; i++) sum += frame[i] * frame[i];
-          const f: MicFrame = { t: clock.stamp(now()), prob: probs.isSpeech, rms: Math.sqrt(sum / Math.max(1, frame.length)) };
-          for (const fn of frames) fn(f);
-        },
-        onSpeechStart: () => undefined,
-        onSpeechEnd: () => undefined,
-        onVADMisfire: () => undefined,
-        onSpeechRealStart: () => undefined,
-      });
-    } catch (e) {
-      close();
-      return fail('load-failed', String((e as Error)?.message ?? e));
-    }
-  }
-
-  function micFailure(e: unknown): void {
-    const name = (e as { name?: string })?.name ?? '';
-    fail(name === 'NotAllowedError' || name === 'SecurityError' ? 'denied' : 'no-mic', `${name}: ${(e as Error)?.message ?? e}`);
+    const r = await loadDetector(mic, (prob, frame) => {
+      const f: MicFrame = { t: clock.stamp(now()), prob, rms: rmsOf(frame) };
+      for (const fn of frames) fn(f);
+    });
+    if ('failure' in r) set({ state: 'failed', ...r.failure });
+    else vad = r.vad;
   }
 
   return {
@@ -138,7 +89,7 @@ export function createBrowserVad(opts: BrowserVadOptions = {}): VoiceActivity {
       return state;
     },
     get track() {
-      return stream?.getAudioTracks().find((t) => t.readyState === 'live') ?? null;
+      return mic.track;
     },
     onState(fn) {
       states.add(fn);
@@ -165,22 +116,97 @@ export function createBrowserVad(opts: BrowserVadOptions = {}): VoiceActivity {
       try {
         // Opens the microphone (getStream): a refusal is the likeliest fault and has its own words.
         await vad.start();
-        if (!wanted) return close();
+        if (!wanted) return mic.close();
         set({ state: 'on' });
       } catch (e) {
         // A detector whose first microphone failed stays broken: the next start() makes a new one.
         const broken = vad;
         vad = null;
         void broken?.destroy().catch(() => undefined);
-        close();
-        micFailure(e);
+        mic.close();
+        set({ state: 'failed', ...micFailure(e) });
       }
     },
     release() {
       wanted = false;
       if (vad) void vad.pause().catch(() => undefined);
-      close();
+      mic.close();
       if (state.state === 'on' || state.state === 'loading') set({ state: 'off' });
     },
   };
+}
+
+type Failure = { cause: VadFailure; detail: string };
+
+/** The microphone as the detector hears it: the chosen input, mono, echo-cancelled, noise-suppressed, gain-controlled. */
+function micStream(deviceId?: () => string, onOpen?: () => void) {
+  let stream: MediaStream | null = null;
+  return {
+    async open(): Promise<MediaStream> {
+      const id = deviceId?.() ?? '';
+      onOpen?.();
+      stream = await navigator.mediaDevices.getUserMedia({
+        audio: { ...(id ? { deviceId: { exact: id } } : {}), channelCount: 1, echoCancellation: true, noiseSuppression: true, autoGainControl: true },
+      });
+      return stream;
+    },
+    close(): void {
+      for (const t of stream?.getTracks() ?? []) t.stop();
+      stream = null;
+    },
+    get track(): MediaStreamTrack | null {
+      return stream?.getAudioTracks().find((t) => t.readyState === 'live') ?? null;
+    },
+  };
+}
+
+/**
+ * The model and its runtime, loaded (from VAD_BASE) into a paused detector that reports each
+ * frame's speech probability; or why it cannot run here.
+ */
+async function loadDetector(mic: ReturnType<typeof micStream>, onFrame: (prob: number, frame: Float32Array) => void): Promise<{ vad: MicVADLike } | { failure: Failure }> {
+  const support = vadSupported();
+  if (!support.ok) return { failure: { cause: 'no-wasm', detail: support.detail } };
+  // A microphone already refused: no need to fetch 16 MB to find out.
+  try {
+    const p = await navigator.permissions?.query({ name: 'microphone' as PermissionName });
+    if (p?.state === 'denied') return { failure: { cause: 'denied', detail: 'permission state: denied' } };
+  } catch {
+    /* this browser cannot tell: getUserMedia will */
+  }
+  try {
+    const { MicVAD } = await import('@ricky0123/vad-web');
+    const ort = (await import('@ricky0123/vad-web/dist/real-time-vad.js')).ort as { env: { wasm: { numThreads?: number; proxy?: boolean } } };
+    ort.env.wasm.numThreads = 1;
+    const vad = await MicVAD.new({
+      model: 'v5',
+      baseAssetPath: VAD_BASE,
+      onnxWASMBasePath: VAD_BASE,
+      startOnLoad: false,
+      getStream: async () => mic.open(),
+      pauseStream: async () => mic.close(),
+      resumeStream: async () => mic.open(),
+      onFrameProcessed: (probs, frame) => onFrame(probs.isSpeech, frame),
+      onSpeechStart: () => undefined,
+      onSpeechEnd: () => undefined,
+      onVADMisfire: () => undefined,
+      onSpeechRealStart: () => undefined,
+    });
+    return { vad };
+  } catch (e) {
+    mic.close();
+    return { failure: { cause: 'load-failed', detail: String((e as Error)?.message ?? e) } };
+  }
+}
+
+/** Root-mean-square level of a frame's samples. */
+function rmsOf(frame: Float32Array): number {
+  let sum = 0;
+  for (let i = 0; i < frame.length; i++) sum += frame[i] * frame[i];
+  return Math.sqrt(sum / Math.max(1, frame.length));
+}
+
+function micFailure(e: unknown): Failure {
+  const name = (e as { name?: string })?.name ?? '';
+  return { cause: name === 'NotAllowedError' || name === 'SecurityError' ? 'denied' : 'no-mic', detail: `${name}: ${(e as Error)?.message ?? e}` };
 }

@@ -32,7 +32,7 @@ export function createWebSynth(win: Window & typeof globalThis = window): WebSyn
   let status: VoiceStatus = synth && Utterance ? { state: 'loading' } : { state: 'unsupported' };
   const live = new Set<SpeechSynthesisUtterance>();
   const listeners = new Set<(s: VoiceStatus) => void>();
-  let keepAlive: ReturnType<typeof setInterval> | null = null;
+  const alive = keepAlive(synth);
 
   const choose = () => {
     if (!synth) return;
@@ -52,11 +52,6 @@ export function createWebSynth(win: Window & typeof globalThis = window): WebSyn
         return status;
       })
     : Promise.resolve(status);
-
-  const stopKeepAlive = () => {
-    if (keepAlive) clearInterval(keepAlive);
-    keepAlive = null;
-  };
 
   win.addEventListener?.('pagehide', () => synth?.cancel());
 
@@ -81,25 +76,15 @@ export function createWebSynth(win: Window & typeof globalThis = window): WebSyn
         cb.onError('unsupported');
         return;
       }
-      const u = new Utterance(piece);
-      u.lang = voice?.lang ?? 'zh-CN';
-      if (voice) u.voice = voice;
-      u.rate = opts.rate;
-      u.volume = opts.volume;
+      const u = utterance(Utterance, piece, voice, opts);
       live.add(u);
       const release = () => {
         live.delete(u);
-        stopKeepAlive();
+        alive.stop();
       };
       u.onstart = () => {
         cb.onStart();
-        if (voice && !voice.localService) {
-          stopKeepAlive();
-          keepAlive = setInterval(() => {
-            synth.pause();
-            synth.resume();
-          }, 10_000);
-        }
+        if (voice && !voice.localService) alive.start();
       };
       u.onend = () => {
         release();
@@ -112,8 +97,38 @@ export function createWebSynth(win: Window & typeof globalThis = window): WebSyn
       synth.speak(u);
     },
     cancel() {
-      stopKeepAlive();
+      alive.stop();
       synth?.cancel();
+    },
+  };
+}
+
+/** One piece as an utterance in the chosen voice (zh-CN when none is chosen), at the given rate and volume. */
+function utterance(Utterance: typeof SpeechSynthesisUtterance, piece: string, voice: SpeechSynthesisVoice | null, opts: SynthOptions): SpeechSynthesisUtterance {
+  const u = new Utterance(piece);
+  u.lang = voice?.lang ?? 'zh-CN';
+  if (voice) u.voice = voice;
+  u.rate = opts.rate;
+  u.volume = opts.volume;
+  return u;
+}
+
+/** A network voice is nudged with pause/resume every 10 s while it speaks (Chromium cuts it off after ~15 s). */
+function keepAlive(synth: SpeechSynthesis | undefined): { start(): void; stop(): void } {
+  let timer: ReturnType<typeof setInterval> | null = null;
+  const stop = () => {
+    if (timer) clearInterval(timer);
+    timer = null;
+  };
+  return {
+    stop,
+    start() {
+      stop();
+      if (!synth) return;
+      timer = setInterval(() => {
+        synth.pause();
+        synth.resume();
+      }, 10_000);
     },
   };
 }

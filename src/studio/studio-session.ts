@@ -21,6 +21,7 @@ import { endSentence } from '../core/text/punctuation.ts';
 import { waitLine } from '../core/studio/resting-words.ts';
 import { designSnapshot, playSnapshot } from '../core/studio/session-start.ts';
 import type { DesignTraceEntry, SessionSnapshot, TranscriptItem } from '../core/studio/types.ts';
+import { withUserWords } from '../core/studio/manager-words.ts';
 import { PlayWords } from './play-words.ts';
 import { runCodeSkill } from './play-skills.ts';
 import type { ActResult, DeclaredGame, SessionDeps, SessionIo, SessionView } from './session-types.ts';
@@ -67,18 +68,10 @@ export class StudioSession {
     this.io = {
       deps,
       now: this.now,
-      get snap() {
-        return field.snap();
-      },
-      set snap(v) {
-        field.setSnap(v);
-      },
-      get modelStepped() {
-        return field.stepped();
-      },
-      set modelStepped(v) {
-        field.setStepped(v);
-      },
+      get snap() { return field.snap(); },
+      set snap(v) { field.setSnap(v); },
+      get modelStepped() { return field.stepped(); },
+      set modelStepped(v) { field.setStepped(v); },
       playWords: this.playWords,
       dispatch: (event, work) => this.dispatch(event, work),
       fail: (err) => this.fail(err),
@@ -259,7 +252,7 @@ export class StudioSession {
   private async saveIfWanted(): Promise<void> {
     if (!this.persistWanted) return;
     this.persistWanted = false;
-    await this.persistOrSay();
+    await this.saver.saveOrTell(this.snap.projectId, () => this.snapshot(), this.declared, (text) => this.say({ who: 'system', text }));
   }
 
   /**
@@ -322,16 +315,9 @@ export class StudioSession {
     return { ok: true };
   }
 
-  /**
-   * A user message of the manager's conversation. After a tool result the model has not answered
-   * (a burst that ended with a helper), the next words join that same message: the conversation
-   * keeps taking turns, so a local engine continues its cached conversation in place.
-   */
+  /** A user message of the manager's conversation (joined to an unanswered one: withUserWords). */
   private addUserMessage(content: string): void {
-    const m = this.snap.manager;
-    const last = m.at(-1);
-    if (m.length > 1 && last?.role === 'user') this.snap.manager = [...m.slice(0, -1), { role: 'user', content: `${last.content}\n${content}` }];
-    else this.snap.manager = [...m, { role: 'user', content }];
+    this.snap.manager = withUserWords(this.snap.manager, content);
   }
 
   /** A decision or words of the parent (or the player): a plain line in the conversation, the exact one for the manager. */
@@ -402,18 +388,5 @@ export class StudioSession {
     if (!skill || skill.executor !== 'code') return undefined;
     const out = this.runCodeHelper(skill);
     return out.kind === 'submitted' ? out.values : undefined;
-  }
-
-  /**
-   * The action is already applied when the save runs: a failed save (e.g. IndexedDB full or closed)
-   * must not turn into a rejected action; the parent is told instead, and the next action saves again.
-   */
-  private async persistOrSay(): Promise<void> {
-    try {
-      await this.saver.save(this.snap.projectId, () => this.snapshot(), this.declared);
-    } catch (err) {
-      const why = err instanceof Error ? err.message : String(err);
-      this.say({ who: 'system', text: `保存失败：${endSentence(why)}在下次保存成功之前，请不要刷新或关闭页面。` });
-    }
   }
 }

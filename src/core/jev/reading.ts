@@ -55,43 +55,36 @@ interface Scope {
   tagQuestion: boolean;
 }
 
+/** What one left-to-right reading of an utterance has gathered so far. */
+interface ReadState {
+  readonly s: string;
+  readonly mentions: Mention[];
+  readonly out: ReadMention[];
+  readonly clauses: ClauseInfo[];
+  clause: number;
+  scope: Scope | null;
+  rhetoricalPending: boolean;
+  /** Index in `out` before which everything is withdrawn. */
+  lastCorrection: number;
+  /** The next mention to reach. */
+  mi: number;
+}
+
 export function read(s: string, mentions: Mention[]): Reading {
-  const out: ReadMention[] = [];
-  const clauses: ClauseInfo[] = [{ hedge: false, list: false }];
-  let clause = 0;
-  let scope: Scope | null = null;
-  let rhetoricalPending = false;
-  let lastCorrection = -1; // index in `out` before which everything is withdrawn
-
-  const correction = () => {
-    lastCorrection = out.length;
-  };
-  /** Ends a negation scope; an empty "不是," (nothing ruled out) works as a correction. */
-  const close = () => {
-    if (scope && scope.members.length === 0 && !scope.tagQuestion && (scope.word === '不是' || scope.word === 'not')) correction();
-    scope = null;
-  };
-
-  let mi = 0;
+  const st: ReadState = { s, mentions, out: [], clauses: [{ hedge: false, list: false }], clause: 0, scope: null, rhetoricalPending: false, lastCorrection: -1, mi: 0 };
   let i = 0;
   while (i < s.length) {
-    const m = mentions[mi];
+    const m = mentions[st.mi];
     if (m && m.start === i) {
-      const rm: ReadMention = { ...m, proposed: true, clause, withdrawn: false };
-      if (scope) {
-        rm.proposed = scope.rhetorical;
-        scope.members.push(rm);
-      }
-      out.push(rm);
-      mi++;
+      reachMention(st, m);
       i = m.end;
       continue;
     }
     if (s[i] === BOUNDARY) {
-      close();
-      rhetoricalPending = false;
-      clause++;
-      clauses.push({ hedge: false, list: false });
+      close(st);
+      st.rhetoricalPending = false;
+      st.clause++;
+      st.clauses.push({ hedge: false, list: false });
       i++;
       continue;
     }
@@ -100,58 +93,87 @@ export function read(s: string, mentions: Mention[]): Reading {
       i++;
       continue;
     }
-    const info = clauses[clause];
-    switch (cue.kind) {
-      case 'negate':
-        close();
-        scope = { word: cue.word, rhetorical: rhetoricalPending, members: [], tagQuestion: false };
-        rhetoricalPending = false;
-        break;
-      case 'rhetorical':
-        rhetoricalPending = true;
-        break;
-      case 'affirm':
-        close();
-        break;
-      case 'assert':
-        if (scope && scope.members.length > 0 && cue.word === '就是' && scope.word === '不是') {
-          // 不是 X 就是 Y: either X or Y.
-          for (const r of scope.members) r.proposed = true;
-          info.hedge = true;
-        }
-        close();
-        break;
-      case 'correct':
-        // 不对吗 / 不是吗 at a clause end is a tag question ("right?"), not a correction.
-        if (s.startsWith('吗', i + cue.word.length) && clauseEndsAfter(s, i + cue.word.length + 1)) break;
-        close();
-        correction();
-        break;
-      case 'hedge': {
-        const next = mentions[mi];
-        const after = next ? s.slice(next.end) : '';
-        if (cue.word === '还是' && next && out.length > 0 && CHOICE_TAIL.some((t) => after.startsWith(t)) && clauseEndsAfter(s, next.end + 1)) {
-          close();
-          correction();
-        } else {
-          info.hedge = true;
-        }
-        break;
-      }
-      case 'list':
-        info.list = true;
-        break;
-      case 'question':
-        if (clauseEndsAfter(s, i + cue.word.length)) {
-          if (scope && scope.members.length === 0) scope.tagQuestion = true;
-          // 不是猫吗: the negation was rhetorical.
-          for (const r of out) if (r.clause === clause && !r.proposed) r.proposed = true;
-        }
-        break;
-    }
+    applyCue(st, cue, i);
     i += cue.word.length;
   }
-  close();
-  out.forEach((r, k) => (r.withdrawn = k < lastCorrection));
-  return { mentions: out, clauses };
+  close(st);
+  st.out.forEach((r, k) => (r.withdrawn = k < st.lastCorrection));
+  return { mentions: st.out, clauses: st.clauses };
+}
+
+/** Everything said so far is withdrawn. */
+function correction(st: ReadState): void {
+  st.lastCorrection = st.out.length;
+}
+
+/** Ends a negation scope; an empty "不是," (nothing ruled out) works as a correction. */
+function close(st: ReadState): void {
+  const scope = st.scope;
+  if (scope && scope.members.length === 0 && !scope.tagQuestion && (scope.word === '不是' || scope.word === 'not')) correction(st);
+  st.scope = null;
+}
+
+/** A mention: proposed, unless a negation's scope holds it (then as that scope says). */
+function reachMention(st: ReadState, m: Mention): void {
+  const rm: ReadMention = { ...m, proposed: true, clause: st.clause, withdrawn: false };
+  if (st.scope) {
+    rm.proposed = st.scope.rhetorical;
+    st.scope.members.push(rm);
+  }
+  st.out.push(rm);
+  st.mi++;
+}
+
+/** A cue word at `i`: what it does to the scope, the clause and the mentions before it. */
+function applyCue(st: ReadState, cue: Cue, i: number): void {
+  const { s, mentions, out } = st;
+  const info = st.clauses[st.clause];
+  switch (cue.kind) {
+    case 'negate':
+      close(st);
+      st.scope = { word: cue.word, rhetorical: st.rhetoricalPending, members: [], tagQuestion: false };
+      st.rhetoricalPending = false;
+      break;
+    case 'rhetorical':
+      st.rhetoricalPending = true;
+      break;
+    case 'affirm':
+      close(st);
+      break;
+    case 'assert':
+      if (st.scope && st.scope.members.length > 0 && cue.word === '就是' && st.scope.word === '不是') {
+        // 不是 X 就是 Y: either X or Y.
+        for (const r of st.scope.members) r.proposed = true;
+        info.hedge = true;
+      }
+      close(st);
+      break;
+    case 'correct':
+      // 不对吗 / 不是吗 at a clause end is a tag question ("right?"), not a correction.
+      if (s.startsWith('吗', i + cue.word.length) && clauseEndsAfter(s, i + cue.word.length + 1)) break;
+      close(st);
+      correction(st);
+      break;
+    case 'hedge': {
+      const next = mentions[st.mi];
+      const after = next ? s.slice(next.end) : '';
+      if (cue.word === '还是' && next && out.length > 0 && CHOICE_TAIL.some((t) => after.startsWith(t)) && clauseEndsAfter(s, next.end + 1)) {
+        close(st);
+        correction(st);
+      } else {
+        info.hedge = true;
+      }
+      break;
+    }
+    case 'list':
+      info.list = true;
+      break;
+    case 'question':
+      if (clauseEndsAfter(s, i + cue.word.length)) {
+        if (st.scope && st.scope.members.length === 0) st.scope.tagQuestion = true;
+        // 不是猫吗: the negation was rhetorical.
+        for (const r of out) if (r.clause === st.clause && !r.proposed) r.proposed = true;
+      }
+      break;
+  }
 }

@@ -43,3 +43,12 @@ export interface TraceSink {
 }
 
 export const nullTrace: TraceSink = { record() {} };
+
+/** Records one event; a sink that throws never breaks what is being recorded (the conversation, a game). */
+export function recordSafely(trace: TraceSink, event: TraceEvent): void {
+  try {
+    trace.record(event);
+  } catch {
+    // Tracing never breaks what it traces.
+  }
+}

@@ -26,6 +26,9 @@ import { remotePreset, type RemotePreset } from '../../core/llm/remote-presets.t
 import { probedKey, type ProviderSetting, type RemoteSettings } from '../../llm/settings-store.ts';
 import { probeSummary } from '../../llm/webgpu-probe.ts';
 
+// The local engine's state in the parent's words, which the settings screen renders.
+export { engineState, localStateText } from '../../llm/model-controller.ts';
+
 /** The brains a parent chooses between, in family words (the programs' names only inside the remote panel). */
 export const PROVIDER_OPTIONS: ReadonlyArray<{ kind: ProviderSetting; label: string }> = [
   { kind: 'auto', label: '自动选择（推荐）' },
