@@ -1,6 +1,6 @@
 /**
  * Source files over a line limit and functions over a length limit, for keeping files along their
- * seams: `npx tsx scripts/sizes.ts [--files 400] [--functions 80]`. Data tables (JSON, generated
+ * seams: `npx tsx scripts/sizes.ts [--files 400] [--functions 80] [--check]` (`--check`, run by npm test, fails on any). Data tables (JSON, generated
  * drawings and corpora) are not counted. Svelte files count whole (markup and style included);
  * their script's functions are measured like a TypeScript file's.
  */
@@ -69,3 +69,8 @@ console.log(`files over ${FILE_LIMIT} lines: ${longFiles.length}`);
 for (const [f, n] of longFiles) console.log(`  ${n}\t${f}`);
 console.log(`functions over ${FUNCTION_LIMIT} lines: ${longFunctions.length}`);
 for (const [f, name, n] of longFunctions) console.log(`  ${n}\t${name}\t${f}`);
+// `--check` (npm test): any file or function over its limit fails.
+if (args.includes('--check') && longFiles.length + longFunctions.length > 0) {
+  console.error('split these along their seams (or list a generated data table in DATA)');
+  process.exit(1);
+}

@@ -20,6 +20,7 @@ echo "== typecheck"; npm run -s typecheck
 echo "== lint";      npm run -s lint
 echo "== core";      npm run -s check:core
 echo "== walls";     npm run -s check:deps   # no import circle, the folder rules (scripts/check-deps.ts)
+echo "== sizes";     npm run -s check:sizes  # no source file over 400 lines, no function over 80 (scripts/sizes.ts)
 echo "== firmware";  make -s -C firmware   # the C firmware core's Linux host build (the unit tests run the kit against it)
 echo "== app build (bundle budget)"
 if ! wait "$BUNDLE_BUILD"; then cat .cache/bundle-build.log; echo "the app's build failed"; exit 1; fi

@@ -39,28 +39,33 @@ function tally(s: Partial<Score>): string {
   return '这次一张也没猜中，没关系，多玩几次就会啦！';
 }
 
+/** `judge-answer`: the child's words against the current card (JEV), its tries counted; a card is judged until it is over. */
+function judgeAnswer(judge: typeof jevJudge): CodeExecutor {
+  return (r) => {
+    const deck = (r['设计.卡牌'] ?? []) as Card[];
+    const cur = r['运行.当前卡'] as { id?: string } | undefined;
+    const p = (r['运行.进度'] ?? {}) as Progress;
+    const text = String(r['运行.玩家输入'] ?? '');
+    const card = deck.find((c) => c.id === cur?.id);
+    if (!card) return { '运行.判定': { 结果: '不知道' }, '运行.进度': p };
+    // A card is judged until it is over: words after a right answer or a revealed answer, with the
+    // same card still on the table, get the verdict it already has and count no try.
+    const before = r['运行.判定'] as Verdict | undefined;
+    if (before?.卡 === card.id && cardIsOver(before)) return { '运行.判定': before, '运行.进度': p };
+    const vocabulary: JevTarget[] = deck.map((c) => ({ name: c.answer, aliases: c.aliases ?? [] }));
+    const v = judge(text, { name: card.answer, aliases: card.aliases ?? [] }, vocabulary);
+    const tries = (p.本卡猜 ?? 0) + 1;
+    const result: Verdict['结果'] = v.verdict === 'correct' ? '对' : v.verdict === 'wrong' ? '错' : GIVE_UP.test(text) ? '不知道' : '错';
+    // Every card gets its tries, with a hint or without one (a card with no hint: 「不对」 and another try).
+    const over = result !== '对' && tries >= QUIZ_RULES.每张最多猜;
+    const verdict: Verdict = over ? { 结果: result, 答案: card.answer, 卡: card.id } : { 结果: result, 卡: card.id };
+    return { '运行.判定': verdict, '运行.进度': { ...p, 本卡猜: tries } };
+  };
+}
+
 export function quizExecutors(judge: typeof jevJudge = jevJudge): Record<string, CodeExecutor> {
   return {
-    'judge-answer': (r) => {
-      const deck = (r['设计.卡牌'] ?? []) as Card[];
-      const cur = r['运行.当前卡'] as { id?: string } | undefined;
-      const p = (r['运行.进度'] ?? {}) as Progress;
-      const text = String(r['运行.玩家输入'] ?? '');
-      const card = deck.find((c) => c.id === cur?.id);
-      if (!card) return { '运行.判定': { 结果: '不知道' }, '运行.进度': p };
-      // A card is judged until it is over: words after a right answer or a revealed answer, with the
-      // same card still on the table, get the verdict it already has and count no try.
-      const before = r['运行.判定'] as Verdict | undefined;
-      if (before?.卡 === card.id && cardIsOver(before)) return { '运行.判定': before, '运行.进度': p };
-      const vocabulary: JevTarget[] = deck.map((c) => ({ name: c.answer, aliases: c.aliases ?? [] }));
-      const v = judge(text, { name: card.answer, aliases: card.aliases ?? [] }, vocabulary);
-      const tries = (p.本卡猜 ?? 0) + 1;
-      const result: Verdict['结果'] = v.verdict === 'correct' ? '对' : v.verdict === 'wrong' ? '错' : GIVE_UP.test(text) ? '不知道' : '错';
-      // Every card gets its tries, with a hint or without one (a card with no hint: 「不对」 and another try).
-      const over = result !== '对' && tries >= QUIZ_RULES.每张最多猜;
-      const verdict: Verdict = over ? { 结果: result, 答案: card.answer, 卡: card.id } : { 结果: result, 卡: card.id };
-      return { '运行.判定': verdict, '运行.进度': { ...p, 本卡猜: tries } };
-    },
+    'judge-answer': judgeAnswer(judge),
     'keep-score': (r) => {
       const v = (r['运行.判定'] ?? { 结果: '不知道' }) as Verdict;
       const s = (r['运行.得分'] ?? { 得分: 0, 答对: 0 }) as Score;

@@ -137,10 +137,7 @@ export function createLocalProvider(spec: LocalProviderSpec): LocalProvider {
       return unwrap(await service.measure({ id: requestId(), agent: 'calibration', messages, schema, maxTokens, temperature: 0 }));
     },
 
-    /**
-     * The engine reads `messages` (a request's start) into its cache: llama.cpp reads them and
-     * decodes one token; WebLLM is given back that conversation when another agent's step took it.
-     */
+    // llama.cpp reads the messages and decodes one token; WebLLM is given back that conversation.
     prewarm: prewarmer(() => service, () => !!loadedId, cancel),
 
     interrupt() {
