@@ -30,7 +30,11 @@ export interface TurnFacts {
 /** The session's own kinds: judged here from the turn's facts, for every speaker. */
 const SESSION_CLASSES: readonly ClaimClass[] = ['over', 'restart', 'next', 'continue'];
 
+/** Not about later (「下次接着玩」, 「明天再来一局」): an invitation for another day claims nothing about this session. */
+const NOT_LATER = '(?<!(?:下次|下回|明天|改天|以后|过几天)(?:我们|咱们)?(?:再)?)';
+
 /** Words of each kind, in any speaker's words (a question claims nothing). */
+
 const PATTERNS: ReadonlyArray<[ClaimClass, RegExp]> = [
   // 大了 / 太小了 / 再大一点 / 往小猜 — not 长大了, 放大, 声音大一点, 大声.
   ['direction', /(?<![长变放声音胆伟强巨广])(?:猜)?(?:太|有点|偏)?(?:大了|小了|大啦|小啦|太大|太小|偏大|偏小)|(?<![声音])(?:再|往)?(?:大一点|小一点|大一些|小一些|大点儿?(?!声)|小点儿?(?!声))|(?:往大|往小|再大|再小)(?!声)/g],
@@ -38,9 +42,9 @@ const PATTERNS: ReadonlyArray<[ClaimClass, RegExp]> = [
   ['score', rightCount('题|道|张|个')],
   ['answer', /(?:答案|谜底)(?:就)?是/g],
   ['over', /(?:游戏结束|这局结束|这一局结束|结束啦|结束了|(?:这局|这一局)?(?:就|先)玩到这里|(?:这局|这一局)?(?:就|先)玩到这儿)/g],
-  ['restart', /(?:重新开始|重新来|重来一局|再来一局|再玩一局|新的一局|从头开始|从头再来|重新玩)/g],
+  ['restart', new RegExp(`${NOT_LATER}(?:重新开始|重新来|重来一局|再来一局|再玩一局|新的一局|从头开始|从头再来|重新玩)`, 'g')],
   ['next', /(?:下一题|下一道|下一张|换一题|换一道|换一张|下一个问题|新的一题)/g],
-  ['continue', /(?:接着玩|继续玩|接着来|我们继续|游戏还在|还在玩)/g],
+  ['continue', new RegExp(`${NOT_LATER}(?:接着玩|继续玩|接着来|我们继续|游戏还在|还在玩)`, 'g')],
 ];
 
 /**

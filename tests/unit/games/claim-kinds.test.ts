@@ -129,6 +129,13 @@ describe('the main agent claims no game result', () => {
     expect(ok(mainAgentRules(true), '太小了。')).toBe(false);
   });
 
+  it('an invitation for another day claims nothing about this session: 「下次接着玩」, 「明天再来一局」', () => {
+    for (const s of ['好的，今天就玩到这里，下次接着玩！', '明天我们再来一局吧！', '改天继续玩哦。'])
+      expect(classClaims(s).filter((c) => c.kind === 'continue' || c.kind === 'restart')).toEqual([]);
+    for (const s of ['明天我们再来一局吧！', '改天继续玩哦。']) expect(ok(mainAgentRules(false), s)).toBe(true);
+    expect(classClaims('我们接着玩，下次再说。').map((c) => c.kind)).toContain('continue');
+  });
+
   it('the refusal tells the model what to do instead', () => {
     expect(checkSentence('太小了。', mainAgentRules(false))?.reason).toContain('send_message');
   });
