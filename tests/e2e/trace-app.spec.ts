@@ -205,7 +205,11 @@ test('记录 for a parent: a round of 猜数字 reads as 孩子说 / 机器人�
   // Nothing technical shows until 技术细节 is opened, and no answer before it is revealed.
   for (const r of [guess, start]) {
     const text = await r.innerText();
-    for (const term of ['A2A', 'submit_guess', 'tries_left', 'too_small', 'too_big', '{', 'game:', String(SECRET)]) expect(text, `「${term}」 in 「${text}」`).not.toContain(term);
+    for (const term of ['A2A', 'submit_guess', 'tries_left', 'too_small', 'too_big', '{', 'game:']) expect(text, `「${term}」 in 「${text}」`).not.toContain(term);
+    // The secret as a number of its own, outside the time taken (「263 毫秒」 or 「63 毫秒」 says nothing of it).
+    const took = (await r.getByTestId('round-duration').allInnerTexts()).join('');
+    const said = text.replace(took, '');
+    expect(said, `the secret in 「${said}」`).not.toMatch(new RegExp(`(?<![\\d.])${SECRET}(?![\\d.])`));
     await expect(r.locator('li.node')).toHaveCount(0);
   }
   // The Studio's steps: under their design, not in the child's round, no unfiled records.
