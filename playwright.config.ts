@@ -2,7 +2,23 @@ import { defineConfig } from '@playwright/test';
 
 // E2E_PORT lets several runs coexist on one machine (each builds into its own folder).
 const PORT = Number(process.env.E2E_PORT ?? 4173);
-const OUT = `.cache/dist-${PORT}`;
+
+/**
+ * The test build served on `port`: built into its own folder, then previewed. AGENTCADE_LAB=1: this
+ * build also has the harness pages (tests/lab/*.html); the app's own build does not. The benches that
+ * play the real app (bench/latency --app, bench/start) serve it the same way on their own port.
+ */
+export function testBuildServer(port: number) {
+  const out = `.cache/dist-${port}`;
+  return {
+    command: `npx vite build --logLevel warn --outDir ${out} && npx vite preview --outDir ${out} --port ${port} --strictPort`,
+    cwd: import.meta.dirname,
+    env: { AGENTCADE_LAB: '1' },
+    url: `http://localhost:${port}`,
+    reuseExistingServer: !process.env.CI,
+    timeout: 240_000,
+  };
+}
 
 // Real Chromium from Debian; speech and serial are faked at the browser API boundary by init scripts.
 export default defineConfig({
@@ -26,12 +42,5 @@ export default defineConfig({
     },
     screenshot: 'only-on-failure',
   },
-  webServer: {
-    // AGENTCADE_LAB=1: this build also has the harness pages (tests/lab/*.html); the app's own build does not.
-    command: `npx vite build --logLevel warn --outDir ${OUT} && npx vite preview --outDir ${OUT} --port ${PORT} --strictPort`,
-    env: { AGENTCADE_LAB: '1' },
-    url: `http://localhost:${PORT}`,
-    reuseExistingServer: !process.env.CI,
-    timeout: 240_000,
-  },
+  webServer: testBuildServer(PORT),
 });
