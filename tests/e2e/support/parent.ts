@@ -60,8 +60,11 @@ export async function enterPin(page: Page, pin = PARENT_PIN): Promise<void> {
 export async function openGrownUp(page: Page, screen: 'settings' | 'studio' | 'trace'): Promise<void> {
   const tab = page.getByTestId(`nav-${screen}`);
   if (!(await tab.isVisible())) {
-    // After a reload on a grown-up screen the gate is already asking.
-    if (!(await page.getByTestId('grown-up-gate').isVisible())) await page.getByTestId('nav-grown-up').click();
+    // After a reload on a grown-up screen the gate is already asking (its code may still be loading).
+    const app = page.locator('.app');
+    await expect(app).toHaveAttribute('data-gate', /asking|closed/);
+    if ((await app.getAttribute('data-gate')) === 'closed') await page.getByTestId('nav-grown-up').click();
+    await expect(page.getByTestId('grown-up-gate')).toBeVisible();
     await enterPin(page);
     await expect(page.getByTestId('grown-up-gate')).toHaveCount(0);
   }
