@@ -244,6 +244,8 @@ test('the app measured at each profile, before and after the rules speak first',
       }
   } finally {
     writeFileSync(cfg.out, JSON.stringify(runs));
+    // BENCH_APP_DUMP=<file>: every request the server got, as sent, and what it wrote (to see what was prefilled).
+    if (process.env.BENCH_APP_DUMP) writeFileSync(process.env.BENCH_APP_DUMP, JSON.stringify(paced.log.map((q) => ({ agent: q.agent, promptTokens: q.promptTokens, prefillTokens: q.prefillTokens, inPlace: q.inPlace, finished: q.record.lastContentAt !== undefined, messages: q.record.body.messages, content: q.content }))));
     await paced.close();
   }
 });

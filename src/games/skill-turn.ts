@@ -14,6 +14,7 @@ import { readTurn } from '../core/games/demo-kit.ts';
 import { EngineFailure, type EngineReply, type EngineTurn } from '../core/games/engine.ts';
 import { inputMessage, isInputMessage, REPLY_ACTION, SAY_ACTION } from '../core/games/game-prompt.ts';
 import { rulesStep, type GameRules } from '../core/games/reader.ts';
+import { stateLine } from '../core/games/state-line.ts';
 import { Turn } from '../core/games/turn.ts';
 import { checkSentence, TruthGate, type TruthProblem, type TruthRules, type TurnResult } from '../core/games/truth.ts';
 import type { ChatMessage, ChatModel, ToolSpec } from '../core/llm/types.ts';
@@ -239,7 +240,8 @@ export class SkillTurn {
     if (t.signal.aborted) this.onCancel();
     else t.signal.addEventListener('abort', this.onCancel, { once: true });
     if (t.deadline !== undefined) this.timer = setTimeout(() => this.stop.abort(new DeadlineReached(`the turn's deadline passed`)), Math.max(0, t.deadline - this.host.now()));
-    const input = inputMessage(t.kind, t.text, this.host.state());
+    // The state line: only what changed since the state the remembered rounds told (state-line.ts).
+    const input = inputMessage(t.kind, t.text, stateLine(this.host.memory, this.host.state()));
     this.partial = [input];
     const history = [{ role: 'system' as const, content: this.host.systemPrompt() }, ...this.host.memory];
     try {

@@ -5,6 +5,7 @@
  */
 import { errorOf, isToolResult, readStep, readToolResult } from '../agent/messages.ts';
 import type { Step, StepRequest } from '../llm/types.ts';
+import { toldState } from './state-line.ts';
 
 export { errorOf };
 
@@ -20,7 +21,7 @@ export interface TurnView {
   userText: string;
   /** Tool calls already made in this turn, with their results. */
   done: ToolExchange[];
-  /** The state snapshot sent with this turn's input. */
+  /** The game's state as of this turn's input: every round's state line merged (state-line.ts). */
   state: Record<string, unknown>;
   /** Names of the actions legal now. */
   legal: Set<string>;
@@ -43,12 +44,12 @@ export function readTurn(req: StepRequest): TurnView {
   for (let i = req.messages.length - 1; i >= 0; i--) {
     const m = req.messages[i];
     if (m.role !== 'user' || isToolResult(m)) continue;
-    const v = parseJson(m.content) as { event?: TurnView['event']; user_text?: string; state?: Record<string, unknown> } | undefined;
+    const v = parseJson(m.content) as { event?: TurnView['event']; user_text?: string } | undefined;
     if (v && typeof v.event === 'string') {
       start = i;
       event = v.event;
       userText = v.user_text ?? '';
-      state = v.state;
+      state = toldState(req.messages.slice(0, i + 1));
       break;
     }
   }

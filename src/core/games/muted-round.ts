@@ -1,13 +1,15 @@
 /**
  * A model step the colour window cut (src/games/skill-agent.ts): the turn has already ended with
  * the rules' next prompt, and the model's step goes on muted (nothing of it is said). When it
- * finishes with a reply, the round is kept exactly as it was sent and generated, then a note of
- * what the child heard instead: the model knows the truth, and the next request is the previous
+ * finishes with a reply, the round is kept exactly as it was sent and generated, then (unless the
+ * reply says just that) a note of what the child heard instead: the model knows the truth, and the next request is the previous
  * request + its reply + new messages (a caching engine continues it in place). A muted step may
  * only speak (its words go nowhere); a step that would change the game is not performed and the
  * round stays as the rules took it. Pure.
  */
+import { readStep } from '../agent/messages.ts';
 import type { ChatMessage } from '../llm/types.ts';
+import { claimForm } from './already-said.ts';
 
 /** The tools a muted step may use: the ones that only speak. */
 export function mayRunMuted(action: string, speaking: readonly string[]): boolean {
@@ -16,15 +18,19 @@ export function mayRunMuted(action: string, speaking: readonly string[]): boolea
 
 /** The note after a muted reply: it was not heard, and what the child heard instead. */
 export function heardInsteadNote(heard: string): ChatMessage {
-  return { role: 'user', content: JSON.stringify({ note: `上面的回复来晚了，没有说出去。小朋友听到的是：${heard}` }) };
+  return { role: 'user', content: JSON.stringify({ note: `这条回复来晚了没说出去，小朋友听到的是：${heard}` }) };
 }
 
 /**
  * The round to remember after a muted step: `generated` (the round's input, every step and tool
- * result, the reply step as decoded) and the note; null when it does not end with the reply step
- * (the step did not finish: the round as the rules took it stays).
+ * result, the reply step as decoded) and the note — none when the reply says what the child heard
+ * (the same claim, punctuation and particles aside: the round as generated is already true); null
+ * when it does not end with the reply step (the step did not finish: the round as the rules took
+ * it stays).
  */
 export function mutedRound(generated: readonly ChatMessage[], heard: string): ChatMessage[] | null {
   if (generated.length < 2 || generated.at(-1)!.role !== 'assistant') return null;
+  const text = readStep(generated.at(-1)!)?.args.text;
+  if (typeof text === 'string' && claimForm(text) !== '' && claimForm(text) === claimForm(heard)) return [...generated];
   return [...generated, heardInsteadNote(heard)];
 }
