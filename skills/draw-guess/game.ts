@@ -121,11 +121,12 @@ export class DrawGuessAgent extends SkillAgent {
       name: 'start_game',
       description: `开一局新游戏（${g.total} 题）。`,
       parameters: NO_ARGS,
-      perform: () => {
+      perform: async () => {
         const restarted = g.phase === 'playing';
         g.start();
         this.asked();
-        return { started: true, restarted, question: g.number, total: g.total, attempts: g.config.attempts, next: 'show_drawing' };
+        const progress = await this.putProgress();
+        return { started: true, restarted, question: g.number, total: g.total, attempts: g.config.attempts, ...progress, next: 'show_drawing' };
       },
     };
     const endGame: GameTool = {
@@ -145,6 +146,22 @@ export class DrawGuessAgent extends SkillAgent {
       },
     };
     return [startGame, endGame];
+  }
+
+  /**
+   * A new question's progress on the robot's screen, put there by the tool that starts it
+   * (start_game, next_question: one step less before the drawing). A robot that could not show it
+   * never stops the game: the result says so.
+   */
+  private async putProgress(): Promise<Record<string, unknown>> {
+    const g = this.game;
+    try {
+      const r = await this.device.showProgress({ current: g.number, total: g.total, label: `第 ${g.number} 题 · ${g.score} 分` });
+      return r.device_completed ? {} : { progress_shown: false };
+    } catch (e) {
+      this.record('error', 'show_progress', { error: String(e) });
+      return { progress_shown: false };
+    }
   }
 
   /** The question's picture and the progress on the robot's screen. */
@@ -181,7 +198,8 @@ export class DrawGuessAgent extends SkillAgent {
       parameters: NO_ARGS,
       perform: async () => {
         const result = await this.device.showProgress({ current: g.number, total: g.total, label: `第 ${g.number} 题 · ${g.score} 分` });
-        return { device_completed: result.device_completed, question: g.number, total: g.total, score: g.score, ...(result.error ? { error: result.error } : {}) };
+        // The question, total and score are the state's (the round's state line): only what the robot did.
+        return { device_completed: result.device_completed, ...(result.error ? { error: result.error } : {}) };
       },
     };
     return [showDrawing, showProgress];
@@ -194,10 +212,11 @@ export class DrawGuessAgent extends SkillAgent {
       name: 'next_question',
       description: '进入下一题。',
       parameters: NO_ARGS,
-      perform: () => {
+      perform: async () => {
         g.next();
         this.asked();
-        return { question: g.number, total: g.total, score: g.score, next: 'show_drawing' };
+        const progress = await this.putProgress();
+        return { question: g.number, ...progress, next: 'show_drawing' };
       },
     };
     return nextQuestion;

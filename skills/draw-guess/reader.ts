@@ -1,11 +1,11 @@
 /**
  * 你画我猜's reader (src/core/games/reader.ts): what the rules read in a turn without doubt.
- * - `start` (or no game yet) → `start_game`, then the card: `show_progress`, `show_drawing`;
+ * - `start` (or no game yet) → `start_game` (it shows the progress), then the card: `show_drawing`;
  * - `end`, or words that stop the game → `end_game`;
  * - during a question: a hint asked for → `get_hint`; 换一个 / 跳过 → `skip_question`; any other
  *   words → `submit_answer` with the child's words (JEV judges them, once);
  * - the continuation after a result: a right answer, the last try used, a skip (or a question the
- *   model had left over) → `next_question`, `show_progress`, `show_drawing`, so a slow model never
+ *   model had left over) → `next_question` (it shows the progress), `show_drawing`, so a slow model never
  *   leaves the child without the next picture; a picture the robot could not draw → `get_hint`.
  * The rules brain is this reader with the lines of truth.ts (demo.ts).
  */
@@ -16,9 +16,8 @@ import { fallbackLine, type Resolution } from './truth.ts';
 
 const stopping = (v: TurnView) => v.event === 'end' || (v.event === 'message' && wantsStop(v.userText));
 
-/** The card on the robot: progress first (one picture area: the drawing is shown last), then the drawing. */
+/** The card's drawing on the robot (start_game and next_question put its progress there first: one picture area, the drawing last). */
 function draw(v: TurnView): Step | null {
-  if (!lastOf(v, 'show_progress')) return call('show_progress');
   const drawn = lastOf(v, 'show_drawing');
   if (!drawn) return call('show_drawing');
   // Never "画好啦" over a picture the child cannot see: a hint instead, so they can still guess.

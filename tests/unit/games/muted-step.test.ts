@@ -75,6 +75,24 @@ describe('a step cut by the colour window finishes muted', () => {
     expect(continuation({ asked, sent: asked, reply: stepMessage(late).content }, next, CHATML).inPlace).toBe(true);
   });
 
+  it('a late reply that says what the child heard is kept without the note: the next request is the previous one + that reply + the new input', async () => {
+    vi.useFakeTimers();
+    const model = new HeldModel((_req, n) => (n > 1 ? REPLY('好的。') : undefined));
+    const { agent } = await cutTurn(model);
+    // The same claim as the rules' next prompt, punctuation and particles aside.
+    const late = { ...REPLY('再猜一个。'), raw: '{"reply":{"text":"再猜一个。"}}' };
+    model.answer(0, late);
+    await vi.advanceTimersByTimeAsync(10);
+    expect(agent.conversation.at(-1)).toEqual(stepMessage(late));
+    const second = play(agent, '我猜七十');
+    await vi.advanceTimersByTimeAsync(10);
+    await second.reply;
+    const [asked, next] = [model.requests[0].messages, model.requests[1].messages];
+    expect(next.slice(0, asked.length + 2)).toEqual([...asked, stepMessage(late), next[asked.length + 1]]);
+    expect(JSON.parse(next[asked.length + 1].content).user_text).toBe('我猜七十');
+    expect(continuation({ asked, sent: asked, reply: stepMessage(late).content }, next, CHATML).inPlace).toBe(true);
+  });
+
   it('a muted step that would change the game is not performed; the round stays as the rules took it', async () => {
     vi.useFakeTimers();
     const model = new HeldModel();

@@ -74,15 +74,13 @@ describe('你画我猜 reader', () => {
     expect(readDraw(dv('是老虎', [{ action: 'submit_answer', args: { text: '是老虎' }, result: { verdict: 'wrong', attempts_left: 2 } }]))).toBeNull();
   });
 
-  it('a right answer or a skip → next_question, show_progress, show_drawing (the drawing on every card); the last card ends', () => {
+  it('a right answer or a skip → next_question (it shows the progress), show_drawing (the drawing on every card); the last card ends', () => {
     const right = { action: 'submit_answer', args: { text: '老虎' }, result: { verdict: 'correct', question_over: true, answer: '老虎' } };
     expect(readDraw(dv('老虎', [right]))).toEqual({ action: 'next_question', args: {} });
     const next = { action: 'next_question', args: {}, result: { question: 2 } };
-    expect(readDraw(dv('老虎', [right, next]))).toEqual({ action: 'show_progress', args: {} });
-    const progress = { action: 'show_progress', args: {}, result: { device_completed: true } };
-    expect(readDraw(dv('老虎', [right, next, progress]))).toEqual({ action: 'show_drawing', args: {} });
+    expect(readDraw(dv('老虎', [right, next]))).toEqual({ action: 'show_drawing', args: {} });
     const drawn = { action: 'show_drawing', args: {}, result: { device_completed: true, question: 2 } };
-    expect(readDraw(dv('老虎', [right, next, progress, drawn]))).toBeNull();
+    expect(readDraw(dv('老虎', [right, next, drawn]))).toBeNull();
     const skip = { action: 'skip_question', args: {}, result: { skipped: true, question_over: true, answer: '老虎' } };
     expect(readDraw(dv('换一个', [skip]))).toEqual({ action: 'next_question', args: {} });
     const last = { action: 'submit_answer', args: { text: '猫' }, result: { verdict: 'correct', question_over: true, game_over: true, answer: '猫' } };
