@@ -64,6 +64,22 @@ describe('你画我猜 played with its demo policy', () => {
     expect(shown().at(-1)!.id).toBe('dog');
   });
 
+  it("a right answer's round, as the rules take it before the model's reply, is short: the judged step, the next question (with its progress), the drawing and the two lines — under 850 characters, the state line only what changed", async () => {
+    const { service, device, requests } = play();
+    await send(service, 'start', '玩你画我猜');
+    await send(service, 'message', '是老虎');
+    const before = requests.length;
+    await send(service, 'message', '是狗');
+    // The model's one request of the turn: the reply, after the rules' steps.
+    expect(requests.length - before).toBe(1);
+    const msgs = requests.at(-1)!.messages;
+    const round = msgs.slice(msgs.findLastIndex((m) => m.content.startsWith('{"event":')));
+    expect(round.filter((m) => m.role === 'assistant').map((m) => Object.keys(JSON.parse(m.content))[0])).toEqual(['submit_answer', 'say', 'next_question', 'show_drawing', 'say']);
+    expect(round.map((m) => m.content).join('').length).toBeLessThan(850);
+    // The progress is still shown before the drawing, once per question.
+    expect(device.calls.map((c) => c.op)).toEqual(['showProgress', 'showDrawing', 'react', 'showProgress', 'showDrawing', 'react', 'showProgress', 'showDrawing']);
+  });
+
   it('wrong answers: sorry shake each time; after 3 the answer is revealed and the game moves on', async () => {
     const { service, device, agent } = play();
     await send(service, 'start', '玩你画我猜');
