@@ -3,9 +3,10 @@
  * sent as a chat completion that asks for one token (`max_tokens` 1, not streamed, temperature 0,
  * no output schema), and the answer is read to its end and dropped. What the server does with it:
  * - llama.cpp's llama-server (and LM Studio, which runs llama.cpp) keeps each slot's last prompt
- *   and reads a new one only past the longest common prefix (`cache_prompt`, sent here: some
- *   builds left it off by default); the next request is placed in the slot whose prompt is most
- *   like it, so it finds these messages read.
+ *   and reads a new one only past the longest common prefix (`cache_prompt`, on by default in its
+ *   current builds; not sent, as the steps do not send it: a build with it off reuses nothing for
+ *   them either); the next request goes to the slot whose prompt is most like it, so it finds
+ *   these messages read.
  * - Ollama's runner keeps the prompt of each of its parallel slots the same way (prefix reuse).
  * - vLLM's automatic prefix caching keeps the prompt's blocks.
  * The step's messages are sent as the step sends them (the same dialect's address and thinking
@@ -40,7 +41,6 @@ export function prewarmRequest(mode: OutputMode, config: RemotePrewarmConfig, me
       stream: false,
       max_tokens: 1,
       temperature: 0,
-      cache_prompt: true,
       ...(config.disableThinking ? { chat_template_kwargs: { enable_thinking: false }, reasoning_effort: 'none' } : {}),
     },
   };

@@ -29,7 +29,7 @@ const until = async (ok: () => boolean) => {
 };
 
 describe('the remote brain prewarms a home computer', () => {
-  it('sends the messages as the step will, asking for one token, not streamed, with the prompt cache on', async () => {
+  it('sends the messages as the step will, asking for one token, not streamed', async () => {
     server.respond(() => ({ json: 'x' }));
     const model = createRemoteModel({ baseUrl: server.baseUrl, model: 'qwen2.5:1.5b', apiKey: 'k-1', disableThinking: true });
     const n = server.requests.length;
@@ -38,7 +38,7 @@ describe('the remote brain prewarms a home computer', () => {
     expect(warm).toHaveLength(1);
     expect(warm[0].path).toBe('/v1/chat/completions');
     expect(warm[0].headers.authorization).toBe('Bearer k-1');
-    expect(warm[0].body).toMatchObject({ model: 'qwen2.5:1.5b', messages: start, max_tokens: 1, stream: false, temperature: 0, cache_prompt: true, chat_template_kwargs: { enable_thinking: false } });
+    expect(warm[0].body).toMatchObject({ model: 'qwen2.5:1.5b', messages: start, max_tokens: 1, stream: false, temperature: 0, chat_template_kwargs: { enable_thinking: false } });
     expect(warm[0].body.response_format).toBeUndefined();
     // The next step starts with exactly those messages: what the server read is its prefix.
     server.respond(() => ({ content: '{"reply":{"text":"好"}}' }));
