@@ -84,15 +84,30 @@ describe('the remote brain prewarms a home computer', () => {
     await until(() => server.requests.length > n && !hub.prewarming);
     expect(records).toEqual([]);
     expect(hub.status()).toMatchObject({ kind: 'remote', running: undefined, waiting: [] });
-    // A prewarm still reading when the child's turn comes: stopped, and the step answered.
+    // A prewarm still reading when another agent's step comes: stopped, and the step answered.
     server.respond((body) => (body.stream === false ? { hangAfter: '' } : { content: '{"reply":{"text":"好"}}' }));
     const closed = server.closedEarly;
     hub.prewarm('game:guess-number', start);
     await until(() => server.requests.length > n + 1);
-    const step = await hub.model().step({ agent: 'game:guess-number', messages: [...start, { role: 'user', content: '我猜二十五' }], tools: guessNumberTools });
+    const step = await hub.model().step({ agent: 'main', messages: [{ role: 'system', content: '你是机器人。' }, { role: 'user', content: '你好' }], tools: guessNumberTools });
     expect(step).toMatchObject({ action: 'reply', args: { text: '好' } });
     await until(() => server.closedEarly > closed);
     expect(records.map((r) => r.error)).toEqual([undefined]);
+  });
+
+  it('the step that continues what the prewarm reads waits for it to end, then is sent', async () => {
+    const hub = new ModelHub();
+    hub.setModel('remote', createAdaptiveRemoteModel({ baseUrl: server.baseUrl, model: 'm2' }));
+    server.respond((body) => (body.stream === false ? { content: ' ', delayMs: 150 } : { content: '{"reply":{"text":"好"}}' }));
+    const n = server.requests.length;
+    const closed = server.closedEarly;
+    hub.prewarm('game:guess-number', start);
+    await until(() => server.requests.length > n);
+    await hub.model().step({ agent: 'game:guess-number', messages: [...start, { role: 'user', content: '我猜二十五' }], tools: guessNumberTools });
+    const [warm, asked] = server.requests.slice(n).filter((r) => r.body.model === 'm2');
+    expect(warm.body.stream).toBe(false);
+    expect(server.closedEarly).toBe(closed);
+    expect(asked.receivedAt).toBeGreaterThanOrEqual(warm.closedAt!);
   });
 
   it('sends nothing to a public cloud API, nor in a dialect that puts the schema into the system message, nor when switched off', async () => {
