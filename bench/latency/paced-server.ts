@@ -29,8 +29,8 @@
  * engine does its own (src/llm/engine-step.ts warmStep): under `prefix` its messages are read past
  * the common prefix and one token decoded; under `webllm` it is WebLLM's replay — the messages
  * before its last assistant message are read (in place when they continue the held conversation),
- * that message is decoded again at `decodeTps`, and the conversation is held as it ends; nothing to
- * do when it is held already or the messages do not end with an assistant message. Abandoned, it
+ * that message is decoded again at `decodeTps`, and the conversation up to it is held; nothing to
+ * do when it is held already or there is no assistant message. Abandoned, it
  * leaves what the rule leaves of an abandoned reply. Its answer is one space, sent when done.
  * Every chat request is logged with its agent, prompt and prefilled tokens, whether it was a
  * prewarm, and what the server wrote when (the first byte, the first sentence's last character, the end).
@@ -169,13 +169,15 @@ export async function startPacedServer(tok: Tokenizer): Promise<PacedServer> {
   async function prewarm(p: PacedProfile, slotKey: string, messages: ChatMessage[], entry: PacedRequest, release: () => void) {
     const { record } = entry;
     const prev = slots.get(slotKey);
-    const last = messages.at(-1);
     const replay = p.rule === 'webllm';
-    if (replay && (last?.role !== 'assistant' || !last.content || holds(tok, prev, messages))) {
+    // WebLLM's replay: up to the last assistant step (what follows it the next request adds).
+    const at = replay ? messages.findLastIndex((m) => m.role === 'assistant') : messages.length;
+    const last = replay ? messages[at] : undefined;
+    if (replay && (at < 1 || !last!.content || holds(tok, prev, messages.slice(0, at + 1)))) {
       release();
       return { json: ' ' };
     }
-    const asked = replay ? messages.slice(0, -1) : messages;
+    const asked = messages.slice(0, at);
     const prompt = tok.encode(renderChatML(asked));
     const { prefill, inPlace } = prefillAfter(tok, p.rule, prev, asked, prompt);
     const prefillMs = (prefill / p.prefillTps) * 1000;

@@ -93,6 +93,24 @@ describe('a chat turn in the middle of a game, on WebLLM', () => {
     expect(replay.decoded).toBe([...r2].length);
   });
 
+  it("a game start that ends with a note after its last step (a muted step's: what the child heard) is given back up to that step; the next request adds the note and continues in place", async () => {
+    const t = await webllm([r1, chat, r3], true);
+    const game = 'game:x';
+    const g1 = [gameSys, input('我猜五十')];
+    await t.hub.step({ agent: game, messages: g1, tools: [replyTool] });
+    const note = { role: 'user' as const, content: '{"note":"上面的回复来晚了，没有说出去。"}' };
+    const start = [...g1, { role: 'assistant' as const, content: r1 }, note];
+    t.hub.prewarm(game, start);
+    await t.hub.step({ agent: 'main', messages: [mainSys, { role: 'user', content: '你好' }], tools: [replyTool] });
+    await until(() => t.fake.log.length === 3 && !t.hub.prewarming, 'the replay');
+    expect(t.fake.log[2].messages.map((m) => m.content)).toEqual(g1.map((m) => m.content));
+    const g2 = [...start, input('我猜七十')];
+    await t.hub.step({ agent: game, messages: g2, tools: [replyTool] });
+    expect(t.fake.log.at(-1)!.inPlace).toBe(true);
+    // Only the note and the new words are read.
+    expect(t.fake.log.at(-1)!.prefill).toBe(renderChatML(g2).length - renderChatML(start.slice(0, -1)).length);
+  });
+
   it("no re-read when the main agent hands the words to the game (its step is no final reply): the game's step follows at once", async () => {
     const t = await playWithChat(true, 'send_message');
     expect(t.fake.log).toHaveLength(4);
