@@ -20,11 +20,18 @@
  */
 import type { ChatMessage } from '../core/llm/types.ts';
 import type { OutputMode } from '../core/llm/output-modes.ts';
-import type { RemoteConfig } from './remote-openai.ts';
 import { chatCompletionsUrl, isHomeEndpoint } from '../core/llm/remote-endpoint.ts';
 import { ollamaChatUrl } from '../core/llm/structured-output.ts';
 
-type RemotePrewarmConfig = Pick<RemoteConfig, 'baseUrl' | 'model' | 'apiKey' | 'disableThinking' | 'prewarm'>;
+/** What a prewarm needs of the remote settings (RemoteConfig's fields of the same names). */
+export interface RemotePrewarmConfig {
+  baseUrl: string;
+  model: string;
+  apiKey?: string;
+  disableThinking?: boolean;
+  /** Off: nothing is sent (default on). */
+  prewarm?: boolean;
+}
 
 /** The request a prewarm sends in `mode`: the step's address and messages, one token asked for. */
 export function prewarmRequest(mode: OutputMode, config: RemotePrewarmConfig, messages: ChatMessage[]): { url: string; body: Record<string, unknown> } {
