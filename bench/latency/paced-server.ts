@@ -36,7 +36,7 @@
  * prewarm, and what the server wrote when (the first byte, the first sentence's last character, the end).
  */
 import type { ChatMessage } from '../../src/core/llm/types.ts';
-import { agentOf, demoStep, toolsOf } from '../../tests/support/demo-brain-server.ts';
+import { agentOf, demoStep, isPrewarmBody as isPrewarm, toolsOf } from '../../tests/support/demo-brain-server.ts';
 import { startOpenAITestServer, type OpenAITestServer, type RecordedRequest } from '../../tests/support/openai-test-server.ts';
 import { CHATML, continuation } from '../../src/core/llm/continuation.ts';
 import { firstSentenceEnd, renderChatML, type Tokenizer } from './simulate.ts';
@@ -110,10 +110,6 @@ function oneEngine() {
     },
   };
 }
-
-/** A request for one token, not streamed: the app's prewarm (src/llm/remote-prewarm.ts). */
-const isPrewarm = (body: { stream?: unknown; max_tokens?: unknown; options?: { num_predict?: unknown } }) =>
-  body.stream === false && (body.max_tokens === 1 || body.options?.num_predict === 1);
 
 /** What a slot's last request left in the cache: its prompt and output, or what it got to before it was abandoned. */
 function cachedBy(tok: Tokenizer, s: SlotState, rule: CacheRule): { messages: ChatMessage[] | null; tokens: number[] } {
