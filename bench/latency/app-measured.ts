@@ -14,8 +14,8 @@
  *   `model_step` error other than the colour window; `colourCutShare` counts those apart);
  * - startFirstWordsS: p50 of the start turns' first non-waiting line;
  * - inPlaceShare, prefillTokensPerTurn: the game's requests in in-game turns, as the paced server
- *   counted them under the profile's cache rule; prefillAfterChatTokens: the in-game turn right
- *   after the chat turn.
+ *   counted them under the profile's cache rule (steps only: a prewarm is read while the child
+ *   thinks); prefillAfterChatTokens: the in-game turn right after the chat turn.
  */
 import { SAY } from '../../src/arcade/errors.ts';
 import { percentile } from './simulate.ts';
@@ -26,6 +26,8 @@ const waiting = (text: string) => WAITING.some((w) => w.includes(text.trim()));
 const s = (ms: number) => Math.round(ms) / 1000;
 const COLOUR = 'the colour window passed';
 const isGame = (agent: string) => agent.startsWith('game:') || agent.startsWith('studio:');
+/** A game's step (not a prewarm: that is read while the child thinks, not in the turn's wait). */
+const gameStep = (r: RawTurn['requests'][number]) => isGame(r.agent) && !r.prewarm;
 
 export interface MeasuredFigures {
   cueS: number | null;
@@ -63,9 +65,9 @@ function firstWords(t: RawTurn): number {
 export function measuredFigures(run: RawRun): MeasuredFigures {
   const inGame = run.turns.filter((t) => t.kind === 'message');
   const starts = run.turns.filter((t) => t.kind === 'start');
-  const gameReqs = inGame.flatMap((t) => t.requests.filter((r) => isGame(r.agent)));
+  const gameReqs = inGame.flatMap((t) => t.requests.filter(gameStep));
   const modelSentence = inGame.flatMap((t) => {
-    const at = t.requests.filter((r) => isGame(r.agent) && r.sentenceAt !== undefined).map((r) => r.sentenceAt!);
+    const at = t.requests.filter((r) => gameStep(r) && r.sentenceAt !== undefined).map((r) => r.sentenceAt!);
     return at.length ? [Math.min(...at) - t.actedAt] : [];
   });
   const afterChat = run.turns.flatMap((t, i) => (t.kind === 'chat' && run.turns[i + 1]?.kind === 'message' ? [run.turns[i + 1]] : []));
@@ -82,12 +84,12 @@ export function measuredFigures(run: RawRun): MeasuredFigures {
     startFirstWordsS: p(starts.map(firstWords), 50),
     inPlaceShare: gameReqs.length ? gameReqs.filter((r) => r.inPlace).length / gameReqs.length : null,
     prefillTokensPerTurn: gameReqs.reduce((n, r) => n + r.prefillTokens, 0) / Math.max(1, inGame.length),
-    prefillAfterChatTokens: afterChat.length ? afterChat.reduce((n, t) => n + t.requests.filter((r) => isGame(r.agent)).reduce((m, r) => m + r.prefillTokens, 0), 0) / afterChat.length : null,
+    prefillAfterChatTokens: afterChat.length ? afterChat.reduce((n, t) => n + t.requests.filter(gameStep).reduce((m, r) => m + r.prefillTokens, 0), 0) / afterChat.length : null,
     inGameTurns: inGame.length,
     modelSentenceTurns: modelSentence.length,
     startTurns: starts.length,
     gameRequests: gameReqs.length,
-    mainRequestsInGame: inGame.reduce((n, t) => n + t.requests.filter((r) => r.agent === 'main').length, 0),
+    mainRequestsInGame: inGame.reduce((n, t) => n + t.requests.filter((r) => r.agent === 'main' && !r.prewarm).length, 0),
   };
 }
 
@@ -105,10 +107,17 @@ export function targetsMet(f: MeasuredFigures, laptop: boolean): Record<string, 
   };
 }
 
-/** One line per turn of a run: what the child did, then each request as `agent prefilled/prompt tokens`, `*` when in place, `✗` when abandoned (`--per-turn`). */
+/**
+ * One line per turn of a run: what the child did, then each request as `agent prefilled/prompt
+ * tokens`, `*` when in place, `✗` when abandoned, `⏳N s` when it waited N s for the engine,
+ * `dropped` when abandoned before the engine took it; a prewarm as `warm:agent …` (`--per-turn`).
+ */
 export function perTurnLines(run: RawRun): string[] {
   return run.turns.map((t) => {
-    const reqs = t.requests.map((r) => `${r.agent.replace(/^(game|studio):/, '')} ${r.prefillTokens}/${r.promptTokens}${r.inPlace ? '*' : ''}${r.finished ? '' : '✗'}`);
+    const reqs = t.requests.map((r) => {
+      const waited = r.startedAt === undefined ? ' dropped' : r.startedAt - r.receivedAt > 500 ? ` ⏳${s(r.startedAt - r.receivedAt)} s` : '';
+      return `${r.prewarm ? 'warm:' : ''}${r.agent.replace(/^(game|studio):/, '')} ${r.prefillTokens}/${r.promptTokens}${r.inPlace ? '*' : ''}${r.finished || r.prewarm ? '' : '✗'}${waited}`;
+    });
     return `${t.game} ${t.kind} 「${t.words}」 | ${reqs.join(', ') || '—'}${t.cuts.length ? ` | cut: ${t.cuts.join('; ')}` : ''}`;
   });
 }

@@ -4,8 +4,16 @@
  * first), cutAborted (`?colour-cut=abort`: rules first, but a model step the colour window cut is
  * aborted — the app before a cut step finished muted), mutedWatched (`?muted=watched`: a cut step
  * finishes muted but keeps the stall watch of a step someone waits for, and is asked again from cold
- * after it — the app before muted steps ran in the background) and after (the app as it ships).
+ * after it — the app before muted steps ran in the background), noPrewarm (`?remote-prewarm=off`:
+ * the home computer's brain is not prewarmed — the app before src/llm/remote-prewarm.ts; the paced
+ * server stands for that brain) and after (the app as it ships).
  */
-export const APP_RUN_VARIANTS = ['before', 'cutAborted', 'mutedWatched', 'after'] as const;
+export const APP_RUN_VARIANTS = ['before', 'cutAborted', 'mutedWatched', 'noPrewarm', 'after'] as const;
 export type AppRunVariant = (typeof APP_RUN_VARIANTS)[number];
-export const VARIANT_QUERY: Record<AppRunVariant, string> = { before: '&rules-first=off', cutAborted: '&colour-cut=abort', mutedWatched: '&muted=watched', after: '' };
+export const VARIANT_QUERY: Record<AppRunVariant, string> = {
+  before: '&rules-first=off',
+  cutAborted: '&colour-cut=abort',
+  mutedWatched: '&muted=watched',
+  noPrewarm: '&remote-prewarm=off',
+  after: '',
+};

@@ -48,7 +48,21 @@ export interface RawTurn {
   actedAt: number;
   cueAt: number | null;
   lines: Array<{ text: string; at: number }>;
-  requests: Array<{ agent: string; promptTokens: number; prefillTokens: number; inPlace: boolean; receivedAt: number; firstContentAt?: number; sentenceAt?: number; sentenceReached: boolean; finished: boolean }>;
+  requests: Array<{
+    agent: string;
+    promptTokens: number;
+    prefillTokens: number;
+    inPlace: boolean;
+    receivedAt: number;
+    /** When the paced engine took it (unset: dropped while it waited for the request before it). */
+    startedAt?: number;
+    firstContentAt?: number;
+    sentenceAt?: number;
+    sentenceReached: boolean;
+    finished: boolean;
+    /** The app's prewarm (src/llm/remote-prewarm.ts), not a step. */
+    prewarm?: boolean;
+  }>;
   /** The app's trace: `model_step` errors in this turn (the budget or the colour window cut the model). */
   cuts: string[];
 }
@@ -139,16 +153,16 @@ test('the app measured at each profile, before and after the rules speak first',
           const acts = await page.evaluate(() => (window as unknown as BenchWindow).__bench.acts.length);
           await act();
           await page.waitForFunction((n) => (window as unknown as BenchWindow).__bench.acts.length > n, acts);
-          // Over once something other than a waiting line was said, no request of the turn is still
-          // open, the mic is idle, the game not busy, and nothing new was said for 1 s (the times
-          // themselves come from the page).
+          // Over once something other than a waiting line was said, no step of the turn is still
+          // open (a prewarm may read on while the child thinks), the mic is idle, the game not
+          // busy, and nothing new was said for 1 s (the times themselves come from the page).
           let quiet = 0;
           let seen = k;
           const started = Date.now();
           while (quiet < 1000 && Date.now() - started < 120_000) {
             await page.waitForTimeout(250);
             const now = await lines(page);
-            const open = paced.log.slice(r).some((q) => q.record.closedAt === undefined);
+            const open = paced.log.slice(r).some((q) => !q.prewarm && q.record.closedAt === undefined);
             const answered = now.slice(k).some((l) => !WAITING.some((w) => w.includes(l.text.trim())));
             if (now.length !== seen || !answered || open || !(await settled(page))) quiet = 0;
             else quiet += 250;
@@ -169,6 +183,8 @@ test('the app measured at each profile, before and after the rules speak first',
               prefillTokens: q.prefillTokens,
               inPlace: q.inPlace,
               receivedAt: q.record.receivedAt,
+              ...(q.startedAt === undefined ? {} : { startedAt: q.startedAt }),
+              ...(q.prewarm ? { prewarm: true } : {}),
               firstContentAt: q.record.firstContentAt,
               sentenceAt: q.record.markedAt ?? q.sentenceDueAt,
               sentenceReached: q.record.markedAt !== undefined,

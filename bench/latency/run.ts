@@ -220,6 +220,7 @@ export function runAppMeasured(argv: string[]) {
           before,
           cutAborted: side('cutAborted'),
           mutedWatched: side('mutedWatched'),
+          noPrewarm: side('noPrewarm'),
           after,
           targetsAfter: after ? targetsMet(after, p.short === 'laptop') : null,
           targetsBefore: before ? targetsMet(before, p.short === 'laptop') : null,
@@ -233,7 +234,8 @@ export function runAppMeasured(argv: string[]) {
 export const APP_MEASURED_NOTE =
   'Measured in the real app (the e2e test build, production-bundled) in /usr/bin/chromium against a local server paced at the profile rates (bench/latency/paced-server.ts; the demo brain decides each step). ' +
   "Times from the page's clock (the act's click, the thinking face's MutationObserver, the speech fake's startedAt, the app's trace for cuts) and the server's (the model's first sentence written). " +
-  'Left out: real speech time (the speech fake says 2 ms a character), a real engine\'s queue (an abandoned request here frees the server at once), the device\'s own CPU/GPU contention, the calibration and the prewarm.';
+  'One engine, one request at a time (a request waits for the one before it; WebLLM reads a prefill it began to the end even when abandoned); the app\'s prewarm is done as its engine would (WebLLM: the replay). ' +
+  'Left out: real speech time (the speech fake says 2 ms a character), the device\'s own CPU/GPU contention, the calibration.';
 
 const s = (x: number) => `${x.toFixed(2)} s`;
 const m = (x: number | null) => (x === null ? '—' : `${x.toFixed(2)} s`);

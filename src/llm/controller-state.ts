@@ -46,6 +46,8 @@ export interface ControllerDeps {
   stepTimeouts?: () => StepTimeouts;
   /** The turn budget in use (a local brain's measured wait is judged against its T2). */
   turnBudget?: () => TurnBudget;
+  /** Whether the home computer's brain is prewarmed (remote-prewarm.ts; default yes). */
+  remotePrewarm?: () => boolean;
   /** Checks a new self-hosted model file at its address (throws a ModelError saying what is wrong). */
   checkModelFile?: (url: string) => Promise<void>;
   /** Checks a new self-hosted WebLLM model folder (and library) at its address. */

@@ -83,9 +83,9 @@ export async function runStep(st: EngineState, deps: EngineDeps, c: EngineComple
 }
 
 /**
- * A prewarm: an engine that replays (WebLLM) is given back the conversation `c.messages` ends
- * with — the messages before its last step read, that step decoded again under a grammar that
- * admits only its text (at most one token per byte) — or nothing when it holds it already; any
+ * A prewarm: an engine that replays (WebLLM) is given back the conversation `c.messages` holds up
+ * to its last step — the messages before that step read, the step decoded again under a grammar
+ * that admits only its text (at most one token per byte) — or nothing when it holds it already; any
  * other engine reads `c.messages` and decodes one token under `c.schema`.
  */
 export async function warmStep(st: EngineState, deps: EngineDeps, c: EngineCompletion, signal: AbortSignal): Promise<void> {

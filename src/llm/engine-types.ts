@@ -99,9 +99,10 @@ export interface EngineLike {
   details?(): EngineDetails;
   /**
    * An engine that keeps one conversation and reuses its cache only for a request that extends it
-   * (WebLLM): what to send so that it holds `messages` (a request's start, ending with the
-   * assistant's step) — the messages before that step, and the step's exact text to decode again
-   * under `grammar`; null when it holds them already or cannot. Without it, a prewarm reads the
+   * (WebLLM): what to send so that it holds `messages` (a request's start) up to its last
+   * assistant step — the messages before that step, and the step's exact text to decode again
+   * under `grammar` (messages after it are left to the next request, which adds them); null when
+   * it holds that already or cannot. Without it, a prewarm reads the
    * messages and decodes one token (an engine that keeps the longest common prefix: llama.cpp).
    */
   replay?(messages: ChatMessage[]): { messages: ChatMessage[]; reply: string; grammar: string } | null;

@@ -369,7 +369,11 @@ export class ModelController {
 
   private async activateRemote(): Promise<void> {
     const r = this.state.settings.remote;
-    const built = await remoteBrain(r, { onModeChange: (m) => void this.saveMode(m), ...(this.deps.stepTimeouts ? { timeouts: this.deps.stepTimeouts } : {}) });
+    const built = await remoteBrain(r, {
+      onModeChange: (m) => void this.saveMode(m),
+      ...(this.deps.stepTimeouts ? { timeouts: this.deps.stepTimeouts } : {}),
+      prewarm: this.deps.remotePrewarm?.() ?? true,
+    });
     if ('problem' in built) {
       this.deps.hub.clearModel();
       this.set({ remoteProblem: built.problem });
@@ -386,6 +390,6 @@ export class ModelController {
 }
 
 /** The app's controller over the app's hub (the lead mounts ModelSettings with these). */
-export function createModelController(hub: ModelHub, demoModel: () => Promise<ChatModel>, opts: Pick<ControllerDeps, 'stepTimeouts' | 'turnBudget'> = {}): ModelController {
+export function createModelController(hub: ModelHub, demoModel: () => Promise<ChatModel>, opts: Pick<ControllerDeps, 'stepTimeouts' | 'turnBudget' | 'remotePrewarm'> = {}): ModelController {
   return new ModelController({ hub, webllm: () => createWebLlmProvider(), cpu: () => createCpuProvider(), demoModel, ...opts });
 }

@@ -113,8 +113,8 @@ export class ModelHub {
    * While nothing waits: reads `messages` into the engine's cache for the request that will start
    * with them (ChatModel.prewarm). Asked while a step still runs (a turn given up, its step still
    * stopping in the engine), it starts as soon as the queue is empty — unless another step comes
-   * first. Any step that comes stops it first, so a prewarm never delays a turn more than the
-   * engine takes to stop. The latest asked is the awaited request: when another agent's step ends
+   * first. Any step that comes stops it first, except the step that continues it (see `step`). The
+   * latest asked is the awaited request: when another agent's step ends
    * with its final reply (the main agent's chat turn in the middle of a game), it is asked again,
    * so an engine that holds one conversation (WebLLM) gets the game's back before its next turn.
    * Not the main agent's: it prewarms only while the arcade is idle, which another agent's step
@@ -134,15 +134,16 @@ export class ModelHub {
       return;
     }
     this.pendingWarm = undefined;
-    const w = { agent, ac: new AbortController() };
+    const ac = new AbortController();
+    const w = { agent, messages, ac, done: model.prewarm(agent, messages, ac.signal).catch(() => undefined) };
     this.warming = w;
-    void model.prewarm(agent, messages, w.ac.signal).finally(() => {
+    void w.done.finally(() => {
       if (this.warming === w) this.warming = undefined;
     });
   }
 
-  /** The running prewarm, stopped by the next step. */
-  private warming: { agent: string; ac: AbortController } | undefined;
+  /** The running prewarm, stopped by the next step (or finished first by the step that continues it). */
+  private warming: { agent: string; messages: ChatMessage[]; ac: AbortController; done: Promise<void> } | undefined;
   /** A prewarm asked for while a step ran: started when the queue is empty. */
   private pendingWarm: { agent: string; messages: ChatMessage[] } | undefined;
   /** The start of the request the agent that last asked for a prewarm awaits, until that agent steps. */
@@ -158,10 +159,17 @@ export class ModelHub {
   /**
    * Any step that comes stops the prewarm, and every step that runs in the background
    * (StepRequest.background: no one waits for its words), so a step someone waits for never queues
-   * behind one no one waits for.
+   * behind one no one waits for. The step that continues the prewarm — its agent's, its messages
+   * starting with the prewarm's — waits for the prewarm to end instead, then runs: an engine that
+   * holds one whole conversation (WebLLM) reads a prefill it began to the end even when stopped and
+   * keeps nothing of a stopped reply, so stopping would cost the read and throw it away; an engine
+   * that keeps the longest common prefix (llama.cpp) keeps what was read either way, so the wait
+   * costs it only the prewarm's one token.
    */
   step(req: StepRequest, whenNone?: () => Promise<ChatModel>): Promise<Step> {
-    this.warming?.ac.abort();
+    const warm = this.warming;
+    const finishing = warm && warm.agent === req.agent && continues(req.messages, warm.messages) ? warm.done : undefined;
+    if (!finishing) warm?.ac.abort();
     this.warming = undefined;
     this.pendingWarm = undefined;
     this.rewarmDue = false;
@@ -173,7 +181,11 @@ export class ModelHub {
     if (req.signal?.aborted) ac.abort();
     else req.signal?.addEventListener('abort', onAbort, { once: true });
     if (req.background) this.stoppable.set(req.background, ac);
-    const p = this.queue.run(() => this.run({ ...req, signal: ac.signal }, whenNone), { signal: ac.signal, label: req.agent });
+    const job = async () => {
+      if (finishing) await Promise.race([finishing, new Promise<void>((r) => (ac.signal.aborted ? r() : ac.signal.addEventListener('abort', () => r(), { once: true })))]);
+      return this.run({ ...req, signal: ac.signal }, whenNone);
+    };
+    const p = this.queue.run(job, { signal: ac.signal, label: req.agent });
     this.emit();
     return p.finally(() => {
       req.signal?.removeEventListener('abort', onAbort);
@@ -210,6 +222,11 @@ export class ModelHub {
     const s = this.status();
     for (const fn of this.listeners) fn(s);
   }
+}
+
+/** Whether `messages` start with every message of `start` (a request that continues what `start` read). */
+function continues(messages: readonly ChatMessage[], start: readonly ChatMessage[]): boolean {
+  return start.length > 0 && messages.length > start.length && start.every((m, i) => m.role === messages[i].role && m.content === messages[i].content);
 }
 
 /** The app's hub. */

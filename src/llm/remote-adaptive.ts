@@ -9,7 +9,7 @@ import { createChatModel, type ChatModelOptions, type StepProvider } from './dec
 import { probeOutputMode, type ProbeResult } from './dialect-probe.ts';
 import { createRemoteProvider, remoteStepOptions, type RemoteConfig, type RemoteDeps } from './remote-openai.ts';
 import { DEFAULT_MODE, type OutputMode } from '../core/llm/output-modes.ts';
-import type { ChatModel, ModelError } from '../core/llm/types.ts';
+import type { ChatMessage, ChatModel, ModelError } from '../core/llm/types.ts';
 
 export interface AdaptiveOptions {
   /** Called after a probe chose another mode (save it with the settings). */
@@ -37,6 +37,8 @@ export function createAdaptiveRemoteProvider(config: RemoteConfig, deps: RemoteD
     get mode() {
       return mode;
     },
+    // In the mode used now (after a switch to a mode that has none, nothing is sent); a failed prewarm is never probed.
+    ...(provider.prewarm ? { prewarm: async (messages: ChatMessage[], signal: AbortSignal) => provider.prewarm?.(messages, signal) } : {}),
     async complete(req) {
       try {
         return await provider.complete(req);

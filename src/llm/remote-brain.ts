@@ -15,6 +15,8 @@ export interface RemoteBrainOptions {
   /** The model found another output mode while answering. */
   onModeChange: (mode: OutputMode) => void;
   timeouts?: () => StepTimeouts;
+  /** Prewarm a home computer (remote-prewarm.ts; default yes). */
+  prewarm?: boolean;
 }
 
 export async function remoteBrain(r: RemoteSettings, opts: RemoteBrainOptions): Promise<{ model: ChatModel } | { problem: string }> {
@@ -22,5 +24,5 @@ export async function remoteBrain(r: RemoteSettings, opts: RemoteBrainOptions): 
   if (problem) return { problem: describeModelError(modelError(problem.code, problem.detail)).parent };
   const { createAdaptiveRemoteModel } = await import('./remote-adaptive.ts');
   const mode = r.probedFor === probedKey(r) ? r.mode : undefined;
-  return { model: createAdaptiveRemoteModel({ ...r, mode }, { onModeChange: opts.onModeChange, ...(opts.timeouts ? { timeouts: opts.timeouts } : {}) }) };
+  return { model: createAdaptiveRemoteModel({ ...r, mode, prewarm: opts.prewarm ?? true }, { onModeChange: opts.onModeChange, ...(opts.timeouts ? { timeouts: opts.timeouts } : {}) }) };
 }

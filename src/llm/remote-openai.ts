@@ -3,7 +3,7 @@
  * (Ollama, llama.cpp server, LM Studio, vLLM, cloud APIs). Streams SSE (or Ollama's NDJSON), asks
  * for the step schema in the server's structured-output dialect (`mode`, structured-output.ts;
  * picked by dialect-probe.ts), aborts on cancel, times out, and turns HTTP and network failures
- * into catalogue errors.
+ * into catalogue errors. A home computer's server is prewarmed (remote-prewarm.ts).
  */
 import type { ChatModelOptions, StepProvider } from './decide-step.ts';
 import { abortError, httpError, modelError } from './errors.ts';
@@ -12,6 +12,7 @@ import { chatCompletionsUrl, endpointProblem } from '../core/llm/remote-endpoint
 import { buildRequest, deltaFilter, stepText } from '../core/llm/structured-output.ts';
 import { DEFAULT_MODE, type OutputMode } from '../core/llm/output-modes.ts';
 import { DEFAULT_TURN_BUDGET, stepTimeouts } from '../core/arcade/turn-budget.ts';
+import { remotePrewarm } from './remote-prewarm.ts';
 
 export { chatCompletionsUrl, endpointProblem };
 
@@ -26,6 +27,8 @@ export interface RemoteConfig {
   disableThinking?: boolean;
   /** The structured-output dialect (default `json_schema_strict`). */
   mode?: OutputMode;
+  /** Reads the next request's start into a home computer's prompt cache ahead of it (remote-prewarm.ts; default on). */
+  prewarm?: boolean;
 }
 
 export interface RemoteDeps {
@@ -55,8 +58,10 @@ export function createRemoteProvider(config: RemoteConfig, deps: RemoteDeps = {}
   const pageUrl = deps.pageUrl ?? defaultPageUrl();
   const timeoutMs = config.timeoutMs ?? 60_000;
   const mode = config.mode ?? DEFAULT_MODE;
+  const prewarm = remotePrewarm(config, mode, doFetch);
   return {
     label: `远程接口：${config.model}`,
+    ...(prewarm ? { prewarm } : {}),
     async complete(req) {
       const problem = endpointProblem(config.baseUrl, pageUrl);
       if (problem) throw modelError(problem.code, problem.detail);

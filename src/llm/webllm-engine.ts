@@ -57,9 +57,12 @@ export class ContinuingEngine implements EngineLike {
   }
 
   replay(messages: ChatMessage[]): { messages: ChatMessage[]; reply: string; grammar: string } | null {
-    const last = messages.at(-1);
-    if (!this.chatml || last?.role !== 'assistant' || !last.content) return null;
-    const asked = messages.slice(0, -1);
+    // Up to the last step: what follows it (the note of what the child heard after a muted step) is
+    // the start of what the next request adds, folded into one new message then.
+    const at = messages.findLastIndex((m) => m.role === 'assistant');
+    const last = messages[at];
+    if (!this.chatml || at < 1 || !last.content) return null;
+    const asked = messages.slice(0, at);
     const h = this.held;
     if (h && h.reply === last.content && h.asked.length === asked.length && h.asked.every((m, i) => m.role === asked[i].role && m.content === asked[i].content)) return null;
     return { messages: asked, reply: last.content, grammar: literalGrammar(last.content) };

@@ -42,8 +42,14 @@ export function agentOf(messages: ChatMessage[], tools: ToolSpec[]): string {
   return 'unknown';
 }
 
-/** The demo brain's step for one chat-completion request body, as the JSON text a model would write. */
+/** The app's prewarm of a home computer (src/llm/remote-prewarm.ts): one token asked for, not streamed. */
+export function isPrewarmBody(body: { stream?: unknown; max_tokens?: unknown; options?: { num_predict?: unknown } }): boolean {
+  return body.stream === false && (body.max_tokens === 1 || body.options?.num_predict === 1);
+}
+
+/** The demo brain's step for one chat-completion request body, as the JSON text a model would write (a prewarm: one space, nothing decided). */
 export async function demoStep(body: { messages: ChatMessage[] }): Promise<string> {
+  if (isPrewarmBody(body)) return ' ';
   return demoStepWith(body.messages, toolsOf(body as never));
 }
 

@@ -38,3 +38,27 @@ export function endpointProblem(baseUrl: string, pageUrl?: string): { code: 'mod
     return { code: 'model_remote_mixed_content', detail: `${url.origin} 是 http 地址，本页面是 https` };
   return undefined;
 }
+
+/**
+ * Whether `baseUrl` is a computer in the family's own network — loopback, the private IPv4 ranges
+ * (10/8, 172.16/12, 192.168/16), link-local (169.254/16, fe80::/10), the shared range Tailscale and
+ * carrier NAT use (100.64/10), IPv6 unique-local (fc00::/7), a `.local`/`.lan`/`.home.arpa`/`.internal`
+ * name or a name without a dot (`mypc`) — and not a public host (a cloud API, a domain on the
+ * internet). The remote brain prewarms only such a computer (remote-prewarm.ts).
+ */
+export function isHomeEndpoint(baseUrl: string): boolean {
+  let host: string;
+  try {
+    host = new URL(chatCompletionsUrl(baseUrl)).hostname.toLowerCase().replace(/^\[|\]$/g, '').replace(/\.$/, '');
+  } catch {
+    return false;
+  }
+  if (isLoopbackHost(host)) return true;
+  const v4 = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.exec(host);
+  if (v4) {
+    const [a, b] = [Number(v4[1]), Number(v4[2])];
+    return a === 10 || (a === 172 && b >= 16 && b <= 31) || (a === 192 && b === 168) || (a === 169 && b === 254) || (a === 100 && b >= 64 && b <= 127);
+  }
+  if (host.includes(':')) return /^f[cd][0-9a-f]{2}:/.test(host) || /^fe[89ab][0-9a-f]:/.test(host);
+  return !host.includes('.') || /\.(local|lan|home\.arpa|internal)$/.test(host);
+}

@@ -10,6 +10,7 @@ import { stepTimeouts } from '../../core/arcade/turn-budget.ts';
 import type { ChatModel } from '../../core/llm/types.ts';
 import type { GameDeclaration } from '../../core/protocol/declaration.ts';
 import { followLocalModel } from '../../trace/offline-ready.ts';
+import { testSwitch } from './browser.ts';
 
 export interface Brain {
   controller: ModelController;
@@ -20,7 +21,12 @@ export interface Brain {
 }
 
 export function createBrain(hub: ModelHub): Brain {
-  const controller = createModelController(hub, () => import('../demo-brain.ts').then((m) => m.createDemoModel()), { stepTimeouts: () => stepTimeouts(turnBudget()), turnBudget });
+  const controller = createModelController(hub, () => import('../demo-brain.ts').then((m) => m.createDemoModel()), {
+    stepTimeouts: () => stepTimeouts(turnBudget()),
+    turnBudget,
+    // `?remote-prewarm=off`: the home computer is not prewarmed, as before it was.
+    remotePrewarm: () => !(__TEST_BUILD__ && testSwitch('remote-prewarm') === 'off'),
+  });
   let rulesModel: Promise<ChatModel> | null = null;
   void controller.init().catch((e) => console.error('model settings', e));
   followLocalModel(controller); // persistent storage when a model starts downloading

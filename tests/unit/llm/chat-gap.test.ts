@@ -93,13 +93,31 @@ describe('a chat turn in the middle of a game, on WebLLM', () => {
     expect(replay.decoded).toBe([...r2].length);
   });
 
+  it("a game start that ends with a note after its last step (a muted step's: what the child heard) is given back up to that step; the next request adds the note and continues in place", async () => {
+    const t = await webllm([r1, chat, r3], true);
+    const game = 'game:x';
+    const g1 = [gameSys, input('我猜五十')];
+    await t.hub.step({ agent: game, messages: g1, tools: [replyTool] });
+    const note = { role: 'user' as const, content: '{"note":"上面的回复来晚了，没有说出去。"}' };
+    const start = [...g1, { role: 'assistant' as const, content: r1 }, note];
+    t.hub.prewarm(game, start);
+    await t.hub.step({ agent: 'main', messages: [mainSys, { role: 'user', content: '你好' }], tools: [replyTool] });
+    await until(() => t.fake.log.length === 3 && !t.hub.prewarming, 'the replay');
+    expect(t.fake.log[2].messages.map((m) => m.content)).toEqual(g1.map((m) => m.content));
+    const g2 = [...start, input('我猜七十')];
+    await t.hub.step({ agent: game, messages: g2, tools: [replyTool] });
+    expect(t.fake.log.at(-1)!.inPlace).toBe(true);
+    // Only the note and the new words are read.
+    expect(t.fake.log.at(-1)!.prefill).toBe(renderChatML(g2).length - renderChatML(start.slice(0, -1)).length);
+  });
+
   it("no re-read when the main agent hands the words to the game (its step is no final reply): the game's step follows at once", async () => {
     const t = await playWithChat(true, 'send_message');
     expect(t.fake.log).toHaveLength(4);
     expect(t.last.inPlace).toBe(false);
   });
 
-  it("the game's next turn coming during the replay stops it; the turn is answered (read from the start)", async () => {
+  it("the game's next turn coming during the replay waits for it (WebLLM reads a begun prefill to the end anyway) and continues it in place", async () => {
     const t = await webllm([r1, chat, r3], true);
     const game = 'game:x';
     const g1 = [gameSys, input('我猜五十')];
@@ -112,13 +130,15 @@ describe('a chat turn in the middle of a game, on WebLLM', () => {
     const g2 = [...g1, { role: 'assistant' as const, content: r1 }, input('我猜七十')];
     const answered = t.hub.step({ agent: game, messages: g2, tools: [replyTool] });
     await new Promise((r) => setTimeout(r, 0));
+    // The turn's step waits behind the replay: it is not sent while the replay reads.
+    expect(t.fake.log).toHaveLength(3);
     release();
     const step = await answered;
-    expect(t.fake.log[2].finish).toBe('abort');
+    expect(t.fake.log[2].finish).toBe('stop');
     expect(step.args).toEqual({ text: '60 猜对啦！' });
     expect(t.hub.prewarming).toBe(false);
-    expect(t.fake.log.at(-1)!.inPlace).toBe(false);
-    expect(t.fake.log.at(-1)!.prefill).toBe(renderChatML(g2).length);
+    expect(t.fake.log.at(-1)!.inPlace).toBe(true);
+    expect(t.fake.log.at(-1)!.prefill).toBe(renderChatML([input('我猜七十')]).length);
   });
 });
 
