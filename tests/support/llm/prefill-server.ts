@@ -17,7 +17,12 @@ export function prefillServer(o: { charsPerS: number; answer: string; stall?: (n
   const now = o.now ?? Date.now;
   const held: string[] = [];
   const seen: PrefillServer['seen'] = [];
-  const uncached = (text: string) => text.length - Math.max(0, ...held.map((h) => { let i = 0; while (i < h.length && h[i] === text[i]) i++; return i; }));
+  const shared = (a: string, b: string) => {
+    let i = 0;
+    while (i < a.length && a[i] === b[i]) i++;
+    return i;
+  };
+  const uncached = (text: string) => text.length - Math.max(0, ...held.map((h) => shared(h, text)));
   return {
     label: 'prefill-server',
     seen,
