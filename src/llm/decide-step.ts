@@ -62,6 +62,34 @@ export interface ChatModelOptions extends RetryOptions {
 
 const ECHO_LIMIT = 400;
 
+/**
+ * One attempt's watch and the handler of its pieces. In the background (no one waits for the
+ * words): no stall limits and no deadline. Otherwise the first piece is given the time the server
+ * needs to read what it does not hold yet (at its pace; longer after tries that heard nothing), and
+ * when it comes it measures the pace. A watched model needs every piece (a stall is silence);
+ * otherwise only a streaming caller does.
+ */
+function watchAttempt(req: StepRequest, messages: ChatMessage[], attempt: number, o: { opts: ChatModelOptions; pace?: PrefillPace; silent: number; now: () => number }) {
+  const { pace, now } = o;
+  const base = req.background?.aborted ? undefined : o.opts.timeouts?.();
+  const text = pace ? promptText(messages) : '';
+  const uncached = pace?.uncached(text) ?? 0;
+  const limits = base && pace ? pace.limits(base, uncached, o.silent) : base;
+  const watch = new AttemptWatch(limits, req.deadline, req.signal, now, req.background);
+  const sentAt = now();
+  let first = true;
+  const onDelta =
+    req.onStream || pace
+      ? (delta: string) => {
+          if (first) pace?.firstPiece(text, uncached, now() - sentAt);
+          first = false;
+          watch.alive();
+          req.onStream?.(delta, attempt);
+        }
+      : undefined;
+  return { watch, onDelta, heard: () => !first };
+}
+
 export function createChatModel(provider: StepProvider, opts: ChatModelOptions = {}): ChatModel {
   const defaultRetries = opts.maxRetries ?? 2;
   const transientRetries = opts.transientRetries ?? 2;
@@ -78,32 +106,16 @@ export function createChatModel(provider: StepProvider, opts: ChatModelOptions =
       let lastReason: string;
       let corrections = 0;
       let retried = 0;
+      /** Tries of this step that got no first piece before their limit. */
+      let silent = 0;
       /** Time left before the deadline (Infinity without one). */
       const left = () => (req.deadline === undefined ? Infinity : req.deadline - now());
       for (let attempt = 0; ; attempt++) {
         if (req.signal?.aborted) throw abortError();
         if (!req.background?.aborted && left() < MIN_ATTEMPT_MS) throw modelError('model_too_slow', `${req.agent}：这一轮的时间不够再问一次`);
-        // In the background (no one waits for the words): no stall limits and no deadline.
-        const base = req.background?.aborted ? undefined : opts.timeouts?.();
-        const text = pace ? promptText(messages) : '';
-        const uncached = pace?.uncached(text) ?? 0;
-        // The first piece is given the time the server needs to read what it does not hold yet.
-        const limits = base && pace ? pace.limits(base, uncached) : base;
-        const watch = new AttemptWatch(limits, req.deadline, req.signal, now, req.background);
-        const sentAt = now();
-        let first = true;
+        const { watch, onDelta, heard } = watchAttempt(req, messages, attempt, { opts, pace, silent, now });
         let raw: string;
         try {
-          // A watched model needs every piece (a stall is silence; the first one measures the pace); otherwise only a streaming caller does.
-          const onDelta =
-            req.onStream || pace
-              ? (delta: string) => {
-                  if (first) pace?.firstPiece(text, uncached, now() - sentAt);
-                  first = false;
-                  watch.alive();
-                  req.onStream?.(delta, attempt);
-                }
-              : undefined;
           raw = await provider.complete({
             ...req,
             messages,
@@ -117,6 +129,7 @@ export function createChatModel(provider: StepProvider, opts: ChatModelOptions =
         } catch (err) {
           if (req.signal?.aborted) throw abortError();
           const e = watch.expired ?? (isAbortError(err) ? modelError('model_remote_timeout', String(err)) : toModelError(err));
+          if (watch.expired && !heard()) silent++;
           const wait = backoffBefore(retried, opts);
           // In the background a failure is not asked again (a new try would read the prompt again from cold).
           if (isTransient(e) && !req.background?.aborted && retried < transientRetries && left() - wait >= MIN_ATTEMPT_MS) {

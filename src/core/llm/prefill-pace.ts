@@ -83,11 +83,15 @@ export class PrefillPace {
   /**
    * The limits of one attempt: the first-piece limit (and the whole attempt's, by as much) raised to
    * what the uncached prompt takes at this pace; never below `base`, so a server that truly stalls
-   * on a prompt it holds is still noticed as early as before.
+   * on a prompt it holds is still noticed as early as before. `silentTries`: earlier tries of the
+   * same step that got no first piece in their time.
    */
-  limits(base: StepTimeouts, uncached: number): StepTimeouts {
-    const expected = this.expectedFirstPieceMs(uncached);
-    if (expected === undefined || expected <= base.firstByteMs) return base;
-    return { firstByteMs: expected, idleMs: base.idleMs, totalMs: base.totalMs + (expected - base.firstByteMs) };
+  limits(base: StepTimeouts, uncached: number, silentTries = 0): StepTimeouts {
+    // Each try of this step that heard nothing before its limit doubles it: a stall is still asked
+    // again, and a prompt slower than the pace (or read before any pace) gets the time it showed it needs.
+    const widened = base.firstByteMs * 2 ** silentTries;
+    const limit = Math.max(widened, this.expectedFirstPieceMs(uncached) ?? 0);
+    if (limit <= base.firstByteMs) return base;
+    return { firstByteMs: limit, idleMs: base.idleMs, totalMs: base.totalMs + (limit - base.firstByteMs) };
   }
 }

@@ -3,7 +3,8 @@
  * (src/core/llm/prefill-pace.ts, used by src/llm/decide-step.ts): a slow but steady cold prefill
  * is waited for in one attempt, not cut and asked again from the start; a server that stalls on a
  * prompt it already holds is still noticed at the base limit and asked again; a prompt that cannot
- * be read within the turn is one attempt until the deadline, not three.
+ * be read within the turn is one attempt until the deadline, not three; before any pace, a try
+ * that heard nothing is asked again with twice the time.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createChatModel } from '../../../src/llm/decide-step.ts';
@@ -82,7 +83,7 @@ describe('the first-piece limit follows the prompt the server must read', () => 
     expect(server.seen).toHaveLength(2);
   });
 
-  it('with no pace measured yet (nothing answered) the limits are the turn budget\'s', async () => {
+  it('with no pace measured yet (nothing answered), silence is noticed at the budget\'s 8 s and asked again with twice the time', async () => {
     vi.useFakeTimers();
     const server = prefillServer({ charsPerS: 40, answer: GOOD, stall: () => true });
     const step = createChatModel(server, { backoffMs: [250, 800], timeouts: () => BASE }).step(req(main)).catch((e) => e);
@@ -90,6 +91,22 @@ describe('the first-piece limit follows the prompt the server must read', () => 
     expect(server.seen[0].req.signal?.aborted).toBe(true);
     await vi.advanceTimersByTimeAsync(DEADLINE_MS);
     expect((await step).code).toBe('model_too_slow');
+    // The second try was still open at the deadline (16 s); no third one.
+    expect(server.seen).toHaveLength(2);
+  });
+
+  it('a first prompt slower than the budget\'s limit, before any pace: cut once at 8 s, then read to the end within the turn', async () => {
+    vi.useFakeTimers();
+    const server = prefillServer({ charsPerS: 40, answer: GOOD });
+    const first: ChatMessage[] = [{ role: 'system', content: '你是陪孩子聊天的小机器人。'.repeat(26) }, { role: 'user', content: '你好' }];
+    const step = createChatModel(server, { backoffMs: [250, 800], timeouts: () => BASE }).step(req(first));
+    await vi.advanceTimersByTimeAsync(8100);
+    expect(server.seen[0].req.signal?.aborted).toBe(true);
+    // 10 s of reading from the second try's start (8.25 s): answered before the deadline (19.4 s).
+    await vi.advanceTimersByTimeAsync(11_000);
+    expect(server.seen[1].answered).toBe(true);
+    expect((await step).action).toBe('submit_guess');
+    expect(server.seen).toHaveLength(2);
   });
 });
 
