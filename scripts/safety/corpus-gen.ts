@@ -13,6 +13,7 @@ import { Converter } from 'opencc-js/cn2t';
 import { syllables } from '../../src/core/jev/pinyin.ts';
 import { isHan } from '../../src/core/jev/normalize.ts';
 import { SLOTS, TEMPLATES, type Label } from './templates.ts';
+import { SLOTS6, TEMPLATES6 } from './templates-round6.ts';
 
 export type Evasion = 'trad' | 'space' | 'pinyin' | 'homophone' | '-';
 
@@ -29,7 +30,7 @@ const pick = <T>(rand: () => number, xs: readonly T[]): T => xs[Math.floor(rand(
 
 export function fillTemplate(template: string, rand: () => number, depth = 0): string {
   return template.replace(/\{([A-Z0-9]+)\}/g, (_, slot: string) => {
-    const list = SLOTS[slot];
+    const list = SLOTS[slot] ?? SLOTS6[slot];
     if (!list) throw new Error(`unknown slot {${slot}}`);
     const v = pick(rand, list);
     return depth < 3 ? fillTemplate(v, rand, depth + 1) : v;
@@ -91,21 +92,20 @@ export function evade(text: string, kind: Evasion, rand: () => number, sounds: M
 
 const EVASIONS: Evasion[] = ['trad', 'space', 'pinyin', 'homophone'];
 
-export function generateCorpus(seed = 26): GeneratedLine[] {
-  const rand = seededRandom(seed);
+/** Every template of a list filled `weight` times (no line twice, `seen` shared), then a share written as evasions. */
+function generateFrom(templates: Array<[Label, string, number]>, first: number, rand: () => number, seen: Set<string>, soundsOf: (texts: string[]) => Map<string, string[]>): GeneratedLine[] {
   const plain: Array<{ label: Label; text: string; template: number }> = [];
-  const seen = new Set<string>();
-  for (const [index, [label, template, weight]] of TEMPLATES.entries()) {
+  for (const [index, [label, template, weight]] of templates.entries()) {
     let made = 0;
     for (let tries = 0; made < weight && tries < weight * 8; tries++) {
       const text = fillTemplate(template, rand).replace(/，，/g, '，').replace(/^，/, '');
       if (seen.has(text)) continue;
       seen.add(text);
-      plain.push({ label, text, template: index });
+      plain.push({ label, text, template: first + index });
       made++;
     }
   }
-  const sounds = homophoneIndex(plain.map((l) => l.text));
+  const sounds = soundsOf(plain.map((l) => l.text));
   return plain.map(({ label, text, template }) => {
     // A quarter of the unsafe lines and a sixth of the normal ones in an evasion's spelling.
     const share = label === 'normal' ? 1 / 6 : 1 / 4;
@@ -113,6 +113,22 @@ export function generateCorpus(seed = 26): GeneratedLine[] {
     const kind = pick(rand, EVASIONS);
     return { label, evasion: kind, text: evade(text, kind, rand, sounds), template };
   });
+}
+
+/**
+ * The first five rounds (./templates.ts) from `seed`, then the sixth (./templates-round6.ts) from a
+ * seed of its own, so that adding a round leaves the lines of the earlier ones as they were; the
+ * sixth round's sound-alikes come from the readings of all the plain lines.
+ */
+export function generateCorpus(seed = 26): GeneratedLine[] {
+  const seen = new Set<string>();
+  const earlierTexts: string[] = [];
+  const earlier = generateFrom(TEMPLATES, 0, seededRandom(seed), seen, (texts) => {
+    earlierTexts.push(...texts);
+    return homophoneIndex(texts);
+  });
+  const sixth = generateFrom(TEMPLATES6, TEMPLATES.length, seededRandom(seed + 1), seen, (texts) => homophoneIndex([...earlierTexts, ...texts]));
+  return [...earlier, ...sixth];
 }
 
 export const GENERATED_FILE = join(import.meta.dirname, '../../tests/safety/corpus/generated.tsv');

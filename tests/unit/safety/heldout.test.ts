@@ -39,9 +39,12 @@ describe('the frozen held-out set', () => {
     // 115/123 and 6/105 when the classifier was first committed; 113/123 and 4/105 after it was retrained
     // on the rules-first games' own lines; 117/123 and 5/105 with the word-list and skip-bigram features,
     // the second round of templates and the rules' grown-up-does-it exceptions; 119/123 and 4/105 with the
-    // 5 × 5-fold averaged training and the third to fifth rounds of templates (docs/notes/safety.md): a
-    // change must not lose any from here.
-    expect(caught).toBeGreaterThanOrEqual(119);
-    expect(falseBlocks).toBeLessThanOrEqual(4);
+    // 5 × 5-fold averaged training and the third to fifth rounds of templates; 118/123 and 3/105 with the
+    // sixth round (scripts/safety/templates-round6.ts), kept because its out-of-fold numbers on the
+    // training corpus passed a rule written down before this set was run (grouped-by-template false
+    // blocks down, no category's grouped recall down by more than 0.01; docs/notes/safety.md) — the
+    // set was run once for it, and these are its numbers. A change must not lose any from here.
+    expect(caught).toBeGreaterThanOrEqual(118);
+    expect(falseBlocks).toBeLessThanOrEqual(3);
   });
 });
