@@ -36,64 +36,65 @@ export interface StepToolsContext {
   unsafe: UnsafeCheck;
 }
 
+/** A tool whose one argument, `text`, is spoken through `stream` while the model writes it; `perform` decides on the whole line. */
+function speakingTool(
+  stream: SentenceStream<TruthProblem>,
+  tool: Pick<AgentTool, 'name' | 'description' | 'kind'> & { maxChars: number },
+  perform: (text: string) => unknown,
+): AgentTool {
+  return {
+    name: tool.name,
+    description: tool.description,
+    parameters: TEXT(tool.maxChars),
+    kind: tool.kind,
+    streamText: (text, attempt) => stream.update(text, attempt),
+    perform: (args) => perform(String(args.text)),
+  };
+}
+
 function sayTool(c: StepToolsContext): AgentTool {
   const { saying } = c.speech;
-  return {
-    name: SAY_ACTION,
-    description: SAY_DESCRIPTION,
-    parameters: TEXT(120),
-    kind: 'loop',
-    streamText: (text, attempt) => saying.update(text, attempt),
-    perform: (args) => {
-      const text = String(args.text);
-      const problem = saying.problemIn(text);
-      if (problem?.problem.claim.kind === UNSAFE) {
-        const drop = c.mutedStop();
-        if (drop) {
-          // Muted: said to no one and not kept (the round stays as the rules took it).
-          drop('a muted line the safety check would block');
-          throw new ToolError('muted');
-        }
-        // Not said (recorded for the parent); the turn goes on to its reply.
-        c.recordBlocked(problem.sentence, c.unsafe(problem.sentence), '');
-        saying.restart();
-        return { said: false, note: '这句话不适合小朋友，没有说出去；接着做这一轮的事' };
+  return speakingTool(saying, { name: SAY_ACTION, description: SAY_DESCRIPTION, maxChars: 120, kind: 'loop' }, (text) => {
+    const problem = saying.problemIn(text);
+    if (problem?.problem.claim.kind === UNSAFE) {
+      const drop = c.mutedStop();
+      if (drop) {
+        // Muted: said to no one and not kept (the round stays as the rules took it).
+        drop('a muted line the safety check would block');
+        throw new ToolError('muted');
       }
-      if (problem) {
-        c.refused(problem.problem);
-        throw new ToolError(truthCorrection(problem.problem));
-      }
-      saying.finish(text);
-      return { said: true };
-    },
-  };
+      // Not said (recorded for the parent); the turn goes on to its reply.
+      c.recordBlocked(problem.sentence, c.unsafe(problem.sentence), '');
+      saying.restart();
+      return { said: false, note: '这句话不适合小朋友，没有说出去；接着做这一轮的事' };
+    }
+    if (problem) {
+      c.refused(problem.problem);
+      throw new ToolError(truthCorrection(problem.problem));
+    }
+    saying.finish(text);
+    return { said: true };
+  });
 }
 
 function replyTool(c: StepToolsContext): AgentTool {
   const { replying } = c.speech;
-  return {
-    name: REPLY_ACTION,
-    description: REPLY_DESCRIPTION,
-    parameters: TEXT(200),
-    kind: 'boundary',
-    streamText: (text, attempt) => replying.update(text, attempt),
-    perform: (args) => {
-      let text = fitReplyText(String(args.text));
-      if (text === '' && replying.sent.length === 0) throw new ToolError('reply 需要一句话：text 是空的');
-      const problem = replying.problemIn(text);
-      if (problem) {
-        // Refused back to the model, or — after the retries, or at once for an unsafe line — the rules' own line instead.
-        const instead = c.refused(problem.problem, text);
-        if (instead === null) throw new ToolError(truthCorrection(problem.problem));
-        // '' when the rules have no line either: the turn fails (a fallback sentence) — nothing false is said.
-        if (instead === '') return '';
-        // The rules' line replaces what was written: only what was said already is not said again.
-        replying.restart();
-        text = instead;
-      }
-      return replying.finish(text) || NOTHING_MORE;
-    },
-  };
+  return speakingTool(replying, { name: REPLY_ACTION, description: REPLY_DESCRIPTION, maxChars: 200, kind: 'boundary' }, (written) => {
+    let text = fitReplyText(written);
+    if (text === '' && replying.sent.length === 0) throw new ToolError('reply 需要一句话：text 是空的');
+    const problem = replying.problemIn(text);
+    if (problem) {
+      // Refused back to the model, or — after the retries, or at once for an unsafe line — the rules' own line instead.
+      const instead = c.refused(problem.problem, text);
+      if (instead === null) throw new ToolError(truthCorrection(problem.problem));
+      // '' when the rules have no line either: the turn fails (a fallback sentence) — nothing false is said.
+      if (instead === '') return '';
+      // The rules' line replaces what was written: only what was said already is not said again.
+      replying.restart();
+      text = instead;
+    }
+    return replying.finish(text) || NOTHING_MORE;
+  });
 }
 
 /** After the colour window a step may only speak (to no one): a tool that would change the game is not performed. */

@@ -7,7 +7,8 @@
  * text one character per line, or a control smaller than 48×48 px (64×64 in the child's arcade);
  * screenshots of each are kept. In the arcade the latest lines of the conversation are in view,
  * whole, and a game's lines keep the game's name after it ends. The header: one row of at most 64 px
- * on a phone (its status line opens under it from 状态), nothing in it overlapping, at every size.
+ * at every size, nothing in it overlapping (on a phone and a tablet upright its status line opens
+ * under it from 状态).
  */
 import { expect, test, type Page, type TestInfo } from '@playwright/test';
 import { installSpeechFake } from './fakes/speech-fake.ts';
@@ -53,26 +54,30 @@ async function headerBoxes(page: Page): Promise<Array<{ id: string; left: number
 }
 
 /**
- * On a phone the header is one row (at most 64 px) of controls that do not overlap, and its status
- * line opens under it from 状态 (laid out whole, then closed again); on wider screens the line is in
- * the header itself. The brain button names the brain in use.
+ * At every size the header is one row (at most 64 px, its controls side by side) of controls that
+ * do not overlap. On a phone and a tablet upright its status line opens under it from 状态 (laid
+ * out whole, then closed again); on wider screens the line is in the header itself. The brain
+ * button names the brain in use.
  */
 async function headerFits(page: Page, size: string, info: TestInfo): Promise<void> {
   const header = page.getByTestId('app-header');
   const height = (await header.boundingBox())!.height;
   console.log(`[layout] header ${size}: ${Math.round(height)} px`);
+  expect(height, `header height at ${size}`).toBeLessThanOrEqual(64);
   const boxes = await headerBoxes(page);
   for (const a of boxes)
     for (const b of boxes)
-      if (a !== b) expect(a.right <= b.left + 0.5 || b.right <= a.left + 0.5 || a.bottom <= b.top + 0.5 || b.bottom <= a.top + 0.5, `${a.id} overlaps ${b.id}`).toBe(true);
+      if (a !== b) {
+        expect(a.right <= b.left + 0.5 || b.right <= a.left + 0.5 || a.bottom <= b.top + 0.5 || b.bottom <= a.top + 0.5, `${a.id} overlaps ${b.id}`).toBe(true);
+        expect(a.top < b.bottom && b.top < a.bottom, `${a.id} and ${b.id} in one row`).toBe(true);
+      }
   await expect(page.getByTestId('model-status')).toHaveText('大脑：规则大脑');
   const line = page.getByTestId('status-line');
-  if (size !== 'phone') {
+  if (size !== 'phone' && size !== 'portrait') {
     await expect(page.getByTestId('status-more')).toBeHidden();
     await expect(line).toBeVisible();
     return;
   }
-  expect(height).toBeLessThanOrEqual(64);
   await expect(line).toBeHidden();
   await page.getByTestId('status-more').click();
   await expect(line).toBeVisible();

@@ -3,7 +3,8 @@
  * - against a local OpenAI-compatible server paced like a slow tablet (3 s before the first byte,
  *   then 5 characters a second), every in-game turn of 猜数字, 你画我猜 (the drawing on the robot
  *   at every card's question) and a hand-made 恐龙问答 gets a truthful first sentence before the
- *   model's first byte; the model's late reply is never waited for (the colour window);
+ *   model's first byte; the model's late reply is never waited for (the colour window, pinned at
+ *   its shortest: the prefill outlasts the default window as well);
  * - back on the rules brain (no model at all), 猜数字 plays to its end without a request to the
  *   server (the rules brain playing 你画我猜 and a hand-made quiz to the end is games.spec.ts's and
  *   studio-play.spec.ts's: every e2e test plays with it unless it picks another brain).
@@ -15,13 +16,20 @@ import { expect, test, type Page } from '@playwright/test';
 import { startOpenAITestServer, type OpenAITestServer, type RecordedRequest } from '../support/openai-test-server.ts';
 import { agentOf, demoStep, toolsOf } from '../support/demo-brain-server.ts';
 import { DEMO_THEMES } from '../../src/studio/demo-decks.ts';
-import { openApp, spoken, type, useRemoteBrain, waitSpoken } from './support/child.ts';
+import { TURN_BUDGET_LIMITS } from '../../src/core/arcade/turn-budget.ts';
+import { openApp, pinColourWindow, spoken, type, useRemoteBrain, waitSpoken } from './support/child.ts';
 import { seedForSecrets } from './support/seeds.ts';
 import { byDrawingId } from './support/robot.ts';
 import { Parent } from './support/studio.ts';
 
 /** A slow tablet: the prefill before the first byte, then the decoding rate. */
 const SLOW_TABLET = { prefillMs: 3000, charsPerSecond: 5 };
+/**
+ * The colour window, the shortest the settings keep: the model's first byte comes after it either
+ * way (the prefill outlasts the default window too), so each built-in game's turn ends on the
+ * window 0.5 s after the rules' line instead of 2 s.
+ */
+const COLOUR_MS = TURN_BUDGET_LIMITS.colourMs.min;
 
 let server: OpenAITestServer;
 test.beforeAll(async () => {
@@ -170,6 +178,7 @@ test('the rules speak first on a slow tablet, in 猜数字, 你画我猜 and a h
   await watchLines(page);
 
   // ── the slow tablet's brain ──
+  await pinColourWindow(page, COLOUR_MS);
   await useRemoteBrain(page, server.baseUrl, 'slow-tablet');
   const guess = await playGuessNumber(page);
   const draw = await playDrawGuess(page);
