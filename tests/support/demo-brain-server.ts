@@ -48,7 +48,7 @@ export function isPrewarmBody(body: { stream?: unknown; max_tokens?: unknown; op
 }
 
 /** The demo brain's step for one chat-completion request body, as the JSON text a model would write (a prewarm: one space, nothing decided). */
-export async function demoStep(body: { messages: ChatMessage[] }): Promise<string> {
+export async function demoStep(body: { messages: ChatMessage[]; stream?: unknown; max_tokens?: unknown }): Promise<string> {
   if (isPrewarmBody(body)) return ' ';
   return demoStepWith(body.messages, toolsOf(body as never));
 }
