@@ -36,8 +36,8 @@
  * prewarm, and what the server wrote when (the first byte, the first sentence's last character, the end).
  */
 import type { ChatMessage } from '../../src/core/llm/types.ts';
-import { agentOf, demoStep, isPrewarmBody as isPrewarm, toolsOf } from '../../tests/support/demo-brain-server.ts';
-import { startOpenAITestServer, type OpenAITestServer, type RecordedRequest } from '../../tests/support/openai-test-server.ts';
+import { agentOf, demoStep, toolsOf } from '../../tests/support/demo-brain-server.ts';
+import { isPrewarmBody as isPrewarm, startOpenAITestServer, type OpenAITestServer, type RecordedRequest } from '../../tests/support/openai-test-server.ts';
 import { CHATML, continuation } from '../../src/core/llm/continuation.ts';
 import { firstSentenceEnd, renderChatML, type Tokenizer } from './simulate.ts';
 
@@ -152,7 +152,7 @@ export async function startPacedServer(tok: Tokenizer): Promise<PacedServer> {
   let slots = new Map<string, SlotState>();
   let engine = oneEngine();
   const log: PacedRequest[] = [];
-  const server: OpenAITestServer = await startOpenAITestServer();
+  const server: OpenAITestServer = await startOpenAITestServer(undefined, { prewarms: 'respond' });
 
   /** Frees the engine when the request's work is over: its connection closed, and under `webllm` not before its prefill ends. */
   const freeWhenOver = (record: RecordedRequest, prefillEndsAt: number, rule: CacheRule, release: () => void) =>

@@ -196,6 +196,9 @@ test('the rules speak first on a slow tablet, in 猜数字, 你画我猜 and a h
   await page.evaluate(() => (window as any).__agentcade.controller.chooseProvider('scripted'));
   await expect(page.getByTestId('model-status')).toContainText('规则大脑');
   const before = server.requests.length;
+  const warmed = server.prewarms.length;
   await playGuessNumber(page);
   expect(server.requests.length).toBe(before);
+  // Nor a prewarm: the home computer is no longer the brain.
+  expect(server.prewarms.length).toBe(warmed);
 });

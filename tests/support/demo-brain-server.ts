@@ -7,6 +7,7 @@
  */
 import { mainDemoPolicy } from '../../src/arcade/demo-policy.ts';
 import { stepJson } from '../../src/core/llm/step-format.ts';
+import { isPrewarmBody } from './openai-test-server.ts';
 import type { ChatMessage, JsonSchema, ScriptPolicy, Step, StepRequest, ToolSpec } from '../../src/core/llm/types.ts';
 import { studioDemoPolicies } from '../../src/studio/studio-demo-policies.ts';
 import { MANAGER_AGENT, helperAgent } from '../../src/core/studio/manager-tools.ts';
@@ -40,11 +41,6 @@ export function agentOf(messages: ChatMessage[], tools: ToolSpec[]): string {
   if (system.includes('总管')) return MANAGER_AGENT;
   if (tools.some((t) => t.name === 'list_games')) return 'main';
   return 'unknown';
-}
-
-/** The app's prewarm of a home computer (src/llm/remote-prewarm.ts): one token asked for, not streamed. */
-export function isPrewarmBody(body: { stream?: unknown; max_tokens?: unknown; options?: { num_predict?: unknown } }): boolean {
-  return body.stream === false && (body.max_tokens === 1 || body.options?.num_predict === 1);
 }
 
 /** The demo brain's step for one chat-completion request body, as the JSON text a model would write (a prewarm: one space, nothing decided). */

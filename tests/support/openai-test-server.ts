@@ -51,6 +51,13 @@ export interface OpenAITestServer {
   /** Base URL including `/v1`, e.g. `http://127.0.0.1:43121/v1`. */
   readonly baseUrl: string;
   readonly requests: RecordedRequest[];
+  /**
+   * The app's prewarms of a home computer (src/llm/remote-prewarm.ts: one token, not streamed),
+   * answered by the server itself with one space and kept apart from `requests`, so a test's script
+   * of steps and its counts of requests see the steps only — unless the server was started with
+   * `{ prewarms: 'respond' }`, which hands them to the responder and records them as requests.
+   */
+  readonly prewarms: RecordedRequest[];
   /** Replaces the responder for the following requests. */
   respond(fn: Responder): void;
   /** How many streams the client closed before the end (aborts seen by the server). */
@@ -88,10 +95,16 @@ const cors = {
   'Access-Control-Allow-Methods': 'GET, POST, OPTIONS',
 };
 
-export async function startOpenAITestServer(responder?: Responder): Promise<OpenAITestServer> {
+/** The app's prewarm of a home computer: one token asked for, not streamed. */
+export function isPrewarmBody(body: { stream?: unknown; max_tokens?: unknown; options?: { num_predict?: unknown } } | undefined): boolean {
+  return body?.stream === false && (body.max_tokens === 1 || body.options?.num_predict === 1);
+}
+
+export async function startOpenAITestServer(responder?: Responder, options: { prewarms?: 'apart' | 'respond' } = {}): Promise<OpenAITestServer> {
   let respond: Responder =
     responder ?? (() => ({ content: '{"reply":{"text":"你好，我是测试服务器。"}}' }));
   const requests: RecordedRequest[] = [];
+  const prewarms: RecordedRequest[] = [];
   let closedEarly = 0;
   let chatIndex = 0;
 
@@ -115,6 +128,13 @@ export async function startOpenAITestServer(responder?: Responder): Promise<Open
     }
     const path = (req.url ?? '').split('?')[0];
     const record: RecordedRequest = { method: req.method ?? '', path, headers: req.headers, body, receivedAt };
+    if (options.prewarms !== 'respond' && req.method === 'POST' && path === '/v1/chat/completions' && isPrewarmBody(body)) {
+      prewarms.push(record);
+      res.writeHead(200, { ...cors, 'Content-Type': 'application/json' });
+      res.end(JSON.stringify({ id: 'w1', object: 'chat.completion', model: 'test-model', choices: [{ index: 0, message: { role: 'assistant', content: ' ' }, finish_reason: 'length' }] }));
+      record.closedAt = Date.now();
+      return;
+    }
     requests.push(record);
     if (req.method === 'GET' && path === '/v1/models') {
       res.writeHead(200, { ...cors, 'Content-Type': 'application/json' });
@@ -191,6 +211,7 @@ export async function startOpenAITestServer(responder?: Responder): Promise<Open
   return {
     baseUrl: `http://127.0.0.1:${port}/v1`,
     requests,
+    prewarms,
     respond(fn) {
       respond = fn;
     },

@@ -14,7 +14,7 @@ import { guessNumberTools } from './fixtures.ts';
 
 let server: OpenAITestServer;
 beforeAll(async () => {
-  server = await startOpenAITestServer();
+  server = await startOpenAITestServer(undefined, { prewarms: 'respond' });
 });
 afterAll(() => server.close());
 
