@@ -7,9 +7,9 @@
  * is asked again after a short pause, once or twice, before anyone hears of it. Every attempt is
  * watched: the step's deadline (the turn's budget) always, and the per-attempt timeouts when the
  * model has them (a remote server: first piece, silence mid-answer, whole attempt); the first-piece
-limit follows the prompt the server must still read at the pace it was seen to read
-(src/core/llm/prefill-pace.ts), so a slow but steady cold prefill is waited for, not asked again
-from the start, while a stall on a prompt the server holds is noticed as early as before. No attempt
+ * limit follows the prompt the server must still read at the pace it was seen to read
+ * (src/core/llm/prefill-pace.ts), so a slow but steady cold prefill is waited for, not asked again
+ * from the start, while a stall on a prompt the server holds is noticed as early as before. No attempt
  * starts that could not finish before the deadline. A step in the background (StepRequest.background:
  * a game step the colour window muted) is not watched from then on — no stall limit, no deadline:
  * only its signal stops it (the hub stops it for any other step) — and is not asked again after a

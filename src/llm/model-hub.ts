@@ -8,6 +8,7 @@ import { modelError } from './errors.ts';
 import { exposeModel } from './model-port.ts';
 import { FifoQueue } from './request-queue.ts';
 import type { ChatMessage, ChatModel, Step, StepRequest } from '../core/llm/types.ts';
+import { sameMessage } from '../core/llm/continuation.ts';
 
 /** The main agent's steps and prewarms carry this agent name. */
 const MAIN_AGENT = 'main';
@@ -226,7 +227,7 @@ export class ModelHub {
 
 /** Whether `messages` start with every message of `start` (a request that continues what `start` read). */
 function continues(messages: readonly ChatMessage[], start: readonly ChatMessage[]): boolean {
-  return start.length > 0 && messages.length > start.length && start.every((m, i) => m.role === messages[i].role && m.content === messages[i].content);
+  return start.length > 0 && messages.length > start.length && start.every((m, i) => sameMessage(m, messages[i]));
 }
 
 /** The app's hub. */

@@ -27,7 +27,8 @@ export interface HeldConversation {
   reply: string;
 }
 
-const sameMessage = (a: ChatMessage, b: ChatMessage) => a.role === b.role && a.content === b.content;
+/** Two messages of the same role and text. */
+export const sameMessage = (a: ChatMessage, b: ChatMessage) => a.role === b.role && a.content === b.content;
 
 /**
  * One user message that renders as `tail` would, message by message (the template's role markers
