@@ -14,7 +14,7 @@ import {
 } from '@mlc-ai/web-llm';
 import { absoluteUrl, type EngineChunk, type EngineLike, type EngineModule, type LoadRequest } from './engine-service.ts';
 import { literalGrammar, stepGrammar } from './grammar.ts';
-import { CHATML, continuation, type HeldConversation } from '../core/llm/continuation.ts';
+import { CHATML, continuation, sameMessage, type HeldConversation } from '../core/llm/continuation.ts';
 import type { ChatMessage } from '../core/llm/types.ts';
 
 /**
@@ -64,7 +64,7 @@ export class ContinuingEngine implements EngineLike {
     if (!this.chatml || at < 1 || !last.content) return null;
     const asked = messages.slice(0, at);
     const h = this.held;
-    if (h && h.reply === last.content && h.asked.length === asked.length && h.asked.every((m, i) => m.role === asked[i].role && m.content === asked[i].content)) return null;
+    if (h && h.reply === last.content && h.asked.length === asked.length && h.asked.every((m, i) => sameMessage(m, asked[i]))) return null;
     return { messages: asked, reply: last.content, grammar: literalGrammar(last.content) };
   }
 
