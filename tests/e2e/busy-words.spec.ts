@@ -10,6 +10,9 @@ import { startRemoteGameServer, type GameLogic } from '../../examples/remote-gam
 import { deferred } from '../support/deferred.ts';
 import { idle, openApp, say, spoken, type, waitSpoken } from './support/child.ts';
 
+// The service worker registers here (playwright.config.ts blocks it by default): a tap on the mic offline, with the app kept by its service worker as in use.
+test.use({ serviceWorkers: 'allow' });
+
 test('a guess typed and a guess spoken while the game is still busy are both kept and judged afterwards', async ({ page }) => {
   // A game that draws for as long as the test wants: after its first sentence it stays busy with
   // the start until the test lets it go (the kept words wait in the arcade, whatever the game).

@@ -21,6 +21,9 @@ import { startFileServer, type FileServer } from '../support/file-server.ts';
 import { tinyGguf } from '../support/tiny-gguf.ts';
 import { startOpenAITestServer, type OpenAITestServer } from '../support/openai-test-server.ts';
 
+// The service worker registers here (playwright.config.ts blocks it by default): it checks whether the app claims offline play.
+test.use({ serviceWorkers: 'allow' });
+
 const NO_BRAIN = '我还没有大脑呢，请大人来帮我选一个大脑吧。';
 
 const GGUF = '/models/tiny-random.gguf';

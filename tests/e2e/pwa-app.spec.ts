@@ -9,6 +9,9 @@ import { firstVisitWithDemo, spoken } from './support/child.ts';
 import { enterPin, setUpAsParent } from './support/parent.ts';
 import { DEFAULT_SEED, expectSeedsPinned, guessNumberSecrets, halvingGuesses } from './support/seeds.ts';
 
+// The service worker registers here (playwright.config.ts blocks it by default): a game is played offline after one online visit.
+test.use({ serviceWorkers: 'allow' });
+
 // Every seed is pinned: 猜数字 thinks of SECRET (also after the offline reload: the fake starts again).
 const [SECRET] = guessNumberSecrets(DEFAULT_SEED);
 

@@ -3,6 +3,9 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
+// The service worker registers here (playwright.config.ts blocks it by default): this spec is about the installed app, its precache and its updates.
+test.use({ serviceWorkers: 'allow' });
+
 // The build the webServer serves (playwright.config.ts builds into .cache/dist-<port>).
 const PORT = Number(process.env.E2E_PORT ?? 4173);
 const DIST = resolve(import.meta.dirname, '../..', `.cache/dist-${PORT}`);

@@ -11,6 +11,9 @@ import { installSpeechFake, type SpeechFakeOptions } from './fakes/speech-fake.t
 import { firstVisitWithDemo } from './support/child.ts';
 import { openGrownUp, setUpAsParent } from './support/parent.ts';
 
+// The service worker registers here (playwright.config.ts blocks it by default): the status says whether the installed app plays offline.
+test.use({ serviceWorkers: 'allow' });
+
 // A service worker install precaches ~9 MB on a shared, slow machine.
 test.describe.configure({ timeout: 180_000 });
 
