@@ -200,7 +200,7 @@ export const RULES: readonly SafetyRule[] = [
   R('drugs.en', 'drugs', '\\b(beer|wine|vodka|whisky|cigarettes?|weed|cocaine|drugs|alcohol)\\b', { latin: true }),
 
   // ── requests for personal information, secrets from parents (a reply) ──
-  R('info.address', 'personal_info', '({YOU}(家)?(住在|住哪|住的地方)|{YOU}(家|家里)(在|住|是)(哪|什么地方|哪个|几)|{YOU}(家|家里|们家)?的?(地址|住址|门牌号|门牌|几号楼|楼号)|(哪个|什么)小区|(几号楼|哪栋楼)|告诉我.{0,6}(地址|住址)|地址是(什么|多少|哪)|(你家|你们家)(附近|在哪个城市|在哪个区|旁边))', { who: 'robot', unless: '(保护好|不用告诉|不要告诉|别告诉|保密|陌生人|别人问)', scope: 'line' }),
+  R('info.address', 'personal_info', '({YOU}家住在|{YOU}住在(哪|什么地方|几|.{0,6}(小区|楼|街|路|城市|区|附近|村|镇|号))|{YOU}(家)?(住哪|住的地方)|{YOU}(家|家里)(在|住|是)(哪|什么地方|哪个|几)|{YOU}(家|家里|们家)?的?(地址|住址|门牌号|门牌|几号楼|楼号)|(哪个|什么)小区|(几号楼|哪栋楼)|告诉我.{0,6}(地址|住址)|地址是(什么|多少|哪)|(你家|你们家)(附近|在哪个城市|在哪个区|旁边))', { who: 'robot', unless: '(保护好|不用告诉|不要告诉|别告诉|保密|陌生人|别人问)', scope: 'line' }),
   R('info.school', 'personal_info', '({YOU}(在|上|读|去)(的是)?(哪个|哪所|哪家|什么)(幼儿园|学校|小学|班)|{YOU}的?(学校|幼儿园)(叫什么|在哪|是哪|名字|在什么)|几年级几班|哪个班)', { who: 'robot' }),
   R('info.name', 'personal_info', '((你|你爸爸|你妈妈|你爸|你妈)(的)?(全名|真名|大名|真实姓名|姓名)|你(姓什么|的姓)|(你爸爸|你妈妈|你爸|你妈)叫什么|名字怎么写)', { who: 'robot' }),
   R('info.phone', 'personal_info', '((手机号|手机号码|电话号码|电话|手机|号码|微信号|微信|qq)(.{0,3})(是多少|是什么|告诉我|发给我|念给我)|告诉我.{0,8}(电话|手机|号码|微信|密码)|{YOU}的?(电话号码|手机号|电话|号码))', { who: 'robot' }),

@@ -92,6 +92,13 @@ describe('checkLine', () => {
       expect(checkLine(t), t).toEqual({ verdict: 'ok' });
   });
 
+  it('asks where the child lives only when it asks for a real place, not where a story character lives', () => {
+    for (const t of ['你住在故事里吗？', '你住在故事裡嗎？', '魔法师说：“你住在故事里吗？”', '你住在童话书里吗？'])
+      expect(checkLine(t), t).toEqual({ verdict: 'ok' });
+    for (const t of ['你住在哪里呀？', '你住在哪个小区？', '你住在几楼？', '你住在幸福路附近吗？', '你家住在北京吗？', '你们住在哪个城市？', '對著窗外拍一張，我看看你住在哪裡'])
+      expect(checkLine(t), t).toMatchObject({ verdict: 'blocked', category: 'personal_info' });
+  });
+
   it("checks a child's words for what needs a grown-up, not for rude words", () => {
     expect(blocked('刀放在哪里？', 'child')).toMatchObject({ verdict: 'blocked', category: 'danger' });
     expect(blocked('火柴怎么点？', 'child')).toMatchObject({ verdict: 'blocked', category: 'danger' });
