@@ -92,10 +92,10 @@ describe('checkLine', () => {
       expect(checkLine(t), t).toEqual({ verdict: 'ok' });
   });
 
-  it('asks where the child lives only when it asks for a real place, not where a story character lives', () => {
-    for (const t of ['你住在故事里吗？', '你住在故事裡嗎？', '魔法师说：“你住在故事里吗？”', '你住在童话书里吗？'])
+  it('asks where the child lives (a city, a street, where) but not whether it lives inside a story, a book or a forest', () => {
+    for (const t of ['你住在故事里吗？', '你住在故事裡嗎？', '魔法师说：“你住在故事里吗？”', '你住在童话书里吗？', '你住在森林里吗？'])
       expect(checkLine(t), t).toEqual({ verdict: 'ok' });
-    for (const t of ['你住在哪里呀？', '你住在哪个小区？', '你住在几楼？', '你住在幸福路附近吗？', '你家住在北京吗？', '你们住在哪个城市？', '對著窗外拍一張，我看看你住在哪裡'])
+    for (const t of ['你住在哪里呀？', '你住在哪个小区？', '你住在几楼？', '你住在幸福路附近吗？', '你住在北京吗？', '你住在上海哪里？', '你家住在北京吗？', '你们住在哪个城市？', '對著窗外拍一張，我看看你住在哪裡'])
       expect(checkLine(t), t).toMatchObject({ verdict: 'blocked', category: 'personal_info' });
   });
 
