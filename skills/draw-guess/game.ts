@@ -10,7 +10,7 @@ import { Skill } from '../../src/core/games/skill.ts';
 import { SkillAgent, ToolError, type AgentDeps, type GameTool, type SessionAnswer } from '../../src/games/skill-agent.ts';
 import type { Turn } from '../../src/core/games/turn.ts';
 import type { TruthRules, TurnResult } from '../../src/core/games/truth.ts';
-import type { Drawing } from '../../src/core/robot/types.ts';
+import type { DeviceResult, Drawing } from '../../src/core/robot/types.ts';
 import { ANIMALS } from './animals.ts';
 import { DEFAULT_CONFIG, DrawGuessGame, type Card, type DrawGuessConfig } from './rules.ts';
 import { animalsIn, truth } from './truth.ts';
@@ -121,12 +121,12 @@ export class DrawGuessAgent extends SkillAgent {
       name: 'start_game',
       description: `开一局新游戏（${g.total} 题）。`,
       parameters: NO_ARGS,
-      perform: async () => {
+      perform: () => {
         const restarted = g.phase === 'playing';
         g.start();
         this.asked();
-        const progress = await this.putProgress();
-        return { started: true, restarted, question: g.number, total: g.total, attempts: g.config.attempts, ...progress, next: 'show_drawing' };
+        this.putProgress();
+        return { started: true, restarted, question: g.number, total: g.total, attempts: g.config.attempts, next: 'show_drawing' };
       },
     };
     const endGame: GameTool = {
@@ -148,20 +148,26 @@ export class DrawGuessAgent extends SkillAgent {
     return [startGame, endGame];
   }
 
+  /** The progress card (question and score) on the robot's screen: the one device call both tools make. */
+  private showProgressCard(): Promise<DeviceResult> {
+    const g = this.game;
+    return this.device.showProgress({ current: g.number, total: g.total, label: `第 ${g.number} 题 · ${g.score} 分` });
+  }
+
   /**
    * A new question's progress on the robot's screen, put there by the tool that starts it
-   * (start_game, next_question: one step less before the drawing). A robot that could not show it
-   * never stops the game: the result says so.
+   * (start_game, next_question: one step less before the drawing). It is not waited for: the
+   * device runs pictures one at a time in call order, so the drawing still comes after it, and the
+   * start's line is said while it is drawn. A robot that could not show it never stops the game:
+   * the failure goes to the trace.
    */
-  private async putProgress(): Promise<Record<string, unknown>> {
-    const g = this.game;
-    try {
-      const r = await this.device.showProgress({ current: g.number, total: g.total, label: `第 ${g.number} 题 · ${g.score} 分` });
-      return r.device_completed ? {} : { progress_shown: false };
-    } catch (e) {
-      this.record('error', 'show_progress', { error: String(e) });
-      return { progress_shown: false };
-    }
+  private putProgress(): void {
+    this.showProgressCard().then(
+      (r) => {
+        if (!r.device_completed) this.record('error', 'show_progress', { error: r.error ?? 'not_completed' });
+      },
+      (e: unknown) => this.record('error', 'show_progress', { error: String(e) }),
+    );
   }
 
   /** The question's picture and the progress on the robot's screen. */
@@ -197,7 +203,7 @@ export class DrawGuessAgent extends SkillAgent {
       description: '在屏幕上显示第几题和得分。',
       parameters: NO_ARGS,
       perform: async () => {
-        const result = await this.device.showProgress({ current: g.number, total: g.total, label: `第 ${g.number} 题 · ${g.score} 分` });
+        const result = await this.showProgressCard();
         // The question, total and score are the state's (the round's state line): only what the robot did.
         return { device_completed: result.device_completed, ...(result.error ? { error: result.error } : {}) };
       },
@@ -212,11 +218,11 @@ export class DrawGuessAgent extends SkillAgent {
       name: 'next_question',
       description: '进入下一题。',
       parameters: NO_ARGS,
-      perform: async () => {
+      perform: () => {
         g.next();
         this.asked();
-        const progress = await this.putProgress();
-        return { question: g.number, ...progress, next: 'show_drawing' };
+        this.putProgress();
+        return { question: g.number, next: 'show_drawing' };
       },
     };
     return nextQuestion;

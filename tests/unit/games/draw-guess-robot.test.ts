@@ -9,8 +9,8 @@ import { GameSessions } from '../../../src/games/game-sessions.ts';
 import { DrawGuessAgent, STUCK_LINE } from '../../../skills/draw-guess/game.ts';
 import { policy } from '../../../skills/draw-guess/demo.ts';
 import type { Card } from '../../../skills/draw-guess/rules.ts';
-import type { DevicePort, DeviceResult, Drawing } from '../../../src/core/robot/types.ts';
-import { ctx, FakeDevice, scriptedRecording, send } from './helpers.ts';
+import type { DevicePort, DeviceResult, Drawing, Progress } from '../../../src/core/robot/types.ts';
+import { ctx, deferred, FakeDevice, RecordingTrace, scriptedRecording, send } from './helpers.ts';
 import { gameInput, type GameInput, type GameReply } from '../../../src/core/protocol/game-protocol.ts';
 import { drawingOn, outputRig, tick } from '../robot/harness.ts';
 
@@ -73,6 +73,45 @@ describe('你画我猜 and a drawing the robot could not finish', () => {
     const r = await send(play(device), 'start', '玩你画我猜');
     expect(r.intermediate).not.toContain(STUCK_LINE);
     expect(r.reply.text).toMatch(new RegExp(`^${INTRO}机器人今天画不出这幅画`));
+  });
+});
+
+/** A device whose progress card is still being drawn until the test says it is done. */
+class SlowProgressDevice extends FakeDevice {
+  readonly progressDone = deferred<DeviceResult>();
+  override async showProgress(progress: Progress): Promise<DeviceResult> {
+    await super.showProgress(progress);
+    return this.progressDone.promise;
+  }
+}
+
+describe('你画我猜 and the progress card', () => {
+  it('the start line is said, and the turn ends, while the progress card is still being drawn', async () => {
+    const device = new SlowProgressDevice();
+    // The card finishes only after the turn: a start that waited for it would never end.
+    const r = await send(play(device), 'start', '我们玩你画我猜吧');
+    device.progressDone.resolve({ device_completed: true });
+    expect(r.intermediate[0]).toBe(INTRO);
+    expect(r.reply.text).toBe(`${INTRO}画好啦！第 1 题，这是什么动物呀？说出它的名字就行！`);
+    // Still in order on the device: the progress card first, then the drawing.
+    expect(device.calls.map((c) => c.op)).toEqual(['showProgress', 'showDrawing']);
+  });
+
+  it('a progress card the robot could not show never stops the game: the trace says so', async () => {
+    const device = new SlowProgressDevice();
+    const trace = new RecordingTrace();
+    const { model } = scriptedRecording('game:draw-guess', policy);
+    const game = new GameSessions({
+      create: () => new DrawGuessAgent({ model, device, random: inOrder, trace }, { deck: DECK }),
+      device,
+      source: 'game:test',
+    });
+    const r = await send(game, 'start', '我们玩你画我猜吧');
+    device.progressDone.reject(new Error('robot unplugged'));
+    await Promise.resolve();
+    await Promise.resolve();
+    expect(r.reply.text).toContain('第 1 题');
+    expect(trace.events.some((e) => e.kind === 'error' && e.name === 'show_progress')).toBe(true);
   });
 });
 
