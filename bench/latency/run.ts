@@ -221,6 +221,7 @@ export function runAppMeasured(argv: string[]) {
           cutAborted: side('cutAborted'),
           mutedWatched: side('mutedWatched'),
           noPrewarm: side('noPrewarm'),
+          noTraits: side('noTraits'),
           after,
           targetsAfter: after ? targetsMet(after, p.short === 'laptop') : null,
           targetsBefore: before ? targetsMet(before, p.short === 'laptop') : null,

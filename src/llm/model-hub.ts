@@ -7,7 +7,7 @@
 import { modelError } from './errors.ts';
 import { exposeModel } from './model-port.ts';
 import { FifoQueue } from './request-queue.ts';
-import type { ChatMessage, ChatModel, Step, StepRequest } from '../core/llm/types.ts';
+import { DEFAULT_TRAITS, type ChatMessage, type ChatModel, type EngineTraits, type Step, type StepRequest } from '../core/llm/types.ts';
 import { sameMessage } from '../core/llm/continuation.ts';
 
 /** The main agent's steps and prewarms carry this agent name. */
@@ -96,8 +96,14 @@ export class ModelHub {
         return hub.label;
       },
       step: (req) => this.step(req, whenNone),
+      traits: () => this.traits(),
       prewarm: async (agent, messages) => this.prewarm(agent, messages),
     };
+  }
+
+  /** What the selected provider's engine does with a prompt (none selected: DEFAULT_TRAITS). */
+  async traits(): Promise<EngineTraits> {
+    return (await this.current?.model.traits?.()) ?? DEFAULT_TRAITS;
   }
 
   /**
