@@ -197,13 +197,17 @@ export class ModelHub {
    * behind one no one waits for. The step that continues the prewarm — its agent's, its messages
    * starting with the prewarm's — waits for the prewarm to end instead, then runs: an engine that
    * holds one whole conversation (WebLLM) reads a prefill it began to the end even when stopped and
-   * keeps nothing of a stopped reply, so stopping would cost the read and throw it away; an engine
-   * that keeps the longest common prefix (llama.cpp) keeps what was read either way, so the wait
-   * costs it only the prewarm's one token.
+   * keeps nothing of a stopped reply, so stopping would cost the read and throw it away (a server
+   * of unknown traits is waited for too). The CPU engine (EngineTraits: cuts a prefill, keeps
+   * prompts apart) keeps what was read when stopped, so there the prewarm is stopped and the step
+   * reads on at once: a wait would hold the step, and a prewarm a step waits for is no longer
+   * stopped by the next one.
    */
   step(req: StepRequest, whenNone?: () => Promise<ChatModel>): Promise<Step> {
     const warm = this.warming;
-    const finishing = warm && warm.agent === req.agent && continues(req.messages, warm.messages) ? warm.done : undefined;
+    // Not on the CPU engine (cuts a prefill, keeps each prompt apart): it keeps what was read, and the step reads on at once.
+    const local = this.engine.cutsPrefill && this.engine.keepsPromptsApart;
+    const finishing = warm && !local && warm.agent === req.agent && continues(req.messages, warm.messages) ? warm.done : undefined;
     if (!finishing) warm?.ac.abort();
     this.warming = undefined;
     this.pendingWarm = undefined;

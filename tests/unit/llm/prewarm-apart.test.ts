@@ -146,3 +146,25 @@ describe('the main agent in a game, on an engine that keeps prompts apart', () =
     }
   });
 });
+
+describe('a step that continues a running prewarm, on an engine that cuts a prefill and keeps prompts apart', () => {
+  it('stops the prewarm and is sent at once (the engine keeps what was read); on WebLLM it waits for it', async () => {
+    for (const [traits, waits] of [
+      [APART, false],
+      [{ cutsPrefill: false, keepsPromptsApart: false }, true],
+    ] as const) {
+      const hub = new ModelHub();
+      const t = heldWarms(traits);
+      hub.setModel('cpu', t.model);
+      await Promise.resolve();
+      hub.prewarm('main', sys('m'));
+      const step = hub.step({ agent: 'main', messages: [...sys('m'), { role: 'user', content: 'u' }], tools: [] });
+      await until(() => t.log.length > 1 || waits, 'the step');
+      await new Promise((r) => setTimeout(r, 0));
+      expect(t.log).toEqual(waits ? ['prewarm main'] : ['prewarm main', 'stopped main', 'step main']);
+      t.open[0].end();
+      await step;
+      expect(t.log.at(-1)).toBe('step main');
+    }
+  });
+});
