@@ -6,14 +6,23 @@
  * finishes muted but keeps the stall watch of a step someone waits for, and is asked again from cold
  * after it — the app before muted steps ran in the background), noPrewarm (`?remote-prewarm=off`:
  * the home computer's brain is not prewarmed — the app before src/llm/remote-prewarm.ts; the paced
- * server stands for that brain) and after (the app as it ships).
+ * server stands for that brain), noTraits (the app not told what the engine the paced server
+ * stands for does with a prompt: every muted step is cancelled by the next turn, the main agent is
+ * prewarmed only while the arcade is idle — the app before it read EngineTraits) and after (the
+ * app as it ships, told the profile's engine: `?engine-traits=webllm|llamacpp`, ENGINE_QUERY).
  */
-export const APP_RUN_VARIANTS = ['before', 'cutAborted', 'mutedWatched', 'noPrewarm', 'after'] as const;
+export const APP_RUN_VARIANTS = ['before', 'cutAborted', 'mutedWatched', 'noPrewarm', 'noTraits', 'after'] as const;
 export type AppRunVariant = (typeof APP_RUN_VARIANTS)[number];
 export const VARIANT_QUERY: Record<AppRunVariant, string> = {
   before: '&rules-first=off',
   cutAborted: '&colour-cut=abort',
   mutedWatched: '&muted=watched',
   noPrewarm: '&remote-prewarm=off',
+  noTraits: '',
   after: '',
 };
+
+/** The test build's switch that tells the app which engine the paced server stands for (every variant but noTraits). */
+export function engineQuery(variant: AppRunVariant, rule: 'webllm' | 'prefix'): string {
+  return variant === 'noTraits' ? '' : `&engine-traits=${rule === 'webllm' ? 'webllm' : 'llamacpp'}`;
+}

@@ -30,7 +30,7 @@ import { startPacedServer, type PacedProfile } from './paced-server.ts';
 import { writeFileSync } from 'node:fs';
 import type { Page } from '@playwright/test';
 
-import { APP_RUN_VARIANTS, VARIANT_QUERY, type AppRunVariant } from './app-variants.ts';
+import { APP_RUN_VARIANTS, engineQuery, VARIANT_QUERY, type AppRunVariant } from './app-variants.ts';
 
 export interface BenchConfig {
   profiles: PacedProfile[];
@@ -141,7 +141,7 @@ test('the app measured at each profile, before and after the rules speak first',
 
     for (const profile of cfg.profiles)
       for (const variant of cfg.variants ?? APP_RUN_VARIANTS) {
-        await page.goto(`/?e2e${VARIANT_QUERY[variant]}#arcade`);
+        await page.goto(`/?e2e${VARIANT_QUERY[variant]}${engineQuery(variant, profile.rule)}#arcade`);
         await page.waitForFunction(() => '__agentcade' in window);
         await watch(page);
         paced.reset(profile);

@@ -181,7 +181,7 @@ export function runApp(sessions: Session[], tok: Tokenizer) {
 /**
  * `--app`: the real app measured (app.bench.ts through Playwright, app.config.ts) at the chosen
  * profiles (`--profiles laptop,pixel,cpu`), `--turns N` in-game turns per game (default 3);
- * `--reuse` prints the last run's figures again; `--per-turn` adds each turn's requests (prefilled tokens, in place).
+ * `--reuse` prints the last run's figures again (`--out <file>`: the turns' file, default .cache/latency-app.json); `--per-turn` adds each turn's requests (prefilled tokens, in place).
  */
 export function runAppMeasured(argv: string[]) {
   const arg = (name: string, d: string) => {
@@ -191,7 +191,8 @@ export function runAppMeasured(argv: string[]) {
   const wanted = arg('profiles', 'laptop,pixel,cpu').split(',');
   const profiles = appProfiles().filter((p) => wanted.includes(p.short) || wanted.includes(p.id));
   const root = resolve(import.meta.dirname, '../..');
-  const out = resolve(root, '.cache/latency-app.json');
+  // `--out <file>`: where the measured turns go (default .cache/latency-app.json), so two runs can go side by side.
+  const out = resolve(root, arg('out', '.cache/latency-app.json'));
   const variants = arg('variants', APP_RUN_VARIANTS.join(',')).split(',').filter((v): v is AppRunVariant => (APP_RUN_VARIANTS as readonly string[]).includes(v));
   const cfg: BenchConfig = { profiles: profiles.map((p) => ({ id: p.id, prefillTps: p.prefillTps, decodeTps: p.decodeTps, rule: p.rule })), turns: Number(arg('turns', '3')), out, variants };
   // `--reuse`: the figures again from the last run's measured turns (.cache/latency-app.json), without playing.
@@ -221,6 +222,7 @@ export function runAppMeasured(argv: string[]) {
           cutAborted: side('cutAborted'),
           mutedWatched: side('mutedWatched'),
           noPrewarm: side('noPrewarm'),
+          noTraits: side('noTraits'),
           after,
           targetsAfter: after ? targetsMet(after, p.short === 'laptop') : null,
           targetsBefore: before ? targetsMet(before, p.short === 'laptop') : null,
@@ -282,7 +284,7 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
             console.log(`${x.label} | ${v} modelled | ${s(model.cueS)} | ${s(model.truthfulLineP50S)} | ${s(model.truthfulLineP95S)} | ${s(model.firstModelSentenceP50S)} | — | ${(model.turnsCutShare * 100).toFixed(0)}% | ${s(model.startFirstWordsS)} | ${(model.inPlaceShare * 100).toFixed(0)}% | ${model.prefillTokensPerTurn.toFixed(0)} | ${model.prefillAfterChatTokens.toFixed(0)} |`);
         }
         if (process.argv.includes('--per-turn'))
-          for (const run of JSON.parse(readFileSync(resolve(import.meta.dirname, '../../.cache/latency-app.json'), 'utf8')) as RawRun[])
+          for (const run of JSON.parse(readFileSync(resolve(import.meta.dirname, '../..', process.argv.includes('--out') ? process.argv[process.argv.indexOf('--out') + 1] : '.cache/latency-app.json'), 'utf8')) as RawRun[])
             if (run.profile === id) console.log([`  ${run.variant}, per turn (game requests: prefilled/prompt tokens, * in place, ✗ abandoned):`, ...perTurnLines(run).map((l) => `    ${l}`)].join('\n'));
         if (x.targetsAfter) console.log(`  targets after: ${Object.entries(x.targetsAfter).map(([k, ok]) => `${ok === null ? '–' : ok ? '✓' : '✗'} ${k}`).join('; ')}`);
       }

@@ -250,13 +250,15 @@ export class MainAgent {
   }
 
   /**
-   * While the arcade is idle (no game, no round), the main agent's prompt and history are read into
-   * a local engine's cache ahead of the next chat turn (the hub stops it when any step comes).
+   * After a round, the main agent's next prompt is read into a local engine's cache (the hub stops
+   * it when any step comes); in a game only on an engine that keeps prompts apart (EngineTraits).
+   * After a chat step the deadline cut: the cut request read on, with the line said instead.
    */
   prewarm(): void {
-    if (this.requests.session || this.roundActive || !this.hasBrain()) return;
+    if (this.roundActive || !this.hasBrain()) return;
+    const inGame = this.requests.session !== null;
     void this.modelLoop()
-      .then((l) => l.prewarm(this.deps.catalog(), this.history.entries))
+      .then(async (l) => (inGame && !(await this.deps.model().traits?.())?.keepsPromptsApart) || this.roundActive || l.prewarm(this.deps.catalog(), this.history.entries))
       .catch(() => undefined);
   }
 

@@ -12,6 +12,7 @@
  * claims one (猜对了, 答案是…) is refused back to the model like malformed output (the truth check).
  */
 import { runToolLoop, ToolError, type AgentTool } from '../core/agent/tool-loop.ts';
+import { cutRound } from '../core/agent/memory.ts';
 import { buildMessages, listGamesResult, mainTools, type ChatMode } from '../core/arcade/prompt.ts';
 import type { ArcadeGame, HistoryEntry, SpokenOutcome } from '../core/arcade/types.ts';
 import { describe } from '../core/errors/catalogue.ts';
@@ -62,7 +63,7 @@ export interface ModelRound {
   /** The tool the round ended with: 'reply' | 'start_game' | 'end_game' | 'send_message' | 'error' | 'aborted'. */
   action: string;
   modelCalls: number;
-  /** A round decided by a boundary tool: its messages exactly as sent and generated, from the input on. */
+  /** A round decided by a boundary tool, or cut (kept as far as it went, the line said as its reply): its messages as sent and generated, from the input on. */
   sent?: ChatMessage[];
 }
 
@@ -108,6 +109,8 @@ export class MainModelLoop {
     const speech: RoundSpeech = { spoken, sayOne, replying: new SentenceStream((s) => sayOne(s), true, check) };
     const tools = (): AgentTool[] => this.registry(words, roundId, games, mode, acting, speech);
     const messages = buildMessages(games, history, requests.session, requests.busy, words, [], mode);
+    // The round as far as it went (the input as sent, each step with its result).
+    let partial: ChatMessage[] = messages.slice(-1);
     try {
       const out = await runToolLoop({
         agent: 'main',
@@ -119,6 +122,7 @@ export class MainModelLoop {
         signal: stop.signal,
         deadline,
         maxTokens: MAX_TOKENS,
+        onMessages: (m) => (partial = m.slice(messages.length - 1)),
         // A tool that ran recorded itself before it acted; a refused step is recorded here.
         onStep: (r) => {
           if (r.refused) this.deps.record({ kind: 'main_tool', roundId, name: r.step.action, data: { args: r.step.args, refused: r.result } });
@@ -135,8 +139,10 @@ export class MainModelLoop {
       // The cause as far as it is known: a short run of faults is 「我有点卡住了」, settings only when it persists.
       const said = faultCode(code, this.faults, childSentence(code));
       this.deps.record({ kind: 'error', roundId, name: code, data: { message: String((err as Error)?.message ?? err), faultsInARow: this.faults, ...(said !== code ? { said } : {}) } });
-      await this.deps.sayMain(this.deps.line(said, 'main_model_failed'), roundId);
-      return { action: 'error', modelCalls: calls };
+      const line = this.deps.line(said, 'main_model_failed');
+      await this.deps.sayMain(line, roundId);
+      // Kept as far as it went with the line said as its reply: the next request starts with all the engine read.
+      return { action: 'error', modelCalls: calls, sent: cutRound(partial, line) };
     } finally {
       acting();
       signal.removeEventListener('abort', onStop);

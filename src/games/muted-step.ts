@@ -5,6 +5,12 @@
  * session's close (and by the hub when any other step comes). Finished with a reply, the round as generated + the note of what the child heard
  * replaces the round the rules kept; stopped (the next turn, a game tool, a refused reply, the
  * deadline, a model error), the round stays as the rules took it.
+ *
+ * On an engine that reads a begun prefill to the end whatever happens (EngineTraits.cutsPrefill
+ * false: WebLLM), a step whose request has been sent is not cancelled by the next turn: cancelling
+ * would free nothing and leave the engine's cache cold. The next turn speaks its rules' line at
+ * once, and its model step waits until the muted one is over (`waitedOn`), then continues what it
+ * left (src/games/skill-turn.ts).
  */
 import type { LoopOutcome } from '../core/agent/tool-loop.ts';
 import { REPLY_ACTION } from '../core/games/game-prompt.ts';
@@ -23,6 +29,10 @@ export interface MutedStep {
   cancelled: boolean;
   /** Settles (never rejects) once the step is over and memory holds what is kept. */
   done: Promise<void>;
+  /** Whether its request has gone to the model (false while it still waits for an earlier muted step). */
+  begun(): boolean;
+  /** A next turn's model step waits for it: nothing is prewarmed when it is over (that step comes at once). */
+  waitedOn: boolean;
 }
 
 export interface MutedHooks {
@@ -35,8 +45,8 @@ export interface MutedHooks {
 }
 
 /** Lets the cut step's loop go on muted; `historyLength`: the messages before the round, `heard`: what the child was told instead. */
-export function finishMuted(loop: Promise<LoopOutcome>, stop: AbortController, historyLength: number, heard: string, hooks: MutedHooks): MutedStep {
-  const muted: MutedStep = { stop, cancelled: false, done: Promise.resolve() };
+export function finishMuted(loop: Promise<LoopOutcome>, stop: AbortController, historyLength: number, heard: string, hooks: MutedHooks, begun: () => boolean = () => true): MutedStep {
+  const muted: MutedStep = { stop, cancelled: false, done: Promise.resolve(), begun, waitedOn: false };
   muted.done = loop
     .then(
       (outcome) => {

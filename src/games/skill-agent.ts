@@ -50,7 +50,7 @@
  * notes which ones the child has heard, so when the session ends the runtime tells the rest.
  */
 import { REPLY_ACTION, SAY_ACTION, COMMON_PROMPT, gameSystemPrompt, inputMessage, isInputMessage } from '../core/games/game-prompt.ts';
-import { remember } from '../core/agent/memory.ts';
+import { replaceRound } from '../core/games/muted-round.ts';
 import { ToolError, type LoopOutcome, type StepRecord } from '../core/agent/tool-loop.ts';
 import { COLOUR_WINDOW_MS } from '../core/arcade/turn-budget.ts';
 import type { GameRules } from '../core/games/reader.ts';
@@ -60,7 +60,7 @@ import type { TruthRules, TurnResult } from '../core/games/truth.ts';
 import { blockedRecord, loadUnsafe, type UnsafeFinding } from './unsafe-line.ts';
 import type { SafetyCheckLoader } from '../core/games/engine-host.ts';
 import type { Turn } from '../core/games/turn.ts';
-import type { ChatMessage, ChatModel } from '../core/llm/types.ts';
+import { DEFAULT_TRAITS, type ChatMessage, type ChatModel } from '../core/llm/types.ts';
 import type { Random } from '../core/random.ts';
 import type { DevicePort, Expression, Gesture } from '../core/robot/types.ts';
 import { nullTrace, type TraceSink } from '../core/trace/types.ts';
@@ -158,6 +158,8 @@ export abstract class SkillAgent implements GameEngine {
   private readonly answersTold = new Set<string>();
   /** The step the colour window cut, while it finishes muted. */
   private muted: MutedStep | undefined;
+  /** Every muted step not over yet (on an engine that cannot cut a prefill, an earlier one may still finish). */
+  private readonly finishingSteps = new Set<MutedStep>();
   /** Set while handling an input: trace records carry its request id. */
   private requestId: string | undefined;
   private contextId: string | undefined;
@@ -239,7 +241,7 @@ export abstract class SkillAgent implements GameEngine {
   }
 
   /** What a turn reads and changes of this agent (src/games/skill-turn.ts). */
-  private turnHost(): TurnHost {
+  private turnHost(finishing?: Promise<void>): TurnHost {
     // eslint-disable-next-line @typescript-eslint/no-this-alias
     const agent = this;
     return {
@@ -264,20 +266,20 @@ export abstract class SkillAgent implements GameEngine {
       record: (kind, name, data) => this.record(kind, name, data),
       recordBlocked: (original, finding, said) => this.recordBlocked(original, finding, said),
       onStep: (r) => this.onStep(r),
-      muteStep: (loop, stop, historyLength, before, heard, cleanup) => this.muteStep(loop, stop, historyLength, before, heard, cleanup),
+      ...(finishing ? { finishing } : {}),
+      muteStep: (loop, stop, historyLength, rulesRound, heard, cleanup, begun) => this.muteStep(loop, stop, historyLength, rulesRound, heard, cleanup, begun),
       prewarmNext: () => this.prewarmNext(),
     };
   }
 
   /** Plays one input. Intermediate replies go out through `t.say`; rejects with the abort reason when cancelled. */
   async turn(t: EngineTurn): Promise<EngineReply> {
-    // A muted step of the last turn is cancelled first (the engine is free, memory holds what is kept).
-    if (this.muted) await this.stopMuted('the next turn came');
+    const { finishing } = this.finishingSteps.size ? await this.settleMuted(t) : {};
     this.requestId = t.requestId;
     this.contextId = t.contextId;
     try {
       const unsafe = await loadUnsafe(this.safety);
-      return await new SkillTurn(this.turnHost(), t, unsafe).play();
+      return await new SkillTurn(this.turnHost(finishing), t, unsafe).play();
     } finally {
       this.requestId = undefined;
     }
@@ -289,22 +291,54 @@ export abstract class SkillAgent implements GameEngine {
    * the rules kept, and the next request's start is prewarmed. Stopped: the round stays as the
    * rules took it.
    */
-  private muteStep(loop: Promise<LoopOutcome>, stop: AbortController, historyLength: number, before: readonly ChatMessage[], heard: string, cleanup: () => void): void {
-    this.muted = finishMuted(loop, stop, historyLength, heard, {
-      keep: (round) => (this.memory = remember(before, round, isInputMessage)),
-      record: (data) => this.record('model_step', 'muted', data),
-      over: (muted) => {
-        cleanup();
-        if (this.muted === muted) this.muted = undefined;
-        // Over without a next turn waiting: the engine reads the start of the next request meanwhile.
-        if (!muted.cancelled) this.prewarmNext();
+  private muteStep(loop: Promise<LoopOutcome>, stop: AbortController, historyLength: number, rulesRound: readonly ChatMessage[], heard: string, cleanup: () => void, begun: () => boolean): void {
+    const muted = finishMuted(
+      loop,
+      stop,
+      historyLength,
+      heard,
+      {
+        // In place of the round the rules kept; rounds after it (a turn that went on meanwhile) stay.
+        keep: (round) => (this.memory = replaceRound(this.memory, rulesRound, round)),
+        record: (data) => this.record('model_step', 'muted', data),
+        over: (m) => {
+          cleanup();
+          this.finishingSteps.delete(m);
+          if (this.muted === m) this.muted = undefined;
+          // Over without a next turn waiting: the engine reads the start of the next request meanwhile.
+          if (!m.cancelled && !m.waitedOn) this.prewarmNext();
+        },
       },
-    });
+      begun,
+    );
+    this.muted = muted;
+    this.finishingSteps.add(muted);
   }
 
-  /** Cancels a muted step still running and waits until it is over. */
+  /**
+   * The muted steps still running, as the next turn comes. On an engine that cuts a prefill it is
+   * cancelled first (the engine is free, memory holds what is kept). On one that reads a begun
+   * prefill to the end (EngineTraits.cutsPrefill false), one whose request has gone out is let
+   * finish: the turn's model step waits for `finishing` (every muted step still finishing); an end
+   * of the game cancels it all the same.
+   */
+  private async settleMuted(t: EngineTurn): Promise<{ finishing?: Promise<void> }> {
+    const traits = (await this.model.traits?.().catch(() => undefined)) ?? DEFAULT_TRAITS;
+    if (traits.cutsPrefill || t.kind === 'end') await this.stopMuted('the next turn came');
+    else {
+      // One still waiting for an earlier one has read nothing: cancelling it costs nothing.
+      this.muted = undefined;
+      await Promise.all([...this.finishingSteps].filter((m) => !m.begun()).map((m) => stopMuted(m, 'the next turn came')));
+    }
+    if (!this.finishingSteps.size) return {};
+    for (const m of this.finishingSteps) m.waitedOn = true;
+    return { finishing: Promise.all([...this.finishingSteps].map((m) => m.done)).then(() => undefined) };
+  }
+
+  /** Cancels every muted step still running and waits until they are over. */
   private async stopMuted(why: string): Promise<void> {
-    await stopMuted(this.muted, why);
+    this.muted = undefined;
+    await Promise.all([...this.finishingSteps].map((m) => stopMuted(m, why)));
   }
 
   /**

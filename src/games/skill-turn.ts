@@ -22,6 +22,7 @@ import { REDIRECT } from '../core/safety/replies.ts';
 import { NOTHING_MORE, SentenceStream } from '../core/speech/sentence-stream.ts';
 import { sentencesOf } from '../core/speech/split.ts';
 import { MutedStepStopped } from './muted-step.ts';
+import { withoutOwnRound } from '../core/games/muted-round.ts';
 import { stepTools, type GameTool, type TurnSpeech } from './turn-tools.ts';
 import { UNSAFE, type UnsafeFinding } from './unsafe-line.ts';
 
@@ -61,8 +62,14 @@ export interface TurnHost {
   record(kind: 'model_step' | 'error', name: string, data: unknown): void;
   recordBlocked(original: string, finding: UnsafeFinding | null, said: string): void;
   onStep(r: StepRecord): void;
-  /** The step the colour window cut goes on muted; `before`: memory before the round the rules kept. */
-  muteStep(loop: Promise<LoopOutcome>, stop: AbortController, historyLength: number, before: readonly ChatMessage[], heard: string, cleanup: () => void): void;
+  /**
+   * Muted steps of earlier turns still finishing on an engine that reads a begun prefill to the end
+   * (src/games/muted-step.ts): this turn's model step waits for them, then starts from the memory
+   * they leave. Absent: none.
+   */
+  readonly finishing?: Promise<void>;
+  /** The step the colour window cut goes on muted; `rulesRound`: the round the rules kept for it (in memory); `begun`: its request has gone to the model. */
+  muteStep(loop: Promise<LoopOutcome>, stop: AbortController, historyLength: number, rulesRound: readonly ChatMessage[], heard: string, cleanup: () => void, begun: () => boolean): void;
   /** The game goes on: the start of its next request is read into the engine's cache. */
   prewarmNext(): void;
 }
@@ -92,6 +99,10 @@ export class SkillTurn {
   private finishing = false;
   /** The round as far as it went (input, steps, results), remembered when it is cut. */
   private partial: readonly ChatMessage[] = [];
+  /** The round the rules kept when the colour window cut this turn (in memory while the step finishes muted). */
+  private ownRound: ChatMessage[] | undefined;
+  /** Whether this turn's model request has gone out (not while it waits for the muted steps still finishing). */
+  private begun: boolean;
   private readonly onCancel = () => this.stop.abort(this.t.signal.reason);
 
   constructor(
@@ -99,6 +110,7 @@ export class SkillTurn {
     private readonly t: EngineTurn,
     private readonly unsafe: (sentence: string) => UnsafeFinding | null,
   ) {
+    this.begun = !host.finishing;
     this.turn = new Turn(t.kind, t.text, (s) => t.say(s), t.signal);
     const out = (s: string) => {
       if (!this.muted) this.turn.say(s);
@@ -212,7 +224,7 @@ export class SkillTurn {
     const gameRules = this.host.gameRules;
     return runToolLoop({
       agent: this.host.source,
-      model: this.host.model,
+      model: this.host.finishing ? this.afterFinishing(history.length, this.host.finishing) : this.host.model,
       messages: [...history, input],
       tools: () => stepTools({ gameTools: () => this.host.tools(this.turn), speech: this.speech, refused: (p, whole) => this.refused(p, whole), mutedStop: () => this.mutedStop(), recordBlocked: (...a) => this.host.recordBlocked(...a), unsafe: this.unsafe }),
       maxSteps: this.host.maxSteps,
@@ -232,6 +244,39 @@ export class SkillTurn {
         if (r.kind === 'loop' && !r.refused && r.step.action !== SAY_ACTION) this.results.push({ name: r.step.action, args: r.step.args, result: r.result });
       },
     });
+  }
+
+  /**
+   * The model once the muted steps still finishing are over: the first request waits for them
+   * (the rules have spoken meanwhile), and every request starts with the memory they left — their
+   * rounds as generated — instead of the rounds the rules kept, so it continues what the engine
+   * holds. This turn's own round (kept by the rules when the colour window cut it) is not part of it.
+   */
+  private afterFinishing(historyLength: number, finishing: Promise<void>): ChatModel {
+    const host = this.host;
+    let start: ChatMessage[] | undefined;
+    const stop = this.stop.signal;
+    const waited = new Promise<void>((resolve, reject) => {
+      const onStop = () => reject(stop.reason);
+      if (stop.aborted) onStop();
+      stop.addEventListener('abort', onStop, { once: true });
+      void finishing.then(() => {
+        stop.removeEventListener('abort', onStop);
+        resolve();
+      });
+    });
+    waited.catch(() => undefined);
+    return {
+      label: host.model.label,
+      step: async (req) => {
+        if (!start) {
+          await waited;
+          start = [{ role: 'system', content: host.systemPrompt() }, ...withoutOwnRound(host.memory, this.ownRound)];
+          this.begun = true;
+        }
+        return host.model.step({ ...req, messages: [...start, ...req.messages.slice(historyLength)] });
+      },
+    };
   }
 
   /** Plays the turn. Intermediate replies go out through `t.say`; rejects with the abort reason when cancelled. */
@@ -270,11 +315,11 @@ export class SkillTurn {
     if (!gameRules || !handover) throw new ColourWindowPassed('the colour window passed');
     const text = gameRules.nextPrompt(this.viewOf(handover));
     this.host.record('error', 'model_step', { error: new ColourWindowPassed('the colour window passed').message, instead: text });
-    const before = this.host.memory;
-    this.host.memory = remember(before, [...handover.slice(historyLength), stepMessage({ action: REPLY_ACTION, args: { text } })], isInputMessage);
+    this.ownRound = [...handover.slice(historyLength), stepMessage({ action: REPLY_ACTION, args: { text } })];
+    this.host.memory = remember(this.host.memory, this.ownRound, isInputMessage);
     if (this.host.finishMuted) {
       this.finishing = true;
-      this.host.muteStep(loop, this.stop, historyLength, before, text, () => this.cleanup());
+      this.host.muteStep(loop, this.stop, historyLength, this.ownRound, text, () => this.cleanup(), () => this.begun);
     } else {
       this.stop.abort(new ColourWindowPassed('the colour window passed'));
       loop.catch(() => undefined);

@@ -1,7 +1,7 @@
 /** The model controller's state (what a screen mirrors) and what it is built from. */
 import type { StepTimeouts, TurnBudget } from '../core/arcade/turn-budget.ts';
 import type { BrainSpeed } from '../core/llm/brain-speed.ts';
-import type { ChatModel } from '../core/llm/types.ts';
+import type { ChatModel, EngineTraits } from '../core/llm/types.ts';
 import type { EngineChoice } from '../core/llm/engine-choice.ts';
 import type { EngineDetails } from './engine-service.ts';
 import type { ModelHub, ProviderKind } from './model-hub.ts';
@@ -48,6 +48,8 @@ export interface ControllerDeps {
   turnBudget?: () => TurnBudget;
   /** Whether the home computer's brain is prewarmed (remote-prewarm.ts; default yes). */
   remotePrewarm?: () => boolean;
+  /** What the home computer's engine does with a prompt, when known (the bench's paced server says it). */
+  remoteTraits?: () => EngineTraits | undefined;
   /** Checks a new self-hosted model file at its address (throws a ModelError saying what is wrong). */
   checkModelFile?: (url: string) => Promise<void>;
   /** Checks a new self-hosted WebLLM model folder (and library) at its address. */

@@ -27,5 +27,7 @@ export function createCpuProvider(opts: CpuProviderOptions = {}): LocalProvider 
       return req;
     },
     label: (id) => (id ? `本机${cpuModelName(id)}` : '本机慢速大脑（未加载）'),
+    // llama.cpp stops between 32-token batches (engine-choice.ts) and keeps the main agent's prompt apart from a game's.
+    traits: { cutsPrefill: true, keepsPromptsApart: true },
   });
 }

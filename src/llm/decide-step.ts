@@ -20,7 +20,7 @@ import { abortError, isAbortError, modelError, toModelError } from './errors.ts'
 import { AttemptWatch, backoffBefore, isTransient, MIN_ATTEMPT_MS, pause, type RetryOptions } from './step-retry.ts';
 import { buildStepSchema, checkStep, correctionMessage } from '../core/llm/step-schema.ts';
 import { PrefillPace, promptText } from '../core/llm/prefill-pace.ts';
-import type { ChatMessage, ChatModel, JsonSchema, Step, StepRequest } from '../core/llm/types.ts';
+import { DEFAULT_TRAITS, type ChatMessage, type ChatModel, type EngineTraits, type JsonSchema, type Step, type StepRequest } from '../core/llm/types.ts';
 
 /** What a provider is asked for: the step request plus its schema and the attempt number (0 = first). */
 export interface CompletionRequest extends StepRequest {
@@ -35,6 +35,8 @@ export interface CompletionRequest extends StepRequest {
 /** A raw completer: returns the text the model produced under the schema (or its grammar). */
 export interface StepProvider {
   readonly label: string;
+  /** What its engine does with a prompt (absent: DEFAULT_TRAITS). */
+  readonly traits?: EngineTraits;
   complete(req: CompletionRequest): Promise<string>;
   /** A prefix-caching engine reads these messages into its cache (ChatModel.prewarm). */
   prewarm?(messages: ChatMessage[], signal: AbortSignal): Promise<void>;
@@ -98,6 +100,7 @@ export function createChatModel(provider: StepProvider, opts: ChatModelOptions =
   const pace = opts.timeouts ? new PrefillPace() : undefined;
   return {
     label: provider.label,
+    traits: async () => provider.traits ?? DEFAULT_TRAITS,
     ...(provider.prewarm ? { prewarm: (_agent: string, messages: ChatMessage[], signal: AbortSignal) => provider.prewarm!(messages, signal).catch(() => undefined) } : {}),
     async step(req: StepRequest): Promise<Step> {
       const schema = buildStepSchema(req.tools);

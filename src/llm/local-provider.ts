@@ -9,7 +9,7 @@ import type { StepProvider } from './decide-step.ts';
 import type { EngineDetails, EngineResult, EngineStatus, LoadProgress, LoadRequest, ModelEngineService, StepRates } from './engine-service.ts';
 import { abortError, modelError, toModelError } from './errors.ts';
 import { buildStepSchema } from '../core/llm/step-schema.ts';
-import type { ChatMessage, JsonSchema } from '../core/llm/types.ts';
+import type { ChatMessage, EngineTraits, JsonSchema } from '../core/llm/types.ts';
 import { isErrorCode } from '../core/errors/catalogue.ts';
 
 export interface LocalProvider extends StepProvider {
@@ -38,6 +38,8 @@ export interface LocalProviderSpec {
   prepare(req: LoadRequest): Promise<LoadRequest>;
   /** The provider's label for a loaded model id (or undefined: not loaded). */
   label(loadedId: string | undefined): string;
+  /** What its engine does with a prompt. */
+  traits: EngineTraits;
 }
 
 function unwrap<T>(r: EngineResult<T>): T {
@@ -120,6 +122,7 @@ export function createLocalProvider(spec: LocalProviderSpec): LocalProvider {
     get label() {
       return spec.label(loadedId);
     },
+    traits: spec.traits,
 
     async load(req, onProgress = () => {}) {
       const actual = await spec.prepare(req);

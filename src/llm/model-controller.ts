@@ -373,6 +373,7 @@ export class ModelController {
       onModeChange: (m) => void this.saveMode(m),
       ...(this.deps.stepTimeouts ? { timeouts: this.deps.stepTimeouts } : {}),
       prewarm: this.deps.remotePrewarm?.() ?? true,
+      traits: this.deps.remoteTraits?.(),
     });
     if ('problem' in built) {
       this.deps.hub.clearModel();
@@ -390,6 +391,6 @@ export class ModelController {
 }
 
 /** The app's controller over the app's hub (the lead mounts ModelSettings with these). */
-export function createModelController(hub: ModelHub, demoModel: () => Promise<ChatModel>, opts: Pick<ControllerDeps, 'stepTimeouts' | 'turnBudget' | 'remotePrewarm'> = {}): ModelController {
+export function createModelController(hub: ModelHub, demoModel: () => Promise<ChatModel>, opts: Pick<ControllerDeps, 'stepTimeouts' | 'turnBudget' | 'remotePrewarm' | 'remoteTraits'> = {}): ModelController {
   return new ModelController({ hub, webllm: () => createWebLlmProvider(), cpu: () => createCpuProvider(), demoModel, ...opts });
 }

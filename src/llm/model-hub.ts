@@ -7,7 +7,7 @@
 import { modelError } from './errors.ts';
 import { exposeModel } from './model-port.ts';
 import { FifoQueue } from './request-queue.ts';
-import type { ChatMessage, ChatModel, Step, StepRequest } from '../core/llm/types.ts';
+import { DEFAULT_TRAITS, type ChatMessage, type ChatModel, type EngineTraits, type Step, type StepRequest } from '../core/llm/types.ts';
 import { sameMessage } from '../core/llm/continuation.ts';
 
 /** The main agent's steps and prewarms carry this agent name. */
@@ -43,6 +43,10 @@ export class ModelHub {
     this.rewarmDue = false;
     if (w) this.prewarm(w.agent, w.messages);
   });
+  /** What the selected engine does with a prompt, once it has said (DEFAULT_TRAITS until then). */
+  private engine: EngineTraits = DEFAULT_TRAITS;
+  /** On an engine that keeps prompts apart: another agent's prewarm asked while one ran, started after it. */
+  private nextWarm: { agent: string; messages: ChatMessage[] } | undefined;
   private readonly listeners = new Set<(s: HubStatus) => void>();
   private readonly stepListeners = new Set<(r: StepRecord) => void>();
 
@@ -57,6 +61,13 @@ export class ModelHub {
   /** Selects the provider every agent uses from the next step on. */
   setModel(kind: ProviderKind, model: ChatModel): void {
     this.current = { kind, model };
+    this.engine = DEFAULT_TRAITS;
+    void model
+      .traits?.()
+      .then((t) => {
+        if (this.current?.model === model) this.engine = t;
+      })
+      .catch(() => undefined);
     this.emit();
   }
 
@@ -96,8 +107,14 @@ export class ModelHub {
         return hub.label;
       },
       step: (req) => this.step(req, whenNone),
+      traits: () => this.traits(),
       prewarm: async (agent, messages) => this.prewarm(agent, messages),
     };
+  }
+
+  /** What the selected provider's engine does with a prompt (none selected: DEFAULT_TRAITS). */
+  async traits(): Promise<EngineTraits> {
+    return (await this.current?.model.traits?.()) ?? DEFAULT_TRAITS;
   }
 
   /**
@@ -119,19 +136,32 @@ export class ModelHub {
    * with its final reply (the main agent's chat turn in the middle of a game), it is asked again,
    * so an engine that holds one conversation (WebLLM) gets the game's back before its next turn.
    * Not the main agent's: it prewarms only while the arcade is idle, which another agent's step
-   * ends. A prewarm asked by another agent than the running one's replaces it.
+   * ends. A prewarm asked by another agent than the running one's replaces it — except on an
+   * engine that keeps prompts apart (EngineTraits.keepsPromptsApart), where each agent's prompt
+   * has its own place: it is read after the running one, which goes on, and nothing needs to be
+   * given back after a chat turn.
    */
   prewarm(agent: string, messages: ChatMessage[]): void {
     const model = this.current?.model;
     if (!model?.prewarm) return;
     this.awaited = { agent, messages };
+    const asked = { agent, messages };
+    const apart = this.engine.keepsPromptsApart;
     if (this.warming) {
       if (this.warming.agent === agent) return;
+      // Each agent's prompt has its place: a game's next turn comes sooner than a chat, so it goes first.
+      if (apart && (agent === MAIN_AGENT || this.warming.agent !== MAIN_AGENT)) {
+        this.nextWarm = asked;
+        return;
+      }
+      if (apart) this.nextWarm = { agent: this.warming.agent, messages: this.warming.messages };
       this.warming.ac.abort();
       this.warming = undefined;
     }
     if (this.queue.running !== undefined || this.queue.waitingLabels.length) {
-      this.pendingWarm = { agent, messages };
+      const other = this.pendingWarm;
+      if (apart && other && other.agent !== agent) [this.pendingWarm, this.nextWarm] = agent === MAIN_AGENT ? [other, asked] : [asked, other];
+      else this.pendingWarm = asked;
       return;
     }
     this.pendingWarm = undefined;
@@ -139,7 +169,11 @@ export class ModelHub {
     const w = { agent, messages, ac, done: model.prewarm(agent, messages, ac.signal).catch(() => undefined) };
     this.warming = w;
     void w.done.finally(() => {
-      if (this.warming === w) this.warming = undefined;
+      if (this.warming !== w) return;
+      this.warming = undefined;
+      const next = this.nextWarm;
+      this.nextWarm = undefined;
+      if (next && !w.ac.signal.aborted) this.prewarm(next.agent, next.messages);
     });
   }
 
@@ -163,16 +197,21 @@ export class ModelHub {
    * behind one no one waits for. The step that continues the prewarm — its agent's, its messages
    * starting with the prewarm's — waits for the prewarm to end instead, then runs: an engine that
    * holds one whole conversation (WebLLM) reads a prefill it began to the end even when stopped and
-   * keeps nothing of a stopped reply, so stopping would cost the read and throw it away; an engine
-   * that keeps the longest common prefix (llama.cpp) keeps what was read either way, so the wait
-   * costs it only the prewarm's one token.
+   * keeps nothing of a stopped reply, so stopping would cost the read and throw it away (a server
+   * of unknown traits is waited for too). The CPU engine (EngineTraits: cuts a prefill, keeps
+   * prompts apart) keeps what was read when stopped, so there the prewarm is stopped and the step
+   * reads on at once: a wait would hold the step, and a prewarm a step waits for is no longer
+   * stopped by the next one.
    */
   step(req: StepRequest, whenNone?: () => Promise<ChatModel>): Promise<Step> {
     const warm = this.warming;
-    const finishing = warm && warm.agent === req.agent && continues(req.messages, warm.messages) ? warm.done : undefined;
+    // Not on the CPU engine (cuts a prefill, keeps each prompt apart): it keeps what was read, and the step reads on at once.
+    const local = this.engine.cutsPrefill && this.engine.keepsPromptsApart;
+    const finishing = warm && !local && warm.agent === req.agent && continues(req.messages, warm.messages) ? warm.done : undefined;
     if (!finishing) warm?.ac.abort();
     this.warming = undefined;
     this.pendingWarm = undefined;
+    this.nextWarm = undefined;
     this.rewarmDue = false;
     // The awaited request came.
     if (this.awaited?.agent === req.agent) this.awaited = undefined;
@@ -205,7 +244,7 @@ export class ModelHub {
     try {
       if (!current) throw modelError('model_not_configured');
       const step = await current.model.step(req);
-      if (step.action === 'reply' && this.awaited && this.awaited.agent !== req.agent && this.awaited.agent !== MAIN_AGENT) this.rewarmDue = true;
+      if (step.action === 'reply' && !this.engine.keepsPromptsApart && this.awaited && this.awaited.agent !== req.agent && this.awaited.agent !== MAIN_AGENT) this.rewarmDue = true;
       this.record({ agent: req.agent, kind: current.kind, durationMs: Date.now() - started, step, session: req.session });
       return step;
     } catch (err) {

@@ -10,7 +10,7 @@
  */
 import * as Comlink from 'comlink';
 import { abortError } from './errors.ts';
-import { ModelError, type ChatMessage, type ChatModel, type Step, type StepRequest } from '../core/llm/types.ts';
+import { DEFAULT_TRAITS, ModelError, type ChatMessage, type ChatModel, type EngineTraits, type Step, type StepRequest } from '../core/llm/types.ts';
 import { isErrorCode } from '../core/errors/catalogue.ts';
 
 type WireRequest = Omit<StepRequest, 'signal' | 'onStream' | 'background'>;
@@ -22,6 +22,7 @@ type WireOutcome = { ok: true; step: Step } | { ok: false; name: string; code?: 
 /** The object exposed on the main side of the port. */
 interface ModelPortApi {
   label(): string;
+  traits(): Promise<EngineTraits>;
   step(id: number, req: WireRequest, onStream?: OnStream): Promise<WireOutcome>;
   /** Resolves when the prewarm is done or stopped; never rejects. */
   prewarm(id: number, agent: string, messages: ChatMessage[]): Promise<void>;
@@ -44,6 +45,7 @@ export function exposeModel(model: ChatModel, port: MessagePort): () => void {
   let disposed = false;
   const api: ModelPortApi = {
     label: () => model.label,
+    traits: async () => (await model.traits?.()) ?? DEFAULT_TRAITS,
     cancel(id) {
       running.get(id)?.abort();
     },
@@ -111,6 +113,7 @@ export function connectModel(port: MessagePort): ChatModel {
     get label() {
       return label;
     },
+    traits: async () => (await remote.traits().catch(() => undefined)) ?? DEFAULT_TRAITS,
     /** Asks the hub to read `messages` into the engine's cache (a no-op for a model without a prefix cache). */
     async prewarm(agent: string, messages: ChatMessage[], signal: AbortSignal): Promise<void> {
       if (signal.aborted) return;

@@ -37,6 +37,7 @@ export function createAdaptiveRemoteProvider(config: RemoteConfig, deps: RemoteD
     get mode() {
       return mode;
     },
+    ...(config.traits ? { traits: config.traits } : {}),
     // In the mode used now (after a switch to a mode that has none, nothing is sent); a failed prewarm is never probed.
     ...(provider.prewarm ? { prewarm: async (messages: ChatMessage[], signal: AbortSignal) => provider.prewarm?.(messages, signal) } : {}),
     async complete(req) {

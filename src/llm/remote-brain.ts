@@ -4,7 +4,7 @@
  * used only when it was found for this server and model.
  */
 import type { StepTimeouts } from '../core/arcade/turn-budget.ts';
-import type { ChatModel } from '../core/llm/types.ts';
+import type { ChatModel, EngineTraits } from '../core/llm/types.ts';
 import type { OutputMode } from '../core/llm/output-modes.ts';
 import { endpointProblem } from '../core/llm/remote-endpoint.ts';
 import { describeModelError } from './describe.ts';
@@ -17,6 +17,8 @@ export interface RemoteBrainOptions {
   timeouts?: () => StepTimeouts;
   /** Prewarm a home computer (remote-prewarm.ts; default yes). */
   prewarm?: boolean;
+  /** What the computer's engine does with a prompt, when known. */
+  traits?: EngineTraits;
 }
 
 export async function remoteBrain(r: RemoteSettings, opts: RemoteBrainOptions): Promise<{ model: ChatModel } | { problem: string }> {
@@ -24,5 +26,5 @@ export async function remoteBrain(r: RemoteSettings, opts: RemoteBrainOptions): 
   if (problem) return { problem: describeModelError(modelError(problem.code, problem.detail)).parent };
   const { createAdaptiveRemoteModel } = await import('./remote-adaptive.ts');
   const mode = r.probedFor === probedKey(r) ? r.mode : undefined;
-  return { model: createAdaptiveRemoteModel({ ...r, mode, prewarm: opts.prewarm ?? true }, { onModeChange: opts.onModeChange, ...(opts.timeouts ? { timeouts: opts.timeouts } : {}) }) };
+  return { model: createAdaptiveRemoteModel({ ...r, mode, prewarm: opts.prewarm ?? true, ...(opts.traits ? { traits: opts.traits } : {}) }, { onModeChange: opts.onModeChange, ...(opts.timeouts ? { timeouts: opts.timeouts } : {}) }) };
 }

@@ -13,6 +13,7 @@ import { buildRequest, deltaFilter, stepText } from '../core/llm/structured-outp
 import { DEFAULT_MODE, type OutputMode } from '../core/llm/output-modes.ts';
 import { DEFAULT_TURN_BUDGET, stepTimeouts } from '../core/arcade/turn-budget.ts';
 import { remotePrewarm } from './remote-prewarm.ts';
+import type { EngineTraits } from '../core/llm/types.ts';
 
 export { chatCompletionsUrl, endpointProblem };
 
@@ -29,6 +30,8 @@ export interface RemoteConfig {
   mode?: OutputMode;
   /** Reads the next request's start into a home computer's prompt cache ahead of it (remote-prewarm.ts; default on). */
   prewarm?: boolean;
+  /** What the server's engine does with a prompt, when known (absent: DEFAULT_TRAITS). */
+  traits?: EngineTraits;
 }
 
 export interface RemoteDeps {

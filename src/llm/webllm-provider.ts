@@ -32,5 +32,7 @@ export function createWebLlmProvider(opts: WebLlmProviderOptions = {}): WebLlmPr
       return { ...req, modelId: adaptToGpu(req.modelId, probe) };
     },
     label: (id) => (id ? `本机${modelName(id)}` : '本机大脑（未加载）'),
+    // WebLLM reads a prefill it began to the end and holds one conversation for every agent.
+    traits: { cutsPrefill: false, keepsPromptsApart: false },
   });
 }

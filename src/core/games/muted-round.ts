@@ -34,3 +34,21 @@ export function mutedRound(generated: readonly ChatMessage[], heard: string): Ch
   if (typeof text === 'string' && claimForm(text) !== '' && claimForm(text) === claimForm(heard)) return [...generated];
   return [...generated, heardInsteadNote(heard)];
 }
+
+/**
+ * `memory` with the round the rules kept for a muted step (`kept`, the same messages) replaced by
+ * the round to remember: rounds remembered after it (a next turn that went on while the step
+ * finished) stay after it. Unchanged when `kept` is no longer there (past the memory window).
+ */
+export function replaceRound(memory: readonly ChatMessage[], kept: readonly ChatMessage[], round: readonly ChatMessage[]): ChatMessage[] {
+  const at = kept.length ? memory.indexOf(kept[0]) : -1;
+  if (at < 0 || !kept.every((m, i) => memory[at + i] === m)) return [...memory];
+  return [...memory.slice(0, at), ...round, ...memory.slice(at + kept.length)];
+}
+
+/** `memory` without its last round when that round is `own` (the same messages): what the rounds before a turn came to. */
+export function withoutOwnRound(memory: readonly ChatMessage[], own: readonly ChatMessage[] | undefined): ChatMessage[] {
+  if (!own?.length || own.length > memory.length) return [...memory];
+  const from = memory.length - own.length;
+  return own.every((m, i) => memory[from + i] === m) ? memory.slice(0, from) : [...memory];
+}

@@ -65,9 +65,32 @@ export interface StepRequest {
   background?: AbortSignal;
 }
 
+/**
+ * What an engine does with a prompt, which the agents plan their steps by (not the engine's name).
+ * Absent on a model: DEFAULT_TRAITS.
+ */
+export interface EngineTraits {
+  /**
+   * A prefill it began stops when the request is abandoned (llama.cpp between batches). False: it
+   * is read to the end anyway and nothing of an abandoned reply is kept (WebLLM), so a step whose
+   * reading has begun is better let finish than cancelled.
+   */
+  cutsPrefill: boolean;
+  /**
+   * It keeps several agents' prompts apart (llama.cpp's prompt cache: the main agent's chat step
+   * does not evict a game's prompt), so one agent's prompt may be prewarmed while another plays.
+   */
+  keepsPromptsApart: boolean;
+}
+
+/** A model that says nothing of its engine: a server that stops a prefill and holds one prompt. */
+export const DEFAULT_TRAITS: EngineTraits = { cutsPrefill: true, keepsPromptsApart: false };
+
 export interface ChatModel {
   /** Human-readable name shown in the UI, e.g. "Qwen2.5-1.5B（本地）" or "规则大脑（不用模型）". */
   readonly label: string;
+  /** What its engine does with a prompt (absent: DEFAULT_TRAITS). */
+  traits?(): Promise<EngineTraits>;
   step(req: StepRequest): Promise<Step>;
   /**
    * Reads `messages` into a local engine's cache ahead of the request that will start with them

@@ -7,7 +7,7 @@ import { createModelController, type ModelController } from '../../llm/model-con
 import type { ModelHub } from '../../llm/model-hub.ts';
 import { turnBudget } from '../../arcade/turn-budget-setting.ts';
 import { stepTimeouts } from '../../core/arcade/turn-budget.ts';
-import type { ChatModel } from '../../core/llm/types.ts';
+import type { ChatModel, EngineTraits } from '../../core/llm/types.ts';
 import type { GameDeclaration } from '../../core/protocol/declaration.ts';
 import { followLocalModel } from '../../trace/offline-ready.ts';
 import { testSwitch } from './browser.ts';
@@ -20,12 +20,20 @@ export interface Brain {
   playsWithoutBrain(d: GameDeclaration | undefined): boolean;
 }
 
+/** The engines a test build's home computer may stand for (`?engine-traits=`). */
+const LAB_TRAITS: Record<string, EngineTraits | undefined> = {
+  webllm: { cutsPrefill: false, keepsPromptsApart: false },
+  llamacpp: { cutsPrefill: true, keepsPromptsApart: true },
+};
+
 export function createBrain(hub: ModelHub): Brain {
   const controller = createModelController(hub, () => import('../demo-brain.ts').then((m) => m.createDemoModel()), {
     stepTimeouts: () => stepTimeouts(turnBudget()),
     turnBudget,
     // `?remote-prewarm=off`: the home computer is not prewarmed, as before it was.
     remotePrewarm: () => !(__TEST_BUILD__ && testSwitch('remote-prewarm') === 'off'),
+    // `?engine-traits=webllm|llamacpp`: the home computer stands for that engine (the bench's paced server).
+    remoteTraits: () => (__TEST_BUILD__ ? LAB_TRAITS[testSwitch('engine-traits') ?? ''] : undefined),
   });
   let rulesModel: Promise<ChatModel> | null = null;
   void controller.init().catch((e) => console.error('model settings', e));

@@ -2,9 +2,10 @@
  * A model at the ChatModel interface whose steps the test answers when it chooses: each request is
  * recorded and held until `answer(i, step)` (or answered at once when `auto` returns a step); an
  * aborted request rejects with its signal's reason. `ended[i]` tells how request i ended, so a test
- * sees whether the engine let a step finish or cancelled it. Prewarm requests are recorded.
+ * sees whether the engine let a step finish or cancelled it. Prewarm requests are recorded. Its
+ * engine's traits are given (default: DEFAULT_TRAITS).
  */
-import type { ChatMessage, ChatModel, Step, StepRequest } from '../../../src/core/llm/types.ts';
+import { DEFAULT_TRAITS, type ChatMessage, type ChatModel, type EngineTraits, type Step, type StepRequest } from '../../../src/core/llm/types.ts';
 
 export type HeldEnd = 'open' | 'answered' | 'aborted';
 
@@ -15,8 +16,15 @@ export class HeldModel implements ChatModel {
   readonly warmed: ChatMessage[][] = [];
   private readonly answers: Array<(s: Step) => void> = [];
 
-  /** `auto(req, n)`: a step to answer request n (1-based) with at once, or undefined to hold it. */
-  constructor(private readonly auto: (req: StepRequest, n: number) => Step | undefined = () => undefined) {}
+  /** `auto(req, n)`: a step to answer request n (1-based) with at once, or undefined to hold it; `engine`: what its engine does with a prompt. */
+  constructor(
+    private readonly auto: (req: StepRequest, n: number) => Step | undefined = () => undefined,
+    private readonly engine: EngineTraits = DEFAULT_TRAITS,
+  ) {}
+
+  async traits(): Promise<EngineTraits> {
+    return this.engine;
+  }
 
   step(req: StepRequest): Promise<Step> {
     const i = this.requests.push(req) - 1;

@@ -43,6 +43,7 @@ async function webllm(replies: string[], prewarms: boolean) {
     },
     prepare: async (req) => req,
     label: () => 'webllm',
+    traits: { cutsPrefill: false, keepsPromptsApart: false },
   });
   await provider.load({ modelId: MODEL });
   // Before: the WebLLM provider had no prewarm at all.

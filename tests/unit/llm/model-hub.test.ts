@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ModelHub } from '../../../src/llm/model-hub.ts';
 import { connectModel, exposeModel } from '../../../src/llm/model-port.ts';
 import { createScriptedModel } from '../../../src/llm/scripted.ts';
-import { ModelError, type ChatModel, type Step, type StepRequest } from '../../../src/core/llm/types.ts';
+import { DEFAULT_TRAITS, ModelError, type ChatModel, type Step, type StepRequest } from '../../../src/core/llm/types.ts';
 import { guessNumberTools } from './fixtures.ts';
 
 const req = (agent: string, text = '你好', signal?: AbortSignal): StepRequest => ({
@@ -112,6 +112,16 @@ describe('model ports (main thread ↔ game worker)', () => {
     const remote = connectModel(hub.openPort().port);
     await remote.prewarm!('game:guess-number', [{ role: 'system', content: 's' }, { role: 'user', content: 'u' }], new AbortController().signal);
     expect(warmed).toEqual([{ agent: 'game:guess-number', messages: 2 }]);
+  });
+
+  it("the selected engine's traits cross the port (a worker's game agent plans by them); none selected or none said: the defaults", async () => {
+    const hub = new ModelHub();
+    const remote = connectModel(hub.openPort().port);
+    expect(await remote.traits!()).toEqual(DEFAULT_TRAITS);
+    hub.setModel('webllm', { label: 'w', traits: async () => ({ cutsPrefill: false, keepsPromptsApart: false }), step: async () => ({ action: 'reply', args: {} }) });
+    expect(await remote.traits!()).toEqual({ cutsPrefill: false, keepsPromptsApart: false });
+    hub.setModel('remote', { label: 'r', step: async () => ({ action: 'reply', args: {} }) });
+    expect(await remote.traits!()).toEqual(DEFAULT_TRAITS);
   });
 
   it('errors keep their catalogue code across the port', async () => {
