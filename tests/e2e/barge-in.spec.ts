@@ -71,7 +71,11 @@ test('the child talks over a long reply: the reply stops at once and 「我猜�
   const guess = voiceWav('guess');
   await handsFree(page, { ...SLOW, micClips: clips('guess') });
   await sayHandsFree(page, '我们玩猜数字吧');
-  await expect.poll(() => page.evaluate(() => (window as any).__speech.started.some((t: string) => /我想好了/.test(t)))).toBe(true);
+  // The long reply has been playing for a second: past the echo guard's window at a line's start
+  // (a voice that begins with the robot's playback is taken for its echo), with ≈ 10 s still to go.
+  await expect
+    .poll(() => page.evaluate(() => (window as any).__speech.startedAt.some((s: { text: string; at: number }) => /我想好了/.test(s.text) && Date.now() - s.at >= 1000)))
+    .toBe(true);
   // The long reply is being spoken: the child says 「我猜五十」 into the microphone.
   await page.evaluate((fromMs) => (window as any).__speech.playIntoMic('guess', { fromMs }), guess.onsetMs! - 200);
   // The recording's 「我猜五十」 stops the robot: cancelled, the reply never finished.
