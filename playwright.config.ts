@@ -30,12 +30,10 @@ export default defineConfig({
   testDir: 'tests/e2e',
   outputDir: 'test-results',
   timeout: 60_000,
-  // Generous: three Chromium workers share two cores with the preview server; waits end as soon as the state shows.
+  // Generous: two Chromium workers share two cores with the preview server; waits end as soon as the state shows.
   expect: { timeout: 20_000 },
   fullyParallel: false,
-  // Three: a test mostly waits (for the app's timers, the fake speech, its servers) and used about a third
-  // of a core when measured, so three files at once still leave the preview server room on two cores.
-  workers: 3,
+  workers: 2,
   retries: 0,
   reporter: [['list']],
   use: {
