@@ -19,6 +19,15 @@ const APART: EngineTraits = { cutsPrefill: true, keepsPromptsApart: true };
 const sys = (s: string): ChatMessage[] => [{ role: 'system', content: s }];
 
 /** A model whose prewarms stay open until the test ends them (or a step or the hub stops them). */
+/** A hub whose selected engine has `traits`, once it has said so. */
+async function hubOn(traits: EngineTraits) {
+  const hub = new ModelHub();
+  const t = heldWarms(traits);
+  hub.setModel('cpu', t.model);
+  await Promise.resolve();
+  return { hub, t };
+}
+
 function heldWarms(traits: EngineTraits) {
   const log: string[] = [];
   const open: Array<{ agent: string; end: () => void; signal: AbortSignal }> = [];
@@ -38,10 +47,7 @@ function heldWarms(traits: EngineTraits) {
 
 describe('the hub on an engine that keeps prompts apart', () => {
   it("reads the main agent's prewarm after a game's instead of stopping it; a game's goes before the main agent's", async () => {
-    const hub = new ModelHub();
-    const t = heldWarms(APART);
-    hub.setModel('cpu', t.model);
-    await Promise.resolve();
+    const { hub, t } = await hubOn(APART);
     hub.prewarm('game:x', sys('g'));
     hub.prewarm('main', sys('m'));
     expect(t.log).toEqual(['prewarm game:x']);
@@ -61,10 +67,7 @@ describe('the hub on an engine that keeps prompts apart', () => {
       [APART, false],
       [{ cutsPrefill: false, keepsPromptsApart: false }, true],
     ] as const) {
-      const hub = new ModelHub();
-      const t = heldWarms(traits);
-      hub.setModel('cpu', t.model);
-      await Promise.resolve();
+      const { hub, t } = await hubOn(traits);
       hub.prewarm('game:x', sys('g'));
       await hub.step({ agent: 'main', messages: sys('m'), tools: [] });
       await until(() => !rewarmed || t.log.length === 4, 'the game given back');
@@ -153,10 +156,7 @@ describe('a step that continues a running prewarm, on an engine that cuts a pref
       [APART, false],
       [{ cutsPrefill: false, keepsPromptsApart: false }, true],
     ] as const) {
-      const hub = new ModelHub();
-      const t = heldWarms(traits);
-      hub.setModel('cpu', t.model);
-      await Promise.resolve();
+      const { hub, t } = await hubOn(traits);
       hub.prewarm('main', sys('m'));
       const step = hub.step({ agent: 'main', messages: [...sys('m'), { role: 'user', content: 'u' }], tools: [] });
       await until(() => t.log.length > 1 || waits, 'the step');
