@@ -43,6 +43,17 @@ async function cutFirst(model: HeldModel) {
   return agent;
 }
 
+/**
+ * The second request continues the first, muted one in place: the first request, its late step as
+ * generated and the note of what the child heard instead. Returns the second request's messages.
+ */
+function expectMutedContinued(model: HeldModel): ChatMessage[] {
+  const [asked, next] = [model.requests[0].messages, model.requests[1].messages];
+  expect(next.slice(0, asked.length + 2)).toEqual([...asked, stepMessage(late), heardInsteadNote(NEXT_PROMPT)]);
+  expect(continuation({ asked, sent: asked, reply: stepMessage(late).content }, next, CHATML).inPlace).toBe(true);
+  return next;
+}
+
 describe('a muted step on an engine whose prefill cannot be cut', () => {
   afterEach(() => vi.useRealTimers());
 
@@ -62,9 +73,7 @@ describe('a muted step on an engine whose prefill cannot be cut', () => {
     expect(model.ended).toEqual(['answered', 'answered']);
     // Nothing said of the late reply.
     expect(second.c.intermediate.join('') + (await second.reply).text).not.toContain('越来越近');
-    const [asked, next] = [model.requests[0].messages, model.requests[1].messages];
-    expect(next.slice(0, asked.length + 2)).toEqual([...asked, stepMessage(late), heardInsteadNote(NEXT_PROMPT)]);
-    expect(continuation({ asked, sent: asked, reply: stepMessage(late).content }, next, CHATML).inPlace).toBe(true);
+    const next = expectMutedContinued(model);
     // Memory: the muted round as generated, then the second round as sent.
     expect(agent.conversation.slice(0, next.length - 1)).toEqual(next.slice(1));
     // A next turn waited for it: no prewarm was asked between the two steps.
@@ -87,9 +96,7 @@ describe('a muted step on an engine whose prefill cannot be cut', () => {
     await third.reply;
     // The second turn's step never went out; the third continues the first step's conversation.
     expect(model.requests).toHaveLength(2);
-    const [asked, next] = [model.requests[0].messages, model.requests[1].messages];
-    expect(next.slice(0, asked.length + 2)).toEqual([...asked, stepMessage(late), heardInsteadNote(NEXT_PROMPT)]);
-    expect(continuation({ asked, sent: asked, reply: stepMessage(late).content }, next, CHATML).inPlace).toBe(true);
+    const next = expectMutedContinued(model);
     // The second round is there as the rules took it, before the third's input.
     expect(next.some((m) => m.role === 'user' && m.content.includes('我猜75'))).toBe(true);
   });
