@@ -177,6 +177,7 @@ export class DrawGuessAgent extends SkillAgent {
       name: 'show_drawing',
       description: '在机器人屏幕上画出这一题的图（要一会儿，先用 say 说一句）。',
       parameters: NO_ARGS,
+      awaitsDevice: true,
       perform: async () => {
         let result = await this.device.showDrawing(this.drawingNow());
         let redrawn = false;

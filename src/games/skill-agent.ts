@@ -269,6 +269,7 @@ export abstract class SkillAgent implements GameEngine {
       ...(finishing ? { finishing } : {}),
       muteStep: (loop, stop, historyLength, rulesRound, heard, cleanup, begun) => this.muteStep(loop, stop, historyLength, rulesRound, heard, cleanup, begun),
       prewarmNext: () => this.prewarmNext(),
+      prewarm: (messages) => this.prewarm([...messages]),
     };
   }
 
@@ -348,7 +349,11 @@ export abstract class SkillAgent implements GameEngine {
    * spoken. The hub starts it once the engine is free and stops it when any step comes.
    */
   private prewarmNext(): void {
-    const messages: ChatMessage[] = [{ role: 'system', content: this.systemPrompt() }, ...this.memory];
+    this.prewarm([{ role: 'system', content: this.systemPrompt() }, ...this.memory]);
+  }
+
+  /** `messages` are read into the engine's cache (ChatModel.prewarm; the hub starts it once the engine is free). */
+  private prewarm(messages: ChatMessage[]): void {
     void this.model.prewarm?.(this.source, messages, new AbortController().signal).catch(() => undefined);
   }
 

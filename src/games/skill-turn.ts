@@ -72,6 +72,8 @@ export interface TurnHost {
   muteStep(loop: Promise<LoopOutcome>, stop: AbortController, historyLength: number, rulesRound: readonly ChatMessage[], heard: string, cleanup: () => void, begun: () => boolean): void;
   /** The game goes on: the start of its next request is read into the engine's cache. */
   prewarmNext(): void;
+  /** `messages`, the start of the turn's next request, are read into the engine's cache. */
+  prewarm(messages: readonly ChatMessage[]): void;
 }
 
 export class SkillTurn {
@@ -236,6 +238,10 @@ export class SkillTurn {
         ? {
             pre: (messages: readonly ChatMessage[], tools: readonly ToolSpec[]) => rulesStep(gameRules, this.viewOf(messages, tools), true),
             onHandover: (messages: readonly ChatMessage[]) => this.startColour(messages),
+            // While the robot works, the engine reads the conversation so far: the model's request after the
+            // device step continues it and reads only what came since. Not while muted steps still finish:
+            // the request then starts from the memory they leave, not from these messages.
+            ...(this.host.finishing ? {} : { onDeviceWait: (messages: readonly ChatMessage[]) => this.host.prewarm(messages) }),
           }
         : {}),
       onMessages: (m) => (this.partial = m.slice(history.length)),

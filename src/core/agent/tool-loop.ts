@@ -34,6 +34,8 @@ export interface AgentTool {
    * model is still writing the step (`attempt` counts retries after invalid output).
    */
   streamText?(text: string, attempt: number): void;
+  /** Its result comes once the robot has done something that takes seconds (a drawing). */
+  awaitsDevice?: boolean;
 }
 
 /** Thrown by a tool to say no: `{"error": message}` goes back to the model (a rule refused, not a bug). */
@@ -86,6 +88,11 @@ interface ToolLoopOptions {
   pre?(messages: readonly ChatMessage[], tools: readonly ToolSpec[]): Step | null;
   /** With `pre`: the rules' steps are over and the model decides from here (the conversation so far). */
   onHandover?(messages: readonly ChatMessage[]): void;
+  /**
+   * With `pre`: a step the rules took is about to be performed by a tool that awaits the device
+   * (AgentTool.awaitsDevice); the conversation so far, that step included, while the robot works.
+   */
+  onDeviceWait?(messages: readonly ChatMessage[]): void;
   /** The conversation as it grows (a round cut before it ends is remembered as far as it went). */
   onMessages?(messages: readonly ChatMessage[]): void;
 }
@@ -132,6 +139,7 @@ export async function runToolLoop(o: ToolLoopOptions): Promise<LoopOutcome> {
     const t0 = o.now();
     messages.push(stepMessage(step));
     const tool = tools.find((t) => t.name === step.action);
+    if (tool?.awaitsDevice) o.onDeviceWait?.([...messages]);
     const { result, refused } = await perform(tool, step, tools, o.signal);
     throwIfAborted(o.signal);
     o.onStep?.({ index: preSteps, step, kind: tool?.kind ?? null, result, refused, modelMs: 0, toolMs: o.now() - t0, pre: true });
