@@ -15,7 +15,10 @@
  * - startFirstWordsS: p50 of the start turns' first non-waiting line;
  * - inPlaceShare, prefillTokensPerTurn: the game's requests in in-game turns, as the paced server
  *   counted them under the profile's cache rule (steps only: a prewarm is read while the child
- *   thinks); prefillAfterChatTokens: the in-game turn right after the chat turn.
+ *   thinks); prefillAfterChatTokens: what the game had read again for the in-game turn right after
+ *   a chat turn — its steps in that turn, and every request of the game during the chat turn (the
+ *   game's conversation read back after the main agent's step, which that turn waits behind);
+ * - chatFirstWordsS: p50 of the chat turns' first non-waiting line.
  */
 import { SAY } from '../../src/arcade/errors.ts';
 import { percentile } from './simulate.ts';
@@ -42,6 +45,7 @@ export interface MeasuredFigures {
   inPlaceShare: number | null;
   prefillTokensPerTurn: number;
   prefillAfterChatTokens: number | null;
+  chatFirstWordsS: number | null;
   inGameTurns: number;
   /** In-game turns whose model was asked for a step that says something. */
   modelSentenceTurns: number;
@@ -70,7 +74,9 @@ export function measuredFigures(run: RawRun): MeasuredFigures {
     const at = t.requests.filter((r) => gameStep(r) && r.sentenceAt !== undefined).map((r) => r.sentenceAt!);
     return at.length ? [Math.min(...at) - t.actedAt] : [];
   });
-  const afterChat = run.turns.flatMap((t, i) => (t.kind === 'chat' && run.turns[i + 1]?.kind === 'message' ? [run.turns[i + 1]] : []));
+  const chats = run.turns.filter((t) => t.kind === 'chat');
+  const afterChat = run.turns.flatMap((t, i) => (t.kind === 'chat' && run.turns[i + 1]?.kind === 'message' ? [{ chat: t, next: run.turns[i + 1] }] : []));
+  const tokens = (rs: RawTurn['requests']) => rs.reduce((n, r) => n + r.prefillTokens, 0);
   const cues = run.turns.filter((t) => t.kind !== 'end').map((t) => (t.cueAt === null ? Infinity : t.cueAt - t.actedAt));
   return {
     cueS: p(inGame.map((t) => (t.cueAt === null ? Infinity : t.cueAt - t.actedAt)), 50),
@@ -84,7 +90,8 @@ export function measuredFigures(run: RawRun): MeasuredFigures {
     startFirstWordsS: p(starts.map(firstWords), 50),
     inPlaceShare: gameReqs.length ? gameReqs.filter((r) => r.inPlace).length / gameReqs.length : null,
     prefillTokensPerTurn: gameReqs.reduce((n, r) => n + r.prefillTokens, 0) / Math.max(1, inGame.length),
-    prefillAfterChatTokens: afterChat.length ? afterChat.reduce((n, t) => n + t.requests.filter(gameStep).reduce((m, r) => m + r.prefillTokens, 0), 0) / afterChat.length : null,
+    prefillAfterChatTokens: afterChat.length ? afterChat.reduce((n, x) => n + tokens(x.chat.requests.filter((r) => isGame(r.agent))) + tokens(x.next.requests.filter(gameStep)), 0) / afterChat.length : null,
+    chatFirstWordsS: p(chats.map(firstWords), 50),
     inGameTurns: inGame.length,
     modelSentenceTurns: modelSentence.length,
     startTurns: starts.length,

@@ -8,10 +8,12 @@
  * the home computer's brain is not prewarmed — the app before src/llm/remote-prewarm.ts; the paced
  * server stands for that brain), noTraits (the app not told what the engine the paced server
  * stands for does with a prompt: every muted step is cancelled by the next turn, the main agent is
- * prewarmed only while the arcade is idle — the app before it read EngineTraits) and after (the
+ * prewarmed only while the arcade is idle — the app before it read EngineTraits), chatByModel
+ * (`?main-in-game=model`: told the engine, but the main agent's model decides chat in a game on
+ * every engine — the app before its rules routed it on one that forgets on a switch) and after (the
  * app as it ships, told the profile's engine: `?engine-traits=webllm|llamacpp`, ENGINE_QUERY).
  */
-export const APP_RUN_VARIANTS = ['before', 'cutAborted', 'mutedWatched', 'noPrewarm', 'noTraits', 'after'] as const;
+export const APP_RUN_VARIANTS = ['before', 'cutAborted', 'mutedWatched', 'noPrewarm', 'noTraits', 'chatByModel', 'after'] as const;
 export type AppRunVariant = (typeof APP_RUN_VARIANTS)[number];
 export const VARIANT_QUERY: Record<AppRunVariant, string> = {
   before: '&rules-first=off',
@@ -19,6 +21,7 @@ export const VARIANT_QUERY: Record<AppRunVariant, string> = {
   mutedWatched: '&muted=watched',
   noPrewarm: '&remote-prewarm=off',
   noTraits: '',
+  chatByModel: '&main-in-game=model',
   after: '',
 };
 

@@ -223,6 +223,7 @@ export function runAppMeasured(argv: string[]) {
           mutedWatched: side('mutedWatched'),
           noPrewarm: side('noPrewarm'),
           noTraits: side('noTraits'),
+          chatByModel: side('chatByModel'),
           after,
           targetsAfter: after ? targetsMet(after, p.short === 'laptop') : null,
           targetsBefore: before ? targetsMet(before, p.short === 'laptop') : null,
@@ -273,15 +274,15 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
       }
     if (measured) {
       console.log(`\n# The app MEASURED (--app), next to the model above\n${APP_MEASURED_NOTE}`);
-      console.log('profile | variant | cue p50 (max) | truthful line p50 | p95 | model first sentence p50 | whole reply p50 | turns cut (colour window) | start first words | in place | prefill/turn | prefill after chat | turns');
+      console.log('profile | variant | cue p50 (max) | truthful line p50 | p95 | model first sentence p50 | whole reply p50 | turns cut (colour window) | start first words | in place | prefill/turn | prefill after chat | chat first words | turns');
       for (const [id, x] of Object.entries(measured)) {
         for (const v of APP_RUN_VARIANTS) {
           const f = x[v];
           const model = v === 'before' || v === 'after' ? r.app[id]?.[v] : undefined;
           if (f)
-            console.log(`${x.label} | ${v} measured | ${m(f.cueS)} (${m(f.cueMaxS)}) | ${m(f.truthfulLineP50S)} | ${m(f.truthfulLineP95S)} | ${m(f.firstModelSentenceP50S)} | ${m(f.wholeReplyP50S)} | ${pc(f.turnsCutShare)} (${pc(f.colourCutShare)}) | ${m(f.startFirstWordsS)} | ${pc(f.inPlaceShare)} | ${f.prefillTokensPerTurn.toFixed(0)} | ${f.prefillAfterChatTokens === null ? '—' : f.prefillAfterChatTokens.toFixed(0)} | ${f.inGameTurns} + ${f.startTurns} starts`);
+            console.log(`${x.label} | ${v} measured | ${m(f.cueS)} (${m(f.cueMaxS)}) | ${m(f.truthfulLineP50S)} | ${m(f.truthfulLineP95S)} | ${m(f.firstModelSentenceP50S)} | ${m(f.wholeReplyP50S)} | ${pc(f.turnsCutShare)} (${pc(f.colourCutShare)}) | ${m(f.startFirstWordsS)} | ${pc(f.inPlaceShare)} | ${f.prefillTokensPerTurn.toFixed(0)} | ${f.prefillAfterChatTokens === null ? '—' : f.prefillAfterChatTokens.toFixed(0)} | ${m(f.chatFirstWordsS)} | ${f.inGameTurns} + ${f.startTurns} starts`);
           if (model)
-            console.log(`${x.label} | ${v} modelled | ${s(model.cueS)} | ${s(model.truthfulLineP50S)} | ${s(model.truthfulLineP95S)} | ${s(model.firstModelSentenceP50S)} | — | ${(model.turnsCutShare * 100).toFixed(0)}% | ${s(model.startFirstWordsS)} | ${(model.inPlaceShare * 100).toFixed(0)}% | ${model.prefillTokensPerTurn.toFixed(0)} | ${model.prefillAfterChatTokens.toFixed(0)} |`);
+            console.log(`${x.label} | ${v} modelled | ${s(model.cueS)} | ${s(model.truthfulLineP50S)} | ${s(model.truthfulLineP95S)} | ${s(model.firstModelSentenceP50S)} | — | ${(model.turnsCutShare * 100).toFixed(0)}% | ${s(model.startFirstWordsS)} | ${(model.inPlaceShare * 100).toFixed(0)}% | ${model.prefillTokensPerTurn.toFixed(0)} | ${model.prefillAfterChatTokens.toFixed(0)} | — |`);
         }
         if (process.argv.includes('--per-turn'))
           for (const run of JSON.parse(readFileSync(resolve(import.meta.dirname, '../..', process.argv.includes('--out') ? process.argv[process.argv.indexOf('--out') + 1] : '.cache/latency-app.json'), 'utf8')) as RawRun[])

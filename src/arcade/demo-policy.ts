@@ -1,7 +1,9 @@
 /**
- * The demo-mode policy of agent "main" (演示脚本，无模型): a small deterministic router over the
- * same request a real model gets. It reads the game list from the system prompt (prompt.ts format),
- * the state line and the words from the last user message, and picks a legal action.
+ * The rules of agent "main" (演示脚本，无模型): a small deterministic router over the same request a
+ * real model gets. It reads the game list from the system prompt (prompt.ts format), the state line
+ * and the words from the last user message, and picks a legal action. The rules brain's main agent;
+ * also, with any brain, the main agent's steps during a game on an engine that would forget the
+ * game's conversation for a main-agent step (./model-loop.ts).
  */
 import { errorOf, isToolResult, readToolResult } from '../core/agent/messages.ts';
 import type { ScriptPolicy, Step, StepRequest } from '../core/llm/types.ts';
@@ -49,12 +51,15 @@ function lastWords(req: StepRequest): string {
   return '';
 }
 
-export const mainDemoPolicy: ScriptPolicy = (req: StepRequest): Step => {
+/** The rules' step for a request of the main agent. */
+export function mainRulesStep(req: StepRequest): Step {
   const step = decide(req);
   // 「只玩游戏」: there is no free chat; the kind fixed sentence instead.
   const legal = new Set(req.tools.map((t) => t.name));
   return step.action === 'reply' && !legal.has('reply') && legal.has('games_only') ? { action: 'games_only', args: {} } : step;
-};
+}
+
+export const mainDemoPolicy: ScriptPolicy = mainRulesStep;
 
 function decide(req: StepRequest): Step {
   const system = req.messages[0]?.role === 'system' ? req.messages[0].content : '';

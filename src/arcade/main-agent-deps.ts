@@ -24,6 +24,11 @@ export interface MainAgentDeps {
   now?: () => number;
   /** Forward clear in-game utterances without a main-agent model call (default true). */
   fastPath?: boolean;
+  /**
+   * In a game on an engine that would forget the game's conversation for a main-agent step
+   * (`forgetsOnSwitch`), the main agent's rules route the words (default yes); false: its model.
+   */
+  rulesInGame?: () => boolean;
   /** Model steps per round before giving up (list_games then reply needs 2). */
   maxSteps?: number;
   /** The turn budget (T1 "still thinking", T2 a real answer); read at every round (default 4 s / 20 s). */

@@ -4,9 +4,9 @@
  * One `handle(words)` per user input (ASR or the text box). The words are routed before any model
  * call (src/core/arcade/router.ts): voice commands ("大声点"), "再说一遍", "停/不玩了", and the fast
  * path (a clear in-game utterance goes straight to the game); anything else goes to the model loop
- * (./model-loop.ts). The game session and its requests live in ./game-requests.ts; every line the
- * robot says goes through the speaking path (./speaking-path.ts). What the agent is given is in
- * ./main-agent-deps.ts; the history it keeps in src/core/arcade/history.ts.
+ * (./model-loop.ts; its rules in a game on WebLLM). The game session and its requests live in
+ * ./game-requests.ts; every line goes through the speaking path (./speaking-path.ts). The agent's
+ * deps: ./main-agent-deps.ts; its history: src/core/arcade/history.ts.
  *
  * The returned promise settles when the round is over: the main agent's own reply has been spoken,
  * or the game's FIRST reply has been spoken — then the microphone may listen again. Later game
@@ -116,6 +116,7 @@ export class MainAgent {
       deadlineOf: (roundId) => this.watch.deadline(roundId) - MAIN_REPLY_MARGIN_MS,
       line,
       gamesOnly: deps.gamesOnly,
+      rulesInGame: deps.rulesInGame,
       ...timers,
     };
   }
@@ -126,7 +127,6 @@ export class MainAgent {
   }
 
   // ---- observation -------------------------------------------------------------------------
-
   subscribe(fn: (e: AgentEvent) => void): () => void {
     return this.events.subscribe(fn);
   }

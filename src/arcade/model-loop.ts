@@ -21,8 +21,9 @@ import { declaredRules, NO_OWN_RULES } from '../core/games/claim-kinds.ts';
 import { faultCode } from '../core/arcade/fault-line.ts';
 import { clearlySwitches } from '../core/arcade/intents.ts';
 import { childSentence } from '../core/errors/catalogue.ts';
-import { ModelError, type ChatMessage, type ChatModel, type Step, type StepRequest } from '../core/llm/types.ts';
+import { DEFAULT_TRAITS, forgetsOnSwitch, ModelError, type ChatMessage, type ChatModel, type Step, type StepRequest } from '../core/llm/types.ts';
 import { SentenceStream } from '../core/speech/sentence-stream.ts';
+import { mainRulesStep } from './demo-policy.ts';
 import { SAY, gamesOnlyText, unavailableText } from './errors.ts';
 import type { GameRequests } from './game-requests.ts';
 
@@ -55,6 +56,8 @@ export interface ModelLoopDeps {
   line(code: string, fallback: string): string;
   /** The parent's 「只玩游戏」: no free chat (read each round). */
   gamesOnly?: () => boolean;
+  /** MainAgentDeps.rulesInGame. */
+  rulesInGame?: () => boolean;
   setTimer(fn: () => void, ms: number): unknown;
   clearTimer(handle: unknown): void;
 }
@@ -81,11 +84,16 @@ export class MainModelLoop {
 
   constructor(private readonly deps: ModelLoopDeps) {}
 
-  /** The child's words decided by the model, step by step, until a boundary tool. */
+  /**
+   * The child's words decided by the model, step by step, until a boundary tool — by the main
+   * agent's rules instead (./demo-policy.ts), with no model call, in a game on an engine that would
+   * forget the game's conversation for this round's request (`forgetsOnSwitch`).
+   */
   async think(words: string, roundId: string, games: readonly ArcadeGame[], history: readonly HistoryEntry[], signal: AbortSignal): Promise<ModelRound> {
     const { requests } = this.deps;
+    const byRules = requests.session !== null && (this.deps.rulesInGame?.() ?? true) && forgetsOnSwitch((await this.deps.model().traits?.()) ?? DEFAULT_TRAITS);
     let calls = 0;
-    const model = this.counted(roundId, () => calls++);
+    const model = byRules ? this.rules(roundId) : this.counted(roundId, () => calls++);
     // The thinking stops when the child stops it, or when the round's deadline passes first.
     const deadline = this.deps.deadlineOf(roundId);
     const stop = new AbortController();
@@ -204,6 +212,18 @@ export class MainModelLoop {
       },
       ...(spec.name === 'reply' ? { streamText: (text: string, attempt: number) => replying.update(text, attempt) } : {}),
     }));
+  }
+
+  /** The main agent's rules as this round's model: each step they take is in the trace (no model call). */
+  private rules(roundId: string): ChatModel {
+    return {
+      label: '规则',
+      step: async (req: StepRequest): Promise<Step> => {
+        const step = mainRulesStep(req);
+        this.deps.record({ kind: 'model_step', roundId, name: step.action, durationMs: 0, data: { byRules: true } });
+        return step;
+      },
+    };
   }
 
   /** The model as this round uses it: counted and timed into the trace. */

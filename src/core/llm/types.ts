@@ -86,6 +86,13 @@ export interface EngineTraits {
 /** A model that says nothing of its engine: a server that stops a prefill and holds one prompt. */
 export const DEFAULT_TRAITS: EngineTraits = { cutsPrefill: true, keepsPromptsApart: false };
 
+/**
+ * Another agent's request makes the engine forget the conversation it holds, and reading it again
+ * cannot be cut short (WebLLM): a main-agent model step in the middle of a game costs the game its
+ * whole prompt, read again before its next step (about 1,000 tokens; 10 s at a laptop GPU's rate).
+ */
+export const forgetsOnSwitch = (t: EngineTraits): boolean => !t.keepsPromptsApart && !t.cutsPrefill;
+
 export interface ChatModel {
   /** Human-readable name shown in the UI, e.g. "Qwen2.5-1.5B（本地）" or "规则大脑（不用模型）". */
   readonly label: string;

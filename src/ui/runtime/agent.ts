@@ -18,6 +18,7 @@ import type { TraceRecorder } from '../../trace/recorder.ts';
 import type { SessionGuard } from '../../trace/session-guard.ts';
 import type { Brain } from './brain.ts';
 import type { GamesParts } from './games.ts';
+import { testSwitch } from './browser.ts';
 
 interface Deps {
   hub: ModelHub;
@@ -66,6 +67,9 @@ export function createMainAgent(d: Deps): MainAgent {
     },
     gamesOnly: () => d.parental.gamesOnly,
     playAllowed: () => d.parental.playAllowed,
+    // A developer switch, only in the test build: `?main-in-game=model` — the main agent's model
+    // decides in a game on every engine, as before its rules did on one that forgets on a switch.
+    rulesInGame: () => !(__TEST_BUILD__ && testSwitch('main-in-game') === 'model'),
   });
   // The robot's own notices ("机器人断开了…") go through the one speaking path too.
   robot.output.on('notice', (text) => void agent.voice.say(text, 'main'));
