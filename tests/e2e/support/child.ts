@@ -16,10 +16,11 @@ import { openGrownUp, setUpAsParent, type SetupOptions } from './parent.ts';
  * is `seed` (DEFAULT_SEED unless given; tests/e2e/support/seeds.ts says what it picks), so every
  * game's secret is known in advance. With `hash` a grown-up screen, it is open afterwards.
  */
-export async function openApp(page: Page, opts: { hash?: string; speech?: SpeechFakeOptions; seed?: number; setup?: SetupOptions } = {}): Promise<void> {
+export async function openApp(page: Page, opts: { hash?: string; speech?: SpeechFakeOptions; seed?: number; setup?: SetupOptions; query?: string } = {}): Promise<void> {
   await page.addInitScript(installSpeechFake, opts.speech ?? {});
   await pinSeeds(page, [opts.seed ?? DEFAULT_SEED]);
-  await page.goto(`/?e2e#${opts.hash ?? 'arcade'}`);
+  // `query`: the test build's developer switches (`&engine-traits=webllm`).
+  await page.goto(`/?e2e${opts.query ?? ''}#${opts.hash ?? 'arcade'}`);
   await page.waitForFunction(() => '__agentcade' in window);
   await expectSeedsPinned(page);
   await setUpAsParent(page, opts.setup);
