@@ -81,6 +81,7 @@ interface BenchWindow {
   __speech: { startedAt: Array<{ text: string; at: number }> };
   __agentcade: {
     robot: { screenSim: { state: { content?: { id?: string } } } };
+    hub: { status(): { running?: string; waiting: string[] } };
     recorder: { flush(): Promise<void> };
     traceStore: Promise<{ load(): Promise<{ rounds: Array<{ events: unknown[] }> }> }>;
   };
@@ -113,11 +114,15 @@ async function watch(page: Page): Promise<void> {
 }
 
 const lines = (page: Page): Promise<Array<{ text: string; at: number }>> => page.evaluate(() => (window as unknown as BenchWindow).__speech.startedAt);
-/** The mic is idle and the game is not busy (the round and the game's turn are over). */
+/**
+ * The mic is idle, the game is not busy (the round and the game's turn are over), and the app's
+ * model hub runs and holds no step (a step waiting there behind a prewarm has not reached the server yet).
+ */
 const settled = (page: Page): Promise<boolean> =>
   page.evaluate(() => {
     const mic = document.querySelector('[data-testid=mic-button]');
-    return mic?.getAttribute('data-state') === 'idle' && !mic.hasAttribute('data-busy');
+    const hub = (window as unknown as BenchWindow).__agentcade.hub.status();
+    return mic?.getAttribute('data-state') === 'idle' && !mic.hasAttribute('data-busy') && hub.running === undefined && hub.waiting.length === 0;
   });
 const inGame = async (page: Page) => (await page.getByTestId('current-game').count()) > 0;
 
@@ -154,8 +159,9 @@ test('the app measured at each profile, before and after the rules speak first',
           await act();
           await page.waitForFunction((n) => (window as unknown as BenchWindow).__bench.acts.length > n, acts);
           // Over once something other than a waiting line was said, no step of the turn is still
-          // open (a prewarm may read on while the child thinks), the mic is idle, the game not
-          // busy, and nothing new was said for 1 s (the times themselves come from the page).
+          // open at the server or held in the app's hub (a prewarm may read on while the child
+          // thinks), the mic is idle, the game not busy, and nothing new was said for 1 s (the
+          // times themselves come from the page).
           let quiet = 0;
           let seen = k;
           const started = Date.now();
