@@ -89,7 +89,7 @@ export function measuredFigures(run: RawRun): MeasuredFigures {
     colourCutShare: inGame.filter((t) => t.cuts.some((c) => c.includes(COLOUR))).length / Math.max(1, inGame.length),
     startFirstWordsS: p(starts.map(firstWords), 50),
     inPlaceShare: gameReqs.length ? gameReqs.filter((r) => r.inPlace).length / gameReqs.length : null,
-    prefillTokensPerTurn: gameReqs.reduce((n, r) => n + r.prefillTokens, 0) / Math.max(1, inGame.length),
+    prefillTokensPerTurn: tokens(gameReqs) / Math.max(1, inGame.length),
     prefillAfterChatTokens: afterChat.length ? afterChat.reduce((n, x) => n + tokens(x.chat.requests.filter((r) => isGame(r.agent))) + tokens(x.next.requests.filter(gameStep)), 0) / afterChat.length : null,
     chatFirstWordsS: p(chats.map(firstWords), 50),
     inGameTurns: inGame.length,
