@@ -23,6 +23,18 @@ const NO_ARGS = { type: 'object', properties: {}, additionalProperties: false };
 
 /** A drawing the robot could not finish (its screen was cleared, the link is up): worth one more try. */
 const REDRAWABLE = 'robot_picture_incomplete';
+
+/** show_drawing's result: what the robot did with the question's picture. */
+function drawingResult(question: number, result: DeviceResult, redrawn: boolean): Record<string, unknown> {
+  return {
+    device_completed: result.device_completed,
+    question,
+    ...(redrawn ? { redrawn: true } : {}),
+    ...(result.error ? { error: result.error } : {}),
+    // Never "画好啦" over a picture the child cannot see.
+    ...(result.device_completed ? {} : { drawing_visible: false, next: 'get_hint' }),
+  };
+}
 /** What the robot says before drawing it again (true: it did get stuck, and it is starting over). */
 export const STUCK_LINE = '画到一半卡住了，我重新画一次';
 
@@ -189,15 +201,10 @@ export class DrawGuessAgent extends SkillAgent {
           redrawn = true;
         }
         if (result.device_completed) g.markShown();
-        return {
-          device_completed: result.device_completed,
-          question: g.number,
-          ...(redrawn ? { redrawn: true } : {}),
-          ...(result.error ? { error: result.error } : {}),
-          // Never "画好啦" over a picture the child cannot see.
-          ...(result.device_completed ? {} : { drawing_visible: false, next: 'get_hint' }),
-        };
+        return drawingResult(g.number, result, redrawn);
       },
+      // The model's step after a drawing may be asked while the robot draws (src/core/agent/ahead.ts).
+      expected: () => drawingResult(g.number, { device_completed: true }, false),
     };
     const showProgress: GameTool = {
       name: 'show_progress',

@@ -52,9 +52,12 @@ function speakingTool(
   };
 }
 
+/** What `say` gives back for a line it said. */
+const SAID = { said: true } as const;
+
 function sayTool(c: StepToolsContext): AgentTool {
   const { saying } = c.speech;
-  return speakingTool(saying, { name: SAY_ACTION, description: SAY_DESCRIPTION, maxChars: 120, kind: 'loop' }, (text) => {
+  const say = speakingTool(saying, { name: SAY_ACTION, description: SAY_DESCRIPTION, maxChars: 120, kind: 'loop' }, (text) => {
     const problem = saying.problemIn(text);
     if (problem?.problem.claim.kind === UNSAFE) {
       const drop = c.mutedStop();
@@ -73,8 +76,10 @@ function sayTool(c: StepToolsContext): AgentTool {
       throw new ToolError(truthCorrection(problem.problem));
     }
     saying.finish(text);
-    return { said: true };
+    return SAID;
   });
+  // A line said is said (a line the checks refuse is the exception): a step after it may be asked ahead.
+  return { ...say, expected: () => SAID };
 }
 
 function replyTool(c: StepToolsContext): AgentTool {

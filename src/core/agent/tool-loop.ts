@@ -14,9 +14,10 @@
  * sentence before the step is complete. Nothing here does I/O: the model, the tools and the clock
  * are passed in.
  */
-import type { ChatMessage, ChatModel, JsonSchema, Step, ToolSpec } from '../llm/types.ts';
+import type { ChatMessage, ChatModel, JsonSchema, Step, StepRequest, ToolSpec } from '../llm/types.ts';
 import { argumentProblem } from '../llm/step-schema.ts';
 import { StepReader } from '../llm/step-reader.ts';
+import { askAhead, foresee, type Ahead } from './ahead.ts';
 import { stepMessage, toolError, toolResultMessage } from './messages.ts';
 
 type ToolKind = 'loop' | 'boundary';
@@ -36,6 +37,11 @@ export interface AgentTool {
   streamText?(text: string, attempt: number): void;
   /** Its result comes once the robot has done something that takes seconds (a drawing). */
   awaitsDevice?: boolean;
+  /**
+   * The result it gives when it does what it is asked, known before it is done (a device step's
+   * success, a line said): the model's step after it may be asked while the device works (./ahead.ts).
+   */
+  expected?(args: Record<string, unknown>): unknown;
 }
 
 /** Thrown by a tool to say no: `{"error": message}` goes back to the model (a rule refused, not a bug). */
@@ -91,6 +97,7 @@ interface ToolLoopOptions {
   /**
    * With `pre`: a step the rules took is about to be performed by a tool that awaits the device
    * (AgentTool.awaitsDevice); the conversation so far, that step included, while the robot works.
+   * Not called when the model's step after the device's is asked ahead instead (./ahead.ts).
    */
   onDeviceWait?(messages: readonly ChatMessage[]): void;
   /** The conversation as it grows (a round cut before it ends is remembered as far as it went). */
@@ -126,30 +133,57 @@ async function perform(tool: AgentTool | undefined, step: Step, offered: readonl
   }
 }
 
-export async function runToolLoop(o: ToolLoopOptions): Promise<LoopOutcome> {
+/** The model's request for one step of the loop (the same whether it is asked ahead or at its turn). */
+function request(o: ToolLoopOptions, messages: readonly ChatMessage[], tools: readonly ToolSpec[], onStream?: StepRequest['onStream']): StepRequest {
+  return { agent: o.agent, messages: [...messages], tools: [...tools], signal: o.signal, maxTokens: o.maxTokens, retries: o.retries, deadline: o.deadline, onStream, ...(o.background ? { background: o.background } : {}) };
+}
+
+type PreOutcome = { done: LoopOutcome } | { messages: ChatMessage[]; ahead: Ahead | null };
+
+/**
+ * The rules' steps: performed and written exactly like a model's, before the first model call.
+ * While a device step works, the model's step after the rules' is asked ahead when it can be foreseen.
+ */
+async function preSteps(o: ToolLoopOptions, pre: NonNullable<ToolLoopOptions['pre']>): Promise<PreOutcome> {
   const messages = [...o.messages];
-  let preSteps = 0;
-  let pre = o.pre !== undefined;
-  // The rules' steps: performed and written exactly like a model's, before the first model call.
-  while (pre && preSteps < MAX_PRE_STEPS) {
+  let ahead: Ahead | null = null;
+  for (let n = 0; n < MAX_PRE_STEPS; n++) {
     throwIfAborted(o.signal);
     const tools = o.tools();
-    const step = o.pre!(messages, toolSpecs(tools));
+    const step = pre(messages, toolSpecs(tools));
     if (!step) break;
     const t0 = o.now();
     messages.push(stepMessage(step));
     const tool = tools.find((t) => t.name === step.action);
-    if (tool?.awaitsDevice) o.onDeviceWait?.([...messages]);
+    if (tool?.awaitsDevice) {
+      const foreseen = tool.expected ? foresee(messages, step, tools, toolSpecs(tools), pre, MAX_PRE_STEPS - n) : null;
+      ahead?.drop();
+      ahead = foreseen ? askAhead(o.model, request(o, foreseen, toolSpecs(tools)), o.now()) : null;
+      if (!ahead) o.onDeviceWait?.([...messages]);
+    }
     const { result, refused } = await perform(tool, step, tools, o.signal);
     throwIfAborted(o.signal);
-    o.onStep?.({ index: preSteps, step, kind: tool?.kind ?? null, result, refused, modelMs: 0, toolMs: o.now() - t0, pre: true });
-    preSteps++;
-    if (tool?.kind === 'boundary' && !refused) return { kind: 'boundary', step, result, messages, steps: preSteps };
+    o.onStep?.({ index: n, step, kind: tool?.kind ?? null, result, refused, modelMs: 0, toolMs: o.now() - t0, pre: true });
+    if (tool?.kind === 'boundary' && !refused) {
+      ahead?.drop();
+      return { done: { kind: 'boundary', step, result, messages, steps: n + 1 } };
+    }
     messages.push(toolResultMessage(step.action, result));
     o.onMessages?.(messages);
-    if (refused) pre = false;
+    if (refused) break;
   }
-  if (o.pre) o.onHandover?.(messages);
+  o.onHandover?.(messages);
+  return { messages, ahead };
+}
+
+export async function runToolLoop(o: ToolLoopOptions): Promise<LoopOutcome> {
+  let messages = [...o.messages];
+  let ahead: Ahead | null = null;
+  if (o.pre) {
+    const p = await preSteps(o, o.pre);
+    if ('done' in p) return p.done;
+    ({ messages, ahead } = p);
+  }
   for (let index = 0; index < o.maxSteps; index++) {
     throwIfAborted(o.signal);
     const tools = o.tools();
@@ -163,7 +197,9 @@ export async function runToolLoop(o: ToolLoopOptions): Promise<LoopOutcome> {
           tools.find((t) => t.name === p.action)?.streamText?.(p.text, attempt);
         }
       : undefined;
-    const step = await o.model.step({ agent: o.agent, messages: [...messages], tools: toolSpecs(tools), signal: o.signal, maxTokens: o.maxTokens, retries: o.retries, deadline: o.deadline, onStream, ...(o.background ? { background: o.background } : {}) });
+    // The step asked ahead, if the device did what it was asked and the rules said what was foreseen.
+    const taken = index === 0 ? ahead?.take(messages, toolSpecs(tools), onStream) : null;
+    const step = await (taken ?? o.model.step(request(o, messages, toolSpecs(tools), onStream)));
     throwIfAborted(o.signal);
     const t1 = o.now();
     messages.push(stepMessage(step));

@@ -294,3 +294,97 @@ describe('runToolLoop: the rules\' pre-executed steps', () => {
     expect(asked[0].messages).toHaveLength(2 + 16);
   });
 });
+
+describe('runToolLoop: the model\'s step asked ahead while a device step of the rules works', () => {
+  /** A device tool finished by the test, and `say`, both with the result they give when they do what they are asked. */
+  function deviceTools(said: string[]) {
+    let finish!: (r: unknown) => void;
+    const draw: AgentTool = { ...tool('draw', 'loop', () => new Promise((r) => (finish = r))), awaitsDevice: true, expected: () => ({ done: true }) };
+    const say: AgentTool = { ...tool('say', 'loop', (a) => (said.push(String(a.text)), { said: true }), TEXT), expected: () => ({ said: true }), streamText: (t) => said.push(`~${t}`) };
+    return { tools: [draw, say, { ...tool('reply', 'boundary', undefined, TEXT), streamText: (t: string) => said.push(`~${t}`) }], finish: (r: unknown) => finish(r) };
+  }
+  /** The rules: draw, then say what the drawing's result says, then hand over. */
+  const rules = (messages: readonly ChatMessage[]) => {
+    const last = readToolResult(messages.at(-1)!);
+    if (messages.length === 2) return step('draw');
+    if (last?.name === 'draw') return step('say', { text: (last.result as { done?: boolean }).done ? '画好啦。' : '没画完。' });
+    return null;
+  };
+
+  it('asked with the foreseen conversation while the device works; taken when it came true, its streamed words held until then', async () => {
+    const said: string[] = [];
+    const { tools, finish } = deviceTools(said);
+    const requests: StepRequest[] = [];
+    const warmed: number[] = [];
+    const model: ChatModel = {
+      label: 'ahead',
+      async step(req) {
+        requests.push(req);
+        req.onStream?.('{"reply":{"text":"你真棒。"}}', 0);
+        return step('reply', { text: '你真棒。' });
+      },
+    };
+    const run = runToolLoop({ agent: 'test', model, messages: start, tools: () => tools, maxSteps: 4, now: clock(), pre: rules, onDeviceWait: () => warmed.push(1) });
+    await new Promise((r) => setTimeout(r, 0));
+    expect(requests).toHaveLength(1);
+    expect(requests[0].messages.slice(2)).toEqual([stepMessage(step('draw')), toolResultMessage('draw', { done: true }), stepMessage(step('say', { text: '画好啦。' })), toolResultMessage('say', { said: true })]);
+    expect(said).toEqual([]);
+    expect(warmed).toEqual([]);
+    finish({ done: true });
+    const out = await run;
+    expect(requests).toHaveLength(1);
+    expect(said).toEqual(['画好啦。', '~你真棒。']);
+    expect(out).toMatchObject({ kind: 'boundary', step: step('reply', { text: '你真棒。' }) });
+    expect(out.messages.slice(0, -1)).toEqual(requests[0].messages);
+  });
+
+  it('dropped when the device did otherwise: the model is asked again with what happened, the dropped words never said', async () => {
+    const said: string[] = [];
+    const { tools, finish } = deviceTools(said);
+    const requests: StepRequest[] = [];
+    const model: ChatModel = {
+      label: 'ahead',
+      async step(req) {
+        requests.push(req);
+        const text = requests.length === 1 ? '画得真好看。' : '我们换个办法。';
+        req.onStream?.(JSON.stringify({ reply: { text } }), 0);
+        return step('reply', { text });
+      },
+    };
+    const run = runToolLoop({ agent: 'test', model, messages: start, tools: () => tools, maxSteps: 4, now: clock(), pre: rules });
+    await new Promise((r) => setTimeout(r, 0));
+    finish({ done: false });
+    await run;
+    expect(requests).toHaveLength(2);
+    expect(requests[0].signal?.aborted).toBe(true);
+    expect(readToolResult(requests[1].messages.at(-3)!)).toEqual({ name: 'draw', result: { done: false } });
+    expect(said).toEqual(['没画完。', '~我们换个办法。']);
+  });
+
+  it('not asked when a later step of the rules has no result known ahead: the conversation is read while the device works instead', async () => {
+    const said: string[] = [];
+    const { tools, finish } = deviceTools(said);
+    const noExpectation = tools.map((t) => (t.name === 'say' ? { ...t, expected: undefined } : t));
+    const { model, asked } = listModel([step('reply', { text: '好。' })]);
+    const warmed: ChatMessage[][] = [];
+    const run = runToolLoop({ agent: 'test', model, messages: start, tools: () => noExpectation, maxSteps: 4, now: clock(), pre: rules, onDeviceWait: (m) => warmed.push([...m]) });
+    await new Promise((r) => setTimeout(r, 0));
+    expect(asked).toHaveLength(0);
+    expect(warmed).toEqual([[...start, stepMessage(step('draw'))]]);
+    finish({ done: true });
+    await run;
+    expect(asked).toHaveLength(1);
+  });
+
+  it('the loop stopped while the device works stops the step asked ahead too', async () => {
+    const { tools } = deviceTools([]);
+    const requests: StepRequest[] = [];
+    const model: ChatModel = { label: 'ahead', step: (req) => (requests.push(req), new Promise<Step>(() => undefined)) };
+    const stop = new AbortController();
+    const run = runToolLoop({ agent: 'test', model, messages: start, tools: () => tools, maxSteps: 4, now: clock(), pre: rules, signal: stop.signal });
+    run.catch(() => undefined);
+    await new Promise((r) => setTimeout(r, 0));
+    stop.abort(new Error('the child left'));
+    expect(requests[0].signal?.aborted).toBe(true);
+  });
+});
