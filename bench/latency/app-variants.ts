@@ -10,9 +10,12 @@
  * stands for does with a prompt: every muted step is cancelled by the next turn, the main agent is
  * prewarmed only while the arcade is idle — the app before it read EngineTraits), chatByModel
  * (`?main-in-game=model`: told the engine, but the main agent's model decides chat in a game on
- * every engine — the app before its rules routed it on one that forgets on a switch) and after (the
- * app as it ships, told the profile's engine: `?engine-traits=webllm|llamacpp`, ENGINE_QUERY).
+ * every engine — the app before its rules routed it on one that forgets on a switch, or on a brain
+ * measured too slow for the turn budget) and after (the app as it ships, told the profile's engine
+ * and the rates it was measured at on the device: `?engine-traits=webllm|llamacpp&engine-rates=…`,
+ * engineQuery).
  */
+import type { PacedProfile } from './paced-server.ts';
 export const APP_RUN_VARIANTS = ['before', 'cutAborted', 'mutedWatched', 'noPrewarm', 'noTraits', 'chatByModel', 'after'] as const;
 export type AppRunVariant = (typeof APP_RUN_VARIANTS)[number];
 export const VARIANT_QUERY: Record<AppRunVariant, string> = {
@@ -25,7 +28,13 @@ export const VARIANT_QUERY: Record<AppRunVariant, string> = {
   after: '',
 };
 
-/** The test build's switch that tells the app which engine the paced server stands for (every variant but noTraits). */
-export function engineQuery(variant: AppRunVariant, rule: 'webllm' | 'prefix'): string {
-  return variant === 'noTraits' ? '' : `&engine-traits=${rule === 'webllm' ? 'webllm' : 'llamacpp'}`;
+/**
+ * The test build's switches that tell the app which engine the paced server stands for, and at what
+ * rates that engine was measured on the device (every variant but noTraits; `before` is told no rates:
+ * it is the app before the measured speed decided who answers chat in a game).
+ */
+export function engineQuery(variant: AppRunVariant, p: Pick<PacedProfile, 'rule' | 'prefillTps' | 'decodeTps'>): string {
+  if (variant === 'noTraits') return '';
+  const traits = `&engine-traits=${p.rule === 'webllm' ? 'webllm' : 'llamacpp'}`;
+  return variant === 'before' ? traits : `${traits}&engine-rates=${p.prefillTps},${p.decodeTps}`;
 }

@@ -146,7 +146,7 @@ test('the app measured at each profile, before and after the rules speak first',
 
     for (const profile of cfg.profiles)
       for (const variant of cfg.variants ?? APP_RUN_VARIANTS) {
-        await page.goto(`/?e2e${VARIANT_QUERY[variant]}${engineQuery(variant, profile.rule)}#arcade`);
+        await page.goto(`/?e2e${VARIANT_QUERY[variant]}${engineQuery(variant, profile)}#arcade`);
         await page.waitForFunction(() => '__agentcade' in window);
         await watch(page);
         paced.reset(profile);

@@ -25,10 +25,14 @@ export interface MainAgentDeps {
   /** Forward clear in-game utterances without a main-agent model call (default true). */
   fastPath?: boolean;
   /**
-   * In a game on an engine that would forget the game's conversation for a main-agent step
-   * (`forgetsOnSwitch`), the main agent's rules route the words (default yes); false: its model.
+   * Who decides the words in a game that are not a clear move (read at every round):
+   * - `on-switch` (default): the main agent's rules on an engine that would forget the game's
+   *   conversation for a main-agent step (`forgetsOnSwitch`), its model on any other;
+   * - `always`: its rules (the brain in use was measured on this device and a turn's wait does not
+   *   fit the turn budget: a model step would leave the child waiting and the game's turn behind it);
+   * - `never`: its model.
    */
-  rulesInGame?: () => boolean;
+  rulesInGame?: () => RulesInGame;
   /** Model steps per round before giving up (list_games then reply needs 2). */
   maxSteps?: number;
   /** The turn budget (T1 "still thinking", T2 a real answer); read at every round (default 4 s / 20 s). */
@@ -67,3 +71,6 @@ export interface MainAgentDeps {
   /** False while play time is over (the locked screen): words and taps start no round. */
   playAllowed?: () => boolean;
 }
+
+/** MainAgentDeps.rulesInGame. */
+export type RulesInGame = 'on-switch' | 'always' | 'never';

@@ -26,6 +26,7 @@ import { SentenceStream } from '../core/speech/sentence-stream.ts';
 import { mainRulesStep } from './demo-policy.ts';
 import { SAY, gamesOnlyText, unavailableText } from './errors.ts';
 import type { GameRequests } from './game-requests.ts';
+import type { RulesInGame } from './main-agent-deps.ts';
 
 /**
  * The main agent decides no game result (大/小, 对/错, score, answer, end, restart, next question),
@@ -57,7 +58,7 @@ export interface ModelLoopDeps {
   /** The parent's 「只玩游戏」: no free chat (read each round). */
   gamesOnly?: () => boolean;
   /** MainAgentDeps.rulesInGame. */
-  rulesInGame?: () => boolean;
+  rulesInGame?: () => RulesInGame;
   setTimer(fn: () => void, ms: number): unknown;
   clearTimer(handle: unknown): void;
 }
@@ -84,14 +85,23 @@ export class MainModelLoop {
 
   constructor(private readonly deps: ModelLoopDeps) {}
 
+  /** Whether the main agent's rules decide this round instead of its model (MainAgentDeps.rulesInGame). */
+  private async byRules(): Promise<boolean> {
+    if (this.deps.requests.session === null) return false;
+    const routing = this.deps.rulesInGame?.() ?? 'on-switch';
+    if (routing !== 'on-switch') return routing === 'always';
+    return forgetsOnSwitch((await this.deps.model().traits?.()) ?? DEFAULT_TRAITS);
+  }
+
   /**
    * The child's words decided by the model, step by step, until a boundary tool — by the main
    * agent's rules instead (./demo-policy.ts), with no model call, in a game on an engine that would
-   * forget the game's conversation for this round's request (`forgetsOnSwitch`).
+   * forget the game's conversation for this round's request (`forgetsOnSwitch`), or whose brain is
+   * too slow on this device for the turn budget (MainAgentDeps.rulesInGame).
    */
   async think(words: string, roundId: string, games: readonly ArcadeGame[], history: readonly HistoryEntry[], signal: AbortSignal): Promise<ModelRound> {
     const { requests } = this.deps;
-    const byRules = requests.session !== null && (this.deps.rulesInGame?.() ?? true) && forgetsOnSwitch((await this.deps.model().traits?.()) ?? DEFAULT_TRAITS);
+    const byRules = await this.byRules();
     let calls = 0;
     const model = byRules ? this.rules(roundId) : this.counted(roundId, () => calls++);
     // The thinking stops when the child stops it, or when the round's deadline passes first.

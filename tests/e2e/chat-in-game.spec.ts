@@ -5,6 +5,10 @@
  * answer 「你叫什么名字」 at once and no main-agent request reaches the brain, so the game's
  * conversation is never evicted; the game's next turn is played by the brain as before. With a brain
  * that says nothing of its engine (a server that cuts a prefill), the main agent's model answers.
+ * On the CPU engine (it keeps prompts apart, so a main-agent step costs the game nothing) the speed
+ * measured on the device decides: too slow for the turn budget (`?engine-rates=` stands for the
+ * measurement: 5.5 tok/s prefill, 4.3 decode, the 0.5B model's on this machine's CPU), the rules
+ * answer; fast enough, the model.
  * The brain is a local OpenAI-compatible server answering with the demo brain's steps.
  */
 import { expect, test, type Page } from '@playwright/test';
@@ -65,3 +69,16 @@ test("on a server that says nothing of its engine, the main agent's model answer
   expect(said).toContain('我是小方');
   expect(asked).toContain('main');
 });
+
+for (const [speed, rates, byRules] of [
+  ['measured too slow for the turn budget', '5.5,4.3', true],
+  ['measured fast enough', '112,18', false],
+] as const)
+  test(`on the CPU engine ${speed}, chat in a game is answered by ${byRules ? 'the rules' : 'the model'}`, async ({ page }) => {
+    await openApp(page, { query: `&engine-traits=llamacpp&engine-rates=${rates}` });
+    const { said, asked, guessAsked } = await chatInGuessNumber(page);
+    expect(said).toContain('我是小方');
+    if (byRules) expect(asked).toEqual([]);
+    else expect(asked).toContain('main');
+    expect(guessAsked).toContain('game:guess-number');
+  });

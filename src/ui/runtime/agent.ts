@@ -67,9 +67,10 @@ export function createMainAgent(d: Deps): MainAgent {
     },
     gamesOnly: () => d.parental.gamesOnly,
     playAllowed: () => d.parental.playAllowed,
-    // A developer switch, only in the test build: `?main-in-game=model` — the main agent's model
-    // decides in a game on every engine, as before its rules did on one that forgets on a switch.
-    rulesInGame: () => !(__TEST_BUILD__ && testSwitch('main-in-game') === 'model'),
+    // In a game, a brain measured too slow on this device for the turn budget leaves the chat to
+    // the main agent's rules. A developer switch, only in the test build: `?main-in-game=model` —
+    // the main agent's model decides in a game on every engine, as before its rules did.
+    rulesInGame: () => (__TEST_BUILD__ && testSwitch('main-in-game') === 'model' ? 'never' : d.brain.tooSlowHere() ? 'always' : 'on-switch'),
   });
   // The robot's own notices ("机器人断开了…") go through the one speaking path too.
   robot.output.on('notice', (text) => void agent.voice.say(text, 'main'));

@@ -7,6 +7,7 @@ import { createModelController, type ModelController } from '../../llm/model-con
 import type { ModelHub } from '../../llm/model-hub.ts';
 import { turnBudget } from '../../arcade/turn-budget-setting.ts';
 import { stepTimeouts } from '../../core/arcade/turn-budget.ts';
+import { brainSpeed } from '../../core/llm/brain-speed.ts';
 import type { ChatModel, EngineTraits } from '../../core/llm/types.ts';
 import type { GameDeclaration } from '../../core/protocol/declaration.ts';
 import { followLocalModel } from '../../trace/offline-ready.ts';
@@ -18,6 +19,8 @@ export interface Brain {
   rulesAlone(): Promise<ChatModel>;
   /** A game designed in the Studio plays by its rules alone while no brain is chosen. */
   playsWithoutBrain(d: GameDeclaration | undefined): boolean;
+  /** The brain in use was measured on this device, and one turn's wait does not fit the turn budget's T2. */
+  tooSlowHere(): boolean;
 }
 
 /** The engines a test build's home computer may stand for (`?engine-traits=`). */
@@ -42,5 +45,12 @@ export function createBrain(hub: ModelHub): Brain {
     controller,
     rulesAlone: () => (rulesModel ??= import('../demo-brain.ts').then((m) => m.createDemoModel())),
     playsWithoutBrain: (d) => d?.engine === 'studio',
+    tooSlowHere: () => {
+      const kind = hub.kind;
+      if (kind === 'webllm' || kind === 'cpu') return controller.snapshot.speeds[kind]?.fits === false;
+      // `?engine-rates=<prefill>,<decode>` (tokens/s): the home computer standing for an engine was measured at these rates.
+      const rates = __TEST_BUILD__ && kind === 'remote' ? testSwitch('engine-rates')?.split(',').map(Number) : undefined;
+      return rates?.length === 2 ? !brainSpeed({ prefillPerS: rates[0], decodePerS: rates[1] }, turnBudget().answerMs).fits : false;
+    },
   };
 }

@@ -11,13 +11,14 @@ import { mainDemoPolicy } from '../../../src/arcade/demo-policy.ts';
 import { MainAgent } from '../../../src/arcade/main-agent.ts';
 import type { ChatModel, EngineTraits, StepRequest } from '../../../src/core/llm/types.ts';
 import type { TraceEvent } from '../../../src/core/trace/types.ts';
+import type { RulesInGame } from '../../../src/arcade/main-agent-deps.ts';
 import { FakeGameClient, FakeSpeaker, GAMES, until } from './fakes.ts';
 
 const WEBLLM: EngineTraits = { cutsPrefill: false, keepsPromptsApart: false };
 const SERVER: EngineTraits = { cutsPrefill: true, keepsPromptsApart: false };
 const CPU: EngineTraits = { cutsPrefill: true, keepsPromptsApart: true };
 
-function setup(traits: EngineTraits) {
+function setup(traits: EngineTraits, rulesInGame?: () => RulesInGame) {
   const games = new FakeGameClient();
   const speaker = new FakeSpeaker();
   const calls: StepRequest[] = [];
@@ -25,7 +26,7 @@ function setup(traits: EngineTraits) {
   const model: ChatModel = { label: scripted.label, traits: async () => traits, step: (req) => scripted.step(req) };
   const trace: TraceEvent[] = [];
   let n = 0;
-  const agent = new MainAgent({ model: () => model, games, catalog: () => GAMES, speaker, trace: { record: (e) => trace.push(e) }, newId: () => `id-${++n}` });
+  const agent = new MainAgent({ model: () => model, games, catalog: () => GAMES, speaker, trace: { record: (e) => trace.push(e) }, newId: () => `id-${++n}`, ...(rulesInGame ? { rulesInGame } : {}) });
   games.auto = (r) => (r.input.kind === 'end' ? r.reply('好的，下次再玩！', { final: true, session: 'ended' }) : r.reply('我想好了一个1到100的数，你猜是几？', { final: true }));
   return { agent, games, speaker, calls, trace };
 }
@@ -93,4 +94,28 @@ describe('the main agent in a game on an engine that forgets on a switch (WebLLM
       expect(r.modelCalls).toBe(1);
       expect(t.calls.length).toBe(calls + 1);
     });
+});
+
+describe('the main agent in a game on a brain measured too slow on this device for the turn budget', () => {
+  it('its rules answer chat in a game on any engine (here the CPU engine), at once; out of a game the model still answers', async () => {
+    let tooSlow = true;
+    const t = setup(CPU, () => (tooSlow ? 'always' : 'on-switch'));
+    const first = await t.agent.handle('你好');
+    expect(first.modelCalls).toBe(1);
+    await inGuessNumber(t);
+    const calls = t.calls.length;
+    const r = await t.agent.handle('你叫什么名字？');
+    expect(r).toMatchObject({ route: 'model', modelCalls: 0, action: 'reply' });
+    expect(t.calls.length).toBe(calls);
+    expect(t.speaker.texts().at(-1)).toContain('不是真人哦');
+    // Measured again and fast enough (a shorter prompt, a higher T2): the model decides again.
+    tooSlow = false;
+    expect((await t.agent.handle('你叫什么名字？')).modelCalls).toBe(1);
+  });
+
+  it("'never' (the developer switch) leaves chat in a game to the model even on WebLLM", async () => {
+    const t = setup(WEBLLM, () => 'never');
+    await inGuessNumber(t);
+    expect((await t.agent.handle('你叫什么名字？')).modelCalls).toBe(1);
+  });
 });
