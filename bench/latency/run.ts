@@ -224,6 +224,7 @@ export function runAppMeasured(argv: string[]) {
           noPrewarm: side('noPrewarm'),
           noTraits: side('noTraits'),
           chatByModel: side('chatByModel'),
+          noAhead: side('noAhead'),
           after,
           targetsAfter: after ? targetsMet(after, p.short === 'laptop') : null,
           targetsBefore: before ? targetsMet(before, p.short === 'laptop') : null,

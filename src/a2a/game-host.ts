@@ -42,6 +42,8 @@ export interface GameWorkerInit {
   mutedFinish?: boolean;
   /** True: a step the colour window muted keeps its stall watch and is asked again after a failure, as before it ran in the background (a developer switch; default off). */
   mutedWatch?: boolean;
+  /** False: a model step after a device step is not asked while the device works (a developer switch; default on). */
+  askAhead?: boolean;
 }
 
 /** What a game worker posts back after init. */
@@ -69,6 +71,8 @@ export interface GameClientOptions {
   mutedFinish?(): boolean;
   /** Whether new workers' games keep the stall watch on a muted step (default off). */
   mutedWatch?(): boolean;
+  /** Whether new workers' games ask the model's step after a device step while the device works (default on). */
+  askAhead?(): boolean;
   /** Silence on an open request before the worker is pinged (default 45 s). */
   hangTimeoutMs?: number;
   /** How long a ping may take (default 3 s). */
@@ -148,6 +152,7 @@ function startWorker(h: Host, gameId: string, card: AgentCard): GameProcess {
   if (h.opts.rulesFirst?.() === false) init.rulesFirst = false;
   if (h.opts.mutedFinish?.() === false) init.mutedFinish = false;
   if (h.opts.mutedWatch?.() === true) init.mutedWatch = true;
+  if (h.opts.askAhead?.() === false) init.askAhead = false;
   worker.postMessage(init, [channel.port2, ...Object.values(extra)]);
   h.processes.set(gameId, proc);
   return proc;

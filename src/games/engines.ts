@@ -24,6 +24,7 @@ export interface GameAgentInit {
   rulesFirst?: boolean;
   mutedFinish?: boolean;
   mutedWatch?: boolean;
+  askAhead?: boolean;
 }
 
 /** The engine context over a worker's ports: model, robot and trace, the seeded random source, and the safety check. */
@@ -41,6 +42,7 @@ export function connectEngineContext(init: GameAgentInit, safety: SafetyCheckLoa
     ...(init.rulesFirst === false ? { rulesFirst: false } : {}),
     ...(init.mutedFinish === false ? { mutedFinish: false } : {}),
     ...(init.mutedWatch === true ? { mutedWatch: true } : {}),
+    ...(init.askAhead === false ? { askAhead: false } : {}),
   };
 }
 

@@ -95,6 +95,8 @@ export interface AgentDeps {
    * stall watch, not asked again. False: it keeps the watch and the deadline of a step someone waits for.
    */
   mutedInBackground?: boolean;
+  /** False: the model's step after a device step of the rules is not asked while the device works (src/core/agent/ahead.ts; default true). */
+  askAhead?: boolean;
   /** The child-safety check each line is checked with before it is sent (the worker's, EngineContext.safety); absent: the speaking path's check alone. */
   safety?: SafetyCheckLoader;
 }
@@ -151,6 +153,7 @@ export abstract class SkillAgent implements GameEngine {
   private readonly colourMs: number;
   private readonly finishMuted: boolean;
   private readonly mutedInBackground: boolean;
+  private readonly askAhead: boolean;
   private readonly safety: SafetyCheckLoader | undefined;
   /** The remembered rounds, oldest first (the last 16). */
   private memory: ChatMessage[] = [];
@@ -175,6 +178,7 @@ export abstract class SkillAgent implements GameEngine {
     this.colourMs = deps.colourMs ?? COLOUR_WINDOW_MS;
     this.finishMuted = deps.finishMuted ?? true;
     this.mutedInBackground = deps.mutedInBackground ?? true;
+    this.askAhead = deps.askAhead ?? true;
     this.safety = deps.safety;
   }
 
@@ -252,6 +256,7 @@ export abstract class SkillAgent implements GameEngine {
       colourMs: this.colourMs,
       finishMuted: this.finishMuted,
       mutedInBackground: this.mutedInBackground,
+      askAhead: this.askAhead,
       gameRules: this.preExecute ? this.reader() : null,
       get memory() {
         return agent.memory;

@@ -37,5 +37,6 @@ export const hostEngine: EngineHost = async (ctx: EngineContext) => {
   const preExecute = ctx.rulesFirst !== false;
   const finishMuted = ctx.mutedFinish !== false;
   const mutedInBackground = ctx.mutedWatch !== true;
-  return { declaration: builtinDeclaration(ctx.gameId)!, create: () => mod.createAgent({ model, device, trace, random, preExecute, finishMuted, mutedInBackground, safety }) };
+  const askAhead = ctx.askAhead !== false;
+  return { declaration: builtinDeclaration(ctx.gameId)!, create: () => mod.createAgent({ model, device, trace, random, preExecute, finishMuted, mutedInBackground, askAhead, safety }) };
 };

@@ -51,6 +51,8 @@ export interface TurnHost {
   readonly finishMuted: boolean;
   /** False: a muted step keeps the stall watch of a step someone waits for. */
   readonly mutedInBackground: boolean;
+  /** False: the model's step after a device step of the rules is not asked while the device works. */
+  readonly askAhead: boolean;
   /** The game's reader, or null: the model decides every step. */
   readonly gameRules: GameRules | null;
   /** The remembered rounds (read and replaced by the turn). */
@@ -234,6 +236,7 @@ export class SkillTurn {
       signal: this.stop.signal,
       deadline: this.t.deadline,
       background: this.background.signal,
+      askAhead: this.host.askAhead,
       ...(gameRules
         ? {
             pre: (messages: readonly ChatMessage[], tools: readonly ToolSpec[]) => rulesStep(gameRules, this.viewOf(messages, tools), true),

@@ -100,6 +100,8 @@ interface ToolLoopOptions {
    * Not called when the model's step after the device's is asked ahead instead (./ahead.ts).
    */
   onDeviceWait?(messages: readonly ChatMessage[]): void;
+  /** False: the model's step after a device step of the rules is never asked ahead (default true). */
+  askAhead?: boolean;
   /** The conversation as it grows (a round cut before it ends is remembered as far as it went). */
   onMessages?(messages: readonly ChatMessage[]): void;
 }
@@ -156,7 +158,7 @@ async function preSteps(o: ToolLoopOptions, pre: NonNullable<ToolLoopOptions['pr
     messages.push(stepMessage(step));
     const tool = tools.find((t) => t.name === step.action);
     if (tool?.awaitsDevice) {
-      const foreseen = tool.expected ? foresee(messages, step, tools, toolSpecs(tools), pre, MAX_PRE_STEPS - n) : null;
+      const foreseen = tool.expected && o.askAhead !== false ? foresee(messages, step, tools, toolSpecs(tools), pre, MAX_PRE_STEPS - n) : null;
       ahead?.drop();
       ahead = foreseen ? askAhead(o.model, request(o, foreseen, toolSpecs(tools)), o.now()) : null;
       if (!ahead) o.onDeviceWait?.([...messages]);

@@ -32,6 +32,8 @@ export interface EngineContext {
   mutedFinish?: boolean;
   /** True: a step the colour window muted keeps its stall watch and is asked again after a failure, as before it ran in the background (a developer switch; default off). */
   mutedWatch?: boolean;
+  /** False: a model step after a device step is not asked while the device works (a developer switch; default on). */
+  askAhead?: boolean;
 }
 
 /** Loads the child-safety check (once; every call gives the same check). */

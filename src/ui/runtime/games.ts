@@ -149,6 +149,8 @@ function workerGames(deps: Deps, declarations: () => GameDeclaration[]): GameCli
     mutedFinish: () => !(__TEST_BUILD__ && testSwitch('colour-cut') === 'abort'),
     // `?muted=watched`: a muted step keeps its stall watch and is asked again, as before it ran in the background.
     mutedWatch: () => __TEST_BUILD__ && testSwitch('muted') === 'watched',
+    // `?ask-ahead=off`: the model's step after a drawing is asked only once the robot has drawn, as before it was asked ahead.
+    askAhead: () => !(__TEST_BUILD__ && testSwitch('ask-ahead') === 'off'),
     hangTimeoutMs: hangTimeoutMs(turnBudget()),
     trace: recorder,
   }));
