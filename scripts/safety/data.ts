@@ -1,8 +1,8 @@
 /**
  * The safety corpus as the training script and the report read it: hand-written unsafe and normal
  * lines (tests/unit/safety/corpus/), the generated lines (tests/safety/corpus/generated.tsv, from
- * ./corpus-gen.ts), every line the project ships (./shipped.ts), and the frozen held-out set
- * (tests/safety/heldout.tsv), which is never used for training or for choosing thresholds.
+ * ./corpus-gen.ts), every line the project ships (./shipped.ts), and the two frozen held-out sets
+ * (tests/safety/heldout.tsv, heldout-2.tsv), which are never used for training or for choosing thresholds.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -50,12 +50,26 @@ export function corpus(): Example[] {
   return out;
 }
 
+/** A frozen held-out file: `<label>\t<text>` rows under `#` comment lines. */
+function frozenSet(file: string, source: string): Example[] {
+  const name = file.split('/').pop() ?? file;
+  return rows(file).map((l) => {
+    const [lab, text] = l.split('\t');
+    return { label: label(lab, name), text, source };
+  });
+}
+
 /** The frozen held-out set (tests/safety/heldout.tsv). */
 export function heldOut(): Example[] {
-  return rows('tests/safety/heldout.tsv').map((l) => {
-    const [lab, text] = l.split('\t');
-    return { label: label(lab, 'heldout.tsv'), text, source: 'heldout' };
-  });
+  return frozenSet('tests/safety/heldout.tsv', 'heldout');
+}
+
+/**
+ * The second frozen held-out set (tests/safety/heldout-2.tsv): larger (≥ 40 lines a category, ≥ 320
+ * normal), written 2026-12-03 without reading the corpus, templates, rules or the first set.
+ */
+export function heldOut2(): Example[] {
+  return frozenSet('tests/safety/heldout-2.tsv', 'heldout-2');
 }
 
 /**

@@ -1,13 +1,13 @@
 /**
  * npm run safety -- --report: per category recall and the false-block rate of the whole check
  * (rules or classifier), of the rules alone and of the classifier alone — on the corpus, on the
- * frozen held-out set (tests/safety/heldout.tsv) and on the earlier held-out lines — and the count of
+ * two frozen held-out sets (tests/safety/heldout.tsv, heldout-2.tsv) and on the earlier held-out lines — and the count of
  * the project's own lines that are blocked (must be 0). Also the time per line, warm.
  */
 import { CATEGORIES, checkLine, type CheckLine } from '../../src/core/safety/classify.ts';
 import { CATEGORY_LABEL } from '../../src/core/safety/replies.ts';
 import { learnedVerdict } from '../../src/core/safety/learned.ts';
-import { corpus, earlierHeldOut, heldOut, type Example } from './data.ts';
+import { corpus, earlierHeldOut, heldOut, heldOut2, type Example } from './data.ts';
 import { fullCheck, loadedModel } from './check.ts';
 import { shippedLines } from './shipped.ts';
 
@@ -19,7 +19,8 @@ interface Row {
 }
 
 const FROZEN = 'frozen held-out (tests/safety/heldout.tsv)';
-const frozen = (set: string) => set === FROZEN;
+const FROZEN_2 = 'second frozen held-out (tests/safety/heldout-2.tsv)';
+const frozen = (set: string) => set === FROZEN || set === FROZEN_2;
 
 const blocked = (check: CheckLine, t: string) => check(t, 'robot').verdict === 'blocked';
 
@@ -55,6 +56,7 @@ export function report(verbose = false): void {
   const sets: Array<[string, Example[]]> = [
     ['corpus', corpus()],
     [FROZEN, heldOut()],
+    [FROZEN_2, heldOut2()],
     ['earlier held-out (written against the rules)', earlierHeldOut()],
   ];
   for (const [set, xs] of sets) {
@@ -64,7 +66,7 @@ export function report(verbose = false): void {
     for (const c of [...CATEGORIES, 'all']) table[c === 'all' ? 'all unsafe' : `${c} ${CATEGORY_LABEL[c as never] ?? ''}`] = Object.fromEntries(rows.map((r) => [r.check, r.recall[c]]));
     table['false blocks'] = Object.fromEntries(rows.map((r) => [r.check, r.falseBlocks]));
     console.table(table);
-    // The frozen held-out set is reported by category only: its lines are never printed, so that no
+    // The frozen held-out sets are reported by category only: their lines are never printed, so that no
     // change is made against them one by one.
     if (frozen(set)) continue;
     if (verbose || set !== 'corpus') {
