@@ -11,8 +11,10 @@
  * The loop stops after `maxSteps` steps (the agent's burst cap) with `exhausted`. A model failure
  * rejects; an aborted signal rejects with its reason. While a step is decoded, a tool that speaks
  * its `args.text` hears the text as it grows (`streamText`), so a reply can be spoken sentence by
- * sentence before the step is complete. Nothing here does I/O: the model, the tools and the clock
- * are passed in.
+ * sentence before the step is complete. Before the model's first step, the rules' steps (`pre`) are
+ * performed and written as if the model had taken them; while one of them waits for the device, the
+ * model's step after them may be asked ahead (./ahead.ts). Nothing here does I/O: the model, the
+ * tools and the clock are passed in.
  */
 import type { ChatMessage, ChatModel, JsonSchema, Step, StepRequest, ToolSpec } from '../llm/types.ts';
 import { argumentProblem } from '../llm/step-schema.ts';
