@@ -37,15 +37,20 @@ async function inGuessNumber(t: ReturnType<typeof setup>) {
   expect(t.agent.snapshot().session).toMatchObject({ gameId: 'guess-number' });
 }
 
+/** 「你叫什么名字？」 answered by the main agent's rules: its fixed line, no model call. */
+async function answeredByRules(t: ReturnType<typeof setup>) {
+  const calls = t.calls.length;
+  const r = await t.agent.handle('你叫什么名字？');
+  expect(r).toMatchObject({ route: 'model', modelCalls: 0, action: 'reply' });
+  expect(t.calls.length).toBe(calls);
+  expect(t.speaker.texts().at(-1)).toContain('不是真人哦');
+}
+
 describe('the main agent in a game on an engine that forgets on a switch (WebLLM)', () => {
   it('chat it knows is answered by its rules at once, the game goes on, and no model step evicts the game', async () => {
     const t = setup(WEBLLM);
     await inGuessNumber(t);
-    const calls = t.calls.length;
-    const r = await t.agent.handle('你叫什么名字？');
-    expect(r).toMatchObject({ route: 'model', modelCalls: 0, action: 'reply' });
-    expect(t.calls.length).toBe(calls);
-    expect(t.speaker.texts().at(-1)).toContain('不是真人哦');
+    await answeredByRules(t);
     expect(t.games.requests.filter((q) => q.input.kind === 'message')).toHaveLength(0);
     expect(t.agent.snapshot().session).toMatchObject({ gameId: 'guess-number' });
     expect(t.trace.filter((e) => e.kind === 'model_step' && (e.data as { byRules?: boolean })?.byRules).map((e) => e.name)).toEqual(['reply']);
@@ -103,11 +108,7 @@ describe('the main agent in a game on a brain measured too slow on this device f
     const first = await t.agent.handle('你好');
     expect(first.modelCalls).toBe(1);
     await inGuessNumber(t);
-    const calls = t.calls.length;
-    const r = await t.agent.handle('你叫什么名字？');
-    expect(r).toMatchObject({ route: 'model', modelCalls: 0, action: 'reply' });
-    expect(t.calls.length).toBe(calls);
-    expect(t.speaker.texts().at(-1)).toContain('不是真人哦');
+    await answeredByRules(t);
     // Measured again and fast enough (a shorter prompt, a higher T2): the model decides again.
     tooSlow = false;
     expect((await t.agent.handle('你叫什么名字？')).modelCalls).toBe(1);
