@@ -35,6 +35,7 @@ function drawingResult(question: number, result: DeviceResult, redrawn: boolean)
     ...(result.device_completed ? {} : { drawing_visible: false, next: 'get_hint' }),
   };
 }
+
 /** What the robot says before drawing it again (true: it did get stuck, and it is starting over). */
 export const STUCK_LINE = '画到一半卡住了，我重新画一次';
 
