@@ -59,8 +59,6 @@ class HeldStream {
 }
 
 export interface Ahead {
-  /** When it was asked (the model's time of a taken step counts from here). */
-  readonly asked: number;
   /** The step, if this conversation and these tools are the ones it was asked for (its held text then goes to `onStream`); null: aborted. */
   take(messages: readonly ChatMessage[], tools: readonly ToolSpec[], onStream: StepRequest['onStream']): Promise<Step> | null;
   /** Not needed any more: aborted (the loop moved on some other way). */
@@ -70,13 +68,13 @@ export interface Ahead {
 const key = (messages: readonly ChatMessage[], tools: readonly ToolSpec[]) => JSON.stringify([messages, tools]);
 
 /** Asks `model` for the step of `req` now; `req.signal` still stops it, and so does `drop`. */
-export function askAhead(model: ChatModel, req: StepRequest, asked: number): Ahead {
+export function askAhead(model: ChatModel, req: StepRequest): Ahead {
   const stop = new AbortController();
   const onOuterAbort = () => stop.abort(req.signal?.reason);
   if (req.signal?.aborted) onOuterAbort();
   else req.signal?.addEventListener('abort', onOuterAbort, { once: true });
   const stream = new HeldStream();
-  const step = model.step({ ...req, messages: [...req.messages], signal: stop.signal, onStream: stream.push });
+  const step = model.step({ ...req, signal: stop.signal, onStream: stream.push });
   // A dropped step's failure (its abort) is nobody's: only a taken one's is the loop's.
   step.catch(() => undefined);
   const asKey = key(req.messages, req.tools);
@@ -85,7 +83,6 @@ export function askAhead(model: ChatModel, req: StepRequest, asked: number): Ahe
     stop.abort(new Error('the step asked ahead was not needed'));
   };
   return {
-    asked,
     take(messages, tools, onStream) {
       if (key(messages, tools) !== asKey) {
         drop();

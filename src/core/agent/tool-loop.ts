@@ -154,15 +154,16 @@ async function preSteps(o: ToolLoopOptions, pre: NonNullable<ToolLoopOptions['pr
   for (let n = 0; n < MAX_PRE_STEPS; n++) {
     throwIfAborted(o.signal);
     const tools = o.tools();
-    const step = pre(messages, toolSpecs(tools));
+    const specs = toolSpecs(tools);
+    const step = pre(messages, specs);
     if (!step) break;
     const t0 = o.now();
     messages.push(stepMessage(step));
     const tool = tools.find((t) => t.name === step.action);
     if (tool?.awaitsDevice) {
-      const foreseen = tool.expected && o.askAhead !== false ? foresee(messages, step, tools, toolSpecs(tools), pre, MAX_PRE_STEPS - n) : null;
+      const foreseen = tool.expected && o.askAhead !== false ? foresee(messages, step, tools, specs, pre, MAX_PRE_STEPS - n) : null;
       ahead?.drop();
-      ahead = foreseen ? askAhead(o.model, request(o, foreseen, toolSpecs(tools)), o.now()) : null;
+      ahead = foreseen ? askAhead(o.model, request(o, foreseen, specs)) : null;
       if (!ahead) o.onDeviceWait?.([...messages]);
     }
     const { result, refused } = await perform(tool, step, tools, o.signal);
@@ -202,8 +203,9 @@ export async function runToolLoop(o: ToolLoopOptions): Promise<LoopOutcome> {
         }
       : undefined;
     // The step asked ahead, if the device did what it was asked and the rules said what was foreseen.
-    const taken = index === 0 ? ahead?.take(messages, toolSpecs(tools), onStream) : null;
-    const step = await (taken ?? o.model.step(request(o, messages, toolSpecs(tools), onStream)));
+    const specs = toolSpecs(tools);
+    const taken = index === 0 ? ahead?.take(messages, specs, onStream) : null;
+    const step = await (taken ?? o.model.step(request(o, messages, specs, onStream)));
     throwIfAborted(o.signal);
     const t1 = o.now();
     messages.push(stepMessage(step));
