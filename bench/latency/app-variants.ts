@@ -12,13 +12,14 @@
  * (`?main-in-game=model`: told the engine, but the main agent's model decides chat in a game on
  * every engine — the app before its rules routed it on one that forgets on a switch, or on a brain
  * measured too slow for the turn budget), noAhead (`?ask-ahead=off`: the model's step after a drawing
- * is asked only once the robot has drawn — the app before it was asked while the robot draws) and
- * after (the app as it ships, told the profile's engine
+ * is asked only once the robot has drawn — the app before it was asked while the robot draws),
+ * apartLines (`?noted-lines=off`: the rules' line after a result is a `say` step and a result of its
+ * own — the app before that line was noted in the result it tells) and after (the app as it ships, told the profile's engine
  * and the rates it was measured at on the device: `?engine-traits=webllm|llamacpp&engine-rates=…`,
  * engineQuery).
  */
 import type { PacedProfile } from './paced-server.ts';
-export const APP_RUN_VARIANTS = ['before', 'cutAborted', 'mutedWatched', 'noPrewarm', 'noTraits', 'chatByModel', 'noAhead', 'after'] as const;
+export const APP_RUN_VARIANTS = ['before', 'cutAborted', 'mutedWatched', 'noPrewarm', 'noTraits', 'chatByModel', 'noAhead', 'apartLines', 'after'] as const;
 export type AppRunVariant = (typeof APP_RUN_VARIANTS)[number];
 export const VARIANT_QUERY: Record<AppRunVariant, string> = {
   before: '&rules-first=off',
@@ -28,6 +29,7 @@ export const VARIANT_QUERY: Record<AppRunVariant, string> = {
   noTraits: '',
   chatByModel: '&main-in-game=model',
   noAhead: '&ask-ahead=off',
+  apartLines: '&noted-lines=off',
   after: '',
 };
 

@@ -37,7 +37,7 @@ import { qwenTokenizer } from '../llm/run.ts';
 import { closeVite, viteImport } from '../llm/vite-runner.ts';
 import { beforeLayout, pairedSteps, pairedText } from './layouts.ts';
 import { PROFILES, type DeviceProfile } from './profiles.ts';
-import { measuredFigures, perTurnLines, targetsMet } from './app-measured.ts';
+import { measuredFigures, perTurnLines, targetsMet, type MeasuredFigures } from './app-measured.ts';
 import type { BenchConfig, RawRun } from './app.bench.ts';
 import { APP_RUN_VARIANTS, type AppRunVariant } from './app-variants.ts';
 import { percentile, SimulatedEngine, timeTurn, type Tokenizer, type TurnSteps, type TurnTiming } from './simulate.ts';
@@ -219,12 +219,7 @@ export function runAppMeasured(argv: string[]) {
           label: p.label,
           rates: { prefillTps: p.prefillTps, decodeTps: p.decodeTps, cache: p.rule },
           before,
-          cutAborted: side('cutAborted'),
-          mutedWatched: side('mutedWatched'),
-          noPrewarm: side('noPrewarm'),
-          noTraits: side('noTraits'),
-          chatByModel: side('chatByModel'),
-          noAhead: side('noAhead'),
+          ...(Object.fromEntries(APP_RUN_VARIANTS.filter((v) => v !== 'before' && v !== 'after').map((v) => [v, side(v)])) as Record<Exclude<AppRunVariant, 'before' | 'after'>, MeasuredFigures | null>),
           after,
           targetsAfter: after ? targetsMet(after, p.short === 'laptop') : null,
           targetsBefore: before ? targetsMet(before, p.short === 'laptop') : null,

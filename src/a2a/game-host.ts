@@ -14,6 +14,7 @@ import { TaskState, type AgentCard } from '@a2a-js/sdk';
 import { Client, ClientFactory } from '@a2a-js/sdk/client';
 import type { ErrorCode } from '../core/errors/catalogue.ts';
 import { ProtocolError, type GameInput } from '../core/protocol/game-protocol.ts';
+import type { GameLab } from '../core/games/engine-host.ts';
 import { nullTrace, type TraceSink } from '../core/trace/types.ts';
 import { gameInputMessage, statusDetail } from './game-parts.ts';
 import { MessagePortTransportFactory, PortConnection } from './port-transport.ts';
@@ -36,14 +37,8 @@ export interface GameWorkerInit {
   ports: Record<string, MessagePort>;
   /** Completed A2A tasks the worker's task store keeps (the trace setting; default 64). */
   maxTasks?: number;
-  /** False: the game's rules do not pre-execute steps or speak first (a developer switch; default on). */
-  rulesFirst?: boolean;
-  /** False: a model step the colour window cut is aborted instead of finishing muted (a developer switch; default on). */
-  mutedFinish?: boolean;
-  /** True: a step the colour window muted keeps its stall watch and is asked again after a failure, as before it ran in the background (a developer switch; default off). */
-  mutedWatch?: boolean;
-  /** False: a model step after a device step is not asked while the device works (a developer switch; default on). */
-  askAhead?: boolean;
+  /** The developer switches of its games (absent or empty: the app as it ships). */
+  lab?: GameLab;
 }
 
 /** What a game worker posts back after init. */
@@ -65,14 +60,8 @@ export interface GameClientOptions {
   seed(): number;
   /** Completed A2A tasks each new worker keeps (read at every worker start; seed 000 §Trace). */
   maxTasks?(): number;
-  /** Whether new workers' games pre-execute what their rules read and speak first (default on). */
-  rulesFirst?(): boolean;
-  /** Whether new workers' games let a step the colour window cut finish muted (default on). */
-  mutedFinish?(): boolean;
-  /** Whether new workers' games keep the stall watch on a muted step (default off). */
-  mutedWatch?(): boolean;
-  /** Whether new workers' games ask the model's step after a device step while the device works (default on). */
-  askAhead?(): boolean;
+  /** The developer switches of new workers' games (read at every worker start; default none). */
+  lab?(): GameLab;
   /** Silence on an open request before the worker is pinged (default 45 s). */
   hangTimeoutMs?: number;
   /** How long a ping may take (default 3 s). */
@@ -149,10 +138,8 @@ function startWorker(h: Host, gameId: string, card: AgentCard): GameProcess {
   const init: GameWorkerInit = { type: 'init', gameId, engine: h.opts.engineOf(gameId) ?? '', seed, ports: { ...extra, a2a: channel.port2 } };
   const maxTasks = h.opts.maxTasks?.();
   if (maxTasks !== undefined) init.maxTasks = maxTasks;
-  if (h.opts.rulesFirst?.() === false) init.rulesFirst = false;
-  if (h.opts.mutedFinish?.() === false) init.mutedFinish = false;
-  if (h.opts.mutedWatch?.() === true) init.mutedWatch = true;
-  if (h.opts.askAhead?.() === false) init.askAhead = false;
+  const lab = h.opts.lab?.();
+  if (lab && Object.keys(lab).length) init.lab = lab;
   worker.postMessage(init, [channel.port2, ...Object.values(extra)]);
   h.processes.set(gameId, proc);
   return proc;

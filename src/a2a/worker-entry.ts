@@ -26,7 +26,7 @@ export function hostGameAgent(scope: WorkerScope, create: GameAgentFactory): voi
       try {
         const port = init.ports?.a2a;
         if (!port) throw new Error('init carries no a2a port');
-        const agent = await create({ gameId: init.gameId, engine: init.engine, seed: init.seed, ports: init.ports, ...(init.rulesFirst === false ? { rulesFirst: false } : {}), ...(init.mutedFinish === false ? { mutedFinish: false } : {}), ...(init.mutedWatch === true ? { mutedWatch: true } : {}), ...(init.askAhead === false ? { askAhead: false } : {}) });
+        const agent = await create({ gameId: init.gameId, engine: init.engine, seed: init.seed, ports: init.ports, ...(init.lab ? { lab: init.lab } : {}) });
         // The host's setting applies unless the game's factory chose its own.
         serveGameAgent(port, { ...agent, maxTasks: agent.maxTasks ?? init.maxTasks });
         status = { type: 'ready', gameId: init.gameId };

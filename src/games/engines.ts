@@ -8,7 +8,7 @@ import type { AgentCard } from '@a2a-js/sdk';
 import { agentCardFor } from '../a2a/card.ts';
 import { AgentcadeError } from '../core/errors/catalogue.ts';
 import type { EngineKind } from '../core/games/engine.ts';
-import type { EngineContext, EngineHost, EngineRegistry, SafetyCheckLoader } from '../core/games/engine-host.ts';
+import type { EngineContext, EngineHost, EngineRegistry, GameLab, SafetyCheckLoader } from '../core/games/engine-host.ts';
 import type { GameHandler } from '../core/protocol/handler.ts';
 import { seededRandom } from '../core/random.ts';
 import { connectModel } from '../llm/model-port.ts';
@@ -21,10 +21,7 @@ export interface GameAgentInit {
   engine: string;
   seed: number;
   ports: Record<string, MessagePort>;
-  rulesFirst?: boolean;
-  mutedFinish?: boolean;
-  mutedWatch?: boolean;
-  askAhead?: boolean;
+  lab?: GameLab;
 }
 
 /** The engine context over a worker's ports: model, robot and trace, the seeded random source, and the safety check. */
@@ -39,10 +36,7 @@ export function connectEngineContext(init: GameAgentInit, safety: SafetyCheckLoa
     trace: connectTrace(init.ports.trace, { defaults: { source: `game:${init.gameId}` } }),
     random: seededRandom(init.seed),
     safety,
-    ...(init.rulesFirst === false ? { rulesFirst: false } : {}),
-    ...(init.mutedFinish === false ? { mutedFinish: false } : {}),
-    ...(init.mutedWatch === true ? { mutedWatch: true } : {}),
-    ...(init.askAhead === false ? { askAhead: false } : {}),
+    ...(init.lab ? { lab: init.lab } : {}),
   };
 }
 

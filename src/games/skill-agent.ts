@@ -97,6 +97,8 @@ export interface AgentDeps {
   mutedInBackground?: boolean;
   /** False: the model's step after a device step of the rules is not asked while the device works (src/core/agent/ahead.ts; default true). */
   askAhead?: boolean;
+  /** False: the rules' line after a result is a `say` step of its own, not noted in that result (AgentTool.notedInResult; default true). */
+  notedLines?: boolean;
   /** The child-safety check each line is checked with before it is sent (the worker's, EngineContext.safety); absent: the speaking path's check alone. */
   safety?: SafetyCheckLoader;
 }
@@ -154,6 +156,7 @@ export abstract class SkillAgent implements GameEngine {
   private readonly finishMuted: boolean;
   private readonly mutedInBackground: boolean;
   private readonly askAhead: boolean;
+  private readonly notedLines: boolean;
   private readonly safety: SafetyCheckLoader | undefined;
   /** The remembered rounds, oldest first (the last 16). */
   private memory: ChatMessage[] = [];
@@ -179,6 +182,7 @@ export abstract class SkillAgent implements GameEngine {
     this.finishMuted = deps.finishMuted ?? true;
     this.mutedInBackground = deps.mutedInBackground ?? true;
     this.askAhead = deps.askAhead ?? true;
+    this.notedLines = deps.notedLines ?? true;
     this.safety = deps.safety;
   }
 
@@ -257,6 +261,7 @@ export abstract class SkillAgent implements GameEngine {
       finishMuted: this.finishMuted,
       mutedInBackground: this.mutedInBackground,
       askAhead: this.askAhead,
+      notedLines: this.notedLines,
       gameRules: this.preExecute ? this.reader() : null,
       get memory() {
         return agent.memory;

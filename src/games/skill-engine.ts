@@ -34,9 +34,7 @@ export async function loadGameModule(gameId: string): Promise<GameModule> {
 export const hostEngine: EngineHost = async (ctx: EngineContext) => {
   const mod = await loadGameModule(ctx.gameId);
   const { model, device, trace, random, safety } = ctx;
-  const preExecute = ctx.rulesFirst !== false;
-  const finishMuted = ctx.mutedFinish !== false;
-  const mutedInBackground = ctx.mutedWatch !== true;
-  const askAhead = ctx.askAhead !== false;
-  return { declaration: builtinDeclaration(ctx.gameId)!, create: () => mod.createAgent({ model, device, trace, random, preExecute, finishMuted, mutedInBackground, askAhead, safety }) };
+  const lab = ctx.lab ?? {};
+  const switches = { preExecute: lab.rulesFirst !== false, finishMuted: lab.mutedFinish !== false, mutedInBackground: lab.mutedWatch !== true, askAhead: lab.askAhead !== false, notedLines: lab.notedLines !== false };
+  return { declaration: builtinDeclaration(ctx.gameId)!, create: () => mod.createAgent({ model, device, trace, random, ...switches, safety }) };
 };

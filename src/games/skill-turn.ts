@@ -53,6 +53,8 @@ export interface TurnHost {
   readonly mutedInBackground: boolean;
   /** False: the model's step after a device step of the rules is not asked while the device works. */
   readonly askAhead: boolean;
+  /** False: the rules' line after a result is a `say` step of its own, not noted in that result. */
+  readonly notedLines: boolean;
   /** The game's reader, or null: the model decides every step. */
   readonly gameRules: GameRules | null;
   /** The remembered rounds (read and replaced by the turn). */
@@ -230,7 +232,7 @@ export class SkillTurn {
       agent: this.host.source,
       model: this.host.finishing ? this.afterFinishing(history.length, this.host.finishing) : this.host.model,
       messages: [...history, input],
-      tools: () => stepTools({ gameTools: () => this.host.tools(this.turn), speech: this.speech, refused: (p, whole) => this.refused(p, whole), mutedStop: () => this.mutedStop(), recordBlocked: (...a) => this.host.recordBlocked(...a), unsafe: this.unsafe }),
+      tools: () => stepTools({ gameTools: () => this.host.tools(this.turn), notedLines: this.host.notedLines, speech: this.speech, refused: (p, whole) => this.refused(p, whole), mutedStop: () => this.mutedStop(), recordBlocked: (...a) => this.host.recordBlocked(...a), unsafe: this.unsafe }),
       maxSteps: this.host.maxSteps,
       now: this.host.now,
       signal: this.stop.signal,

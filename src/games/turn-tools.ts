@@ -6,7 +6,7 @@
  * speak, to no one: a game tool is not performed, and a line the checks refuse stops the step.
  */
 import { ToolError, type AgentTool } from '../core/agent/tool-loop.ts';
-import { REPLY_ACTION, REPLY_DESCRIPTION, SAY_ACTION, SAY_DESCRIPTION, TEXT } from '../core/games/game-prompt.ts';
+import { REPLY_ACTION, REPLY_DESCRIPTION, SAID, SAY_ACTION, SAY_DESCRIPTION, TEXT } from '../core/games/game-prompt.ts';
 import { mayRunMuted } from '../core/games/muted-round.ts';
 import { truthCorrection, type TruthProblem } from '../core/games/truth.ts';
 import { fitReplyText } from '../core/protocol/game-protocol.ts';
@@ -25,6 +25,8 @@ export interface TurnSpeech {
 export interface StepToolsContext {
   /** The game's tools legal now. */
   gameTools(): readonly GameTool[];
+  /** Whether the rules' line right after a result is noted in that result (AgentTool.notedInResult). */
+  notedLines: boolean;
   speech: TurnSpeech;
   /** A sentence the checks refused: null → refused back to the model; a line → said instead ('' → the turn fails). */
   refused(p: TruthProblem, whole?: string): string | null;
@@ -52,9 +54,6 @@ function speakingTool(
   };
 }
 
-/** What `say` gives back for a line it said. */
-const SAID = { said: true } as const;
-
 function sayTool(c: StepToolsContext): AgentTool {
   const { saying } = c.speech;
   const say = speakingTool(saying, { name: SAY_ACTION, description: SAY_DESCRIPTION, maxChars: 120, kind: 'loop' }, (text) => {
@@ -78,8 +77,9 @@ function sayTool(c: StepToolsContext): AgentTool {
     saying.finish(text);
     return SAID;
   });
-  // A line said is said (a line the checks refuse is the exception): a step after it may be asked ahead.
-  return { ...say, expected: () => SAID };
+  // A line said is said (a line the checks refuse is the exception): a step after it may be asked
+  // ahead, and the rules' line right after a result is noted in that result.
+  return { ...say, expected: () => SAID, notedInResult: c.notedLines };
 }
 
 function replyTool(c: StepToolsContext): AgentTool {

@@ -16,7 +16,8 @@ import { byDrawingId } from './support/robot.ts';
 
 /** The model's own words after a drawing (the demo brain would say the rules' prompt). */
 const COLOUR = '你看我画得像不像？';
-const afterDrawing = (body: { messages: Array<{ content: string }> }) => /"name":"say","result":\{"said":true\}/.test(body.messages.at(-1)?.content ?? '') && body.messages.some((m) => m.content.includes('"name":"show_drawing"'));
+/** The request right after a drawing: its last message is the drawing's result, with the rules' line noted in it. */
+const afterDrawing = (body: { messages: Array<{ content: string }> }) => /^<tool_response>\{"name":"show_drawing",.*"said":"/.test(body.messages.at(-1)?.content ?? '');
 
 let server: OpenAITestServer;
 test.beforeAll(async () => {

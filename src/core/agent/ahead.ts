@@ -12,12 +12,13 @@
  * taken step was asked with is therefore the very request the loop would have sent, later.
  */
 import type { ChatMessage, ChatModel, Step, StepRequest, ToolSpec } from '../llm/types.ts';
-import { stepMessage, toolResultMessage } from './messages.ts';
+import { stepMessage, toolResultMessage, withSaid } from './messages.ts';
 
 /** What foreseeing needs of a tool (tool-loop.ts's AgentTool). */
 interface ForeseenTool {
   name: string;
   expected?(args: Record<string, unknown>): unknown;
+  notedInResult?: boolean;
 }
 
 type Pre = (messages: readonly ChatMessage[], tools: readonly ToolSpec[]) => Step | null;
@@ -34,8 +35,13 @@ export function foresee(messages: readonly ChatMessage[], step: Step, tools: rea
     const action: string = next.action;
     const tool = tools.find((t) => t.name === action);
     if (!tool?.expected) return null;
-    if (i > 0) out.push(stepMessage(next));
-    out.push(toolResultMessage(action, tool.expected(next.args ?? {})));
+    // Written as the loop writes it: a line noted in the result before it, or a step and its result.
+    const noted = i > 0 && tool.notedInResult ? withSaid(out, messages.length, String(next.args?.text ?? '')) : null;
+    if (noted) out[out.length - 1] = noted;
+    else {
+      if (i > 0) out.push(stepMessage(next));
+      out.push(toolResultMessage(action, tool.expected(next.args ?? {})));
+    }
     next = pre(out, specs);
   }
   return next ? null : out;

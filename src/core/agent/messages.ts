@@ -4,6 +4,8 @@
  * - the model's step, as the assistant said it: `{"<action>": {…}}` (../llm/step-format.ts);
  * - a tool's result, as a user message in Qwen's native wrapper:
  *   `<tool_response>{"name": …, "result": …}</tool_response>`; a refusal is `result: {"error": …}`.
+ *   A line the rules said right after it may be noted in it, `"said": "…"` (tool-loop.ts): the
+ *   model reads that line as said, as it would read a `say` step and its result.
  * Scripted policies read them back with `readStep` / `readToolResult`, seeing what a model sees.
  */
 import { stepJson, stepOfValue } from '../llm/step-format.ts';
@@ -17,8 +19,17 @@ export function stepMessage(step: Step): ChatMessage {
   return { role: 'assistant', content: step.raw ?? stepJson(step) };
 }
 
-export function toolResultMessage(name: string, result: unknown): ChatMessage {
-  return { role: 'user', content: `<tool_response>${JSON.stringify({ name, result })}</tool_response>` };
+export function toolResultMessage(name: string, result: unknown, said?: string): ChatMessage {
+  return { role: 'user', content: `<tool_response>${JSON.stringify(said === undefined ? { name, result } : { name, result, said })}</tool_response>` };
+}
+
+/**
+ * The last of `messages`, a tool result written after `from`, with the line `said` noted in it;
+ * null when it is not one, or notes a line already.
+ */
+export function withSaid(messages: readonly ChatMessage[], from: number, said: string): ChatMessage | null {
+  const r = messages.length > from ? readToolResult(messages[messages.length - 1]) : null;
+  return r && r.said === undefined ? toolResultMessage(r.name, r.result, said) : null;
 }
 
 /** A refusal's result: what the model reads when a tool said no or its arguments were wrong. */
@@ -30,14 +41,15 @@ export function isToolResult(message: ChatMessage): boolean {
   return message.role === 'user' && TOOL_RESPONSE.test(message.content);
 }
 
-/** The tool result a message carries, or null when it is not one. */
-export function readToolResult(message: ChatMessage): { name: string; result: unknown } | null {
+/** The tool result a message carries (with the line noted as said after it, if any), or null when it is not one. */
+export function readToolResult(message: ChatMessage): { name: string; result: unknown; said?: string } | null {
   if (message.role !== 'user') return null;
   const m = TOOL_RESPONSE.exec(message.content);
   if (!m) return null;
   try {
-    const body = JSON.parse(m[1]) as { name?: unknown; result?: unknown };
-    return typeof body.name === 'string' ? { name: body.name, result: body.result } : null;
+    const body = JSON.parse(m[1]) as { name?: unknown; result?: unknown; said?: unknown };
+    if (typeof body.name !== 'string') return null;
+    return typeof body.said === 'string' ? { name: body.name, result: body.result, said: body.said } : { name: body.name, result: body.result };
   } catch {
     return null;
   }

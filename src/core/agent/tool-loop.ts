@@ -20,7 +20,7 @@ import type { ChatMessage, ChatModel, JsonSchema, Step, StepRequest, ToolSpec } 
 import { argumentProblem } from '../llm/step-schema.ts';
 import { StepReader } from '../llm/step-reader.ts';
 import { askAhead, foresee, type Ahead } from './ahead.ts';
-import { stepMessage, toolError, toolResultMessage } from './messages.ts';
+import { stepMessage, toolError, toolResultMessage, withSaid } from './messages.ts';
 
 type ToolKind = 'loop' | 'boundary';
 
@@ -44,6 +44,13 @@ export interface AgentTool {
    * success, a line said): the model's step after it may be asked while the device works (./ahead.ts).
    */
   expected?(args: Record<string, unknown>): unknown;
+  /**
+   * For a speaking tool (`say`, with `expected`): a step of the rules (`pre`) right after a result
+   * they got, which gives its expected result, is noted in that result (`"said": args.text`,
+   * ./messages.ts) instead of being written as a step and a result of its own. The model reads the
+   * line as said, in a few tokens instead of a step's.
+   */
+  notedInResult?: boolean;
 }
 
 /** Thrown by a tool to say no: `{"error": message}` goes back to the model (a rule refused, not a bug). */
@@ -119,6 +126,8 @@ function throwIfAborted(signal: AbortSignal | undefined): void {
   if (signal?.aborted) throw signal.reason ?? new Error('aborted');
 }
 
+const sameJson = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+
 function toolSpecs(tools: readonly AgentTool[]): ToolSpec[] {
   return tools.map(({ name, description, parameters }) => ({ name, description, parameters }));
 }
@@ -158,8 +167,9 @@ async function preSteps(o: ToolLoopOptions, pre: NonNullable<ToolLoopOptions['pr
     const step = pre(messages, specs);
     if (!step) break;
     const t0 = o.now();
-    messages.push(stepMessage(step));
     const tool = tools.find((t) => t.name === step.action);
+    const noted = tool?.notedInResult && tool.expected ? withSaid(messages, o.messages.length, String(step.args?.text ?? '')) : null;
+    if (!noted) messages.push(stepMessage(step));
     if (tool?.awaitsDevice) {
       const foreseen = tool.expected && o.askAhead !== false ? foresee(messages, step, tools, specs, pre, MAX_PRE_STEPS - n) : null;
       ahead?.drop();
@@ -173,7 +183,11 @@ async function preSteps(o: ToolLoopOptions, pre: NonNullable<ToolLoopOptions['pr
       ahead?.drop();
       return { done: { kind: 'boundary', step, result, messages, steps: n + 1 } };
     }
-    messages.push(toolResultMessage(step.action, result));
+    if (noted && !refused && sameJson(result, tool!.expected!(step.args ?? {}))) messages[messages.length - 1] = noted;
+    else {
+      if (noted) messages.push(stepMessage(step));
+      messages.push(toolResultMessage(step.action, result));
+    }
     o.onMessages?.(messages);
     if (refused) break;
   }

@@ -6,6 +6,7 @@
 import { errorOf, isToolResult, readStep, readToolResult } from '../agent/messages.ts';
 import type { Step, StepRequest } from '../llm/types.ts';
 import { toldState } from './state-line.ts';
+import { SAID, SAY_ACTION } from './game-prompt.ts';
 
 export { errorOf };
 
@@ -60,7 +61,11 @@ export function readTurn(req: StepRequest): TurnView {
     const step = readStep(m);
     if (step) done.push({ action: step.action, args: step.args });
     const result = readToolResult(m);
-    if (result && done.length > 0) done[done.length - 1].result = result.result;
+    if (result && done.length > 0) {
+      done[done.length - 1].result = result.result;
+      // A line noted as said after the result is read as the `say` it stands for.
+      if (result.said !== undefined) done.push({ action: SAY_ACTION, args: { text: result.said }, result: SAID });
+    }
   }
   return { event, userText, done, state: state ?? {}, legal: new Set(req.tools.map((t) => t.name)) };
 }

@@ -26,14 +26,25 @@ export interface EngineContext {
    * blocked line is replaced while the turn can still go on; the speaking path checks every line again.
    */
   safety: SafetyCheckLoader;
-  /** False: the rules pre-execute nothing and do not speak first (the host's developer switch). */
-  rulesFirst?: boolean;
-  /** False: a model step the colour window cut is aborted, not finished muted (the host's developer switch). */
-  mutedFinish?: boolean;
-  /** True: a step the colour window muted keeps its stall watch and is asked again after a failure, as before it ran in the background (a developer switch; default off). */
-  mutedWatch?: boolean;
-  /** False: a model step after a device step is not asked while the device works (a developer switch; default on). */
-  askAhead?: boolean;
+  /** The host's developer switches (absent: the app as it ships). */
+  lab?: GameLab;
+}
+
+/**
+ * A game worker's developer switches, set only by the test build (bench/latency --app's variants):
+ * each one present brings back how games played before one change. `{}`: the app as it ships.
+ */
+export interface GameLab {
+  /** The rules pre-execute nothing and do not speak first. */
+  rulesFirst?: false;
+  /** A model step the colour window cut is aborted, not finished muted. */
+  mutedFinish?: false;
+  /** A step the colour window muted keeps its stall watch and is asked again after a failure, as before it ran in the background. */
+  mutedWatch?: true;
+  /** A model step after a device step is not asked while the device works. */
+  askAhead?: false;
+  /** A line the rules say right after a result is a `say` step of its own, not noted in that result. */
+  notedLines?: false;
 }
 
 /** Loads the child-safety check (once; every call gives the same check). */

@@ -9,6 +9,8 @@ import { HONEST_COMPANION } from '../safety/honesty.ts';
 
 export const REPLY_ACTION = 'reply';
 export const SAY_ACTION = 'say';
+/** What `say` gives back for a line it said. */
+export const SAID = { said: true } as const;
 
 export const COMMON_PROMPT = [
   '你是桌面小机器人里的游戏主持人，正在用中文语音和小朋友玩游戏。',
@@ -18,7 +20,7 @@ export const COMMON_PROMPT = [
   '工具结果在 <tool_response> 里，出现 error 时按提示改正或向小朋友说明。',
   '做耗时的事（比如画画）之前，先用 say 说一句话。',
   '说话要温暖、简短（一两句），适合小朋友听，不用表情符号。回复的第一句要很短，先说结果，小朋友马上就能听到。',
-  '这一轮已经用 say 说过的话，小朋友已经听到了：reply 接着往下说，不要再说一遍。',
+  '这一轮已经用 say 说过的话，和工具结果里 said 写的话，小朋友已经听到了：reply 接着往下说，不要再说一遍。',
   HONEST_COMPANION,
 ].join('\n');
 

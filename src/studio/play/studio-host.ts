@@ -30,7 +30,7 @@ export async function studioHost(ctx: EngineContext, openBook: () => Promise<Boo
       source: `game:${ctx.gameId}`,
       random: ctx.random,
       safety: ctx.safety,
-      ...(ctx.rulesFirst === false ? { runtime: { preExecute: false } } : {}),
+      ...(ctx.lab?.rulesFirst === false ? { runtime: { preExecute: false } } : {}),
       async savePlayBook(pb) {
         await book.savePlayBook(pb);
         announceBookChange({ type: 'playbook', projectId: pb.projectId });

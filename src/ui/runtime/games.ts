@@ -17,6 +17,7 @@ import { turnBudget } from '../../arcade/turn-budget-setting.ts';
 import { hangTimeoutMs } from '../../core/arcade/turn-budget.ts';
 import type { ArcadeGame } from '../../core/arcade/types.ts';
 import type { GameDeclaration } from '../../core/protocol/declaration.ts';
+import type { GameLab } from '../../core/games/engine-host.ts';
 import { gameAvailability } from '../../core/robot/capabilities.ts';
 import { builtinGames } from '../../games/catalog.ts';
 import type { ModelHub } from '../../llm/model-hub.ts';
@@ -142,18 +143,28 @@ function workerGames(deps: Deps, declarations: () => GameDeclaration[]): GameCli
     engineOf: (gameId) => declarations().find((x) => x.id === gameId)?.engine,
     seed: browserSeed,
     maxTasks: completedTasksToKeep,
-    // A developer switch, only in the test build (AGENTCADE_LAB=1): `?rules-first=off` plays every
-    // game without pre-executed steps, as before the rules spoke first (bench/latency --app's "before").
-    rulesFirst: () => !(__TEST_BUILD__ && testSwitch('rules-first') === 'off'),
-    // The same, `?colour-cut=abort`: a model step the colour window cut is aborted instead of finishing muted.
-    mutedFinish: () => !(__TEST_BUILD__ && testSwitch('colour-cut') === 'abort'),
-    // `?muted=watched`: a muted step keeps its stall watch and is asked again, as before it ran in the background.
-    mutedWatch: () => __TEST_BUILD__ && testSwitch('muted') === 'watched',
-    // `?ask-ahead=off`: the model's step after a drawing is asked only once the robot has drawn, as before it was asked ahead.
-    askAhead: () => !(__TEST_BUILD__ && testSwitch('ask-ahead') === 'off'),
+    lab: () => (__TEST_BUILD__ ? gameLab() : {}),
     hangTimeoutMs: hangTimeoutMs(turnBudget()),
     trace: recorder,
   }));
+}
+
+/**
+ * The games' developer switches, only in the test build (AGENTCADE_LAB=1; bench/latency --app's
+ * variants), each bringing back how games played before one change: `?rules-first=off` (no
+ * pre-executed steps, the rules never speak first), `?colour-cut=abort` (a step the colour window
+ * cut is aborted instead of finishing muted), `?muted=watched` (a muted step keeps its stall watch
+ * and is asked again), `?ask-ahead=off` (the model's step after a drawing is asked only once the
+ * robot has drawn), `?noted-lines=off` (the rules' line after a result is a `say` step of its own).
+ */
+function gameLab(): GameLab {
+  return {
+    ...(testSwitch('rules-first') === 'off' ? { rulesFirst: false } : {}),
+    ...(testSwitch('colour-cut') === 'abort' ? { mutedFinish: false } : {}),
+    ...(testSwitch('muted') === 'watched' ? { mutedWatch: true } : {}),
+    ...(testSwitch('ask-ahead') === 'off' ? { askAhead: false } : {}),
+    ...(testSwitch('noted-lines') === 'off' ? { notedLines: false } : {}),
+  };
 }
 
 function safe<T>(fn: () => T[]): T[] {

@@ -281,6 +281,40 @@ describe('runToolLoop: the rules\' pre-executed steps', () => {
     expect(readToolResult(asked[0].messages.at(-1)!)).toEqual({ name: 'check', result: { error: '不能这样查' } });
   });
 
+  it("a line the rules say right after a result they got is noted in that result; a line first in the round, after a noted one, or refused is a step of its own", async () => {
+    const SAID = { said: true };
+    const sayTool: AgentTool = {
+      ...tool('say', 'loop', (a) => {
+        if (a.text === '不能说。') throw new ToolError('这句不能说');
+        return SAID;
+      }, TEXT),
+      expected: () => SAID,
+      notedInResult: true,
+    };
+    const tools = [tool('check', 'loop', () => ({ checked: true })), sayTool, tool('reply', 'boundary', undefined, TEXT)];
+    const rules = [step('say', { text: '先说。' }), step('check'), step('say', { text: '查好了。' }), step('say', { text: '还有。' }), step('check'), step('say', { text: '不能说。' })];
+    const { model, asked } = listModel([step('reply', { text: '好。' })]);
+    const { run, steps } = loop(model, () => tools, { pre: () => rules.shift() ?? null });
+    const out = await run;
+    expect(asked[0].messages.slice(2)).toEqual([
+      stepMessage(step('say', { text: '先说。' })),
+      toolResultMessage('say', SAID),
+      stepMessage(step('check')),
+      toolResultMessage('check', { checked: true }, '查好了。'),
+      stepMessage(step('say', { text: '还有。' })),
+      toolResultMessage('say', SAID),
+      stepMessage(step('check')),
+      toolResultMessage('check', { checked: true }),
+      stepMessage(step('say', { text: '不能说。' })),
+      toolResultMessage('say', { error: '这句不能说' }),
+    ]);
+    expect(readToolResult(asked[0].messages[5])).toEqual({ name: 'check', result: { checked: true }, said: '查好了。' });
+    // Every step of the rules is still a step of the trace.
+    expect(steps.filter((r) => r.pre).map((r) => r.step.action)).toEqual(['say', 'check', 'say', 'say', 'check', 'say']);
+    // What the model was asked is what the round remembers.
+    expect(out.messages.slice(0, -1)).toEqual(asked[0].messages);
+  });
+
   it('rules that never stop are cut after 8 steps and the model decides', async () => {
     let asks = 0;
     const { model, asked } = listModel([step('reply', { text: '好。' })]);
@@ -374,6 +408,25 @@ describe('runToolLoop: the model\'s step asked ahead while a device step of the 
     finish({ done: true });
     await run;
     expect(asked).toHaveLength(1);
+  });
+
+  it("the rules' line after the device step is foreseen noted in the device's result, as the loop writes it: the step asked ahead is taken", async () => {
+    const said: string[] = [];
+    const { tools, finish } = deviceTools(said);
+    const noting = tools.map((t) => (t.name === 'say' ? { ...t, notedInResult: true } : t));
+    // The rules say the drawing's line once: after a result that notes no line yet.
+    const notingRules = (messages: readonly ChatMessage[]) => (readToolResult(messages.at(-1)!)?.said === undefined ? rules(messages) : null);
+    const requests: StepRequest[] = [];
+    const model: ChatModel = { label: 'ahead', step: async (req) => (requests.push(req), step('reply', { text: '你真棒。' })) };
+    const run = runToolLoop({ agent: 'test', model, messages: start, tools: () => noting, maxSteps: 4, now: clock(), pre: notingRules });
+    await new Promise((r) => setTimeout(r, 0));
+    expect(requests).toHaveLength(1);
+    expect(requests[0].messages.slice(2)).toEqual([stepMessage(step('draw')), toolResultMessage('draw', { done: true }, '画好啦。')]);
+    finish({ done: true });
+    const out = await run;
+    expect(requests).toHaveLength(1);
+    expect(said).toEqual(['画好啦。']);
+    expect(out.messages.slice(0, -1)).toEqual(requests[0].messages);
   });
 
   it('the loop stopped while the device works stops the step asked ahead too', async () => {

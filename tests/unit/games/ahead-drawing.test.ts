@@ -10,6 +10,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { DrawGuessAgent } from '../../../skills/draw-guess/game.ts';
 import type { Card } from '../../../skills/draw-guess/rules.ts';
 import type { ChatMessage, Step, StepRequest } from '../../../src/core/llm/types.ts';
+import { readToolResult } from '../../../src/core/agent/messages.ts';
 import type { DeviceResult, Drawing } from '../../../src/core/robot/types.ts';
 import { ctx, deferred, FakeDevice } from './helpers.ts';
 
@@ -76,7 +77,8 @@ describe('你画我猜: the model is asked while the robot draws', () => {
       // Asked with the conversation as it is once the picture is done: its result and the rules' line after it.
       const foreseen = t.ahead.messages.map((x) => x.content).join('\n');
       expect(foreseen).toContain('"name":"show_drawing","result":{"device_completed":true');
-      expect(t.ahead.messages.at(-1)!.content).toContain('"said":true');
+      // The rules' line after the picture is noted in the drawing's result.
+      expect(readToolResult(t.ahead.messages.at(-1)!)).toMatchObject({ name: 'show_drawing', said: expect.stringContaining('画好啦') });
       expect(t.saidWhileDrawing).not.toContain(COLOUR);
       expect(t.saidWhileDrawing).not.toContain('画好');
       expect(t.later).toHaveLength(0);

@@ -47,9 +47,10 @@ describe('a cut round', () => {
       const told = (await cut).text;
       expect(c.intermediate.join('')).toBe('50 小了！再大一点哦，还有 6 次机会。');
       expect(told).toBe('再猜一个吧！');
-      // The cut request: system, input, the judged step and its result, the rules' spoken line (a say step) and its result.
+      // The cut request: system, input, the judged step and its result (with the rules' spoken line noted in it).
       const cutRequest = requests.at(-1)!;
-      expect(cutRequest).toHaveLength(6);
+      expect(cutRequest).toHaveLength(4);
+      expect(readToolResult(cutRequest[3])?.said).toBe('50 小了！再大一点哦，还有 6 次机会。');
       expect(cutRequest[2]).toEqual(stepMessage({ action: 'submit_guess', args: { number: 50 } }));
       hang = false;
       const c2 = ctx();

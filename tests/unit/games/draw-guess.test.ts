@@ -4,6 +4,7 @@ import type { Step, StepRequest } from '../../../src/core/llm/types.ts';
 import { DrawGuessAgent, sameWords } from '../../../skills/draw-guess/game.ts';
 import { policy } from '../../../skills/draw-guess/demo.ts';
 import { maskNames, type Card } from '../../../skills/draw-guess/rules.ts';
+import { readToolResult } from '../../../src/core/agent/messages.ts';
 import { FakeDevice, RecordingModel, scriptedRecording, send, turn } from './helpers.ts';
 
 const line = (id: string): Card['drawing'] => ({ id, strokes: [[[10, 10], [200, 200]]] });
@@ -64,7 +65,7 @@ describe('你画我猜 played with its demo policy', () => {
     expect(shown().at(-1)!.id).toBe('dog');
   });
 
-  it("a right answer's round, as the rules take it before the model's reply, is short: the judged step, the next question (with its progress), the drawing and the two lines — under 850 characters, the state line only what changed", async () => {
+  it("a right answer's round, as the rules take it before the model's reply, is short: the judged step, the next question (with its progress) and the drawing, the two lines noted in the results they tell — under 700 characters, the state line only what changed", async () => {
     const { service, device, requests } = play();
     await send(service, 'start', '玩你画我猜');
     await send(service, 'message', '是老虎');
@@ -74,8 +75,14 @@ describe('你画我猜 played with its demo policy', () => {
     expect(requests.length - before).toBe(1);
     const msgs = requests.at(-1)!.messages;
     const round = msgs.slice(msgs.findLastIndex((m) => m.content.startsWith('{"event":')));
-    expect(round.filter((m) => m.role === 'assistant').map((m) => Object.keys(JSON.parse(m.content))[0])).toEqual(['submit_answer', 'say', 'next_question', 'show_drawing', 'say']);
-    expect(round.map((m) => m.content).join('').length).toBeLessThan(850);
+    expect(round.filter((m) => m.role === 'assistant').map((m) => Object.keys(JSON.parse(m.content))[0])).toEqual(['submit_answer', 'next_question', 'show_drawing']);
+    // The rules' two lines are noted in the results they tell (not two `say` steps of their own).
+    const noted = round.map((m) => readToolResult(m)).filter((r) => r?.said !== undefined);
+    expect(noted.map((r) => [r!.name, r!.said])).toEqual([
+      ['submit_answer', '答对啦！就是狗！下一题来咯，看我画！'],
+      ['show_drawing', '画好啦！第 3 题，这是什么动物呀？'],
+    ]);
+    expect(round.map((m) => m.content).join('').length).toBeLessThan(700);
     // The progress is still shown before the drawing, once per question.
     expect(device.calls.map((c) => c.op)).toEqual(['showProgress', 'showDrawing', 'react', 'showProgress', 'showDrawing', 'react', 'showProgress', 'showDrawing']);
   });

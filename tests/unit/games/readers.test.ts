@@ -173,7 +173,7 @@ describe('the already-said check', () => {
 
 const REPLY = (text: string): Step => ({ action: 'reply', args: { text } });
 
-function agentWith(model: RecordingModel, opts: { preExecute?: boolean; colourMs?: number } = {}) {
+function agentWith(model: RecordingModel, opts: { preExecute?: boolean; colourMs?: number; notedLines?: boolean } = {}) {
   const device = new FakeDevice();
   const agent = new GuessNumberAgent({ model, device, random: () => secretRandom(63), ...opts });
   agent.game.start();
@@ -192,7 +192,7 @@ const thisTurn = (req: StepRequest) => req.messages.slice(req.messages.findLastI
 describe('pre-executed steps (SkillAgent through runToolLoop)', () => {
   afterEach(() => vi.useRealTimers());
 
-  it("the rules' step and result are in the model's first request exactly as the model's own step would be; the true line is said first", async () => {
+  it("the rules' step is in the model's first request exactly as the model's own step would be, its result with the true line noted as said; that line is said first", async () => {
     const pre = new RecordingModel(() => REPLY('你离答案越来越近啦！'));
     const { agent } = agentWith(pre);
     const out = await turn(agent, '我猜50');
@@ -203,17 +203,29 @@ describe('pre-executed steps (SkillAgent through runToolLoop)', () => {
     const { agent: other } = agentWith(self, { preExecute: false });
     await turn(other, '我猜50');
     const modelMsgs = thisTurn(self.requests[1]);
-    expect(msgs.slice(0, 3)).toEqual(modelMsgs.slice(0, 3));
+    expect(msgs.slice(0, 2)).toEqual(modelMsgs.slice(0, 2));
     expect(msgs[1]).toEqual(stepMessage({ action: 'submit_guess', args: { number: 50 } }));
-    // Then the rules' line, as a say step (what the model reads was already said).
-    expect(msgs[3]).toEqual(stepMessage({ action: 'say', args: { text: '50 小了！再大一点哦，还有 6 次机会。' } }));
-    expect(readToolResult(msgs[4])).toEqual({ name: 'say', result: { said: true } });
+    // Its result is the model's own, with the rules' line noted in it as said (no `say` step of its own).
+    expect(readToolResult(msgs[2])).toEqual({ ...readToolResult(modelMsgs[2]), said: '50 小了！再大一点哦，还有 6 次机会。' });
+    expect(msgs).toHaveLength(3);
     expect(out.said).toEqual(['50 小了！', '再大一点哦，还有 6 次机会。']);
     expect(out.reply).toEqual({ text: '你离答案越来越近啦！', ended: false });
     // The round is remembered with the pre-executed steps: the next request continues it in place.
     await turn(agent, '我猜七十');
     const next = pre.requests[1].messages;
     expect(next.slice(0, pre.requests[0].messages.length)).toEqual(pre.requests[0].messages);
+  });
+
+  it("with the lines not noted (the app before), the rules' line is a `say` step of its own: the same words said, more to read", async () => {
+    const noted = new RecordingModel(() => REPLY('好'));
+    const apart = new RecordingModel(() => REPLY('好'));
+    const a = await turn(agentWith(noted).agent, '我猜50');
+    const b = await turn(agentWith(apart, { notedLines: false }).agent, '我猜50');
+    expect(b.said).toEqual(a.said);
+    const msgs = thisTurn(apart.requests[0]);
+    expect(msgs.slice(3)).toEqual([stepMessage({ action: 'say', args: { text: '50 小了！再大一点哦，还有 6 次机会。' } }), toolResultMessage('say', { said: true })]);
+    const length = (req: StepRequest) => thisTurn(req).map((m) => m.content).join('').length;
+    expect(length(noted.requests[0])).toBeLessThan(length(apart.requests[0]));
   });
 
   it('a second judgement of the same words in the same turn is refused back to the model', async () => {
