@@ -14,12 +14,14 @@
  * measured too slow for the turn budget), noAhead (`?ask-ahead=off`: the model's step after a drawing
  * is asked only once the robot has drawn — the app before it was asked while the robot draws),
  * apartLines (`?noted-lines=off`: the rules' line after a result is a `say` step and a result of its
- * own — the app before that line was noted in the result it tells) and after (the app as it ships, told the profile's engine
+ * own — the app before that line was noted in the result it tells), slowAsked
+ * (`?slow-brain-games=model`: a brain measured too slow for the turn budget is still asked in games —
+ * the app before the games played by their rules there) and after (the app as it ships, told the profile's engine
  * and the rates it was measured at on the device: `?engine-traits=webllm|llamacpp&engine-rates=…`,
  * engineQuery).
  */
 import type { PacedProfile } from './paced-server.ts';
-export const APP_RUN_VARIANTS = ['before', 'cutAborted', 'mutedWatched', 'noPrewarm', 'noTraits', 'chatByModel', 'noAhead', 'apartLines', 'after'] as const;
+export const APP_RUN_VARIANTS = ['before', 'cutAborted', 'mutedWatched', 'noPrewarm', 'noTraits', 'chatByModel', 'noAhead', 'apartLines', 'slowAsked', 'after'] as const;
 export type AppRunVariant = (typeof APP_RUN_VARIANTS)[number];
 export const VARIANT_QUERY: Record<AppRunVariant, string> = {
   before: '&rules-first=off',
@@ -30,6 +32,7 @@ export const VARIANT_QUERY: Record<AppRunVariant, string> = {
   chatByModel: '&main-in-game=model',
   noAhead: '&ask-ahead=off',
   apartLines: '&noted-lines=off',
+  slowAsked: '&slow-brain-games=model',
   after: '',
 };
 

@@ -149,12 +149,17 @@ function cpuMeasured(): DeviceProfile & { rule: CacheRule } {
   }
 }
 
-/** The three profiles of the app's figures: the laptop, the Pixel (WebLLM) and the CPU engine measured here. */
+/**
+ * The profiles of the app's figures: the laptop, the Pixel (WebLLM) and the CPU engine measured here;
+ * and the Pixel with the 0.5B model (`pixel05`, not in the default `--profiles`): slow, yet fast
+ * enough for the turn budget, so it is the slow brain the games still ask.
+ */
 export function appProfiles(): Array<DeviceProfile & { rule: CacheRule; short: string }> {
   return [
     { ...PROFILES.find((p) => p.id === 'amd680m-1.5b')!, rule: 'webllm', short: 'laptop' },
     { ...PROFILES.find((p) => p.id === 'pixel8pro-1.5b')!, rule: 'webllm', short: 'pixel' },
     { ...cpuMeasured(), short: 'cpu' },
+    { ...PROFILES.find((p) => p.id === 'pixel8pro-0.5b')!, rule: 'webllm', short: 'pixel05' },
   ];
 }
 

@@ -119,11 +119,12 @@ export class ModelHub {
 
   /**
    * A port for a worker (transfer it and call `connectModel(port)` there), with `close()` for when
-   * the worker ends: it aborts that port's running step and drops its queued ones.
+   * the worker ends: it aborts that port's running step and drops its queued ones. `through` may
+   * put the hub's model behind another (a game's brain: ./rules-when-slow.ts).
    */
-  openPort(whenNone?: () => Promise<ChatModel>): { port: MessagePort; close: () => void } {
+  openPort(whenNone?: () => Promise<ChatModel>, through: (m: ChatModel) => ChatModel = (m) => m): { port: MessagePort; close: () => void } {
     const { port1, port2 } = new MessageChannel();
-    const close = exposeModel(this.model(whenNone), port1);
+    const close = exposeModel(through(this.model(whenNone)), port1);
     return { port: port2, close };
   }
 

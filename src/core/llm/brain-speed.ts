@@ -74,7 +74,7 @@ export function secondsText(s: number): string {
 export function speedText(s: BrainSpeed): string {
   const budget = Math.round(s.answerMs / 1000);
   const wait = `在这台设备上测过：孩子说完话后，每轮要等${secondsText(s.turnWaitS)}才有回答`;
-  return s.fits ? `${wait}，在每轮 ${budget} 秒的时限以内。` : `${wait}，超过了每轮 ${budget} 秒的时限，很多轮会来不及回答。`;
+  return s.fits ? `${wait}，在每轮 ${budget} 秒的时限以内。` : `${wait}，超过了每轮 ${budget} 秒的时限：玩游戏时不用它，由游戏规则马上回答；游戏外的聊天常常会来不及回答。`;
 }
 
 /** Sample of one thread count. */

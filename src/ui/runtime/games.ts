@@ -21,6 +21,7 @@ import type { GameLab } from '../../core/games/engine-host.ts';
 import { gameAvailability } from '../../core/robot/capabilities.ts';
 import { builtinGames } from '../../games/catalog.ts';
 import type { ModelHub } from '../../llm/model-hub.ts';
+import { rulesWhenTooSlow } from '../../llm/rules-when-slow.ts';
 import type { RobotSetup } from '../../robot/create-robot-output.ts';
 import { exposeDevice } from '../../robot/device-port.ts';
 import { createStudioShelf } from '../../studio/play/arcade-shelf.ts';
@@ -127,7 +128,10 @@ function workerGames(deps: Deps, declarations: () => GameDeclaration[]): GameCli
       exposeDevice(robot.output, device.port1);
       const trace = new MessageChannel();
       const closeTrace = exposeTrace(recorder, trace.port1);
-      const model = hub.openPort(brain.playsWithoutBrain(declarations().find((x) => x.id === gameId)) ? brain.rulesAlone : undefined);
+      // A brain measured too slow here for the turn budget is not asked in a game: its rules play
+      // (the test build's `?slow-brain-games=model` asks it, as before).
+      const tooSlow = () => brain.tooSlowHere() && !(__TEST_BUILD__ && testSwitch('slow-brain-games') === 'model');
+      const model = hub.openPort(brain.playsWithoutBrain(declarations().find((x) => x.id === gameId)) ? brain.rulesAlone : undefined, (m) => rulesWhenTooSlow(m, tooSlow, brain.rulesAlone));
       workerPorts.set(gameId, () => {
         model.close();
         device.port1.close();

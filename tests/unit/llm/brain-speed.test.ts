@@ -24,7 +24,7 @@ describe('expected wait per turn', () => {
     expect(secondsText(0.4)).toBe('不到 1 秒');
     expect(secondsText(23.6)).toBe('约 24 秒');
     expect(secondsText(Infinity)).toBe('超过 3 分钟');
-    expect(speedText(brainSpeed({ prefillPerS: 11, decodePerS: 7.8 }, 20_000))).toBe('在这台设备上测过：孩子说完话后，每轮要等约 24 秒才有回答，超过了每轮 20 秒的时限，很多轮会来不及回答。');
+    expect(speedText(brainSpeed({ prefillPerS: 11, decodePerS: 7.8 }, 20_000))).toBe('在这台设备上测过：孩子说完话后，每轮要等约 24 秒才有回答，超过了每轮 20 秒的时限：玩游戏时不用它，由游戏规则马上回答；游戏外的聊天常常会来不及回答。');
   });
 });
 
