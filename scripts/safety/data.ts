@@ -1,8 +1,9 @@
 /**
  * The safety corpus as the training script and the report read it: hand-written unsafe and normal
  * lines (tests/unit/safety/corpus/), the generated lines (tests/safety/corpus/generated.tsv, from
- * ./corpus-gen.ts), every line the project ships (./shipped.ts), and the two frozen held-out sets
- * (tests/safety/heldout.tsv, heldout-2.tsv), which are never used for training or for choosing thresholds.
+ * ./corpus-gen.ts), every line the project ships (./shipped.ts), a development set for choosing between versions
+ * (tests/safety/dev-2.tsv, never trained on), and the two frozen held-out sets (tests/safety/heldout.tsv,
+ * heldout-2.tsv), which are never used for training or for choosing thresholds.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -50,8 +51,8 @@ export function corpus(): Example[] {
   return out;
 }
 
-/** A frozen held-out file: `<label>\t<text>` rows under `#` comment lines. */
-function frozenSet(file: string, source: string): Example[] {
+/** `<label>\t<text>` rows under `#` comment lines. */
+function labelledRows(file: string, source: string): Example[] {
   const name = file.split('/').pop() ?? file;
   return rows(file).map((l) => {
     const [lab, text] = l.split('\t');
@@ -59,9 +60,17 @@ function frozenSet(file: string, source: string): Example[] {
   });
 }
 
+/**
+ * The development set for choosing between versions of the check (features, training, thresholds):
+ * 48–50 lines a category and 432 normal, written 2026-12-03 apart from the corpus; never trained on.
+ */
+export function devSet2(): Example[] {
+  return labelledRows('tests/safety/dev-2.tsv', 'dev-2');
+}
+
 /** The frozen held-out set (tests/safety/heldout.tsv). */
 export function heldOut(): Example[] {
-  return frozenSet('tests/safety/heldout.tsv', 'heldout');
+  return labelledRows('tests/safety/heldout.tsv', 'heldout');
 }
 
 /**
@@ -69,7 +78,7 @@ export function heldOut(): Example[] {
  * normal), written 2026-12-03 without reading the corpus, templates, rules or the first set.
  */
 export function heldOut2(): Example[] {
-  return frozenSet('tests/safety/heldout-2.tsv', 'heldout-2');
+  return labelledRows('tests/safety/heldout-2.tsv', 'heldout-2');
 }
 
 /**

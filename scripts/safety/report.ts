@@ -1,13 +1,14 @@
 /**
  * npm run safety -- --report: per category recall and the false-block rate of the whole check
  * (rules or classifier), of the rules alone and of the classifier alone — on the corpus, on the
- * two frozen held-out sets (tests/safety/heldout.tsv, heldout-2.tsv) and on the earlier held-out lines — and the count of
+ * two frozen held-out sets (tests/safety/heldout.tsv, heldout-2.tsv), on the earlier held-out lines and on the
+ * development set — and the count of
  * the project's own lines that are blocked (must be 0). Also the time per line, warm.
  */
 import { CATEGORIES, checkLine, type CheckLine } from '../../src/core/safety/classify.ts';
 import { CATEGORY_LABEL } from '../../src/core/safety/replies.ts';
 import { learnedVerdict } from '../../src/core/safety/learned.ts';
-import { corpus, earlierHeldOut, heldOut, heldOut2, type Example } from './data.ts';
+import { corpus, devSet2, earlierHeldOut, heldOut, heldOut2, type Example } from './data.ts';
 import { fullCheck, loadedModel } from './check.ts';
 import { shippedLines } from './shipped.ts';
 
@@ -58,6 +59,7 @@ export function report(verbose = false): void {
     [FROZEN, heldOut()],
     [FROZEN_2, heldOut2()],
     ['earlier held-out (written against the rules)', earlierHeldOut()],
+    ['development set (tests/safety/dev-2.tsv, for choosing)', devSet2()],
   ];
   for (const [set, xs] of sets) {
     console.log(`\n== ${set}: ${xs.filter((e) => e.label !== 'normal').length} unsafe, ${xs.filter((e) => e.label === 'normal').length} normal lines ==`);
