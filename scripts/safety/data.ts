@@ -1,11 +1,11 @@
 /**
  * The safety corpus as the training script and the report read it: hand-written unsafe and normal
  * lines (tests/unit/safety/corpus/), the generated lines (tests/safety/corpus/generated.tsv, from
- * ./corpus-gen.ts), every line the project ships (./shipped.ts), a development set for choosing between versions
+ * ./corpus-gen.ts), written free sentences (tests/safety/corpus/written/), every line the project ships (./shipped.ts), a development set for choosing between versions
  * (tests/safety/dev-2.tsv, never trained on), and the two frozen held-out sets (tests/safety/heldout.tsv,
  * heldout-2.tsv), which are never used for training or for choosing thresholds.
  */
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CATEGORIES, type SafetyCategory } from '../../src/core/safety/classify.ts';
 import { shippedLines } from './shipped.ts';
@@ -48,7 +48,20 @@ export function corpus(): Example[] {
     out.push({ label: label(lab, 'generated.tsv'), text, source: 'generated' });
   }
   for (const s of shippedLines()) out.push({ label: 'normal', text: s.text, source: 'shipped' });
+  out.push(...writtenLines());
   return out;
+}
+
+/**
+ * Free sentences written by hand for the corpus (tests/safety/corpus/written/*.tsv): unsafe lines of
+ * every category and normal lines near each one, fewer and harder than the templates' lines.
+ */
+export function writtenLines(): Example[] {
+  const dir = 'tests/safety/corpus/written';
+  return readdirSync(join(root, dir))
+    .filter((f) => f.endsWith('.tsv'))
+    .sort()
+    .flatMap((f) => labelledRows(`${dir}/${f}`, 'written'));
 }
 
 /** `<label>\t<text>` rows under `#` comment lines. */

@@ -10,7 +10,7 @@
  * its weights quantised to int8: it varies far less with the seed than one model on one split.
  * Each category's threshold is chosen on the out-of-fold scores (every corpus line scored by the
  * models that did not train on it): the lowest that blocks at most `FALSE_BLOCK_BUDGET` of the
- * corpus's normal lines, and above every line the project ships and every hand-written development
+ * corpus's normal lines and at most `WRITTEN_BUDGET` of its written normal lines, and above every line the project ships and every hand-written development
  * line (./data.ts devLines). `--new-phrasing` also prints out-of-fold numbers with folds grouped by
  * template (all the lines drawn from one template of ./templates.ts in one fold: phrasings the
  * scoring models never saw; a group's fold from a hash of its name, so that a corpus grown by new
@@ -38,7 +38,21 @@ const GROUPED_REPEATS = 3;
 const PRUNE = 3;
 /** Per category, on the out-of-fold scores of the corpus's normal lines. */
 const FALSE_BLOCK_BUDGET = 0.002;
+/** Per category, on the out-of-fold scores of the written normal lines alone (free sentences, fewer and harder than the templates' lines). */
+const WRITTEN_BUDGET = 0.002;
 const THRESHOLD_RANGE: [number, number] = [0.2, 0.95];
+/**
+ * NB weighting (TrainOptions.nb), chosen out of fold: against the plain scorer (seed 2026) grouped
+ * macro recall 0.8885 → 0.8915 and grouped false blocks 302 → 252 of 10,591, no category down by more
+ * than its seed noise; beta 0.5 and 1 lost grouped recall (scary, attachment) and raised thresholds.
+ */
+const NB = { alpha: 1, beta: 0.25 };
+/**
+ * A written line's weight in training against a template's line (TrainOptions.writtenWeight): chosen on
+ * the development set (tests/safety/dev-2.tsv) among 1 and 3, each with and without NB weighting and
+ * with written budgets of 0.2–2 %.
+ */
+const WRITTEN_WEIGHT = 3;
 
 function shuffle<T>(xs: T[], rand: () => number): T[] {
   const a = [...xs];
@@ -113,6 +127,17 @@ export interface TrainOptions {
   epochs?: number;
   l2?: number;
   positiveWeight?: number;
+  /** How much a written line (source 'written': a free sentence, not a template's) weighs in training against a template's line; unset: `WRITTEN_WEIGHT`. */
+  writtenWeight?: number;
+  /**
+   * NB weighting (the NBSVM idea, Wang & Manning 2012): per category, each feature's log-count ratio
+   * r (this training set's lines of the category against its normal lines, binarised features,
+   * smoothing `alpha`) scales the feature while the scorer trains; the weights kept are the learned
+   * ones times the scale, so the model stays one linear model over the same features. The scale is
+   * (1 − beta) + beta·|r| / mean|r| (the mean over the training set's feature occurrences): beta 0 is
+   * the plain scorer, 1 the NB-scaled one. Unset: `NB`; null: no NB weighting.
+   */
+  nb?: { alpha: number; beta: number } | null;
 }
 
 interface Weights {
@@ -120,10 +145,10 @@ interface Weights {
   bias: Float64Array;
 }
 
-type Featured = { f: number[]; y: number };
+type Featured = { f: number[]; y: number; written: boolean };
 
 function featured(examples: Example[]): Featured[] {
-  return examples.map((e) => ({ f: featuresOf(e.text, DIM), y: CATEGORIES.indexOf(e.label as never) }));
+  return examples.map((e) => ({ f: featuresOf(e.text, DIM), y: CATEGORIES.indexOf(e.label as never), written: e.source === 'written' }));
 }
 
 /** One logistic scorer per category, seeded SGD (float weights). */
@@ -131,26 +156,68 @@ function trainWeights(data: Featured[], rand: () => number, opts: TrainOptions =
   const epochs = opts.epochs ?? EPOCHS;
   const l2 = opts.l2 ?? L2;
   const positiveWeight = opts.positiveWeight ?? POSITIVE_WEIGHT;
+  const writtenWeight = opts.writtenWeight ?? WRITTEN_WEIGHT;
   const K = CATEGORIES.length;
   const w = new Float64Array(K * DIM);
   const bias = new Float64Array(K).fill(-3);
+  const nb = opts.nb === undefined ? NB : opts.nb;
+  const scale = nb ? nbScale(data, nb.alpha, nb.beta) : null;
   for (let epoch = 0; epoch < epochs; epoch++) {
     const lr = 0.2 / (1 + epoch * 0.5);
-    for (const { f, y } of shuffle(data, rand)) {
+    for (const { f, y, written } of shuffle(data, rand)) {
       for (let k = 0; k < K; k++) {
         const base = k * DIM;
         let z = bias[k];
-        for (const i of f) z += w[base + i];
+        if (scale) for (const i of f) z += w[base + i] * scale[base + i];
+        else for (const i of f) z += w[base + i];
         const p = 1 / (1 + Math.exp(-z));
         const pos = y === k;
-        const g = (p - (pos ? 1 : 0)) * (pos ? positiveWeight : 1);
+        const g = (p - (pos ? 1 : 0)) * (pos ? positiveWeight : 1) * (written ? writtenWeight : 1);
         if (Math.abs(g) < 1e-4) continue;
         bias[k] -= lr * g * 0.1;
-        for (const i of f) w[base + i] -= lr * (g + l2 * w[base + i]);
+        if (scale) for (const i of f) w[base + i] -= lr * (g * scale[base + i] + l2 * w[base + i]);
+        else for (const i of f) w[base + i] -= lr * (g + l2 * w[base + i]);
       }
     }
   }
+  // Folded in: the weights over the plain (0/1) features.
+  if (scale) for (let i = 0; i < w.length; i++) w[i] *= scale[i];
   return { w, bias };
+}
+
+/** Per category and feature bucket, the NB scale (see TrainOptions.nb), from these training lines only. */
+function nbScale(data: Featured[], alpha: number, beta: number): Float64Array {
+  const K = CATEGORIES.length;
+  const scale = new Float64Array(K * DIM);
+  const normal = new Float64Array(DIM);
+  const positive = new Float64Array(K * DIM);
+  for (const { f, y } of data) {
+    if (y < 0) for (const i of f) normal[i]++;
+    else for (const i of f) positive[y * DIM + i]++;
+  }
+  const sum = (a: Float64Array, from: number) => {
+    let t = 0;
+    for (let i = from; i < from + DIM; i++) t += a[i] + alpha;
+    return t;
+  };
+  const q = sum(normal, 0);
+  for (let k = 0; k < K; k++) {
+    const base = k * DIM;
+    const p = sum(positive, base);
+    const r = new Float64Array(DIM);
+    for (let i = 0; i < DIM; i++) r[i] = Math.abs(Math.log((positive[base + i] + alpha) / p / ((normal[i] + alpha) / q)));
+    // Normalised so that a feature of the training lines weighs 1 on average (the learning rate keeps its meaning).
+    let total = 0;
+    let n = 0;
+    for (const { f } of data)
+      for (const i of f) {
+        total += r[i];
+        n++;
+      }
+    const mean = total / n || 1;
+    for (let i = 0; i < DIM; i++) scale[base + i] = 1 - beta + (beta * r[i]) / mean;
+  }
+  return scale;
 }
 
 /** int8 weights with a scale per category; the smallest dropped (they change no verdict and keep the asset small). */
@@ -231,19 +298,28 @@ export function crossValidate(all: Example[], rand: () => number, k = FOLDS, gro
   return { model: quantise(average(models)), outOfFold };
 }
 
+/** Out-of-fold scores of a set of normal lines. */
+export interface NormalScores {
+  scores: number[][];
+  /** The share of these lines each category may block. */
+  budget: number;
+}
+
 /**
- * Each category's threshold: the lowest that blocks at most the budget of the out-of-fold normal
- * scores (floor `floor`), and above every shipped line and hand-written development normal line.
+ * Each category's threshold: the lowest that blocks at most each set's budget of its out-of-fold
+ * normal scores (floor `floor`), and above every shipped line and hand-written development normal line.
  */
-export function chooseThresholds(model: LearnedModel, normalScores: number[][], shipped: Example[], dev: Example[] = [], floor = THRESHOLD_RANGE[0], budget = FALSE_BLOCK_BUDGET): LearnedModel {
+
+export function chooseThresholds(model: LearnedModel, normals: NormalScores[], shipped: Example[], dev: Example[] = [], floor = THRESHOLD_RANGE[0]): LearnedModel {
   const m = loadModel(model);
   // The shipped lines must pass (with a margin); the hand-written development lines too (unlike the generated ones, they are not templates).
   const own = [...shipped.map((e) => scoresOf(m, e.text)), ...dev.filter((e) => e.label === 'normal').map((e) => scoresOf(m, e.text))];
   const threshold = CATEGORIES.map((c, k) => {
-    const s = normalScores.map((x) => x[k]).sort((a, b) => b - a);
-    const allowed = Math.floor(s.length * budget);
-    // Just above the (allowed + 1)-th highest normal score.
-    const t = (s[allowed] ?? 0) + 1e-3;
+    // Per set of normal lines: just above its (allowed + 1)-th highest score; the highest of those.
+    const t = Math.max(...normals.map(({ scores, budget }) => {
+      const s = scores.map((x) => x[k]).sort((a, b) => b - a);
+      return (s[Math.floor(s.length * budget)] ?? 0) + 1e-3;
+    }));
     const ownMax = Math.max(0, ...own.map((x) => x[c])) + 0.02;
     return Number(Math.min(THRESHOLD_RANGE[1], Math.max(floor, t, ownMax)).toFixed(3));
   });
@@ -260,13 +336,27 @@ export function outOfFoldReport(all: Example[], cv: CrossValidated, threshold: n
   }
   const normal = all.map((e, i) => [e, cv.outOfFold[i]] as const).filter(([e, s]) => e.label === 'normal' && s);
   lines.push(`out-of-fold false blocks ${normal.filter(([, s]) => over(s!)).length}/${normal.length}`);
+  // The written lines are free sentences, closer to what the app meets than the templates' lines.
+  const written = all.map((e, i) => [e, cv.outOfFold[i]] as const).filter(([e, s]) => e.source === 'written' && s);
+  const wUnsafe = written.filter(([e]) => e.label !== 'normal');
+  const wNormal = written.filter(([e]) => e.label === 'normal');
+  if (written.length) lines.push(`of them the written lines: recall ${wUnsafe.filter(([, s]) => over(s!)).length}/${wUnsafe.length}, false blocks ${wNormal.filter(([, s]) => over(s!)).length}/${wNormal.length}`);
   return lines;
 }
 
-/** `--seed N` (the master seed, 2026 unless told; another seed measures the spread and writes no asset), `--dump FILE`. */
+/**
+ * `--seed N` (the master seed, 2026 unless told; another seed measures the spread and writes no asset),
+ * `--dump FILE`, `--nb ALPHA,BETA` (NB weighting, TrainOptions.nb; `--nb off`: none, the scorer before it), `--written-weight W` (TrainOptions.writtenWeight), `--written-budget B` (the written normal lines' share a threshold may block), `--no-asset`.
+ */
 function argValue(name: string): string | undefined {
   const i = process.argv.indexOf(name);
   return i >= 0 ? process.argv[i + 1] : undefined;
+}
+
+function parseNb(s: string): { alpha: number; beta: number } {
+  const [alpha, beta] = s.split(',').map(Number);
+  if (!(alpha > 0) || !(beta >= 0 && beta <= 1)) throw new Error(`--nb ALPHA,BETA: alpha > 0, beta in [0, 1] (got ${s})`);
+  return { alpha, beta };
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
@@ -274,11 +364,18 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const rand = seededRandom(seed);
   const all = corpus();
   const started = Date.now();
-  const cv = crossValidate(all, rand, FOLDS, undefined, {}, REPEATS);
-  const normalOof = all.flatMap((e, i) => (e.label === 'normal' && cv.outOfFold[i] ? [cv.outOfFold[i]!] : []));
-  const model = chooseThresholds(cv.model, normalOof, all.filter((e) => e.source === 'shipped'), devLines());
-  if (seed === 2026) writeFileSync(MODEL_FILE, JSON.stringify(model) + '\n');
-  console.log(`seed ${seed}: ${REPEATS} × ${FOLDS} folds on ${all.length} lines in ${((Date.now() - started) / 1000).toFixed(1)} s; the asset is their average`);
+  const nbArg = argValue('--nb');
+  const opts: TrainOptions = {
+    ...(nbArg === undefined ? {} : { nb: nbArg === 'off' ? null : parseNb(nbArg) }),
+    ...(argValue('--written-weight') === undefined ? {} : { writtenWeight: Number(argValue('--written-weight')) }),
+  };
+  const nb = opts.nb === undefined ? NB : opts.nb;
+  const cv = crossValidate(all, rand, FOLDS, undefined, opts, REPEATS);
+  const normalOof = (written: boolean) => all.flatMap((e, i) => (e.label === 'normal' && cv.outOfFold[i] && (!written || e.source === 'written') ? [cv.outOfFold[i]!] : []));
+  const normals = [{ scores: normalOof(false), budget: FALSE_BLOCK_BUDGET }, { scores: normalOof(true), budget: Number(argValue('--written-budget') ?? WRITTEN_BUDGET) }];
+  const model = chooseThresholds(cv.model, normals, all.filter((e) => e.source === 'shipped'), devLines());
+  if (seed === 2026 && !process.argv.includes('--no-asset')) writeFileSync(MODEL_FILE, JSON.stringify(model) + '\n');
+  console.log(`seed ${seed}${nb ? `, NB weighting alpha ${nb.alpha} beta ${nb.beta}` : ', no NB weighting'}: ${REPEATS} × ${FOLDS} folds on ${all.length} lines in ${((Date.now() - started) / 1000).toFixed(1)} s; the asset is their average`);
   for (const l of outOfFoldReport(all, cv, model.threshold)) console.log(l);
   const m = loadModel(model);
   const dev = devLines();
@@ -293,7 +390,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     // The same training with folds grouped by template: each line scored by models that never saw
     // its template — an estimate for new phrasing (the thresholds above, not chosen on it).
     const groups = templateGroups();
-    const grouped = crossValidate(all, seededRandom(seed), FOLDS, (e, i) => groups.get(e.text) ?? `h${i}`, {}, GROUPED_REPEATS, true);
+    const grouped = crossValidate(all, seededRandom(seed), FOLDS, (e, i) => groups.get(e.text) ?? `h${i}`, opts, GROUPED_REPEATS, true);
     console.log('folds grouped by template (new phrasing):');
     for (const l of outOfFoldReport(all, grouped, model.threshold)) console.log(`  ${l}`);
     const dump = argValue('--dump');

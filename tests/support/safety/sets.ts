@@ -17,10 +17,10 @@ export function tsvRows(file: string): string[][] {
     .map((l) => l.split('\t'));
 }
 
-/** The ninth round's written line files, relative to tests/safety/. */
-export function round9Files(): string[] {
-  return readdirSync(join(dir, 'corpus/round9'))
+/** The written line files (tests/safety/corpus/written/), relative to tests/safety/. */
+export function writtenFiles(): string[] {
+  return readdirSync(join(dir, 'corpus/written'))
     .filter((f) => f.endsWith('.tsv'))
     .sort()
-    .map((f) => `corpus/round9/${f}`);
+    .map((f) => `corpus/written/${f}`);
 }

@@ -1,17 +1,17 @@
 /**
  * The development set (tests/safety/dev-2.tsv: for choosing between versions of the check, never
- * trained on) and the ninth round's written lines (tests/safety/corpus/round9/*.tsv: kept, not trained
- * on): well formed, every category in the development set, and apart — a development line that is also
- * a training line would measure nothing.
+ * trained on) and the written lines of the corpus (tests/safety/corpus/written/*.tsv): well formed, every
+ * category in the development set, and apart — a development line that is also a training line would
+ * measure nothing, and a written line there twice would weigh twice.
  */
 import { describe, expect, it } from 'vitest';
 import { CATEGORIES } from '../../../src/core/safety/classify.ts';
 import { corpus, devSet2 } from '../../../scripts/safety/data.ts';
-import { lineKey, round9Files, tsvRows } from '../../support/safety/sets.ts';
+import { lineKey, writtenFiles, tsvRows } from '../../support/safety/sets.ts';
 
-describe('the development set and the ninth round\'s lines', () => {
+describe('the development set and the written lines', () => {
   it('one label and one text a row', () => {
-    for (const f of ['dev-2.tsv', ...round9Files()])
+    for (const f of ['dev-2.tsv', ...writtenFiles()])
       for (const cells of tsvRows(f)) {
         expect(cells.length, `${f}: ${cells.join('|')}`).toBe(2);
         expect(cells[0] === 'normal' || CATEGORIES.includes(cells[0] as never), `${f}: ${cells[0]}`).toBe(true);
@@ -25,11 +25,10 @@ describe('the development set and the ninth round\'s lines', () => {
     expect(dev.filter((e) => e.label === 'normal').length).toBeGreaterThanOrEqual(400);
   });
 
-  it('no development line is a training line or a ninth-round line, and no ninth-round line is there twice', () => {
+  it('no development line is a training line, and no written line is there twice', () => {
     const training = new Set(corpus().map((e) => lineKey(e.text)));
-    const round9 = round9Files().flatMap((f) => tsvRows(f).map((c) => lineKey(c[1])));
-    const r9 = new Set(round9);
-    expect(devSet2().filter((e) => training.has(lineKey(e.text)) || r9.has(lineKey(e.text))).map((e) => e.text)).toEqual([]);
-    expect(round9.length - r9.size).toBe(0);
+    const written = writtenFiles().flatMap((f) => tsvRows(f).map((c) => lineKey(c[1])));
+    expect(devSet2().filter((e) => training.has(lineKey(e.text))).map((e) => e.text)).toEqual([]);
+    expect(written.length - new Set(written).size).toBe(0);
   });
 });

@@ -12,7 +12,7 @@ import { describe, expect, it } from 'vitest';
 import { CATEGORIES } from '../../../src/core/safety/classify.ts';
 import { fullCheck } from '../../../scripts/safety/check.ts';
 import { devSet2, heldOut, heldOut2, type Example } from '../../../scripts/safety/data.ts';
-import { lineKey, round9Files, tsvRows } from '../../support/safety/sets.ts';
+import { lineKey, writtenFiles, tsvRows } from '../../support/safety/sets.ts';
 
 const dir = join(import.meta.dirname, '../../safety');
 
@@ -36,11 +36,14 @@ const SETS: FrozenSet[] = [
   // sixth round (scripts/safety/templates-round6.ts), kept because its out-of-fold numbers on the
   // training corpus passed a rule written down before this set was run (grouped-by-template false
   // blocks down, no category's grouped recall down by more than 0.01; docs/notes/safety.md) — the
-  // set was run once for it, and these are its numbers. A change must not lose any from here.
-  { name: 'the frozen held-out set', file: 'heldout.tsv', load: heldOut, minPerCategory: 10, minNormal: 10, caught: 118, falseBlocks: 3 },
-  // These were the numbers when the set was first run, 2026-12-03, with no change to the model, rules
-  // or thresholds (the set was run once, after it was final and hashed). A change must not lose any from here.
-  { name: 'the second frozen held-out set', file: 'heldout-2.tsv', load: heldOut2, minPerCategory: 40, minNormal: 320, caught: 355, falseBlocks: 37 },
+  // set was run once for it; 118/123 and 0/105 with the tenth round (the written lines trained on,
+  // weighted 3, a threshold budget on them; chosen on tests/safety/dev-2.tsv by a rule written before
+  // any frozen run, and both sets run once for it). A change must not lose any from here.
+  { name: 'the frozen held-out set', file: 'heldout.tsv', load: heldOut, minPerCategory: 10, minNormal: 10, caught: 118, falseBlocks: 0 },
+  // 355/414 and 37/384 when the set was first run, 2026-12-03, with no change to the model, rules or
+  // thresholds (run once, after it was final and hashed); 372/414 and 28/384 with the tenth round (as
+  // above). A change must not lose any from here.
+  { name: 'the second frozen held-out set', file: 'heldout-2.tsv', load: heldOut2, minPerCategory: 40, minNormal: 320, caught: 372, falseBlocks: 28 },
 ];
 
 describe.each(SETS)('$name', (set) => {
@@ -59,9 +62,9 @@ describe.each(SETS)('$name', (set) => {
     expect(rows.every((r) => r[0] === 'normal' || CATEGORIES.includes(r[0] as never))).toBe(true);
   });
 
-  it('shares no line with the development set or the ninth round\'s lines (punctuation and spaces aside)', () => {
+  it('shares no line with the development set or the written lines (punctuation and spaces aside)', () => {
     const frozen = new Set(set.load().map((e) => lineKey(e.text)));
-    const others = [...devSet2().map((e) => e.text), ...round9Files().flatMap((f) => tsvRows(f).map((c) => c[1]))];
+    const others = [...devSet2().map((e) => e.text), ...writtenFiles().flatMap((f) => tsvRows(f).map((c) => c[1]))];
     // Counted, never printed: the frozen lines are not shown.
     expect(others.filter((t) => frozen.has(lineKey(t))).length).toBe(0);
   });
