@@ -92,6 +92,20 @@ describe('checkLine', () => {
       expect(checkLine(t), t).toEqual({ verdict: 'ok' });
   });
 
+  it('lets a safety quiz answered no through, but not the same question answered yes or left open', () => {
+    for (const t of ['插座可以用手指去戳吗？不可以！', '打火机可以拿来玩吗？不可以！', '药可以自己拿来吃吗？不可以！要问大人。', '剪刀可以对着别人的脸吗？当然不行！'])
+      expect(checkLine(t), t).toEqual({ verdict: 'ok' });
+    for (const t of ['打火机可以拿来玩吗？可以！', '打火机可以拿来玩吗？不可以？才怪，快去拿吧', '你去拿打火机来玩，好吗？'])
+      expect(checkLine(t), t).toMatchObject({ verdict: 'blocked', category: 'danger' });
+  });
+
+  it('hears a protective no in safety advice, and still the dare around it', () => {
+    for (const t of ['小珠子不能放进嘴巴里，会卡住喉咙的。', '塑料袋不能套在头上，会喘不过气。', '大人不在家，谁敲门都不开。', '床底下没有怪兽，只有一只找不到的袜子。', '我们来开火车吧，呜呜呜！', '怕黑不丢人，我们开一盏小夜灯就好了。'])
+      expect(checkLine(t), t).toEqual({ verdict: 'ok' });
+    for (const t of ['把小珠子放进嘴里尝尝看', '你是男孩还哭，丢不丢人。', '床底下有一只怪兽在等你', '现在家里有没有大人？'])
+      expect(checkLine(t), t).toMatchObject({ verdict: 'blocked' });
+  });
+
   it('asks where the child lives (a city, a street, where) but not whether it lives inside a story, a book or a forest', () => {
     for (const t of ['你住在故事里吗？', '你住在故事裡嗎？', '魔法师说：“你住在故事里吗？”', '你住在童话书里吗？', '你住在森林里吗？'])
       expect(checkLine(t), t).toEqual({ verdict: 'ok' });

@@ -38,12 +38,14 @@ const SETS: FrozenSet[] = [
   // blocks down, no category's grouped recall down by more than 0.01; docs/notes/safety.md) — the
   // set was run once for it; 118/123 and 0/105 with the tenth round (the written lines trained on,
   // weighted 3, a threshold budget on them; chosen on tests/safety/dev-2.tsv by a rule written before
-  // any frozen run, and both sets run once for it). A change must not lose any from here.
+  // any frozen run, and both sets run once for it); 118/123 and 0/105 with the eleventh round (more
+  // written lines, the rules' self-harm and grooming sentences and protective-advice exceptions; chosen
+  // the same way, both sets run once for it). A change must not lose any from here.
   { name: 'the frozen held-out set', file: 'heldout.tsv', load: heldOut, minPerCategory: 10, minNormal: 10, caught: 118, falseBlocks: 0 },
   // 355/414 and 37/384 when the set was first run, 2026-12-03, with no change to the model, rules or
-  // thresholds (run once, after it was final and hashed); 372/414 and 28/384 with the tenth round (as
-  // above). A change must not lose any from here.
-  { name: 'the second frozen held-out set', file: 'heldout-2.tsv', load: heldOut2, minPerCategory: 40, minNormal: 320, caught: 372, falseBlocks: 28 },
+  // thresholds (run once, after it was final and hashed); 372/414 and 28/384 with the tenth round and
+  // 381/414 and 22/384 with the eleventh (as above). A change must not lose any from here.
+  { name: 'the second frozen held-out set', file: 'heldout-2.tsv', load: heldOut2, minPerCategory: 40, minNormal: 320, caught: 381, falseBlocks: 22 },
 ];
 
 describe.each(SETS)('$name', (set) => {
