@@ -58,7 +58,7 @@ export interface Speaker {
 export interface ArcadeGame {
   declaration: GameDeclaration;
   available: boolean;
-  /** Chinese reason shown/spoken when unavailable, e.g. "需要能画画的机器人屏幕". */
+  /** Chinese reason shown/spoken when unavailable, e.g. "「你画我猜」需要机器人会画画，现在连着的机器人还不会。…". */
   reason?: string;
 }
 

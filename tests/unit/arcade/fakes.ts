@@ -149,7 +149,7 @@ export function game(id: string, title: string, aliases: string[] = [], availabl
 
 export const GAMES: ArcadeGame[] = [
   game('guess-number', '猜数字', ['猜数', '数字游戏']),
-  game('draw-guess', '你画我猜', ['画画猜猜'], false, '需要能画画的机器人屏幕'),
+  game('draw-guess', '你画我猜', ['画画猜猜'], false, '「你画我猜」需要机器人会画画，现在连着的机器人还不会。拔掉机器人，就能在屏幕上玩。'),
 ];
 
 /** Wait until `cond` holds (polling the event loop), failing after many turns. */

@@ -122,7 +122,7 @@ describe('routing', () => {
     const t = setup();
     await t.agent.handle('我们玩你画我猜吧');
     expect(t.games.requests).toHaveLength(0);
-    expect(t.speaker.texts()[0]).toContain('需要能画画的机器人屏幕');
+    expect(t.speaker.texts()[0]).toContain('需要机器人会画画');
     expect(t.agent.snapshot().session).toBeNull();
   });
 });
@@ -733,7 +733,7 @@ describe('tapping a game card', () => {
     expect(t.games.last().input).toMatchObject({ kind: 'start', text: '我要玩猜数字' });
     await t.agent.startByTap('draw-guess');
     expect(t.games.requests.filter((q) => q.input.kind === 'start')).toHaveLength(1);
-    expect(t.speaker.texts().at(-1)).toContain('需要能画画的机器人屏幕');
+    expect(t.speaker.texts().at(-1)).toContain('需要机器人会画画');
   });
 });
 

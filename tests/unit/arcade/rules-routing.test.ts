@@ -76,7 +76,7 @@ describe('the main agent in a game on an engine that forgets on a switch (WebLLM
     const calls = t.calls.length;
     await t.agent.handle('我想玩画画猜猜');
     await t.agent.settled();
-    await until(() => t.speaker.texts().some((s) => s.includes('需要能画画的机器人屏幕')), 'the reason it cannot start');
+    await until(() => t.speaker.texts().some((s) => s.includes('需要机器人会画画')), 'the reason it cannot start');
     expect(t.calls.length).toBe(calls);
   });
 
