@@ -98,7 +98,8 @@ describe('prompt and demo policy', () => {
     const a = buildMessages(GAMES, [], null, false, '你好');
     const b = buildMessages(GAMES, [{ role: 'user', text: '你好', at: 0 }], null, false, '我们玩猜数字吧');
     expect(b[0]).toEqual(a[0]);
-    expect(systemPrompt(GAMES).length).toBeLessThan(400);
+    // Three games, one of them unavailable with the reason the app gives (about 80 characters of it).
+    expect(systemPrompt(GAMES).length).toBeLessThan(450);
   });
   it('demo routes "我们玩猜数字吧" to start_game guess-number, "你好" to chat, in-game words to send_message', async () => {
     const model = createScriptedModel({ main: mainDemoPolicy });
