@@ -6,6 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { CATEGORIES, checkLine } from '../../../src/core/safety/classify.ts';
+import { RULES } from '../../../src/core/safety/rules.ts';
 import { joinSentences } from '../../../src/arcade/safety-screen.ts';
 import { heldOut, normalLines, unsafeLines } from './corpus.ts';
 
@@ -90,6 +91,11 @@ describe('checkLine', () => {
   it('lets the games and good advice through', () => {
     for (const t of ['它是大海里很厉害的猎手。', '鲨鱼的牙齿像小刀一样锋利。', '霸王龙是肉食恐龙，牙齿又大又尖。', '火柴很危险，小朋友不要玩哦。', '你叫什么名字呀？', '小岛在大海里。', '你一点都不笨！', '别走开哦，我马上就画好啦！', '我是机器人，不是真人。'])
       expect(checkLine(t), t).toEqual({ verdict: 'ok' });
+  });
+
+  it('names each rule once (the parent\'s 技术细节 and the report say which rule blocked a line)', () => {
+    const ids = RULES.map((r) => r.id);
+    expect(ids.filter((id, i) => ids.indexOf(id) !== i)).toEqual([]);
   });
 
   it('lets a safety quiz answered no through, but not the same question answered yes or left open', () => {
