@@ -2,7 +2,7 @@
  * The safety corpus as the training script and the report read it: hand-written unsafe and normal
  * lines (tests/unit/safety/corpus/), the generated lines (tests/safety/corpus/generated.tsv, from
  * ./corpus-gen.ts), written free sentences (tests/safety/corpus/written/), every line the project ships (./shipped.ts), a development set for choosing between versions
- * (tests/safety/dev-2.tsv, never trained on), and the two frozen held-out sets (tests/safety/heldout.tsv,
+ * (tests/safety/dev-2.tsv; a third, tests/safety/dev-3.tsv, reported by category only; never trained on), and the two frozen held-out sets (tests/safety/heldout.tsv,
  * heldout-2.tsv), which are never used for training or for choosing thresholds.
  */
 import { readdirSync, readFileSync } from 'node:fs';
@@ -79,6 +79,15 @@ function labelledRows(file: string, source: string): Example[] {
  */
 export function devSet2(): Example[] {
   return labelledRows('tests/safety/dev-2.tsv', 'dev-2');
+}
+
+/**
+ * The third development set (tests/safety/dev-3.tsv): 50 lines a category and 435 normal, written
+ * 2026-12-06 by writers who read nothing of the project's lines; for choosing, never trained on, and
+ * reported by category only (its lines are never printed, so that nothing is written against them).
+ */
+export function devSet3(): Example[] {
+  return labelledRows('tests/safety/dev-3.tsv', 'dev-3');
 }
 
 /** The frozen held-out set (tests/safety/heldout.tsv). */

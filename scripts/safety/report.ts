@@ -8,7 +8,7 @@
 import { CATEGORIES, checkLine, type CheckLine } from '../../src/core/safety/classify.ts';
 import { CATEGORY_LABEL } from '../../src/core/safety/replies.ts';
 import { learnedVerdict } from '../../src/core/safety/learned.ts';
-import { corpus, devSet2, earlierHeldOut, heldOut, heldOut2, type Example } from './data.ts';
+import { corpus, devSet2, devSet3, earlierHeldOut, heldOut, heldOut2, type Example } from './data.ts';
 import { fullCheck, loadedModel } from './check.ts';
 import { shippedLines } from './shipped.ts';
 
@@ -21,7 +21,9 @@ interface Row {
 
 const FROZEN = 'frozen held-out (tests/safety/heldout.tsv)';
 const FROZEN_2 = 'second frozen held-out (tests/safety/heldout-2.tsv)';
-const frozen = (set: string) => set === FROZEN || set === FROZEN_2;
+const DEV_3 = 'third development set (tests/safety/dev-3.tsv, for choosing; by category only)';
+/** Sets whose lines are never printed: the frozen ones, and the third development set. */
+const unprinted = (set: string) => set === FROZEN || set === FROZEN_2 || set === DEV_3;
 
 const blocked = (check: CheckLine, t: string) => check(t, 'robot').verdict === 'blocked';
 
@@ -60,6 +62,7 @@ export function report(verbose = false): void {
     [FROZEN_2, heldOut2()],
     ['earlier held-out (written against the rules)', earlierHeldOut()],
     ['development set (tests/safety/dev-2.tsv, for choosing)', devSet2()],
+    [DEV_3, devSet3()],
   ];
   for (const [set, xs] of sets) {
     console.log(`\n== ${set}: ${xs.filter((e) => e.label !== 'normal').length} unsafe, ${xs.filter((e) => e.label === 'normal').length} normal lines ==`);
@@ -70,7 +73,7 @@ export function report(verbose = false): void {
     console.table(table);
     // The frozen held-out sets are reported by category only: their lines are never printed, so that no
     // change is made against them one by one.
-    if (frozen(set)) continue;
+    if (unprinted(set)) continue;
     if (verbose || set !== 'corpus') {
       console.log('missed (rules + classifier):', rows[0].missed.map((e) => `${e.label}: ${e.text}`));
       console.log('false blocks (rules + classifier):', rows[0].falseBlocked.map((e) => e.text));

@@ -5,7 +5,7 @@
  * (./views.ts: the normalised text, sound-alike spellings put back, separators squashed, pinyin).
  */
 import { compilePattern, type CompiledPattern } from './patterns.ts';
-import { AMBIGUOUS_PINYIN, CATEGORIES, HOMOPHONES, LISTS, QUIZ_CATEGORIES, QUIZ_NO, RULES, SAFE_ADVICE, type SafetyCategory, type SafetyRule } from './rules.ts';
+import { AMBIGUOUS_PINYIN, CATEGORIES, CHILD_INVITED, GROWN_UP_ACTS, GROWN_UP_CATEGORIES, HOMOPHONES, LISTS, QUIZ_CATEGORIES, QUIZ_NO, RULES, SAFE_ADVICE, type SafetyCategory, type SafetyRule } from './rules.ts';
 import { viewsOf, type View, type ViewName } from './views.ts';
 
 export type { SafetyCategory } from './rules.ts';
@@ -101,10 +101,12 @@ export function checkLine(text: string, who: Speaker = 'robot'): SafetyVerdict {
   advice ??= compilePattern(SAFE_ADVICE, LISTS);
   const isAdvice = views.some((v) => (v.kind === 'han' ? advice!.han : advice!.py).test(v.value));
   const isQuizNo = views.some((v) => v.kind === 'han' && QUIZ_NO.test(v.value));
+  const grownUpActs = views.some((v) => v.kind === 'han' && GROWN_UP_ACTS.test(v.value) && !CHILD_INVITED.test(v.value));
   for (const c of rules()) {
     if (c.rule.who && c.rule.who !== who) continue;
     if (isAdvice && c.rule.category === 'sexual') continue;
     if (isQuizNo && QUIZ_CATEGORIES.includes(c.rule.category)) continue;
+    if (grownUpActs && GROWN_UP_CATEGORIES.includes(c.rule.category)) continue;
     const view = views.find((v) => matches(c, v));
     if (view) return { verdict: 'blocked', category: c.rule.category, rule: c.rule.id, view: view.name, by: 'rules' };
   }

@@ -11,8 +11,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CATEGORIES } from '../../../src/core/safety/classify.ts';
 import { fullCheck } from '../../../scripts/safety/check.ts';
-import { devSet2, heldOut, heldOut2, type Example } from '../../../scripts/safety/data.ts';
-import { lineKey, writtenFiles, tsvRows } from '../../support/safety/sets.ts';
+import { devSet2, devSet3, heldOut, heldOut2, type Example } from '../../../scripts/safety/data.ts';
+import { lineKey, nextFiles, writtenFiles, tsvRows } from '../../support/safety/sets.ts';
 
 const dir = join(import.meta.dirname, '../../safety');
 
@@ -40,12 +40,15 @@ const SETS: FrozenSet[] = [
   // weighted 3, a threshold budget on them; chosen on tests/safety/dev-2.tsv by a rule written before
   // any frozen run, and both sets run once for it); 118/123 and 0/105 with the eleventh round (more
   // written lines, the rules' self-harm and grooming sentences and protective-advice exceptions; chosen
-  // the same way, both sets run once for it). A change must not lose any from here.
-  { name: 'the frozen held-out set', file: 'heldout.tsv', load: heldOut, minPerCategory: 10, minNormal: 10, caught: 118, falseBlocks: 0 },
+  // the same way, both sets run once for it); 119/123 and 0/105 with the thirteenth (the twelfth round's
+  // lines and sentence rules, more normal lines and exceptions; chosen on tests/safety/dev-3.tsv, both
+  // sets run once for it). A change must not lose any from here.
+  { name: 'the frozen held-out set', file: 'heldout.tsv', load: heldOut, minPerCategory: 10, minNormal: 10, caught: 119, falseBlocks: 0 },
   // 355/414 and 37/384 when the set was first run, 2026-12-03, with no change to the model, rules or
   // thresholds (run once, after it was final and hashed); 372/414 and 28/384 with the tenth round and
-  // 381/414 and 22/384 with the eleventh (as above). A change must not lose any from here.
-  { name: 'the second frozen held-out set', file: 'heldout-2.tsv', load: heldOut2, minPerCategory: 40, minNormal: 320, caught: 381, falseBlocks: 22 },
+  // 381/414 and 22/384 with the eleventh, 384/414 and 16/384 with the thirteenth (as above; the twelfth,
+  // 387/414 and 23/384, was not kept). A change must not lose any from here.
+  { name: 'the second frozen held-out set', file: 'heldout-2.tsv', load: heldOut2, minPerCategory: 40, minNormal: 320, caught: 384, falseBlocks: 16 },
 ];
 
 describe.each(SETS)('$name', (set) => {
@@ -64,9 +67,9 @@ describe.each(SETS)('$name', (set) => {
     expect(rows.every((r) => r[0] === 'normal' || CATEGORIES.includes(r[0] as never))).toBe(true);
   });
 
-  it('shares no line with the development set or the written lines (punctuation and spaces aside)', () => {
+  it('shares no line with the development sets or the written lines, those of a later round too (punctuation and spaces aside)', () => {
     const frozen = new Set(set.load().map((e) => lineKey(e.text)));
-    const others = [...devSet2().map((e) => e.text), ...writtenFiles().flatMap((f) => tsvRows(f).map((c) => c[1]))];
+    const others = [...devSet2(), ...devSet3()].map((e) => e.text).concat([...writtenFiles(), ...nextFiles()].flatMap((f) => tsvRows(f).map((c) => c[1])));
     // Counted, never printed: the frozen lines are not shown.
     expect(others.filter((t) => frozen.has(lineKey(t))).length).toBe(0);
   });
