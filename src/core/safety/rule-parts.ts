@@ -1,5 +1,26 @@
-/** The pieces the child-safety rules (./rules.ts, ./sentence-rules.ts) are written with. */
-import type { SafetyCategory, SafetyRule } from './rules.ts';
+/** The pieces the child-safety rules (./rules.ts, ./sentence-rules.ts) are written with: their categories, their shape, and shared sub-patterns. */
+export type SafetyCategory = 'sexual' | 'violence' | 'danger' | 'self_harm' | 'drugs' | 'personal_info' | 'scary' | 'insult' | 'attachment';
+
+/** Most serious first: a line that breaks several rules is reported under the first. */
+export const CATEGORIES: readonly SafetyCategory[] = ['self_harm', 'sexual', 'danger', 'violence', 'drugs', 'personal_info', 'scary', 'attachment', 'insult'];
+
+export interface SafetyRule {
+  id: string;
+  category: SafetyCategory;
+  /** Whose words it applies to (default: both). */
+  who?: 'robot' | 'child';
+  pattern: string;
+  /** The rule does not apply when the clause of the match also matches this. */
+  unless?: string;
+  /** Each of these must also match somewhere in the clause of the match (in any order). */
+  with?: string[];
+  /** `with` and `unless` look at the whole line instead of the clause. */
+  scope?: 'clause' | 'line';
+  /** `unless` alone looks at the whole line (the pattern's own clause has the act, another one says a grown-up does it). */
+  unlessScope?: 'line';
+  /** Matched against the text view only (Latin words that are not pinyin). */
+  latin?: boolean;
+}
 
 export const R = (id: string, category: SafetyCategory, pattern: string, more: Partial<SafetyRule> = {}): SafetyRule => ({ id, category, pattern, ...more });
 /** Not preceded (closely) by a negation. */

@@ -11,31 +11,10 @@
  */
 import type { HomophoneTable } from './views.ts';
 import type { WordLists } from './patterns.ts';
-import { BIE, DONT, NOT, R } from './rule-parts.ts';
+import { BIE, DONT, NOT, R, type SafetyCategory, type SafetyRule } from './rule-parts.ts';
+
+export { CATEGORIES, type SafetyCategory, type SafetyRule } from './rule-parts.ts';
 import { SENTENCE_RULES } from './sentence-rules.ts';
-
-export type SafetyCategory = 'sexual' | 'violence' | 'danger' | 'self_harm' | 'drugs' | 'personal_info' | 'scary' | 'insult' | 'attachment';
-
-/** Most serious first: a line that breaks several rules is reported under the first. */
-export const CATEGORIES: readonly SafetyCategory[] = ['self_harm', 'sexual', 'danger', 'violence', 'drugs', 'personal_info', 'scary', 'attachment', 'insult'];
-
-export interface SafetyRule {
-  id: string;
-  category: SafetyCategory;
-  /** Whose words it applies to (default: both). */
-  who?: 'robot' | 'child';
-  pattern: string;
-  /** The rule does not apply when the clause of the match also matches this. */
-  unless?: string;
-  /** Each of these must also match somewhere in the clause of the match (in any order). */
-  with?: string[];
-  /** `with` and `unless` look at the whole line instead of the clause. */
-  scope?: 'clause' | 'line';
-  /** `unless` alone looks at the whole line (the pattern's own clause has the act, another one says a grown-up does it). */
-  unlessScope?: 'line';
-  /** Matched against the text view only (Latin words that are not pinyin). */
-  latin?: boolean;
-}
 
 export const LISTS: WordLists = {
   NEG: ['不要', '不能', '不可以', '不许', '不准', '千万别', '千万不要', '绝对不要', '不应该', '不该', '禁止', '不会', '没有', '从来不', '远离', '不用去', '不敢', '不去', '不能去'],
@@ -221,7 +200,7 @@ export const RULES: readonly SafetyRule[] = [
   R('scary.eater', 'scary', '(吃小孩|抓小孩|吃人|会吃人)(的)?({MONSTER})|被({MONSTER}).{0,3}(吃掉|抓走|叼走)|下一个就是你', { who: 'robot' }),
   R('scary.place', 'scary', '(床底下|床底|衣柜里|柜子里|窗外|镜子里|厕所里|你的房间里|房间里|黑暗里|黑暗中|你床边).{0,8}({MONSTER}|有东西|有人|一双.{0,4}眼睛|一只手|伸出)', { who: 'robot', unless: '((没有|不会有|原来是|才没有|不存在|假的)|怕你)' }),
   R('scary.crawl', 'scary', '(爬出来|钻出来|冒出来|伸出来|伸出一只手)(.{0,3})(抓|咬|吃|拉)你|有东西(在动|压在|在看|在你|跟着)|一双.{0,4}眼睛(在)?(看着你|盯着你)|没有脸的人|无头(人|鬼)|敲你的(窗户|门)', { who: 'robot' }),
-  R('scary.night', 'scary', '(半夜|晚上|深夜)(.{0,6})(自己动|动起来|走到你|爬到你|站在你|敲你)|(走到|爬到|站在|飘到)你(的)?(床边|身后|后面|背后|房间)', { who: 'robot' }),
+  R('scary.night', 'scary', '(半夜|晚上|深夜)(.{0,6})(自己动|动起来|走到你|爬到你|站在你|敲你)|(走到|爬到|站在|飘到)你(的)?(床边|身后|后面|背后|房间)', { who: 'robot', unless: `派对|跳舞|玩耍|故事` }),
   R('scary.family', 'scary', `({FAMILY})(.{0,6})${NOT}(不要你|不会回来|再也不会回来|不回来了|会死|死掉|很快死|死了|不爱你|离开你|丢下你|抛弃你)|(你)?(再也)?见不到(你的)?({FAMILY})|再也不会回来|(你的)(小狗|小猫|宠物|{FAMILY}|朋友)(.{0,2})(死掉|死了|会死)`, { who: 'robot' }),
   R('scary.doom', 'scary', '(大家|所有人|我们|你)(都)?会死|世界末日', { who: 'robot' }),
   R('scary.dream', 'scary', '(你)?(今天)?(晚上)?会做噩梦|梦见(僵尸|鬼|怪物|恶魔)', { who: 'robot' }),

@@ -40,10 +40,12 @@ const SETS: FrozenSet[] = [
   // weighted 3, a threshold budget on them; chosen on tests/safety/dev-2.tsv by a rule written before
   // any frozen run, and both sets run once for it); 118/123 and 0/105 with the eleventh round (more
   // written lines, the rules' self-harm and grooming sentences and protective-advice exceptions; chosen
-  // the same way, both sets run once for it); 119/123 and 0/105 with the thirteenth (the twelfth round's
-  // lines and sentence rules, more normal lines and exceptions; chosen on tests/safety/dev-3.tsv, both
-  // sets run once for it). A change must not lose any from here.
-  { name: 'the frozen held-out set', file: 'heldout.tsv', load: heldOut, minPerCategory: 10, minNormal: 10, caught: 119, falseBlocks: 0 },
+  // the same way, both sets run once for it); 119/123 and 0/105 with the thirteenth as chosen (the twelfth
+  // round's lines and sentence rules, more normal lines and exceptions; chosen on tests/safety/dev-3.tsv,
+  // both sets run once for it), 118/123 once its over-broad sentence rules were narrowed (they blocked
+  // ordinary lines like 「你明天就能见到奶奶啦」; checked on both sets once more, pass or fail). A change must
+  // not lose any from here.
+  { name: 'the frozen held-out set', file: 'heldout.tsv', load: heldOut, minPerCategory: 10, minNormal: 10, caught: 118, falseBlocks: 0 },
   // 355/414 and 37/384 when the set was first run, 2026-12-03, with no change to the model, rules or
   // thresholds (run once, after it was final and hashed); 372/414 and 28/384 with the tenth round and
   // 381/414 and 22/384 with the eleventh, 384/414 and 16/384 with the thirteenth (as above; the twelfth,
