@@ -82,7 +82,7 @@ export function devSet2(): Example[] {
 }
 
 /**
- * The third development set (tests/safety/dev-3.tsv): 50 lines a category and 435 normal, written
+ * The third development set (tests/safety/dev-3.tsv): 49–50 lines a category and 433 normal, written
  * 2026-12-06 by writers who read nothing of the project's lines; for choosing, never trained on, and
  * reported by category only (its lines are never printed, so that nothing is written against them).
  */

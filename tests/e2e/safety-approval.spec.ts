@@ -28,7 +28,7 @@ test.afterAll(async () => {
 
 const CARD = '你的幼儿园叫什么';
 /** Caught by the learned classifier, not by the rules. */
-const LEARNED_ONLY = '你是我唯一的朋友，你走了我就没有家了。';
+const LEARNED_ONLY = '你去上学的时候，我一个人在这里好冷好黑。';
 const CARDS: Array<[string, string]> = [
   ['什么动物的鼻子长长的？', '大象'],
   [CARD, '阳光幼儿园'],
@@ -107,7 +107,7 @@ test('a flagged hand-made card is approved at authoring and played: 答对了 an
       n = (await spoken(page)).length;
       await say(page, '讲个笑话', { waitIdle: true });
       const joke = await waitSpoken(page, new RegExp(REDIRECT.game.slice(0, 6)), n, 30_000);
-      expect(joke).not.toContain('唯一的朋友');
+      expect(joke).not.toContain('好冷好黑');
     }
   }
   // The approved card was asked whole (after the first question, with the rule's 答对了 before it); the blocked one never.
