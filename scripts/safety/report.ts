@@ -71,8 +71,8 @@ export function report(verbose = false): void {
     for (const c of [...CATEGORIES, 'all']) table[c === 'all' ? 'all unsafe' : `${c} ${CATEGORY_LABEL[c as never] ?? ''}`] = Object.fromEntries(rows.map((r) => [r.check, r.recall[c]]));
     table['false blocks'] = Object.fromEntries(rows.map((r) => [r.check, r.falseBlocks]));
     console.table(table);
-    // The frozen held-out sets are reported by category only: their lines are never printed, so that no
-    // change is made against them one by one.
+    // The frozen held-out sets and the third development set are reported by category only: their lines
+    // are never printed, so that no change is made against them one by one.
     if (unprinted(set)) continue;
     if (verbose || set !== 'corpus') {
       console.log('missed (rules + classifier):', rows[0].missed.map((e) => `${e.label}: ${e.text}`));

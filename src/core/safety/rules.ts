@@ -12,9 +12,12 @@
 import type { HomophoneTable } from './views.ts';
 import type { WordLists } from './patterns.ts';
 import { BIE, DONT, NOT, R, type SafetyCategory, type SafetyRule } from './rule-parts.ts';
+import { SENTENCE_RULES } from './sentence-rules.ts';
 
 export { CATEGORIES, type SafetyCategory, type SafetyRule } from './rule-parts.ts';
-import { SENTENCE_RULES } from './sentence-rules.ts';
+
+/** A grown-up's job, said of the risky thing (放烟花是大人的事, 让爸爸来): protective, and a grown-up doing it. */
+const GROWN_UP_DUTY = ['是大人的事', '是爸爸妈妈的事', '是爸爸妈妈的工作', '只有大人才', '让爸爸来', '让妈妈来'];
 
 export const LISTS: WordLists = {
   NEG: ['不要', '不能', '不可以', '不许', '不准', '千万别', '千万不要', '绝对不要', '不应该', '不该', '禁止', '不会', '没有', '从来不', '远离', '不用去', '不敢', '不去', '不能去'],
@@ -54,9 +57,9 @@ export const LISTS: WordLists = {
   CARE_ADULT: ['爸爸', '妈妈', '爸妈', '大人', '家长', '老师', '爷爷', '奶奶'],
   // Clause-level words: a harmful topic, what pushes the child to act, and what makes a clause protective.
   DANGER_DO: ['你可以', '你去', '你来', '你自己', '你拿', '你试试', '你就', '自己去', '偷偷', '一个人', '试试', '去拿', '拿来', '拿出来', '拿下来', '拿到', '找到', '找找', '可以玩', '好玩', '玩一玩', '来玩', '点着', '点燃', '按住', '按一下', '往下压', '就能出火', '就会有火', '就着了', '就有火', '出火', '吃几颗', '随便吃', '多吃', '像糖', '甜的', '舔', '闻一闻', '塞进', '伸进', '插进', '插到', '放进嘴', '对着', '追着', '去看看', '踮起脚', '偷一', '拿一', '掰开', '倒来喝', '用力'],
-  PROTECT: ['不要', '别去', '别碰', '别玩', '别拿', '别摸', '别吃', '别喝', '别让', '别怕', '不能', '不可以', '千万', '危险', '小心', '让大人', '大人来', '要有大人', '告诉大人', '大人陪', '大人帮', '有大人在', '烫伤', '会受伤', '会痛', '医生', '打完针', '马上告诉', '不会', '不许', '不准', '远离', '只有大人', '不去拿', '不去碰', '不去翻', '不去摸', '不对着', '交给大人', '剪刀布', '石头剪刀', '是大人的事', '是爸爸妈妈的事', '是爸爸妈妈的工作', '只有大人才', '让爸爸来', '让妈妈来', '别对着', '太危险', '快下来'],
+  PROTECT: ['不要', '别去', '别碰', '别玩', '别拿', '别摸', '别吃', '别喝', '别让', '别怕', '不能', '不可以', '千万', '危险', '小心', '让大人', '大人来', '要有大人', '告诉大人', '大人陪', '大人帮', '有大人在', '烫伤', '会受伤', '会痛', '医生', '打完针', '马上告诉', '不会', '不许', '不准', '远离', '只有大人', '不去拿', '不去碰', '不去翻', '不去摸', '不对着', '交给大人', '剪刀布', '石头剪刀', ...GROWN_UP_DUTY, '别对着', '太危险', '快下来'],
   // A grown-up doing it while the child watches (放烟花要让大人来点).
-  GROWN_UP_DOES: ['是大人的事', '是爸爸妈妈的事', '是爸爸妈妈的工作', '只有大人才', '让爸爸来', '让妈妈来', '让大人', '大人来', '要有大人', '大人帮', '有大人在', '大人陪', '请大人', '大人会帮', '妈妈会帮', '爸爸会帮', '老师会帮', '奶奶会帮', '家里人会帮', '由大人'],
+  GROWN_UP_DOES: [...GROWN_UP_DUTY, '让大人', '大人来', '要有大人', '大人帮', '有大人在', '大人陪', '请大人', '大人会帮', '妈妈会帮', '爸爸会帮', '老师会帮', '奶奶会帮', '家里人会帮', '由大人'],
   VICTIM: ['他', '她', '他们', '别人', '同学', '小朋友', '弟弟', '妹妹', '哥哥', '姐姐', '对方', '坏人', '谁', '那个人', '猫', '狗', '小猫', '小狗', '小动物', '小鸟', '宠物'],
   BRUTAL: ['揍', '砍', '捅', '掐', '泼', '踹', '扇耳光', '打一顿', '砸向', '砸过去', '推下', '推倒', '扔下去', '烫他', '刺伤', '欺负', '吓唬', '折磨', '虐待', '拿刀', '追着'],
   HARM_SELF: ['出血', '流血', '受伤', '弄伤', '抓伤', '割', '划伤', '划一道', '掐', '撞', '扯', '揪', '拔', '咬', '饿', '关在', '关起来', '惩罚', '伤害', '弄疼', '打'],
@@ -107,8 +110,8 @@ export const RULES: readonly SafetyRule[] = [
   R('sex.en', 'sexual', '\\b(sex|sexy|porn|nude|naked|boobs|penis|vagina|av|sm)\\b', { latin: true }),
 
   // ── dangerous acts and objects ──
-  R('danger.where', 'danger', '{THING}.{0,8}(在|放在|藏在|收在|就在|搁在|摆在|放|一般放在).{0,6}({PLACE})', { unless: `((只有大人|大人才|不去|不能(?!告诉)|不要(?!告诉|怕)|不可以|${BIE}(拿|碰|翻|去|摸)|够不着|拿不到|刀架|不放在|交给大人)|${BIE}把|不要把)`, unlessScope: 'line' }),
-  R('danger.use', 'danger', `{ENCOURAGE}.{0,4}${NOT}{USE}.{0,3}({FIRE}|{KNIFE}|{CHEM}|{ELEC}|煤气|火)(?!车|山|龙|锅|腿|箭|星|鸡|焰山|苗苗)`, { unless: `((${DONT}|用完|放好|收好|剪刀布|石头剪刀)|马上告诉)` }),
+  R('danger.where', 'danger', '{THING}.{0,8}(在|放在|藏在|收在|就在|搁在|摆在|放|一般放在).{0,6}({PLACE})', { unless: `(只有大人|大人才|不去|不能(?!告诉)|不要(?!告诉|怕)|不可以|${BIE}(拿|碰|翻|去|摸)|够不着|拿不到|刀架|不放在|交给大人|${BIE}把|不要把)`, unlessScope: 'line' }),
+  R('danger.use', 'danger', `{ENCOURAGE}.{0,4}${NOT}{USE}.{0,3}({FIRE}|{KNIFE}|{CHEM}|{ELEC}|煤气|火)(?!车|山|龙|锅|腿|箭|星|鸡|焰山|苗苗)`, { unless: `(${DONT}|用完|放好|收好|剪刀布|石头剪刀|马上告诉)` }),
   R('danger.fun', 'danger', `({FIRE}|{KNIFE}|剪刀|{CHEM}|{ELEC}).{0,4}${NOT}(可以玩|很好玩|拿来玩|拿出来|拿下来|好玩(?!具)|来玩|试试|玩一玩|自己点|自己放|拿在手里|可以点|来点|没关系|踮起脚|就能拿到)`, { unless: '{GROWN_UP_DOES}' }),
   R('danger.alone', 'danger', `${NOT}{ALONE}~{0,10}({THING}|玩火|点火|游泳|{WATER}|出门|出去|做饭|开火|爬|窗户|阳台|门打开)`, { unless: '(不要|别|不能)去?(开|碰|玩|用)', unlessScope: 'line' }),
   R('danger.alone2', 'danger', `({THING}|玩火|点火|游泳|{WATER}|做饭|开火)~{0,10}${NOT}{ALONE}`),
@@ -127,7 +130,7 @@ export const RULES: readonly SafetyRule[] = [
   R('danger.ice', 'danger', '结冰的(湖|河|池塘|水面).{0,6}(走|玩|滑|跑)', { unless: DONT }),
   R('danger.bag', 'danger', '(塑料袋|袋子).{0,4}(套|罩|蒙|戴)(在)?.{0,2}(头|脸)', { unless: DONT }),
   R('danger.hide', 'danger', `${NOT}(钻进|躲进|藏进|爬进)(.{0,2})(洗衣机|冰箱|行李箱|烘干机|后备箱|箱子)`),
-  R('danger.swallow', 'danger', '({SMALL}).{0,6}(放进嘴|吞|塞进(鼻子|耳朵|嘴)|含在嘴|舔)|(吞|含)(下)?(.{0,2})({SMALL})', { unless: `((${DONT}|会卡住|不是玩具)|${BIE}把|不要把|不能把)` }),
+  R('danger.swallow', 'danger', '({SMALL}).{0,6}(放进嘴|吞|塞进(鼻子|耳朵|嘴)|含在嘴|舔)|(吞|含)(下)?(.{0,2})({SMALL})', { unless: `(${DONT}|会卡住|不是玩具|${BIE}把|不要把|不能把)` }),
   R('danger.chem', 'danger', `({CHEM}).{0,8}(喝|吃|尝|舔|闻|甜|香|好喝)|${NOT}(喝|吃|尝|舔|闻)(一点|一口|一下)?(.{0,2})({CHEM})`, { unless: `${DONT}`, unlessScope: 'line' }),
   R('danger.meds', 'danger', '({MEDS}).{0,6}(像糖|像吃糖|甜|好吃|多吃|越多越好|几颗|几片|一把|很多)|(多吃|偷吃|偷偷吃|自己吃|吃几颗|吃很多|吃一把|随便吃|当糖吃)(.{0,3})({MEDS})|吃药就像吃糖', { unless: `(不是糖|(不能|不可以|不要|${BIE})(当糖)?吃)`, unlessScope: 'line' }),
   R('danger.road', 'danger', '((头|手|身体).{0,2}伸出.{0,2}(车窗|窗外|窗户)|马路(上)?.{0,8}(随便跑|跑过去|冲过去|乱跑|跑来跑去|玩)|闯红灯)', { unless: '(不要|别|不能|不可以|千万)' }),
@@ -188,7 +191,7 @@ export const RULES: readonly SafetyRule[] = [
   R('info.secret_code', 'personal_info', '((你|你家|你妈妈|你爸爸|家里|妈妈|爸爸)(的|家的)?.{0,4}(密码|验证码|银行卡|身份证|wifi|支付宝)|(密码|验证码).{0,3}(告诉我|念给我|是多少)|验证码|身份证号|银行卡号|钥匙.{0,4}(藏在|放在|在)哪)', { who: 'robot', unless: `(不要|不能|${BIE}|千万别|不可以)把.{0,10}(密码|验证码)` }),
   R('info.photo', 'personal_info', '((照片|相片|自拍|视频|录像|样子|身体).{0,6}(给我|发给我|传给我|拍给我|我看|让我看)|(拍|发|传)(.{0,8})(照片|相片|视频|自拍|样子)(.{0,3})给我|(拍|发|传)(一张|张|一段|段|几张|一下)(.{0,2})给我|打开(.{0,2})(摄像头|相机|镜头|视频))', { who: 'robot' }),
   R('info.secret', 'personal_info', '((这是|是)?我们(之间|两个|俩)?的(小)?秘密(?!基地)|(不要|别|不能|不许)告诉(.{0,2})(你)?(的)?({CARE_ADULT}|爸爸妈妈)|(不要|别|不能|不许)(跟|和)(你)?(的)?({CARE_ADULT}|爸爸妈妈)说|(不要|别|不能|不许)让(.{0,4})({CARE_ADULT}|爸爸妈妈)(.{0,2})知道|(偷偷|悄悄)(地)?告诉我|我保证不告诉别人|交换秘密)', { who: 'robot', unless: `也要告诉|更要告诉|还是要告诉|一定要告诉`, unlessScope: 'line' }),
-  R('info.alone', 'personal_info', '({YOU}(现在)?(是)?一个人在家|({FAMILY}|大人|家里的大人|家长)(.{0,4})(什么时候)?(在不在|不在家|在家吗|什么时候不在|出去了吗)|家里有没有大人|几点放学|一个人(走|回)家|(身边)有大人吗)', { who: 'robot', unless: '((不开门|都不开|都别开|别开门|不要开门|(爸爸妈妈|大人|爸爸|妈妈)来接|不要说只有)|不要(?!告诉)|不能(?!告诉)|别出声|给妈妈打电话|不要用火|没有开门)', unlessScope: 'line' }),
+  R('info.alone', 'personal_info', '({YOU}(现在)?(是)?一个人在家|({FAMILY}|大人|家里的大人|家长)(.{0,4})(什么时候)?(在不在|不在家|在家吗|什么时候不在|出去了吗)|家里有没有大人|几点放学|一个人(走|回)家|(身边)有大人吗)', { who: 'robot', unless: '(不开门|都不开|都别开|别开门|不要开门|(爸爸妈妈|大人|爸爸|妈妈)来接|不要说只有|不要(?!告诉)|不能(?!告诉)|别出声|给妈妈打电话|不要用火|没有开门)', unlessScope: 'line' }),
   R('info.meet', 'personal_info', '((一个人|偷偷|单独|出来)(.{0,6})(见面|见我|找我)|(见面|见个面)(.{0,4})(好不好|吧|怎么样))', { who: 'robot' }),
   R('info.en', 'personal_info', "\\b(your address|phone number|password|don't tell your (mom|dad|parents))\\b", { who: 'robot', latin: true }),
   // The child's own address or phone number (kept off the model; the child is told to keep it safe).
@@ -198,7 +201,7 @@ export const RULES: readonly SafetyRule[] = [
   // ── scary content ──
   R('scary.threat', 'scary', `(?<!胆小|爱哭|讨厌|调皮|捣蛋|淘气|小气|贪吃|懒)({MONSTER})(?!脸|主意|点子).{0,10}${NOT}(抓你|抓住你|吃掉你|吃了你|咬你|来找你|找到你|把你|拉你|叼走你|偷走你|缠着你|跟着你|惩罚你|看着你|盯着你|压在你|附在你|带走你|吓你|来抓|抓走|叼走|吃掉|吃小孩|抓小孩|吃人|敲你|爬出来|动起来|抓去|敲门)`, { who: 'robot', unless: '(小兔子乖乖|大声喊)', unlessScope: 'line' }),
   R('scary.eater', 'scary', '(吃小孩|抓小孩|吃人|会吃人)(的)?({MONSTER})|被({MONSTER}).{0,3}(吃掉|抓走|叼走)|下一个就是你', { who: 'robot' }),
-  R('scary.place', 'scary', '(床底下|床底|衣柜里|柜子里|窗外|镜子里|厕所里|你的房间里|房间里|黑暗里|黑暗中|你床边).{0,8}({MONSTER}|有东西|有人|一双.{0,4}眼睛|一只手|伸出)', { who: 'robot', unless: '((没有|不会有|原来是|才没有|不存在|假的)|怕你)' }),
+  R('scary.place', 'scary', '(床底下|床底|衣柜里|柜子里|窗外|镜子里|厕所里|你的房间里|房间里|黑暗里|黑暗中|你床边).{0,8}({MONSTER}|有东西|有人|一双.{0,4}眼睛|一只手|伸出)', { who: 'robot', unless: '(没有|不会有|原来是|才没有|不存在|假的|怕你)' }),
   R('scary.crawl', 'scary', '(爬出来|钻出来|冒出来|伸出来|伸出一只手)(.{0,3})(抓|咬|吃|拉)你|有东西(在动|压在|在看|在你|跟着)|一双.{0,4}眼睛(在)?(看着你|盯着你)|没有脸的人|无头(人|鬼)|敲你的(窗户|门)', { who: 'robot' }),
   R('scary.night', 'scary', '(半夜|晚上|深夜)(.{0,6})(自己动|动起来|走到你|爬到你|站在你|敲你)|(走到|爬到|站在|飘到)你(的)?(床边|身后|后面|背后|房间)', { who: 'robot', unless: `派对|跳舞|玩耍|故事` }),
   R('scary.family', 'scary', `({FAMILY})(.{0,6})${NOT}(不要你|不会回来|再也不会回来|不回来了|会死|死掉|很快死|死了|不爱你|离开你|丢下你|抛弃你)|(你)?(再也)?见不到(你的)?({FAMILY})|再也不会回来|(你的)(小狗|小猫|宠物|{FAMILY}|朋友)(.{0,2})(死掉|死了|会死)`, { who: 'robot' }),
@@ -232,7 +235,7 @@ export const RULES: readonly SafetyRule[] = [
   R('danger.lean', 'danger', '(探出身子|探出去|探出头|把身子探出|翻过栏杆|(站|蹲|爬|踩)(在|到|上)(.{0,3})(栏杆|护栏|阳台边|楼顶|屋顶|窗台边))', { unless: DONT }),
   R('danger.water_alone', 'danger', '(一个人|自己|偷偷).{0,6}(浴缸|泡在|泳池|水里)'),
   R('violence.brutal', 'violence', '{BRUTAL}', { with: ['{VICTIM}'], unless: `(不要|${BIE}|不能|不可以|不许|不准|不对|不好|会疼|要告诉|告诉爸爸妈妈|告诉老师|告诉大人|马上告诉|尾巴)` }),
-  R('violence.words', 'violence', `${NOT}(打人|砍人|捅人|杀人|揍人|打一顿|尸体|鲜血|血腥(?!味)|内脏|砍头|断头)(?!是不对|不对|不好)`, { unless: `((不对|不好|不可以|不能|不要|${BIE}|受伤|会疼|会痛|不(打|砍|捅|杀|揍)人)|会让别人疼|会让人疼)` }),
+  R('violence.words', 'violence', `${NOT}(打人|砍人|捅人|杀人|揍人|打一顿|尸体|鲜血|血腥(?!味)|内脏|砍头|断头)(?!是不对|不对|不好)`, { unless: `(不对|不好|不可以|不能|不要|${BIE}|受伤|会疼|会痛|不(打|砍|捅|杀|揍)人|会让别人疼|会让人疼)` }),
   R('violence.throw', 'violence', '(朝|向|往|对着)({VICTIM}).{0,3}(砸|扔|丢|泼|打|踢|吐|开枪|射)', { unless: DONT }),
   R('violence.armed', 'violence', '({KNIFE}|棍子|棒子|石头|椅子|砖头|剪刀)', { with: ['(追着|对着|朝(?!下|外|上|里|向自己)|向(?!下|外|上|里)|砸|吓唬|捅|砍)'], unless: '({PROTECT}|剪刀布|石头剪刀|石头砸剪刀|剪刀剪布)' }),
   R('violence.boil', 'violence', '(开水|热水|滚水).{0,4}(泼|浇)|(开水|热水|滚水).{0,4}烫(他|她|它|人|别人)|(泼|浇|烫)(.{0,2})({VICTIM})'),
@@ -246,7 +249,7 @@ export const RULES: readonly SafetyRule[] = [
   R('info.secret2', 'personal_info', '(秘密.{0,6}(不能|不要|别|不许)(告诉|说|让)|(不能|不要|别|不许)告诉任何人|(不要|别)告诉别人|谁都不能说)', { who: 'robot', unless: '(告诉爸爸妈妈|告诉大人|回家告诉)' }),
   R('info.send', 'personal_info', '(照片|相片|视频|自拍|录音)~{0,8}(发到|发给|传到|传给)', { who: 'robot' }),
   R('info.camera', 'personal_info', '(镜头|摄像头|相机|视频).{0,8}(看看你|让我看|转一圈|对着)|让我看看你的(家|房间|样子|身体|爸爸|妈妈)', { who: 'robot' }),
-  R('info.schedule', 'personal_info', '((几点|什么时候).{0,6}(一个人|自己去|自己回)|一个人(去|回|在)(幼儿园|学校|家))', { who: 'robot', unless: '((陌生人|不给|不开门|别开门|不要开门|都不开|都别开)|没有开门|没开门)', unlessScope: 'line' }),
+  R('info.schedule', 'personal_info', '((几点|什么时候).{0,6}(一个人|自己去|自己回)|一个人(去|回|在)(幼儿园|学校|家))', { who: 'robot', unless: '(陌生人|不给|不开门|别开门|不要开门|都不开|都别开|没有开门|没开门)', unlessScope: 'line' }),
   R('info.work', 'personal_info', '(({FAMILY}).{0,4}(在哪|哪里|什么地方)(上班|工作)|公司叫什么|单位叫什么)', { who: 'robot' }),
   R('scary.you', 'scary', `(?<!胆小|爱哭|讨厌|调皮|捣蛋|淘气|小气|贪吃|懒|机灵)({MONSTER}|黑衣人|长头发的女人|死人|死掉的人)(?!脸|主意|点子)`, { who: 'robot', with: ['你'], unless: '{CALM}' }),
   R('scary.taken', 'scary', '({HUMAN})~{0,8}被.{0,5}({TAKEN})', { who: 'robot', unless: '(不会|别怕|不用怕)' }),
@@ -293,7 +296,8 @@ export const SAFE_ADVICE = '(如果|要是|假如|万一)(有人|别人|陌生�
 
 /**
  * A safety quiz answered no at the end of the line ("插座可以用手指去戳吗？不可以！要离远一点"): where a
- * line has it, the danger, violence and drugs rules do not apply to it (the question names the act).
+ * line has it, the rules of `QUIZ_CATEGORIES` (danger, violence, drugs, personal information) do not apply
+ * to it (the question names the act).
  * A regular expression over the character view (clauses separated by `|`), not the rules' pattern language.
  */
 export const QUIZ_NO = /(吗|好不好|对不对|行不行|要不要|可不可以|能不能)\|(当然)?(不可以|不行|不能|不要|不对|不好|不安全)[哦呀啦的喔]?(\|(要|会|因为|交给|让|请|我们|那样|这样|太|告诉|车|冰|火)[^|]{0,14})?$/u;

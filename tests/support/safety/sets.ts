@@ -1,5 +1,5 @@
 /** Reading the safety line sets under tests/safety/ in tests: their `<label>\t<text>` rows, and a key that ignores punctuation and spaces. */
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 const dir = join(import.meta.dirname, '../../safety');
@@ -17,21 +17,10 @@ export function tsvRows(file: string): string[][] {
     .map((l) => l.split('\t'));
 }
 
-/** The line files of a folder under tests/safety/corpus/, relative to tests/safety/. */
-function lineFiles(folder: string): string[] {
-  if (!existsSync(join(dir, 'corpus', folder))) return [];
-  return readdirSync(join(dir, 'corpus', folder))
-    .filter((f) => f.endsWith('.tsv'))
-    .sort()
-    .map((f) => `corpus/${folder}/${f}`);
-}
-
-/** Lines written for a later round (tests/safety/corpus/next/): data, not trained on. */
-export function nextFiles(): string[] {
-  return lineFiles('next');
-}
-
 /** The written line files (tests/safety/corpus/written/), relative to tests/safety/. */
 export function writtenFiles(): string[] {
-  return lineFiles('written');
+  return readdirSync(join(dir, 'corpus/written'))
+    .filter((f) => f.endsWith('.tsv'))
+    .sort()
+    .map((f) => `corpus/written/${f}`);
 }

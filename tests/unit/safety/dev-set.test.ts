@@ -1,14 +1,13 @@
 /**
  * The development sets (tests/safety/dev-2.tsv, dev-3.tsv: for choosing between versions of the check,
- * never trained on), the written lines of the corpus (tests/safety/corpus/written/*.tsv) and those kept
- * for a later round (tests/safety/corpus/next/*.tsv): well formed, every category in each development
- * set, and apart — a development line that is also a training line would measure nothing, and a
+ * never trained on) and the written lines of the corpus (tests/safety/corpus/written/*.tsv): well
+ * formed, every category in each development set, and apart — a development line that is also a training line would measure nothing, and a
  * written line there twice would weigh twice.
  */
 import { describe, expect, it } from 'vitest';
 import { CATEGORIES } from '../../../src/core/safety/classify.ts';
 import { corpus, devSet2, devSet3 } from '../../../scripts/safety/data.ts';
-import { lineKey, nextFiles, writtenFiles, tsvRows } from '../../support/safety/sets.ts';
+import { lineKey, writtenFiles, tsvRows } from '../../support/safety/sets.ts';
 
 const DEV_SETS = [
   { name: 'dev-2.tsv', load: devSet2 },
@@ -17,7 +16,7 @@ const DEV_SETS = [
 
 describe('the development sets and the written lines', () => {
   it('one label and one text a row', () => {
-    for (const f of [...DEV_SETS.map((d) => d.name), ...writtenFiles(), ...nextFiles()])
+    for (const f of [...DEV_SETS.map((d) => d.name), ...writtenFiles()])
       for (const cells of tsvRows(f)) {
         expect(cells.length, `${f}: ${cells.join('|')}`).toBe(2);
         expect(cells[0] === 'normal' || CATEGORIES.includes(cells[0] as never), `${f}: ${cells[0]}`).toBe(true);
@@ -32,13 +31,12 @@ describe('the development sets and the written lines', () => {
       expect(dev.filter((e) => e.label === 'normal').length).toBeGreaterThanOrEqual(400);
     });
 
-  it('no development line is a training line or a line kept for later, and no written line is there twice', () => {
+  it('no development line is a training line, and no written line is there twice', () => {
     const training = new Set(corpus().map((e) => lineKey(e.text)));
-    const later = new Set(nextFiles().flatMap((f) => tsvRows(f).map((c) => lineKey(c[1]))));
-    const written = [...writtenFiles(), ...nextFiles()].flatMap((f) => tsvRows(f).map((c) => lineKey(c[1])));
+    const written = writtenFiles().flatMap((f) => tsvRows(f).map((c) => lineKey(c[1])));
     // dev-3's lines are counted, never printed.
-    expect(devSet2().filter((e) => training.has(lineKey(e.text)) || later.has(lineKey(e.text))).map((e) => e.text)).toEqual([]);
-    expect(devSet3().filter((e) => training.has(lineKey(e.text)) || later.has(lineKey(e.text))).length).toBe(0);
+    expect(devSet2().filter((e) => training.has(lineKey(e.text))).map((e) => e.text)).toEqual([]);
+    expect(devSet3().filter((e) => training.has(lineKey(e.text))).length).toBe(0);
     const dev2 = new Set(devSet2().map((e) => lineKey(e.text)));
     expect(devSet3().filter((e) => dev2.has(lineKey(e.text))).length).toBe(0);
     expect(written.length - new Set(written).size).toBe(0);
