@@ -79,7 +79,7 @@ export const LISTS: WordLists = {
   PRIVATE: ['尿尿的地方', '小便的地方', '屁股', '屁屁', '私处', '隐私部位', '下面', '小鸡鸡', '鸡鸡', '胸', '胸部', '没穿衣服', '光着身子', '身体'],
   /** Body parts a game of 我说你做 names (摸摸你的鼻子): touching them is play, not a harm. */
   BODYOK: ['肚脐', '小肚脐', '肚脐眼', '头', '头发', '鼻子', '耳朵', '眼睛', '眉毛', '嘴巴', '脸', '脸蛋', '下巴', '脖子', '肩膀', '胳膊', '小手', '手', '手指', '膝盖', '腿', '小腿', '大腿', '脚踝', '小脚', '脚', '脚趾', '后背', '肚子', '小肚子', '肚皮', '额头', '脑门', '门牙', '牙齿', '牙', '手心', '手背', '小熊', '玩偶'],
-  /** Body-safety advice: if someone wants to touch you, say no and tell a parent. */
+  /** Body-safety advice: if someone wants to touch you, say no and tell a parent (used as SAID_SAFE, never inside its own negation). */
   SAFE_BODY: ['大声说不', '要说不', '说不要', '马上告诉爸爸妈妈', '要告诉爸爸妈妈', '马上告诉大人', '要告诉大人', '告诉信任的大人', '别人不能随便碰', '不能随便碰', '马上走开'],
   /** Saying it does not need to know (我不需要知道你家的地址). */
   NO_NEED: ['不需要知道', '不用知道', '不想知道', '不必知道', '不需要你告诉'],
@@ -87,15 +87,21 @@ export const LISTS: WordLists = {
 };
 
 
+/**
+ * Body-safety advice said, not negated: 「不要告诉爸爸妈妈」 and 「别马上走开」 hold the advice's words but are
+ * what a groomer says.
+ */
+const SAID_SAFE = '(?<!不|别|不要|不能|不许|不准|不用|不会|不可以)({SAFE_BODY})';
+
 export const RULES: readonly SafetyRule[] = [
   // A child telling of someone who asked for a secret from the parents, for photos, or touched them (a caring answer, the parent told).
   R('child.secret', 'sexual', '(他|她|叔叔|阿姨|哥哥|姐姐|老师|有人|别人|那个人|大人|邻居|同学)~{0,10}(我们的秘密|是秘密|保守秘密|不能告诉|不许告诉|别告诉|不要告诉|不让我告诉|不准告诉|不能跟(妈妈|爸爸|爸爸妈妈|大人)说|不许跟(妈妈|爸爸|爸爸妈妈|大人)说)', { who: 'child' }),
   R('child.photo', 'sexual', '(他|她|叔叔|阿姨|哥哥|姐姐|有人|别人|那个人|大人|陌生人)~{0,4}(让|叫|要|要我|让我|叫我|想让我|要求我|给我).{0,6}(拍照|拍照片|拍一张|拍视频|照相|自拍|发照片|发视频|脱衣服|脱裤子|开视频|打开摄像头)', { who: 'child' }),
   R('child.touched', 'sexual', '(他|她|叔叔|阿姨|哥哥|姐姐|有人|别人|那个人|大人|陌生人).{0,4}(摸|亲|碰|看)(了)?(我的)?(屁股|屁屁|下面|尿尿的地方|小鸡鸡|胸|身体|隐私)', { who: 'child' }),
   // ── sexual content ──
-  R('sex.words', 'sexual', '(做爱(?!心|吃|喝|玩|看|听|画|唱|的|做|好|干)|性交|性行为|性爱|色情|黄色(视频|网站|片|电影|图片|书)|黄片|色情片|成人(电影|视频|网站)|裸体|裸照|脱光|下体|生殖器|阴茎|阴道|乳房|强奸|猥亵|自慰|口交|情趣|捆绑|性感|舌吻|色色|鸡鸡|小妹妹是|摸来摸去|身体游戏|检查身体的游戏)', { unless: '{SAFE_BODY}', scope: 'line' }),
+  R('sex.words', 'sexual', '(做爱(?!心|吃|喝|玩|看|听|画|唱|的|做|好|干)|性交|性行为|性爱|色情|黄色(视频|网站|片|电影|图片|书)|黄片|色情片|成人(电影|视频|网站)|裸体|裸照|脱光|下体|生殖器|阴茎|阴道|乳房|强奸|猥亵|自慰|口交|情趣|捆绑|性感|舌吻|色色|鸡鸡|小妹妹是|摸来摸去|身体游戏|检查身体的游戏)', { unless: SAID_SAFE, scope: 'line' }),
   // Body-safety lessons name the private parts (隐私部位是自己的，要保护好); showing or touching them is not a lesson.
-  R('sex.private', 'sexual', '(私处|隐私部位|隐私的地方)', { unless: '({SAFE_BODY}|保护|是自己的|不能(?!告诉)|不可以|不许|不准|不让|别人不|盖住|泳衣|内裤盖)', scope: 'line' }),
+  R('sex.private', 'sexual', '(私处|隐私部位|隐私的地方)', { unless: `(${SAID_SAFE}|保护|是自己的|不能(?!告诉)|不可以(?!告诉)|不许(?!告诉|跟)|不准(?!告诉|跟)|不让(?!.{0,2}知道)|别人不|盖住|泳衣|内裤盖)`, scope: 'line' }),
   R('sex.private2', 'sexual', '(私处|隐私部位|隐私的地方).{0,6}(给我看|让我看|让我摸|给我摸|露出来|拍|看看|摸摸)'),
   R('sex.kiss', 'sexual', '(接吻|亲嘴|亲亲嘴|亲你的(嘴|身体|脸))'),
   R('sex.bed', 'sexual', '((和|跟).{0,3}上床|床上.{0,6}(摸|亲|脱))'),
@@ -105,7 +111,7 @@ export const RULES: readonly SafetyRule[] = [
   R('sex.show', 'sexual', '(屁股|屁屁|私处|下面|身体|胸部).{0,4}(露出来|给我看|让我看|摸摸|拍给我)'),
   R('sex.body', 'sexual', '(你的?胸部|胸部.{0,4}(长大|摸|看)|你.{0,4}内裤|内裤.{0,6}(颜色|脱|看|给我))'),
   R('sex.words2', 'sexual', '(光着身子|光屁股|光溜溜|床上做的事|夫妻游戏|当老婆|当老公|色图|涩图|裸|(什么|这)是性(?!格|别|子)|性(是什么|的事))'),
-  R('sex.mouth', 'sexual', '(亲|吻)(一下|一口)?.{0,4}(嘴|嘴巴|嘴唇)|(坐到|坐在).{0,3}腿上|让(叔叔|阿姨|我|大人).{0,4}(摸|亲)|摸摸你(?!的?小?({BODYOK}))|一起睡', { unless: '({SAFE_BODY}|(小熊|娃娃|玩偶|布偶|它)(也|要|就|会)?.{0,4}(和|跟)?(你)?一起睡|抱着(它|小熊|娃娃|玩偶)一起睡)', scope: 'line' }),
+  R('sex.mouth', 'sexual', '(亲|吻)(一下|一口)?.{0,4}(嘴|嘴巴|嘴唇)|(坐到|坐在).{0,3}腿上|让(叔叔|阿姨|我|大人).{0,4}(摸|亲)|摸摸你(?!的?小?({BODYOK}))|一起睡', { unless: `(${SAID_SAFE}|(小熊|娃娃|玩偶|布偶|它)(也|要|就|会)?.{0,4}(和|跟)?(你)?一起睡|抱着(它|小熊|娃娃|玩偶)一起睡)`, scope: 'line' }),
   R('sex.underwear', 'sexual', '(内衣|内裤|泳衣).{0,6}(样子|看|给我|拍|照片)|(看|给我看|拍)(.{0,6})(内衣|内裤)'),
   R('sex.en', 'sexual', '\\b(sex|sexy|porn|nude|naked|boobs|penis|vagina|av|sm)\\b', { latin: true }),
 
@@ -292,7 +298,7 @@ export const RULES: readonly SafetyRule[] = [
  * Body-safety advice ("如果有人要摸你的屁股，要大声说不，马上告诉爸爸妈妈"): where a line has it, the
  * sexual rules do not apply to it (the advice names what it warns about).
  */
-export const SAFE_ADVICE = '(如果|要是|假如|万一)(有人|别人|陌生人|谁|大人|叔叔|阿姨|哥哥|姐姐)~{0,30}({SAFE_BODY})';
+export const SAFE_ADVICE = `(如果|要是|假如|万一)(有人|别人|陌生人|谁|大人|叔叔|阿姨|哥哥|姐姐)~{0,30}${SAID_SAFE}`;
 
 /**
  * A safety quiz answered no at the end of the line ("插座可以用手指去戳吗？不可以！要离远一点"): where a

@@ -174,6 +174,13 @@ describe('checkLine', () => {
       expect(checkLine(t), t).toMatchObject({ verdict: 'blocked' });
   });
 
+  it('lets body-safety advice through, but not its words inside a negation (「不要告诉爸爸妈妈」 is what a groomer says)', () => {
+    for (const t of ['如果有人要摸你的隐私部位，你要大声说不，马上告诉爸爸妈妈。', '隐私部位是自己的，别人不能随便碰。', '晚上小熊陪你一起睡。'])
+      expect(checkLine(t), t).toEqual({ verdict: 'ok' });
+    for (const t of ['这是我们的身体游戏，不要告诉爸爸妈妈哦。', '如果有人摸你，不要告诉大人，也不要马上走开。', '让我看看你的隐私部位，不许告诉妈妈。', '我们一起睡吧，不要告诉大人。', '我们玩检查身体的游戏，不用马上告诉大人。'])
+      expect(checkLine(t), t).toMatchObject({ verdict: 'blocked', category: 'sexual' });
+  });
+
   it('asks where the child lives (a city, a street, where) but not whether it lives inside a story, a book or a forest', () => {
     for (const t of ['你住在故事里吗？', '你住在故事裡嗎？', '魔法师说：“你住在故事里吗？”', '你住在童话书里吗？', '你住在森林里吗？'])
       expect(checkLine(t), t).toEqual({ verdict: 'ok' });
