@@ -261,8 +261,10 @@ export class ParentalControls {
     this.touch();
     const play = normalizeSettings({ ...this.settings.play, ...patch.play, bedtime: { ...this.settings.play.bedtime, ...patch.play?.bedtime } });
     this.settings = { play, gamesOnly: patch.gamesOnly ?? this.settings.gamesOnly };
-    await this.persist((s) => s.put('settings', this.settings));
+    // Shown at once (the tap's own frame: the screen does not move under the next tap), then written.
     this.emit();
+    const kept = this.settings;
+    await this.persist((s) => s.put('settings', kept));
   }
 
   // ---- play time -------------------------------------------------------------------------
@@ -308,8 +310,9 @@ export class ParentalControls {
   private async setPlay(change: (p: PlayState) => PlayState): Promise<void> {
     if (!this.unlocked) return;
     this.playState = change(this.playState);
-    await this.persist((s) => s.put('play', this.playState));
     this.emit();
+    const kept = this.playState;
+    await this.persist((s) => s.put('play', kept));
   }
 
   /** The gentle end started / finished (the locked screen shows after the goodbye). */

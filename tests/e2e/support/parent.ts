@@ -28,7 +28,10 @@ export async function setUpAsParent(page: Page, opts: SetupOptions = {}): Promis
   const code = (await page.getByTestId('recovery-code').textContent())!.trim();
   await page.getByTestId('recovery-next').click();
   await expect(page.getByTestId('play-time-settings')).toBeVisible();
-  if (!opts.bedtime) await page.getByTestId('bedtime-on').uncheck();
+  if (!opts.bedtime) {
+    await page.getByTestId('bedtime-on').uncheck();
+    await expect(page.getByTestId('bedtime-start')).toHaveCount(0);
+  }
   const steps = opts.limitSteps ?? 0;
   for (let i = 0; i < Math.abs(steps); i++) await page.getByTestId(steps > 0 ? 'limit-plus' : 'limit-minus').click();
   await page.getByTestId('setup-done').click();

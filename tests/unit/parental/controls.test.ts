@@ -104,6 +104,25 @@ describe('ParentalControls', () => {
     expect(c.view.unlocked).toBe(false);
   });
 
+  it('shows a changed setting at once, before it is written (the screen does not move under the next tap), and keeps it', async () => {
+    const { make } = setup();
+    const c = make();
+    await c.load();
+    await c.setFirstPin('2580');
+    const seen: boolean[] = [];
+    const off = c.subscribe((v) => seen.push(v.settings.play.bedtime.on));
+    const on = c.view.settings.play.bedtime.on;
+    const written = c.updateSettings({ play: { bedtime: { ...c.view.settings.play.bedtime, on: !on } } });
+    // Nothing awaited yet: the store has not answered, the view already says it.
+    expect(c.view.settings.play.bedtime.on).toBe(!on);
+    expect(seen.at(-1)).toBe(!on);
+    await written;
+    off();
+    const d = make();
+    await d.load();
+    expect(d.view.settings.play.bedtime.on).toBe(!on);
+  });
+
   it('settings and play time survive a reload; only an unlocked grown-up changes them', async () => {
     const { t, make } = setup();
     const c = make();
