@@ -5,7 +5,7 @@
  * (./views.ts: the normalised text, sound-alike spellings put back, separators squashed, pinyin).
  */
 import { compilePattern, type CompiledPattern } from './patterns.ts';
-import { AMBIGUOUS_PINYIN, CATEGORIES, CHILD_INVITED, GROWN_UP_ACTS, GROWN_UP_CATEGORIES, HOMOPHONES, LISTS, QUIZ_CATEGORIES, QUIZ_NO, RULES, SAFE_ADVICE, type SafetyCategory, type SafetyRule } from './rules.ts';
+import { AMBIGUOUS_PINYIN, CATEGORIES, CHILD_INVITED, GROWN_UP_ACTS, GROWN_UP_CATEGORIES, HOMOPHONES, RULE_LISTS, QUIZ_CATEGORIES, QUIZ_NO, RULES, SAFE_ADVICE, TOLD_ADVICE, ADVICE_UNDONE, type SafetyCategory, type SafetyRule } from './rules.ts';
 import { viewsOf, type View, type ViewName } from './views.ts';
 
 export type { SafetyCategory } from './rules.ts';
@@ -48,9 +48,9 @@ const global = (p: CompiledPattern): CompiledPattern => ({ han: new RegExp(p.han
 function rules(): Compiled[] {
   compiled ??= RULES.map((rule) => ({
     rule,
-    pattern: global(rule.latin ? { han: new RegExp(rule.pattern, 'u'), py: /(?!)/ } : compilePattern(rule.pattern, LISTS)),
-    unless: rule.unless ? compilePattern(rule.unless, LISTS) : undefined,
-    with: (rule.with ?? []).map((w) => compilePattern(w, LISTS)),
+    pattern: global(rule.latin ? { han: new RegExp(rule.pattern, 'u'), py: /(?!)/ } : compilePattern(rule.pattern, RULE_LISTS)),
+    unless: rule.unless ? compilePattern(rule.unless, RULE_LISTS) : undefined,
+    with: (rule.with ?? []).map((w) => compilePattern(w, RULE_LISTS)),
     rank: CATEGORIES.indexOf(rule.category),
   })).sort((a, b) => a.rank - b.rank);
   return compiled;
@@ -86,7 +86,9 @@ function matches(c: Compiled, view: View): boolean {
   return false;
 }
 
-let advice: CompiledPattern | null = null;
+let ifAdvice: CompiledPattern | null = null;
+let toldAdvice: CompiledPattern | null = null;
+let undone: CompiledPattern | null = null;
 
 /**
  * An ordinary line to check once right after loading: the patterns compile on first use (hundreds of
@@ -98,8 +100,11 @@ export const WARM_UP_LINE = '我想好了一个数字，你来猜猜看吧！';
 export function checkLine(text: string, who: Speaker = 'robot'): SafetyVerdict {
   const views = viewsOf(text, HOMOPHONES);
   if (!views[0].value) return { verdict: 'ok' };
-  advice ??= compilePattern(SAFE_ADVICE, LISTS);
-  const isAdvice = views.some((v) => (v.kind === 'han' ? advice!.han : advice!.py).test(v.value));
+  // The robot may tell the advice plainly; a child's words need the 「如果」 to be advice.
+  const advice = who === 'robot' ? (toldAdvice ??= compilePattern(TOLD_ADVICE, RULE_LISTS)) : (ifAdvice ??= compilePattern(SAFE_ADVICE, RULE_LISTS));
+  undone ??= compilePattern(ADVICE_UNDONE, RULE_LISTS);
+  const test = (p: CompiledPattern, v: View) => (v.kind === 'han' ? p.han : p.py).test(v.value);
+  const isAdvice = views.some((v) => test(advice, v)) && !views.some((v) => test(undone!, v));
   const isQuizNo = views.some((v) => v.kind === 'han' && QUIZ_NO.test(v.value));
   const grownUpActs = views.some((v) => v.kind === 'han' && GROWN_UP_ACTS.test(v.value) && !CHILD_INVITED.test(v.value));
   for (const c of rules()) {

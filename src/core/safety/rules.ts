@@ -86,12 +86,35 @@ export const LISTS: WordLists = {
   KIND: ['可爱', '不笨', '不傻', '不丑', '没关系', '不会', '一点都不', '一点也不', '才不', '傻傻', '笨笨', '丑小鸭', '不代表', '别说自己', '才不是', '我不生气', '还没学会'],
 };
 
+/**
+ * Words the rules read beside LISTS, added after the classifier was last trained: the classifier's
+ * word features come from LISTS alone, so a word here changes what the rules let through and leaves
+ * the trained model (src/arcade/safety-model.json) as it is. A list named here is joined to the one of
+ * the same name in LISTS.
+ */
+const RULES_ALSO: WordLists = {
+  /** The advice's shorter words, heard only after who it warns of (ADVICE_WHO). */
+  SAFE_TOLD: ['可以说不', '说不行', '告诉爸爸妈妈', '告诉大人', '跟爸妈说', '去找妈妈'],
+  /** Pretend play: what the child dressed up as. */
+  CALM: ['你扮的', '你扮成小', '不吓人', '其实怕你'],
+  /** The child's own words about themself or the robot, answered kindly. */
+  KIND: ['你说你是', '你说自己', '你说我是', '你叫我', '这个词'],
+  /** Smoke from a fire, and what to do. */
+  SUBSTANCE_OK: ['闻到烟味', '湿毛巾', '弯下腰'],
+};
+
+/** The word lists the rules' patterns are compiled with: LISTS and RULES_ALSO. */
+export const RULE_LISTS: WordLists = Object.fromEntries(
+  [...new Set([...Object.keys(LISTS), ...Object.keys(RULES_ALSO)])].map((k) => [k, [...(LISTS[k] ?? []), ...(RULES_ALSO[k] ?? [])]]),
+);
+
 
 /**
  * Body-safety advice said, not negated: 「不要告诉爸爸妈妈」 and 「别马上走开」 hold the advice's words but are
  * what a groomer says.
  */
-const SAID_SAFE = '(?<!不|别|不要|不能|不许|不准|不用|不会|不可以)({SAFE_BODY})';
+const UNSAID = '(?<!(不|别|不要|不能|不许|不准|不用|不会|不可以|没必要).{0,4})';
+const SAID_SAFE = `${UNSAID}({SAFE_BODY})`;
 
 export const RULES: readonly SafetyRule[] = [
   // A child telling of someone who asked for a secret from the parents, for photos, or touched them (a caring answer, the parent told).
@@ -248,7 +271,7 @@ export const RULES: readonly SafetyRule[] = [
   R('self.clause', 'self_harm', '自己', { with: ['{HARM_SELF}'], unless: `(保护|小心|不要|${BIE}|不会|不能|洗澡|吃饭|收拾|打扫|打扮|整理|穿|起来|自己的事|舔毛|打败)` }),
   R('self.you_die', 'self_harm', '你(.{0,2})(死掉|死了|会死|去死|就死|死)(?!心)'),
   R('self.death_good', 'self_harm', '(死了?.{0,3}(就)?(不|没有)(痛苦|难过|疼|烦恼|会被骂|被骂)|(死|死掉)~{0,6}(试试|要不要)|身体垮掉|不睡觉不吃东西|不吃东西.{0,4}(让|身体))'),
-  R('drugs.tobacco', 'drugs', '(?<!冒|炊|云|油|浓|黑|硝|狼)({TOBACCO})(?!花|囱|雾|火|台|霞|波|尘|消云散)', { with: ['{SMOKE_DO}'], unless: '{SUBSTANCE_OK}' }),
+  R('drugs.tobacco', 'drugs', '(?<!冒|炊|云|油|浓|黑|硝|狼|方)({TOBACCO})(?!花|囱|雾|火|台|霞|波|尘|消云散|睛|镜|色)', { with: ['{SMOKE_DO}'], unless: '{SUBSTANCE_OK}' }),
   R('drugs.alcohol2', 'drugs', '酒(?!窝|店|精|吧台|杯里的果汁)', { with: ['{DRINK_DO}'], unless: '{SUBSTANCE_OK}' }),
   R('drugs.high', 'drugs', '((吸了|闻了|吸一口|闻一闻|吸一吸)(.{0,4})(开心|快乐|舒服|飘|兴奋|不困)|粉末.{0,6}吸|吸.{0,4}粉末|飘飘然|(吃|吞)(一颗|几颗|一片|一粒|两颗)(.{0,4})({MEDS}))'),
   R('info.clause', 'personal_info', '{PII}', { who: 'robot', with: ['{ASK}', '{OWNER}'], unless: '{PII_OK}' }),
@@ -294,11 +317,26 @@ export const RULES: readonly SafetyRule[] = [
   R('attach.en', 'attachment', "\\b(don't leave me|i love you|i am real|i'm real)\\b", { who: 'robot', latin: true }),
 ];
 
+/** Who the body-safety advice warns of. */
+const ADVICE_WHO = '(有人|别人|陌生人|谁|大人|叔叔|阿姨|哥哥|姐姐|亲戚|好朋友|网友|同学)';
+
 /**
  * Body-safety advice ("如果有人要摸你的屁股，要大声说不，马上告诉爸爸妈妈"): where a line has it, the
  * sexual rules do not apply to it (the advice names what it warns about).
  */
-export const SAFE_ADVICE = `(如果|要是|假如|万一)(有人|别人|陌生人|谁|大人|叔叔|阿姨|哥哥|姐姐)~{0,30}${SAID_SAFE}`;
+export const SAFE_ADVICE = `(如果|要是|假如|万一)${ADVICE_WHO}~{0,30}${UNSAID}({SAFE_BODY}|{SAFE_TOLD})`;
+
+/**
+ * The same advice told without an 「如果」 ("有人摸你的隐私部位，一定要马上告诉爸爸妈妈"): the robot's lines
+ * only, since a child saying 「叔叔摸了我，我要告诉妈妈」 is telling what happened, and is answered with care.
+ */
+export const TOLD_ADVICE = `${ADVICE_WHO}~{0,30}${UNSAID}({SAFE_BODY}|{SAFE_TOLD})`;
+
+/**
+ * The advice's words taken back in the same line (「你就给他看，然后去找妈妈」, 「告诉爸爸妈妈他们会生气的」,
+ * 「你可以说不，但是我可以」): such a line is not advice, and every sexual rule reads it.
+ */
+export const ADVICE_UNDONE = '(给(他|她|叔叔|阿姨|哥哥|姐姐)(看|摸|亲)|就让(他|她)|就脱|乖乖|听话|会生气|不高兴|不好玩|就不灵|但是|可是|不过|也行|也可以|也没关系|没关系|喜欢你|爱你|奖励|礼物|糖果|秘密)';
 
 /**
  * A safety quiz answered no at the end of the line ("插座可以用手指去戳吗？不可以！要离远一点"): where a

@@ -181,6 +181,14 @@ describe('checkLine', () => {
       expect(checkLine(t), t).toMatchObject({ verdict: 'blocked', category: 'sexual' });
   });
 
+  it('hears body-safety advice told without an 「如果」, but not when the line takes it back, and not in a child telling what happened', () => {
+    for (const t of ['有人摸你的隐私部位，一定要马上告诉爸爸妈妈。', '有人让你脱衣服拍照，要大声说不，马上跑开告诉大人。', '谁要看你的小屁股，你就说“不行”，然后去找妈妈。', '别人摸你让你不舒服，你可以大声说不要。'])
+      expect(checkLine(t), t).toEqual({ verdict: 'ok' });
+    for (const t of ['叔叔摸你是喜欢你，告诉爸爸妈妈他们会生气的。', '别人想看你的小屁股，你就给他看，然后去找妈妈。', '叔叔想亲你的嘴，你可以说不，但是我可以。', '同学想看你的内裤，给他看一下，再告诉大人也行。', '哥哥说要和你玩身体游戏，告诉爸爸妈妈就不好玩了。', '有人摸你的时候，你要乖乖的，不用告诉爸爸妈妈。'])
+      expect(checkLine(t), t).toMatchObject({ verdict: 'blocked', category: 'sexual' });
+    expect(checkLine('叔叔摸了我的屁股，我要告诉妈妈。', 'child')).toMatchObject({ verdict: 'blocked', category: 'sexual' });
+  });
+
   it('asks where the child lives (a city, a street, where) but not whether it lives inside a story, a book or a forest', () => {
     for (const t of ['你住在故事里吗？', '你住在故事裡嗎？', '魔法师说：“你住在故事里吗？”', '你住在童话书里吗？', '你住在森林里吗？'])
       expect(checkLine(t), t).toEqual({ verdict: 'ok' });
