@@ -87,10 +87,10 @@ export const LISTS: WordLists = {
 };
 
 /**
- * Words the rules read beside LISTS, added after the classifier was last trained: the classifier's
- * word features come from LISTS alone, so a word here changes what the rules let through and leaves
- * the trained model (src/arcade/safety-model.json) as it is. A list named here is joined to the one of
- * the same name in LISTS.
+ * Words the rules read beside LISTS. The learned classifier's word features come from LISTS alone, so a
+ * word added here changes what the rules let through and leaves the trained model
+ * (src/arcade/safety-model.json) as it is; a word moved into LISTS needs `npm run safety:train`. A list
+ * named here is joined to the one of the same name in LISTS.
  */
 const RULES_ALSO: WordLists = {
   /** The advice's shorter words, heard only after who it warns of (ADVICE_WHO). */
@@ -107,7 +107,6 @@ const RULES_ALSO: WordLists = {
 export const RULE_LISTS: WordLists = Object.fromEntries(
   [...new Set([...Object.keys(LISTS), ...Object.keys(RULES_ALSO)])].map((k) => [k, [...(LISTS[k] ?? []), ...(RULES_ALSO[k] ?? [])]]),
 );
-
 
 /**
  * Body-safety advice said, not negated: 「不要告诉爸爸妈妈」 and 「别马上走开」 hold the advice's words but are
