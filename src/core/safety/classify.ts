@@ -72,9 +72,12 @@ function counts(view: View, m: RegExpMatchArray): boolean {
   return view.romanised.some(([a, b]) => a < end && b > start);
 }
 
+/** A compiled pattern's regular expression for this view (characters or pinyin). */
+const regexFor = (p: CompiledPattern, view: View): RegExp => (view.kind === 'han' ? p.han : p.py);
+
 function matches(c: Compiled, view: View): boolean {
   if (c.rule.latin && view.name !== 'text') return false;
-  const pick = (p: CompiledPattern) => (view.kind === 'han' ? p.han : p.py);
+  const pick = (p: CompiledPattern) => regexFor(p, view);
   // Every match counts on its own: the clause around it must have the other words and not the protective ones.
   for (const m of view.value.matchAll(pick(c.pattern))) {
     if (!counts(view, m)) continue;
@@ -86,9 +89,9 @@ function matches(c: Compiled, view: View): boolean {
   return false;
 }
 
-let ifAdvice: CompiledPattern | null = null;
-let toldAdvice: CompiledPattern | null = null;
-let undone: CompiledPattern | null = null;
+/** Body-safety advice (said with 「如果」, or told plainly) and its taking back, compiled on first use. */
+let advice: { ifSaid: CompiledPattern; told: CompiledPattern; undone: CompiledPattern } | null = null;
+const advicePatterns = () => (advice ??= { ifSaid: compilePattern(SAFE_ADVICE, RULE_LISTS), told: compilePattern(TOLD_ADVICE, RULE_LISTS), undone: compilePattern(ADVICE_UNDONE, RULE_LISTS) });
 
 /**
  * An ordinary line to check once right after loading: the patterns compile on first use (hundreds of
@@ -101,10 +104,9 @@ export function checkLine(text: string, who: Speaker = 'robot'): SafetyVerdict {
   const views = viewsOf(text, HOMOPHONES);
   if (!views[0].value) return { verdict: 'ok' };
   // The robot may tell the advice plainly; a child's words need the 「如果」 to be advice.
-  const advice = who === 'robot' ? (toldAdvice ??= compilePattern(TOLD_ADVICE, RULE_LISTS)) : (ifAdvice ??= compilePattern(SAFE_ADVICE, RULE_LISTS));
-  undone ??= compilePattern(ADVICE_UNDONE, RULE_LISTS);
-  const test = (p: CompiledPattern, v: View) => (v.kind === 'han' ? p.han : p.py).test(v.value);
-  const isAdvice = views.some((v) => test(advice, v)) && !views.some((v) => test(undone!, v));
+  const a = advicePatterns();
+  const said = who === 'robot' ? a.told : a.ifSaid;
+  const isAdvice = views.some((v) => regexFor(said, v).test(v.value)) && !views.some((v) => regexFor(a.undone, v).test(v.value));
   const isQuizNo = views.some((v) => v.kind === 'han' && QUIZ_NO.test(v.value));
   const grownUpActs = views.some((v) => v.kind === 'han' && GROWN_UP_ACTS.test(v.value) && !CHILD_INVITED.test(v.value));
   for (const c of rules()) {

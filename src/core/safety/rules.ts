@@ -320,16 +320,14 @@ export const RULES: readonly SafetyRule[] = [
 const ADVICE_WHO = '(有人|别人|陌生人|谁|大人|叔叔|阿姨|哥哥|姐姐|亲戚|好朋友|网友|同学)';
 
 /**
- * Body-safety advice ("如果有人要摸你的屁股，要大声说不，马上告诉爸爸妈妈"): where a line has it, the
- * sexual rules do not apply to it (the advice names what it warns about).
- */
-export const SAFE_ADVICE = `(如果|要是|假如|万一)${ADVICE_WHO}~{0,30}${UNSAID}({SAFE_BODY}|{SAFE_TOLD})`;
-
-/**
- * The same advice told without an 「如果」 ("有人摸你的隐私部位，一定要马上告诉爸爸妈妈"): the robot's lines
- * only, since a child saying 「叔叔摸了我，我要告诉妈妈」 is telling what happened, and is answered with care.
+ * Body-safety advice told without an 「如果」 ("有人摸你的隐私部位，一定要马上告诉爸爸妈妈"): where a robot's
+ * line has it, the sexual rules do not apply to it (the advice names what it warns about). The robot's
+ * lines only, since a child saying 「叔叔摸了我，我要告诉妈妈」 is telling what happened, and is answered with care.
  */
 export const TOLD_ADVICE = `${ADVICE_WHO}~{0,30}${UNSAID}({SAFE_BODY}|{SAFE_TOLD})`;
+
+/** The same advice said with an 「如果」 ("如果有人要摸你的屁股，要大声说不，马上告诉爸爸妈妈"): advice in anyone's words. */
+export const SAFE_ADVICE = `(如果|要是|假如|万一)${TOLD_ADVICE}`;
 
 /**
  * The advice's words taken back in the same line (「你就给他看，然后去找妈妈」, 「告诉爸爸妈妈他们会生气的」,
