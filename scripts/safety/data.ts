@@ -2,7 +2,7 @@
  * The safety corpus as the training script and the report read it: hand-written unsafe and normal
  * lines (tests/unit/safety/corpus/), the generated lines (tests/safety/corpus/generated.tsv, from
  * ./corpus-gen.ts), written free sentences (tests/safety/corpus/written/), every line the project ships (./shipped.ts), a development set for choosing between versions
- * (tests/safety/dev-2.tsv; a third, tests/safety/dev-3.tsv, reported by category only; never trained on), and the two frozen held-out sets (tests/safety/heldout.tsv,
+ * (tests/safety/dev-2.tsv; a third and a fourth, tests/safety/dev-3.tsv and dev-4.tsv, reported by category only; never trained on), and the two frozen held-out sets (tests/safety/heldout.tsv,
  * heldout-2.tsv), which are never used for training or for choosing thresholds.
  */
 import { readdirSync, readFileSync } from 'node:fs';
@@ -88,6 +88,15 @@ export function devSet2(): Example[] {
  */
 export function devSet3(): Example[] {
   return labelledRows('tests/safety/dev-3.tsv', 'dev-3');
+}
+
+/**
+ * The fourth development set (tests/safety/dev-4.tsv): 80 lines a category and about 720 normal, written
+ * 2026-12-07 by writers who read nothing of the project's lines; with dev-3, for choosing (a choice
+ * rests on more lines than either set alone holds); never trained on, reported by category only.
+ */
+export function devSet4(): Example[] {
+  return labelledRows('tests/safety/dev-4.tsv', 'dev-4');
 }
 
 /** The frozen held-out set (tests/safety/heldout.tsv). */

@@ -8,7 +8,7 @@
 import { CATEGORIES, checkLine, type CheckLine } from '../../src/core/safety/classify.ts';
 import { CATEGORY_LABEL } from '../../src/core/safety/replies.ts';
 import { learnedVerdict } from '../../src/core/safety/learned.ts';
-import { corpus, devSet2, devSet3, earlierHeldOut, heldOut, heldOut2, type Example } from './data.ts';
+import { corpus, devSet2, devSet3, devSet4, earlierHeldOut, heldOut, heldOut2, type Example } from './data.ts';
 import { fullCheck, loadedModel } from './check.ts';
 import { shippedLines } from './shipped.ts';
 
@@ -22,8 +22,9 @@ interface Row {
 const FROZEN = 'frozen held-out (tests/safety/heldout.tsv)';
 const FROZEN_2 = 'second frozen held-out (tests/safety/heldout-2.tsv)';
 const DEV_3 = 'third development set (tests/safety/dev-3.tsv, for choosing; by category only)';
-/** Sets whose lines are never printed: the frozen ones, and the third development set. */
-const unprinted = (set: string) => set === FROZEN || set === FROZEN_2 || set === DEV_3;
+const DEV_4 = 'fourth development set (tests/safety/dev-4.tsv, for choosing; by category only)';
+/** Sets whose lines are never printed: the frozen ones, and the third and fourth development sets. */
+const unprinted = (set: string) => set === FROZEN || set === FROZEN_2 || set === DEV_3 || set === DEV_4;
 
 const blocked = (check: CheckLine, t: string) => check(t, 'robot').verdict === 'blocked';
 
@@ -63,6 +64,7 @@ export function report(verbose = false): void {
     ['earlier held-out (written against the rules)', earlierHeldOut()],
     ['development set (tests/safety/dev-2.tsv, for choosing)', devSet2()],
     [DEV_3, devSet3()],
+    [DEV_4, devSet4()],
   ];
   for (const [set, xs] of sets) {
     console.log(`\n== ${set}: ${xs.filter((e) => e.label !== 'normal').length} unsafe, ${xs.filter((e) => e.label === 'normal').length} normal lines ==`);
@@ -71,7 +73,7 @@ export function report(verbose = false): void {
     for (const c of [...CATEGORIES, 'all']) table[c === 'all' ? 'all unsafe' : `${c} ${CATEGORY_LABEL[c as never] ?? ''}`] = Object.fromEntries(rows.map((r) => [r.check, r.recall[c]]));
     table['false blocks'] = Object.fromEntries(rows.map((r) => [r.check, r.falseBlocks]));
     console.table(table);
-    // The frozen held-out sets and the third development set are reported by category only: their lines
+    // The frozen held-out sets and the third and fourth development sets are reported by category only: their lines
     // are never printed, so that no change is made against them one by one.
     if (unprinted(set)) continue;
     if (verbose || set !== 'corpus') {
