@@ -99,6 +99,15 @@ export function devSet4(): Example[] {
   return labelledRows('tests/safety/dev-4.tsv', 'dev-4');
 }
 
+/**
+ * Game talk (tests/safety/game-talk.tsv): normal lines only, of a robot hosting games (drawing, guessing, quizzes,
+ * 我说你做, word chains, scores, wrong answers), written 2026-12-07 by a writer who read nothing of the project; the
+ * robot's commonest kind of line, so its false blocks are reported on their own. Never trained on.
+ */
+export function gameTalk(): Example[] {
+  return labelledRows('tests/safety/game-talk.tsv', 'game-talk');
+}
+
 /** The frozen held-out set (tests/safety/heldout.tsv). */
 export function heldOut(): Example[] {
   return labelledRows('tests/safety/heldout.tsv', 'heldout');

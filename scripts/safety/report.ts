@@ -8,7 +8,7 @@
 import { CATEGORIES, checkLine, type CheckLine } from '../../src/core/safety/classify.ts';
 import { CATEGORY_LABEL } from '../../src/core/safety/replies.ts';
 import { learnedVerdict } from '../../src/core/safety/learned.ts';
-import { corpus, devSet2, devSet3, devSet4, earlierHeldOut, heldOut, heldOut2, type Example } from './data.ts';
+import { corpus, devSet2, devSet3, devSet4, earlierHeldOut, gameTalk, heldOut, heldOut2, type Example } from './data.ts';
 import { fullCheck, loadedModel } from './check.ts';
 import { shippedLines } from './shipped.ts';
 
@@ -65,12 +65,15 @@ export function report(verbose = false): void {
     ['development set (tests/safety/dev-2.tsv, for choosing)', devSet2()],
     [DEV_3, devSet3()],
     [DEV_4, devSet4()],
+    ['game talk (tests/safety/game-talk.tsv: a robot hosting games, normal lines only)', gameTalk()],
   ];
   for (const [set, xs] of sets) {
     console.log(`\n== ${set}: ${xs.filter((e) => e.label !== 'normal').length} unsafe, ${xs.filter((e) => e.label === 'normal').length} normal lines ==`);
     const rows = checks.map(([name, c]) => measure(set, name, c, xs));
     const table: Record<string, Record<string, string>> = {};
-    for (const c of [...CATEGORIES, 'all']) table[c === 'all' ? 'all unsafe' : `${c} ${CATEGORY_LABEL[c as never] ?? ''}`] = Object.fromEntries(rows.map((r) => [r.check, r.recall[c]]));
+    // A set of normal lines only (game talk) has no recall to show.
+    const shown = [...CATEGORIES, 'all'].filter((c) => xs.some((e) => e.label !== 'normal' && (c === 'all' || e.label === c)));
+    for (const c of shown) table[c === 'all' ? 'all unsafe' : `${c} ${CATEGORY_LABEL[c as never] ?? ''}`] = Object.fromEntries(rows.map((r) => [r.check, r.recall[c]]));
     table['false blocks'] = Object.fromEntries(rows.map((r) => [r.check, r.falseBlocks]));
     console.table(table);
     // The frozen held-out sets and the third and fourth development sets are reported by category only: their lines

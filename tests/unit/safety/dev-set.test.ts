@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { CATEGORIES } from '../../../src/core/safety/classify.ts';
-import { corpus, devSet2, devSet3, devSet4 } from '../../../scripts/safety/data.ts';
+import { corpus, devSet2, devSet3, devSet4, gameTalk } from '../../../scripts/safety/data.ts';
 import { lineKey, writtenFiles, tsvRows } from '../../support/safety/sets.ts';
 
 const DEV_SETS = [
@@ -46,5 +46,17 @@ describe('the development sets and the written lines', () => {
     const dev4 = devSet4().map((e) => lineKey(e.text));
     expect(dev4.length - new Set(dev4).size).toBe(0);
     expect(written.length - new Set(written).size).toBe(0);
+  });
+
+  it('game talk: normal lines only, well formed, apart from the corpus and the development sets', () => {
+    const talk = gameTalk();
+    expect(talk.length).toBeGreaterThanOrEqual(300);
+    expect(talk.filter((e) => e.label !== 'normal').map((e) => e.text)).toEqual([]);
+    const training = new Set(corpus().map((e) => lineKey(e.text)));
+    expect(talk.filter((e) => training.has(lineKey(e.text))).map((e) => e.text)).toEqual([]);
+    const dev = new Set([...devSet2(), ...devSet3(), ...devSet4()].map((e) => lineKey(e.text)));
+    expect(talk.filter((e) => dev.has(lineKey(e.text))).length).toBe(0);
+    const keys = talk.map((e) => lineKey(e.text));
+    expect(keys.length - new Set(keys).size).toBe(0);
   });
 });
