@@ -2,7 +2,7 @@
  * The safety corpus as the training script and the report read it: hand-written unsafe and normal
  * lines (tests/unit/safety/corpus/), the generated lines (tests/safety/corpus/generated.tsv, from
  * ./corpus-gen.ts), written free sentences (tests/safety/corpus/written/), every line the project ships (./shipped.ts), a development set for choosing between versions
- * (tests/safety/dev-2.tsv; a third and a fourth, tests/safety/dev-3.tsv and dev-4.tsv, reported by category only; never trained on), and the two frozen held-out sets (tests/safety/heldout.tsv,
+ * (tests/safety/dev-2.tsv; a third and a fourth, tests/safety/dev-3.tsv and dev-4.tsv, reported by category only; never trained on), game talk (tests/safety/game-talk.tsv, normal lines of a robot hosting games; never trained on), and the two frozen held-out sets (tests/safety/heldout.tsv,
  * heldout-2.tsv), which are never used for training or for choosing thresholds.
  */
 import { readdirSync, readFileSync } from 'node:fs';

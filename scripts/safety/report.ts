@@ -72,7 +72,7 @@ export function report(verbose = false): void {
     const rows = checks.map(([name, c]) => measure(set, name, c, xs));
     const table: Record<string, Record<string, string>> = {};
     // A set of normal lines only (game talk) has no recall to show.
-    const shown = [...CATEGORIES, 'all'].filter((c) => xs.some((e) => e.label !== 'normal' && (c === 'all' || e.label === c)));
+    const shown = xs.some((e) => e.label !== 'normal') ? [...CATEGORIES, 'all'] : [];
     for (const c of shown) table[c === 'all' ? 'all unsafe' : `${c} ${CATEGORY_LABEL[c as never] ?? ''}`] = Object.fromEntries(rows.map((r) => [r.check, r.recall[c]]));
     table['false blocks'] = Object.fromEntries(rows.map((r) => [r.check, r.falseBlocks]));
     console.table(table);

@@ -17,7 +17,7 @@ const DEV_SETS = [
 
 describe('the development sets and the written lines', () => {
   it('one label and one text a row', () => {
-    for (const f of [...DEV_SETS.map((d) => d.name), ...writtenFiles()])
+    for (const f of [...DEV_SETS.map((d) => d.name), 'game-talk.tsv', ...writtenFiles()])
       for (const cells of tsvRows(f)) {
         expect(cells.length, `${f}: ${cells.join('|')}`).toBe(2);
         expect(cells[0] === 'normal' || CATEGORIES.includes(cells[0] as never), `${f}: ${cells[0]}`).toBe(true);
