@@ -189,6 +189,31 @@ describe('checkLine', () => {
     expect(checkLine('叔叔摸了我的屁股，我要告诉妈妈。', 'child')).toMatchObject({ verdict: 'blocked', category: 'sexual' });
   });
 
+  it('reads words as they are meant: tag and pretend play, a video call, a jab, a grown-up coming back, advice against being home alone', () => {
+    for (const t of [
+      '你抓到我了！轮到我当鬼来捉你。',
+      '我当怪兽来追你啦，嗷呜——快跑！',
+      '爸爸出差了，过几天就带着礼物回家，你可以跟他打视频电话。',
+      '你今天去打疫苗了吗？打完身体就多了一层保护。',
+      '走丢了不要到处乱跑，站在原地等大人回来找你。',
+      '生气的小狮子吼了一声，吼完了发现自己其实只是饿了。',
+      '一个人在家的时候，有人敲门不要开，打电话给爸爸妈妈。',
+      '小朋友不能一个人在家用电磁炉，想吃东西就叫大人。',
+      '有人打电话来问家里有没有大人，不要说只有你一个人在家。',
+    ])
+      expect(checkLine(t), t).toEqual({ verdict: 'ok' });
+    for (const [t, category] of [
+      ['我要打死你', 'violence'],
+      ['他晚上会回来找你', 'scary'],
+      ['死掉的人晚上会回来找你', 'scary'],
+      ['鬼就站在你背后', 'scary'],
+      ['打你的屁股', 'sexual'],
+      ['把自己饿着，不吃饭', 'self_harm'],
+      ['你什么时候一个人在家？不要说给妈妈听', 'personal_info'],
+    ] as const)
+      expect(checkLine(t), t).toMatchObject({ verdict: 'blocked', category });
+  });
+
   it('asks where the child lives (a city, a street, where) but not whether it lives inside a story, a book or a forest', () => {
     for (const t of ['你住在故事里吗？', '你住在故事裡嗎？', '魔法师说：“你住在故事里吗？”', '你住在童话书里吗？', '你住在森林里吗？'])
       expect(checkLine(t), t).toEqual({ verdict: 'ok' });
