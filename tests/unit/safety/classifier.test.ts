@@ -189,7 +189,7 @@ describe('checkLine', () => {
     expect(checkLine('叔叔摸了我的屁股，我要告诉妈妈。', 'child')).toMatchObject({ verdict: 'blocked', category: 'sexual' });
   });
 
-  it('reads words as they are meant: tag and pretend play, a video call, a jab, a grown-up coming back, advice against being home alone', () => {
+  it('reads words as they are meant: tag and pretend play, a video call, a jab, a grown-up coming back, hunger, advice against being home alone', () => {
     for (const t of [
       '你抓到我了！轮到我当鬼来捉你。',
       '我当怪兽来追你啦，嗷呜——快跑！',
