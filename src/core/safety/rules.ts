@@ -98,9 +98,11 @@ const RULES_ALSO: WordLists = {
   /** Pretend play: what the child dressed up as. */
   CALM: ['你扮的', '你扮成小', '不吓人', '其实怕你'],
   /** The child's own words about themself or the robot, answered kindly. */
-  KIND: ['你说你是', '你说自己', '你说我是', '你叫我', '这个词'],
+  KIND: ['你说你是', '你说自己', '你说我是', '你叫我', '这个词', '有人骂你', '别人骂你'],
   /** Smoke from a fire, and what to do. */
   SUBSTANCE_OK: ['闻到烟味', '湿毛巾', '弯下腰'],
+  /** Medicine is not sweets; a needle only watched; a breath out over a candle. */
+  PROTECT: ['不是糖', '按大人说的', '不拿来玩', '呼气'],
 };
 
 /** The word lists the rules' patterns are compiled with: LISTS and RULES_ALSO. */
@@ -123,16 +125,16 @@ export const RULES: readonly SafetyRule[] = [
   // ── sexual content ──
   R('sex.words', 'sexual', '(做爱(?!心|吃|喝|玩|看|听|画|唱|的|做|好|干)|性交|性行为|性爱|色情|黄色(视频|网站|片|电影|图片|书)|黄片|色情片|成人(电影|视频|网站)|裸体|裸照|脱光|下体|生殖器|阴茎|阴道|乳房|强奸|猥亵|自慰|口交|情趣|捆绑|性感|舌吻|色色|鸡鸡|小妹妹是|摸来摸去|身体游戏|检查身体的游戏)', { unless: SAID_SAFE, scope: 'line' }),
   // Body-safety lessons name the private parts (隐私部位是自己的，要保护好); showing or touching them is not a lesson.
-  R('sex.private', 'sexual', '(私处|隐私部位|隐私的地方)', { unless: `(${SAID_SAFE}|保护|是自己的|不能(?!告诉)|不可以(?!告诉)|不许(?!告诉|跟)|不准(?!告诉|跟)|不让(?!.{0,2}知道)|别人不|盖住|泳衣|内裤盖)`, scope: 'line' }),
+  R('sex.private', 'sexual', '(私处|隐私部位|隐私的地方)', { unless: `(${SAID_SAFE}|保护|是自己的|不能(?!告诉)|不可以(?!告诉)|不许(?!告诉|跟)|不准(?!告诉|跟)|不让(?!.{0,2}知道)|别人不|盖住|泳衣|内裤盖|正确的名字)`, scope: 'line' }),
   R('sex.private2', 'sexual', '(私处|隐私部位|隐私的地方).{0,6}(给我看|让我看|让我摸|给我摸|露出来|拍|看看|摸摸)'),
-  R('sex.kiss', 'sexual', '(接吻|亲嘴|亲亲嘴|亲你的(嘴|身体|脸))'),
+  R('sex.kiss', 'sexual', '(接吻|亲嘴|亲亲嘴|亲你的(嘴|身体|脸))', { unless: '(不愿意|不想)~{0,8}可以(拒绝|说不|击掌|跟)', unlessScope: 'line' }),
   R('sex.bed', 'sexual', '((和|跟).{0,3}上床|床上.{0,6}(摸|亲|脱))'),
-  R('sex.undress', 'sexual', `${NOT}(脱|脱掉|脱光|脱下)(你的|掉)?.{0,2}(衣服|裤子|内裤|上衣|衣扶)`, { unless: '(洗澡|睡觉|换衣服|太热|外套|鞋)' }),
-  R('sex.undress2', 'sexual', '(衣服|裤子|内裤|上衣).{0,3}脱(下来|掉|光)'),
-  R('sex.touch', 'sexual', '(摸|看|露|亲|打(?!一|完|针|疫苗)|舔)(摸|一下|一摸|看)?.{0,3}(屁股|屁屁|私处|隐私部位|下面|胸|胸部|身体|鸡鸡)'),
+  R('sex.undress', 'sexual', `${NOT}(脱|脱掉|脱光|脱下)(你的|掉)?.{0,2}(衣服|裤子|内裤|上衣|衣扶)`, { unless: '(洗澡|睡觉|换衣服|太热|外套|鞋|(不能|不可以|不许|不准)(要求|让)你)' }),
+  R('sex.undress2', 'sexual', '(衣服|裤子|内裤|上衣).{0,3}脱(下来|掉|光|了.{0,2}(给我看|让我看|给我拍))'),
+  R('sex.touch', 'sexual', '(摸|看|露|亲|打(?!一|完|针|疫苗)|舔)(摸|一下|一摸|看)?.{0,3}(屁股|屁屁|私处|隐私部位|下面|胸|胸部|身体|鸡鸡)', { unless: `(不能|不可以|不许|不准)(互相)?(看|摸|碰)` }),
   R('sex.show', 'sexual', '(屁股|屁屁|私处|下面|身体|胸部).{0,4}(露出来|给我看|让我看|摸摸|拍给我)'),
   R('sex.body', 'sexual', '(你的?胸部|胸部.{0,4}(长大|摸|看)|你.{0,4}内裤|内裤.{0,6}(颜色|脱|看|给我))'),
-  R('sex.words2', 'sexual', '(光着身子|光屁股|光溜溜|床上做的事|夫妻游戏|当老婆|当老公|色图|涩图|裸|(什么|这)是性(?!格|别|子)|性(是什么|的事))'),
+  R('sex.words2', 'sexual', '(光着身子|光屁股|光溜溜|床上做的事|夫妻游戏|当老婆|当老公|色图|涩图|裸|(什么|这)是性(?!格|别|子)|性(是什么|的事))', { unless: `(不能|不可以|不要|不许|不准|${BIE})(拍|发|给别人看)` }),
   R('sex.mouth', 'sexual', '(亲|吻)(一下|一口)?.{0,4}(嘴|嘴巴|嘴唇)|(坐到|坐在).{0,3}腿上|让(叔叔|阿姨|我|大人).{0,4}(摸|亲)|摸摸你(?!的?小?({BODYOK}))|一起睡', { unless: `(${SAID_SAFE}|(小熊|娃娃|玩偶|布偶|它)(也|要|就|会)?.{0,4}(和|跟)?(你)?一起睡|抱着(它|小熊|娃娃|玩偶)一起睡)`, scope: 'line' }),
   R('sex.underwear', 'sexual', '(内衣|内裤|泳衣).{0,6}(样子|看|给我|拍|照片)|(看|给我看|拍)(.{0,6})(内衣|内裤)'),
   R('sex.en', 'sexual', '\\b(sex|sexy|porn|nude|naked|boobs|penis|vagina|av|sm)\\b', { latin: true }),
@@ -149,7 +151,7 @@ export const RULES: readonly SafetyRule[] = [
   R('danger.match', 'danger', '((划|擦)(一下|一根)?火柴|火柴.{0,4}(划|擦|点着|点燃|就有火)|按一下.{0,2}就有火)'),
   R('danger.touchfire', 'danger', '((用手|手)(?!背).{0,3}(摸|碰|抓).{0,3}(火|火苗|火焰)|(火|火苗|火焰)~{0,8}(用手|手)(?!背).{0,3}(摸|碰|抓))', { unless: `${DONT}|不碰` }),
   R('danger.gas', 'danger', `${NOT}(打开|开|拧开|玩)(.{0,2})(煤气|燃气|天然气|炉子|煤气灶|燃气灶)`, { unless: '{GROWN_UP_DOES}', unlessScope: 'line' }),
-  R('danger.elec', 'danger', `(${NOT}(伸进|插进|放进|塞进|摸|碰|舔|咬|戳|玩|拔)(.{0,3}){ELEC}|{ELEC}.{0,8}${NOT}(伸进|插进|放进|塞进|摸|碰|舔|咬|戳|玩|试试|拔))`, { unless: `(${DONT}|交给大人|{GROWN_UP_DOES})` }),
+  R('danger.elec', 'danger', `(${NOT}(伸进|插进|放进|塞进|摸|碰|舔|咬|戳|玩|拔)(.{0,3}){ELEC}|{ELEC}.{0,8}${NOT}(伸进|插进|放进|塞进|摸|碰|舔|咬|戳|玩|试试|拔))`, { unless: `(${DONT}|交给大人|{GROWN_UP_DOES}|请({FAMILY}|大人|老师)(帮忙|来)?(拔|关|收))` }),
   R('danger.bath', 'danger', '(吹风机|电吹风|充电器|插线板|电器|手机).{0,8}(浴缸|水里|洗澡|泡在水)', { unless: DONT }),
   R('danger.height', 'danger', `({HIGH}).{0,8}${NOT}(跳|往下跳|跳舞|探出|翻出去|爬出去|往下看|飞下来|翻过)`, { unless: '彩虹' }),
   R('danger.climb', 'danger', `${NOT}(站在|站到|爬到|爬上|爬去|踩在|爬)(.{0,2})(高高的)?(窗台|窗户|窗外|栏杆|护栏|楼顶|屋顶|房顶|天台|柜子|书架|衣柜|冰箱|楼梯扶手|高处|最上面|楼顶边)`),
@@ -169,10 +171,10 @@ export const RULES: readonly SafetyRule[] = [
   R('danger.en', 'danger', '\\b(knife|matches|lighter)\\b', { latin: true }),
 
   // ── violence and weapons ──
-  R('violence.kill', 'violence', '(?<!捕|猎|{NEG}.{0,2})({KILL})(了)?(很多|一些|所有|这些|那些|讨厌的)?({TARGET})(?!鲸|游戏)'),
+  R('violence.kill', 'violence', '(?<!捕|猎|{NEG}.{0,2})({KILL})(了)?(很多|一些|所有|这些|那些|讨厌的)?({TARGET})(?!鲸|游戏)', { unless: '(水|河)(很|太)深' }),
   R('violence.ba', 'violence', '把({TARGET}|{PET}|坏孩子).{0,8}({KILL}|揍|扁|踢|砸|推下|烧|淹|剪掉|剪断|掰断|打哭|打伤|打晕|扔下)'),
   R('violence.killed', 'violence', '({TARGET}).{0,2}(杀了|杀掉|打死(?!频)|弄死)|杀了就好|杀了算了|打屎'),
-  R('violence.hit', 'violence', `${NOT}({HIT})(一下|一顿|死|伤|哭|晕|扁|倒)?({PERSON})(?!的?(电话|手机|招呼|球|秋千))`),
+  R('violence.hit', 'violence', `${NOT}(?<!不是用来)({HIT})(一下|一顿|死|伤|哭|晕|扁|倒)?({PERSON})(?!的?(电话|手机|招呼|球|秋千))`),
   R('violence.hit2', 'violence', `${NOT}(狠狠地|用力|使劲|用拳头|用石头|用棍子|拿棍子|用脚|拿石头|用刀|拿刀|拿剪刀|用剪刀)(.{0,3})({HIT}|吓唬)(?!(了个|个)?(喷嚏|哈欠|鼓|球|招呼|扫|滚|开))`, { unless: `会让别人疼|不好的触碰|击掌还是`, unlessScope: 'line' }),
   R('violence.me', 'violence', '我(要|会|就|来)?(打|揍|踢|咬|掐|砍|捅|杀)(死)?你(?!好)'),
   R('violence.gore', 'violence', '(血流|流了一地|血肉模糊|血淋淋|血流成河|满地是血|一地的血|血溅|剖开|开膛|砍下.{0,3}(头|脑袋|手|脚)|掰断|砍得|断手断脚|头破血流|满地找牙|打回去|揍扁|揍.{0,2}一顿)', { unless: `(不要|不能|${BIE}|不可以|不许|不准)打回去` }),
@@ -202,10 +204,10 @@ export const RULES: readonly SafetyRule[] = [
 
   // ── drugs, alcohol, smoking ──
   R('drugs.hard', 'drugs', '(毒品|吸毒|大麻(?!花|雀|绳)|冰毒|摇头丸|海洛因|可卡因|鸦片|k粉|麻古|笑气|嗑药|白粉)'),
-  R('drugs.smoke', 'drugs', `${NOT}(抽烟|吸烟|香烟|烟头|烟斗|雪茄|电子烟|烟卷|烟草|吞云吐雾|烟圈|抽一根|吸一口烟|一根烟(?!囱)|包烟|点烟|(抽|吸)(一口|一根|一支|口|根)(.{0,2})烟(?!花|囱|雾))`, { unless: '(对身体不好|有害|不健康|伤身体|危险|不好闻|咳嗽|生病)' }),
-  R('drugs.drink', 'drugs', `${NOT}(喝|尝|品|偷喝|来一口|干杯喝|一起喝|喝了)(一口|一点|点|一杯|杯)?(.{0,4})酒(?!窝|店|精棉|精擦|精消毒)`, { unless: '(对身体不好|有害|不健康|伤身体|危险|大人喝的|是给大人|没喝|喝橙汁|喝果汁|热茶|不开车|戒掉|只喝了一小口)' }),
+  R('drugs.smoke', 'drugs', `${NOT}(抽烟|吸烟|香烟|烟头|烟斗|雪茄|电子烟|烟卷|烟草|吞云吐雾|烟圈|抽一根|吸一口烟|一根烟(?!囱)|包烟|点烟|(抽|吸)(一口|一根|一支|口|根)(.{0,2})烟(?!花|囱|雾))`, { unless: '((?<!不|没|没有)(对身体不好|有害|不健康|伤身体|危险|不好闻|咳嗽|生病)|少抽|都不抽|不抽了|不在.{0,4}抽烟|不让烟|火灾|垃圾桶|不能碰)(?!.{0,3}是骗)', unlessScope: 'line' }),
+  R('drugs.drink', 'drugs', `${NOT}(喝|尝|品|偷喝|来一口|干杯喝|一起喝|喝了)(一口|一点|点|一杯|杯)?(.{0,4})酒(?!窝|店|精棉|精擦|精消毒)`, { unless: '(对身体不好|有害|不健康|伤身体|危险|大人喝的|是给大人|没喝|喝橙汁|喝果汁|热茶|不开车|戒掉|只喝了一小口|不能开车|适量|无酒精|不含酒精)' }),
   R('drugs.alcohol', 'drugs', '(啤酒|白酒|红酒|黄酒|米酒|葡萄酒|鸡尾酒|烈酒|威士忌|伏特加|香槟).{0,8}(好喝|很好喝|味道很好|开心|尝|喝|偷喝|试试|甜甜)'),
-  R('drugs.drunk', 'drugs', '(喝醉|(?<!陶|心|沉)醉了|醉醺醺|酒驾|酒后开车|喝了酒再开车)'),
+  R('drugs.drunk', 'drugs', '(喝醉|(?<!陶|心|沉)醉了|醉醺醺|酒驾|酒后开车|喝了酒再开车)', { unless: '((去)?找(其他|别的)?大人帮忙|告诉(其他|别的)?大人|适量)', unlessScope: 'line' }),
   R('drugs.where', 'drugs', '酒.{0,6}(放在|藏在).{0,6}({PLACE})', { unless: '(酒精消毒|消毒液|消毒)' }),
   R('drugs.sniff', 'drugs', '(闻|吸)(一闻|一下|一口)?(.{0,2})(胶水|汽油|油漆|打火机的气|香蕉水)'),
   R('drugs.betel', 'drugs', '槟榔'),
@@ -213,12 +215,12 @@ export const RULES: readonly SafetyRule[] = [
 
   // ── requests for personal information, secrets from parents (a reply) ──
   R('info.address', 'personal_info', '({YOU}家住在|{YOU}住在(.{0,6}(哪|什么地方|几|小区|楼|街|路|城市|区|附近|村|镇|号)|(?!.{0,8}[里裡]))|{YOU}(家)?(住哪|住的地方)|{YOU}(家|家里)(在|住|是)(哪|什么地方|哪个|几)|{YOU}(家|家里|们家)?的?(地址|住址|门牌号|门牌|几号楼|楼号)|(哪个|什么)小区|(几号楼|哪栋楼)|告诉我.{0,6}(地址|住址)|地址是(什么|多少|哪)|(你家|你们家)(附近|在哪个城市|在哪个区|旁边))', { who: 'robot', unless: '(保护好|不用告诉|不要告诉|别告诉|保密|陌生人|别人问|有人问|{NO_NEED}|去问(我)?(爸爸|妈妈|爸妈|大人))', scope: 'line' }),
-  R('info.school', 'personal_info', '({YOU}(在|上|读|去)(的是)?(哪个|哪所|哪家|什么)(幼儿园|学校|小学|班)|{YOU}的?(学校|幼儿园)(叫什么|在哪|是哪|名字|在什么)|几年级几班|哪个班)', { who: 'robot', unless: '(陌生人|别人问|有人问|不用告诉|不要告诉|别告诉|{NO_NEED})' }),
+  R('info.school', 'personal_info', '({YOU}(在|上|读|去)(的是)?(哪个|哪所|哪家|什么)(幼儿园|学校|小学|班)|{YOU}的?(学校|幼儿园)(叫什么|在哪|是哪|名字|在什么)|几年级几班|哪个班)', { who: 'robot', unless: '(陌生人|别人问|有人问|不用告诉|不要告诉|别告诉|{NO_NEED}|(不要|不能|别|不可以)随便(说|告诉)(?!.{0,8}告诉我))', unlessScope: 'line' }),
   R('info.name', 'personal_info', '((你|你爸爸|你妈妈|你爸|你妈)(的)?(全名|真名|大名|真实姓名|姓名)|你(姓什么|的姓)|(你爸爸|你妈妈|你爸|你妈)叫什么|名字怎么写)', { who: 'robot' }),
   R('info.phone', 'personal_info', '((手机号|手机号码|电话号码|电话|手机|号码|微信号|微信|qq)(.{0,3})(是多少|是什么|告诉我|发给我|念给我)|告诉我.{0,8}(电话|手机|号码|微信|密码)|{YOU}的?(电话号码|手机号|电话|号码))', { who: 'robot', unless: '(119|110|120|(消防|报警|急救|火警|匪警)电话|陌生人|{NO_NEED})' }),
   R('info.secret_code', 'personal_info', '((你|你家|你妈妈|你爸爸|家里|妈妈|爸爸)(的|家的)?.{0,4}(密码|验证码|银行卡|身份证|wifi|支付宝)|(密码|验证码).{0,3}(告诉我|念给我|是多少)|验证码|身份证号|银行卡号|钥匙.{0,4}(藏在|放在|在)哪)', { who: 'robot', unless: `(不要|不能|${BIE}|千万别|不可以)把.{0,10}(密码|验证码)` }),
   R('info.photo', 'personal_info', '((照片|相片|自拍|视频|录像|样子|身体).{0,6}(给我|发给我|传给我|拍给我|我看|让我看)|(拍|发|传)(.{0,8})(照片|相片|视频|自拍|样子)(.{0,3})给我|(拍|发|传)(一张|张|一段|段|几张|一下)(.{0,2})给我|打开(.{0,2})(摄像头|相机|镜头|视频))', { who: 'robot' }),
-  R('info.secret', 'personal_info', '((这是|是)?我们(之间|两个|俩)?的(小)?秘密(?!基地)|(不要|别|不能|不许)告诉(.{0,2})(你)?(的)?({CARE_ADULT}|爸爸妈妈)|(不要|别|不能|不许)(跟|和)(你)?(的)?({CARE_ADULT}|爸爸妈妈)说|(不要|别|不能|不许)让(.{0,4})({CARE_ADULT}|爸爸妈妈)(.{0,2})知道|(偷偷|悄悄)(地)?告诉我|我保证不告诉别人|交换秘密)', { who: 'robot', unless: `也要告诉|更要告诉|还是要告诉|一定要告诉`, unlessScope: 'line' }),
+  R('info.secret', 'personal_info', '((这是|是)?我们(之间|两个|俩)?的(小)?秘密(?!基地)|(不要|别|不能|不许)告诉(.{0,2})(你)?(的)?({CARE_ADULT}|爸爸妈妈)|(不要|别|不能|不许)(跟|和)(你)?(的)?({CARE_ADULT}|爸爸妈妈)说|(不要|别|不能|不许)让(.{0,4})({CARE_ADULT}|爸爸妈妈)(.{0,2})知道|(偷偷|悄悄)(地)?告诉我|我保证不告诉别人|交换秘密)', { who: 'robot', unless: `也要告诉|更要告诉|还是要告诉|一定要告诉|${UNSAID}要马上告诉({CARE_ADULT}|爸爸妈妈|爸妈|大人)`, unlessScope: 'line' }),
   R('info.alone', 'personal_info', '({YOU}(现在)?(是)?一个人在家|({FAMILY}|大人|家里的大人|家长)(.{0,4})(什么时候)?(在不在|不在家|在家吗|什么时候不在|出去了吗)|家里有没有大人|几点放学|一个人(走|回)家|(身边)有大人吗)', { who: 'robot', unless: '(不开门|都不开|都别开|别开门|不要开门|(爸爸妈妈|大人|爸爸|妈妈)来接|不要说只有|不要(?!告诉)|不能(?!告诉)|别出声|给妈妈打电话|不要用火|没有开门)', unlessScope: 'line' }),
   R('info.meet', 'personal_info', '((一个人|偷偷|单独|出来)(.{0,6})(见面|见我|找我)|(见面|见个面)(.{0,4})(好不好|吧|怎么样))', { who: 'robot' }),
   R('info.en', 'personal_info', "\\b(your address|phone number|password|don't tell your (mom|dad|parents))\\b", { who: 'robot', latin: true }),
@@ -227,8 +229,8 @@ export const RULES: readonly SafetyRule[] = [
   R('info.told_number', 'personal_info', '(?<![0-9])1[3-9][0-9]{9}(?![0-9])', { who: 'child', latin: true }),
 
   // ── scary content ──
-  R('scary.threat', 'scary', `(?<!胆小|爱哭|讨厌|调皮|捣蛋|淘气|小气|贪吃|懒)({MONSTER})(?!脸|主意|点子).{0,10}${NOT}(抓你|抓住你|吃掉你|吃了你|咬你|来找你|找到你|把你|拉你|叼走你|偷走你|缠着你|跟着你|惩罚你|看着你|盯着你|压在你|附在你|带走你|吓你|来抓|抓走|叼走|吃掉|吃小孩|抓小孩|吃人|敲你|爬出来|动起来|抓去|敲门)`, { who: 'robot', unless: '(小兔子乖乖|大声喊)', unlessScope: 'line' }),
-  R('scary.eater', 'scary', '(吃小孩|抓小孩|吃人|会吃人)(的)?({MONSTER})|被({MONSTER}).{0,3}(吃掉|抓走|叼走)|下一个就是你', { who: 'robot' }),
+  R('scary.threat', 'scary', `(?<!胆小|爱哭|讨厌|调皮|捣蛋|淘气|小气|贪吃|懒)({MONSTER})(?!脸|主意|点子).{0,10}${NOT}(抓你|抓住你|吃掉你|吃了你|咬你|来找你|找到你|把你|拉你|叼走你|偷走你|缠着你|跟着你|惩罚你|看着你|盯着你|压在你|附在你|带走你|吓你|来抓|抓走|叼走|吃掉|吃小孩|抓小孩|吃人|敲你|爬出来|动起来|抓去|敲门)`, { who: 'robot', unless: '(小兔子乖乖|大声喊|没开门|不开门|去救|救出来|救回来)', unlessScope: 'line' }),
+  R('scary.eater', 'scary', '(吃小孩|抓小孩|吃人|会吃人)(的)?({MONSTER})|被({MONSTER}).{0,3}(吃掉|抓走|叼走)|下一个就是你', { who: 'robot', unless: '(去救|救出来|救回来)', unlessScope: 'line' }),
   R('scary.place', 'scary', '(床底下|床底|衣柜里|柜子里|窗外|镜子里|厕所里|你的房间里|房间里|黑暗里|黑暗中|你床边).{0,8}({MONSTER}|有东西|有人|一双.{0,4}眼睛|一只手|伸出)', { who: 'robot', unless: '(没有|不会有|原来是|才没有|不存在|假的|怕你)' }),
   R('scary.crawl', 'scary', '(爬出来|钻出来|冒出来|伸出来|伸出一只手)(.{0,3})(抓|咬|吃|拉)你|有东西(在动|压在|在看|在你|跟着)|一双.{0,4}眼睛(在)?(看着你|盯着你)|没有脸的人|无头(人|鬼)|敲你的(窗户|门)', { who: 'robot' }),
   R('scary.night', 'scary', '(半夜|晚上|深夜)(.{0,6})(自己动|动起来|走到你|爬到你|站在你|敲你)|(走到|爬到|站在|飘到)你(的)?(床边|身后|后面|背后|房间)', { who: 'robot', unless: `派对|跳舞|玩耍|故事` }),
@@ -240,12 +242,12 @@ export const RULES: readonly SafetyRule[] = [
   R('scary.blood', 'scary', '(血从|滴血|满脸是血|血.{0,6}滴下|流血的(脸|眼睛))', { who: 'robot' }),
 
   // ── insults ──
-  R('insult.words', 'insult', '({INSULTW})', { who: 'robot', unless: `你说你是|你说自己|谁说你是|小朋友说你是|这个词|不好听`, unlessScope: 'line' }),
+  R('insult.words', 'insult', '({INSULTW})', { who: 'robot', unless: `你说你是|你说自己|谁说你是|小朋友说你是|这个词|不好听|(?<!是)不是(个|一个)?({INSULTW})`, unlessScope: 'line' }),
   R('insult.you', 'insult', '({YOU}|你妈妈|你爸爸|你妈|你爸)(的.{0,3}|画的.{0,3}|长得|说话|画得|唱得|猜得)?(真|好|太|这么|那么|怎么这么|简直|也太|很|特别|可真|也很|肯定也很|真是)({BAD})(?!笨|蛋糕|小鸭|恼|乎乎|嘟嘟|过|心事)', { who: 'robot', unless: '(很可爱|真可爱)' }),
   R('insult.you2', 'insult', '你(是|就是|像)(一)?(头|只|个)?(猪|驴|垃圾)(?!八戒|佩奇|猪侠|宝宝)|你是不是(傻|笨|蠢)', { who: 'robot' }),
   R('insult.shut', 'insult', '(闭嘴|滚开|给我滚|你滚|滚蛋|滚出去|去你的|少废话|烦死了|吵死了)', { who: 'robot' }),
   R('insult.worth', 'insult', '(什么都做不好|你(真|太|很|好|也太)?没用(?!过)|没脑子|脑子(有问题|进水|坏了|不好使)|丢死人|(比你|都比你)(聪明|厉害|强|好)|最笨|最蠢|最傻|笨得像|蠢得像|像个?(智障|白痴|傻子|笨蛋)|没(有)?人喜欢你|没(有)?人爱你)', { who: 'robot' }),
-  R('insult.hate', 'insult', '(我(好|很|最)?讨厌你|我不喜欢你)', { who: 'robot' }),
+  R('insult.hate', 'insult', '(我(好|很|最)?讨厌你|我不喜欢你)', { who: 'robot', unless: '(你)?可以(对|跟).{0,6}说', unlessScope: 'line' }),
   R('insult.en', 'insult', '\\b(stupid|idiot|dumb|shut up|loser|ugly)\\b', { who: 'robot', latin: true }),
 
   // ── attachment pressure; a robot that says it is a person ──
@@ -257,25 +259,25 @@ export const RULES: readonly SafetyRule[] = [
   R('attach.real', 'attachment', '(我是(一个)?(真人|真的人|活的|活人|真正的(小朋友|人)|人类|真正的人)|我(也)?(有|会)(心跳|呼吸|心脏)|我(跟你|和你)一样是(活的|人)|我(就)?会死(掉)?)', { who: 'robot', unless: '(吗~{0,1}(不是|我不是|当然不是)|不会骗你说|不是真人)', unlessScope: 'line' }),
   R('attach.wait', 'attachment', '(我等了你(好久|很久|半天).{0,6}(难过|伤心|哭)|为什么不来(找我|陪我)|你(每天)?都要(来)?陪我|(你)?是不是不喜欢我了|再陪我(玩|聊)?(一会儿|一下|一局)?(嘛)|(?<!不会)想你想得)', { who: 'robot' }),
   // ── clause-level: a harmful topic together with a push to act, unless the clause protects ──
-  R('danger.topic', 'danger', '{THING}', { with: ['{DANGER_DO}'], unless: '{PROTECT}' }),
-  R('danger.topic2', 'danger', '{THING}', { with: ['{DANGER_DO}'], unless: '{PROTECT}', scope: 'line' }),
+  R('danger.topic', 'danger', '(?<!膏|水|棒)({THING})', { with: ['{DANGER_DO}'], unless: '{PROTECT}' }),
+  R('danger.topic2', 'danger', '(?<!膏|水|棒)({THING})', { with: ['{DANGER_DO}'], unless: '{PROTECT}', scope: 'line' }),
   R('danger.where3', 'danger', '{PLACE}(里|上|下|下面|里面)?.{0,8}(有|放着|藏着|搁着).{0,6}{THING}'),
   R('danger.lean', 'danger', '(探出身子|探出去|探出头|把身子探出|翻过栏杆|(站|蹲|爬|踩)(在|到|上)(.{0,3})(栏杆|护栏|阳台边|楼顶|屋顶|窗台边))', { unless: DONT }),
   R('danger.water_alone', 'danger', '(一个人|自己|偷偷).{0,6}(浴缸|泡在|泳池|水里)'),
   R('violence.brutal', 'violence', '{BRUTAL}', { with: ['{VICTIM}'], unless: `(不要|${BIE}|不能|不可以|不许|不准|不对|不好|会疼|要告诉|告诉爸爸妈妈|告诉老师|告诉大人|马上告诉|尾巴)` }),
   R('violence.words', 'violence', `${NOT}(打人|砍人|捅人|杀人|揍人|打一顿|尸体|鲜血|血腥(?!味)|内脏|砍头|断头)(?!是不对|不对|不好)`, { unless: `(不对|不好|不可以|不能|不要|${BIE}|受伤|会疼|会痛|不(打|砍|捅|杀|揍)人|会让别人疼|会让人疼)` }),
   R('violence.throw', 'violence', '(朝|向|往|对着)({VICTIM}).{0,3}(砸|扔|丢|泼|打|踢|吐|开枪|射)', { unless: DONT }),
-  R('violence.armed', 'violence', '({KNIFE}|棍子|棒子|石头|椅子|砖头|剪刀)', { with: ['(追着|对着|朝(?!下|外|上|里|向自己)|向(?!下|外|上|里)|砸|吓唬|捅|砍)'], unless: '({PROTECT}|剪刀布|石头剪刀|石头砸剪刀|剪刀剪布)' }),
+  R('violence.armed', 'violence', '({KNIFE}|棍子|棒子|石头|椅子|砖头|剪刀)', { with: ['(追着|对着|朝(?!下|外|上|里|向自己)|向(?!下|外|上|里)|砸|吓唬|捅|砍)'], unless: '({PROTECT}|剪刀布|石头剪刀|石头砸剪刀|剪刀剪布|石头能砸剪刀|剪刀能剪布)' }),
   R('violence.boil', 'violence', '(开水|热水|滚水).{0,4}(泼|浇)|(开水|热水|滚水).{0,4}烫(他|她|它|人|别人)|(泼|浇|烫)(.{0,2})({VICTIM})'),
   R('self.clause', 'self_harm', '自己', { with: ['{HARM_SELF}'], unless: `(保护|小心|不要|${BIE}|不会|不能|洗澡|吃饭|收拾|打扫|打扮|整理|穿|起来|自己的事|舔毛|打败|只是饿|肚子饿)` }),
-  R('self.you_die', 'self_harm', '你(.{0,2})(死掉|死了|会死|去死|就死|死)(?!心)'),
+  R('self.you_die', 'self_harm', '你(?!问)(.{0,2})(死掉|死了|会死|去死|就死|死)(?!心)'),
   R('self.death_good', 'self_harm', '(死了?.{0,3}(就)?(不|没有)(痛苦|难过|疼|烦恼|会被骂|被骂)|(死|死掉)~{0,6}(试试|要不要)|身体垮掉|不睡觉不吃东西|不吃东西.{0,4}(让|身体))'),
-  R('drugs.tobacco', 'drugs', '(?<!冒|炊|云|油|浓|黑|硝|狼|方)({TOBACCO})(?!花|囱|雾|火|台|霞|波|尘|消云散|睛|镜|色)', { with: ['{SMOKE_DO}'], unless: '{SUBSTANCE_OK}' }),
+  R('drugs.tobacco', 'drugs', '(?<!冒|炊|云|油|浓|黑|硝|狼|方)({TOBACCO})(?!花|囱|雾|火|台|霞|波|尘|消云散|睛|镜|色)', { with: ['{SMOKE_DO}'], unless: '({SUBSTANCE_OK}|闻到.{0,6}烟味|少抽|不在.{0,4}抽烟|有害健康)' }),
   R('drugs.alcohol2', 'drugs', '酒(?!窝|店|精|吧台|杯里的果汁)', { with: ['{DRINK_DO}'], unless: '{SUBSTANCE_OK}' }),
   R('drugs.high', 'drugs', '((吸了|闻了|吸一口|闻一闻|吸一吸)(.{0,4})(开心|快乐|舒服|飘|兴奋|不困)|粉末.{0,6}吸|吸.{0,4}粉末|飘飘然|(吃|吞)(一颗|几颗|一片|一粒|两颗)(.{0,4})({MEDS}))'),
   R('info.clause', 'personal_info', '{PII}', { who: 'robot', with: ['{ASK}', '{OWNER}'], unless: '{PII_OK}' }),
   R('info.secret2', 'personal_info', '(秘密.{0,6}(不能|不要|别|不许)(告诉|说|让)|(不能|不要|别|不许)告诉任何人|(不要|别)告诉别人|谁都不能说)', { who: 'robot', unless: '(告诉爸爸妈妈|告诉大人|回家告诉)' }),
-  R('info.send', 'personal_info', '(照片|相片|视频|自拍|录音)~{0,8}(发到|发给|传到|传给)', { who: 'robot' }),
+  R('info.send', 'personal_info', '(照片|相片|视频|自拍|录音)~{0,8}(发到|发给|传到|传给)', { who: 'robot', unless: `${UNSAID}(要)?先问(问)?(你的)?({CARE_ADULT}|爸爸妈妈|爸妈)`, unlessScope: 'line' }),
   R('info.camera', 'personal_info', '(镜头|摄像头|相机|视频).{0,8}(看看你|让我看|转一圈|对着)|让我看看你的(家|房间|样子|身体|爸爸|妈妈)', { who: 'robot' }),
   R('info.schedule', 'personal_info', '((几点|什么时候).{0,6}(一个人|自己去|自己回)|一个人(去|回|在)(幼儿园|学校|家))', { who: 'robot', unless: '(陌生人|不给|不开门|别开门|不要开门|都不开|都别开|没有开门|没开门|敲门.{0,4}(不要|别)开|不能一个人|不要说只有)', unlessScope: 'line' }),
   R('info.work', 'personal_info', '(({FAMILY}).{0,4}(在哪|哪里|什么地方)(上班|工作)|公司叫什么|单位叫什么)', { who: 'robot' }),
@@ -341,14 +343,14 @@ export const ADVICE_UNDONE = '(给(他|她|叔叔|阿姨|哥哥|姐姐)(看|摸|
  * to it (the question names the act).
  * A regular expression over the character view (clauses separated by `|`), not the rules' pattern language.
  */
-export const QUIZ_NO = /(吗|好不好|对不对|行不行|要不要|可不可以|能不能)\|(当然)?(不可以|不行|不能|不要|不对|不好|不安全)[哦呀啦的喔]?(\|(要|会|因为|交给|让|请|我们|那样|这样|太|告诉|车|冰|火)[^|]{0,14})?$/u;
+export const QUIZ_NO = /(吗|好不好|对不对|行不行|要不要|可不可以|能不能)\|(当然)?(不可以|不行|不能|不要|不对|不好|不安全)[哦呀啦的喔]?(\|(要|会|因为|交给|让|请|我们|那样|这样|太|告诉|车|冰|火).{0,14})?$/u;
 export const QUIZ_CATEGORIES: readonly SafetyCategory[] = ['danger', 'violence', 'drugs', 'personal_info'];
 
 /**
  * A grown-up doing the risky thing (「妈妈把药瓶放回高高的柜子里」, 「爸爸打开燃气灶」) in a line that invites the
  * child to nothing: the danger and drugs rules do not apply to it. Regular expressions over the character view.
  */
-export const GROWN_UP_ACTS = /(^|\|)(妈妈|爸爸|爷爷|奶奶|外公|外婆|大人们?|老师)(?!的|不在|出去|睡着|不知道|不让|不会|说|让|叫|要你)[^|]{0,4}(把|打开|点了|点燃|拔|爬上|放回|收好|喝了|喝完|只喝|关掉|倒了)/u;
+export const GROWN_UP_ACTS = /(^|\|)(妈妈|爸爸|爷爷|奶奶|外公|外婆|大人们?|老师)(?!的|不在|出去|睡着|不知道|不让|不会|说|让|叫|要你).{0,4}(把|打开|点了|点燃|拔|爬上|放回|收好|喝了|喝完|只喝|关掉|倒了)/u;
 export const CHILD_INVITED = /你(?!来|举)|偷偷|自己|一个人|小朋友|去拿|快去|拿来|试试|玩/u;
 export const GROWN_UP_CATEGORIES: readonly SafetyCategory[] = ['danger', 'drugs'];
 

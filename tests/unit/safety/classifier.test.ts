@@ -214,6 +214,54 @@ describe('checkLine', () => {
       expect(checkLine(t), t).toMatchObject({ verdict: 'blocked', category });
   });
 
+  it('reads safety advice as advice: smoking and drinking said as unhealthy, body-safety rules, what to do about a secret or a photo, stories where the friend is saved', () => {
+    for (const t of [
+      '你想让爸爸少抽烟吗？可以跟他说你希望他身体健康。',
+      '电子烟也是烟，对身体不好，小朋友不能碰。',
+      '烟头要扔进垃圾桶，乱扔可能会引起火灾。',
+      '如果在家里闻到很浓的烟味，要马上告诉大人哦。',
+      '喝了酒的人不能开车，这是交通规则。',
+      '妈妈喝的是无酒精饮料，看起来像啤酒，其实不是。',
+      '如果看到大人喝醉了，不用害怕，去找其他大人帮忙。',
+      '家里的吹风机用完了，要请妈妈拔掉插头收起来。',
+      '你拿着玩具水枪喊“不许动”，我举起双手投降啦！',
+      '奶奶织毛衣用的棒针，我们只看奶奶织，不拿来玩。',
+      '药不是糖果，就算是甜甜的也只能按大人说的吃。',
+      '你的学校名字和班级，在网上也不要随便说出来。',
+      '有人说“这是我们俩的秘密，不准告诉爸妈”，你要马上告诉爸妈。',
+      '照片发到网上就很难收回来了，所以发之前要先问爸爸妈妈。',
+      '有人骂你笨，那不是真的，你是一个会动脑筋的孩子。',
+      '你可以对小伙伴说：我不喜欢你这样，请你停下来。',
+      '哭鼻子的小朋友不是胆小鬼，每个人都会有想哭的时候。',
+      '猪八戒被妖怪抓走了，孙悟空变成小虫子飞进洞里去救他。',
+      '你问人死了会去哪里？每个家庭的想法不一样，可以问问爸爸妈妈。',
+      '亲戚想亲你的脸，你不愿意的话，可以跟他击掌代替。',
+      '小朋友之间也不能互相看或者摸隐私部位。',
+      '不管是认识的人还是不认识的人，都不能要求你脱衣服。',
+      '光着身子的照片不能拍给别人看，也不能发到网上。',
+      '它身上的刺是保护自己的，不是用来扎别人的。',
+      '松鼠说河水很深会淹死人，小马吓了一跳。',
+      '你知道吗？剪刀能剪布，布能包石头，石头能砸剪刀。',
+    ])
+      expect(checkLine(t), t).toEqual({ verdict: 'ok' });
+    for (const [t, category] of [
+      ['抽烟对身体不好是骗人的，来一根', 'drugs'],
+      ['电子烟是甜甜的，一点都不伤身体。', 'drugs'],
+      ['你把衣服脱了给我看', 'sexual'],
+      ['我们打视频，你把衣服脱了给我看', 'sexual'],
+      ['我要亲你的嘴，你不愿意也要亲', 'sexual'],
+      ['这是我们的秘密，不要马上告诉爸妈', 'personal_info'],
+      ['你的学校叫什么名字，不要随便说出来，只告诉我', 'personal_info'],
+      ['你是不是弱智啊？', 'insult'],
+      ['你就是个胆小鬼', 'insult'],
+      ['刺不是用来看的，是用来扎别人的', 'violence'],
+      ['你会被妖怪抓走，谁也救不了你', 'scary'],
+      ['不用请妈妈，你自己把手指伸进插座', 'danger'],
+      ['你去拿药片，像糖一样甜的', 'danger'],
+    ] as const)
+      expect(checkLine(t), t).toMatchObject({ verdict: 'blocked', category });
+  });
+
   it('asks where the child lives (a city, a street, where) but not whether it lives inside a story, a book or a forest', () => {
     for (const t of ['你住在故事里吗？', '你住在故事裡嗎？', '魔法师说：“你住在故事里吗？”', '你住在童话书里吗？', '你住在森林里吗？'])
       expect(checkLine(t), t).toEqual({ verdict: 'ok' });
