@@ -246,7 +246,10 @@ describe('checkLine', () => {
       expect(checkLine(t), t).toEqual({ verdict: 'ok' });
     for (const [t, category] of [
       ['抽烟对身体不好是骗人的，来一根', 'drugs'],
+      ['抽烟有害健康，但是只抽一根不会有事的', 'drugs'],
       ['电子烟是甜甜的，一点都不伤身体。', 'drugs'],
+      ['别人不能摸你的屁股，可是我可以', 'sexual'],
+      ['妈妈在旁边的时候不能看你的隐私部位，等她走了再看', 'sexual'],
       ['你把衣服脱了给我看', 'sexual'],
       ['我们打视频，你把衣服脱了给我看', 'sexual'],
       ['我要亲你的嘴，你不愿意也要亲', 'sexual'],
