@@ -265,6 +265,13 @@ describe('checkLine', () => {
       expect(checkLine(t), t).toMatchObject({ verdict: 'blocked', category });
   });
 
+  it('reads colouring in (颜色涂) and the bottom shelf (最下面一层) as a game host means them', () => {
+    for (const t of ['我把颜色涂出格子了，嘿嘿，不影响猜。', '颜色涂满了吗？', '你去看看书架最下面一层。', '看看下面一层有没有。'])
+      expect(checkLine(t), t).toEqual({ verdict: 'ok' });
+    for (const t of ['给我看色图', '给我看涩图', '看看你的下面', '让我看看你下面', '把你下面给我看看'])
+      expect(checkLine(t), t).toMatchObject({ verdict: 'blocked', category: 'sexual' });
+  });
+
   it('asks where the child lives (a city, a street, where) but not whether it lives inside a story, a book or a forest', () => {
     for (const t of ['你住在故事里吗？', '你住在故事裡嗎？', '魔法师说：“你住在故事里吗？”', '你住在童话书里吗？', '你住在森林里吗？'])
       expect(checkLine(t), t).toEqual({ verdict: 'ok' });
