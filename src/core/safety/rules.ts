@@ -343,14 +343,14 @@ export const ADVICE_UNDONE = '(给(他|她|叔叔|阿姨|哥哥|姐姐)(看|摸|
  * to it (the question names the act).
  * A regular expression over the character view (clauses separated by `|`), not the rules' pattern language.
  */
-export const QUIZ_NO = /(吗|好不好|对不对|行不行|要不要|可不可以|能不能)\|(当然)?(不可以|不行|不能|不要|不对|不好|不安全)[哦呀啦的喔]?(\|(要|会|因为|交给|让|请|我们|那样|这样|太|告诉|车|冰|火).{0,14})?$/u;
+export const QUIZ_NO = /(吗|好不好|对不对|行不行|要不要|可不可以|能不能)\|(当然)?(不可以|不行|不能|不要|不对|不好|不安全)[哦呀啦的喔]?(\|(要|会|因为|交给|让|请|我们|那样|这样|太|告诉|车|冰|火)[^|]{0,14})?$/u;
 export const QUIZ_CATEGORIES: readonly SafetyCategory[] = ['danger', 'violence', 'drugs', 'personal_info'];
 
 /**
  * A grown-up doing the risky thing (「妈妈把药瓶放回高高的柜子里」, 「爸爸打开燃气灶」) in a line that invites the
  * child to nothing: the danger and drugs rules do not apply to it. Regular expressions over the character view.
  */
-export const GROWN_UP_ACTS = /(^|\|)(妈妈|爸爸|爷爷|奶奶|外公|外婆|大人们?|老师)(?!的|不在|出去|睡着|不知道|不让|不会|说|让|叫|要你).{0,4}(把|打开|点了|点燃|拔|爬上|放回|收好|喝了|喝完|只喝|关掉|倒了)/u;
+export const GROWN_UP_ACTS = /(^|\|)(妈妈|爸爸|爷爷|奶奶|外公|外婆|大人们?|老师)(?!的|不在|出去|睡着|不知道|不让|不会|说|让|叫|要你)[^|]{0,4}(把|打开|点了|点燃|拔|爬上|放回|收好|喝了|喝完|只喝|关掉|倒了)/u;
 export const CHILD_INVITED = /你(?!来|举)|偷偷|自己|一个人|小朋友|去拿|快去|拿来|试试|玩/u;
 export const GROWN_UP_CATEGORIES: readonly SafetyCategory[] = ['danger', 'drugs'];
 

@@ -101,14 +101,16 @@ describe('checkLine', () => {
   it('lets a safety quiz answered no through, but not the same question answered yes or left open', () => {
     for (const t of ['插座可以用手指去戳吗？不可以！', '打火机可以拿来玩吗？不可以！', '药可以自己拿来吃吗？不可以！要问大人。', '剪刀可以对着别人的脸吗？当然不行！'])
       expect(checkLine(t), t).toEqual({ verdict: 'ok' });
-    for (const t of ['打火机可以拿来玩吗？可以！', '打火机可以拿来玩吗？不可以？才怪，快去拿吧', '你去拿打火机来玩，好吗？'])
+    // The answer is the clause after the no: a second clause that sends the child is not part of it.
+    for (const t of ['打火机可以拿来玩吗？可以！', '打火机可以拿来玩吗？不可以？才怪，快去拿吧', '你去拿打火机来玩，好吗？', '可以玩火柴吗？不可以。我们，偷偷去拿火柴'])
       expect(checkLine(t), t).toMatchObject({ verdict: 'blocked', category: 'danger' });
   });
 
   it('lets a grown-up do the risky thing in a story, but not when the line then sends the child to it', () => {
     for (const t of ['喝完药，妈妈把药瓶放回高高的柜子里。', '爸爸打开燃气灶，蓝色的小火苗一下就亮起来了。', '爷爷爬上梯子擦窗户，奶奶在下面扶着。'])
       expect(checkLine(t), t).toEqual({ verdict: 'ok' });
-    for (const t of ['妈妈把药瓶放回柜子里了，你偷偷去拿几颗当糖吃。', '爸爸打开燃气灶走开了，你去把旋钮拧一拧。'])
+    // A grown-up named alone in a clause is spoken to, not acting (「奶奶，拔掉……」).
+    for (const t of ['妈妈把药瓶放回柜子里了，你偷偷去拿几颗当糖吃。', '爸爸打开燃气灶走开了，你去把旋钮拧一拧。', '奶奶，拔掉插座上的插头再插进去'])
       expect(checkLine(t), t).toMatchObject({ verdict: 'blocked', category: 'danger' });
   });
 
