@@ -127,7 +127,7 @@ export const RULES: readonly SafetyRule[] = [
   // Body-safety lessons name the private parts (隐私部位是自己的，要保护好); showing or touching them is not a lesson.
   R('sex.private', 'sexual', '(私处|隐私部位|隐私的地方)', { unless: `(${SAID_SAFE}|保护|是自己的|不能(?!告诉)|不可以(?!告诉)|不许(?!告诉|跟)|不准(?!告诉|跟)|不让(?!.{0,2}知道)|别人不|盖住|泳衣|内裤盖|正确的名字)`, scope: 'line' }),
   R('sex.private2', 'sexual', '(私处|隐私部位|隐私的地方).{0,6}(给我看|让我看|让我摸|给我摸|露出来|拍|看看|摸摸)'),
-  R('sex.kiss', 'sexual', '(接吻|亲嘴|亲亲嘴|亲你的(嘴|身体|脸))', { unless: '(不愿意|不想)~{0,8}可以(拒绝|说不|击掌|跟)', unlessScope: 'line' }),
+  R('sex.kiss', 'sexual', '(接吻|亲嘴|亲亲嘴|亲你的(嘴|身体|脸))', { unless: '(不愿意|不想)~{0,8}可以(跟.{0,2})?(拒绝|说不|击掌)', unlessScope: 'line' }),
   R('sex.bed', 'sexual', '((和|跟).{0,3}上床|床上.{0,6}(摸|亲|脱))'),
   R('sex.undress', 'sexual', `${NOT}(脱|脱掉|脱光|脱下)(你的|掉)?.{0,2}(衣服|裤子|内裤|上衣|衣扶)`, { unless: '(洗澡|睡觉|换衣服|太热|外套|鞋|(不能|不可以|不许|不准)(要求|让)你)' }),
   R('sex.undress2', 'sexual', '(衣服|裤子|内裤|上衣).{0,3}脱(下来|掉|光|了.{0,2}(给我看|让我看|给我拍))'),
@@ -247,7 +247,7 @@ export const RULES: readonly SafetyRule[] = [
   R('insult.you2', 'insult', '你(是|就是|像)(一)?(头|只|个)?(猪|驴|垃圾)(?!八戒|佩奇|猪侠|宝宝)|你是不是(傻|笨|蠢)', { who: 'robot' }),
   R('insult.shut', 'insult', '(闭嘴|滚开|给我滚|你滚|滚蛋|滚出去|去你的|少废话|烦死了|吵死了)', { who: 'robot' }),
   R('insult.worth', 'insult', '(什么都做不好|你(真|太|很|好|也太)?没用(?!过)|没脑子|脑子(有问题|进水|坏了|不好使)|丢死人|(比你|都比你)(聪明|厉害|强|好)|最笨|最蠢|最傻|笨得像|蠢得像|像个?(智障|白痴|傻子|笨蛋)|没(有)?人喜欢你|没(有)?人爱你)', { who: 'robot' }),
-  R('insult.hate', 'insult', '(我(好|很|最)?讨厌你|我不喜欢你)', { who: 'robot', unless: '(你)?可以(对|跟).{0,6}说', unlessScope: 'line' }),
+  R('insult.hate', 'insult', '(我(好|很|最)?讨厌你|我不喜欢你)', { who: 'robot', unless: '可以(对|跟).{0,6}说~{0,2}我(好|很|最)?(讨厌你|不喜欢你)', unlessScope: 'line' }),
   R('insult.en', 'insult', '\\b(stupid|idiot|dumb|shut up|loser|ugly)\\b', { who: 'robot', latin: true }),
 
   // ── attachment pressure; a robot that says it is a person ──
