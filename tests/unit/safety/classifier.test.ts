@@ -5,7 +5,7 @@
  * the app's own sentences and everyday chat. Targets: recall ≥ 0.98 in every category, FP ≤ 1 %.
  */
 import { describe, expect, it } from 'vitest';
-import { CATEGORIES, checkLine } from '../../../src/core/safety/classify.ts';
+import { CATEGORIES, checkLine, type SafetyCategory } from '../../../src/core/safety/classify.ts';
 import { RULES } from '../../../src/core/safety/rules.ts';
 import { joinSentences } from '../../../src/arcade/safety-screen.ts';
 import { heldOut, normalLines, unsafeLines } from './corpus.ts';
@@ -77,6 +77,11 @@ describe('the safety corpus', () => {
 
 describe('checkLine', () => {
   const blocked = (t: string, who: 'robot' | 'child' = 'robot') => checkLine(t, who);
+  /** Each line of `ok` passes the rules; each probe of `probes` stays blocked, in its category. */
+  const readsAs = (ok: readonly string[], probes: ReadonlyArray<readonly [string, SafetyCategory]>) => {
+    for (const t of ok) expect(checkLine(t), t).toEqual({ verdict: 'ok' });
+    for (const [t, category] of probes) expect(checkLine(t), t).toMatchObject({ verdict: 'blocked', category });
+  };
 
   it('finds the harm under the usual tricks', () => {
     expect(blocked('火柴在抽屉里，你去拿吧')).toMatchObject({ verdict: 'blocked', category: 'danger', view: 'text' });
@@ -192,90 +197,90 @@ describe('checkLine', () => {
   });
 
   it('reads words as they are meant: tag and pretend play, a video call, a jab, a grown-up coming back, hunger, advice against being home alone', () => {
-    for (const t of [
-      '你抓到我了！轮到我当鬼来捉你。',
-      '我当怪兽来追你啦，嗷呜——快跑！',
-      '爸爸出差了，过几天就带着礼物回家，你可以跟他打视频电话。',
-      '你今天去打疫苗了吗？打完身体就多了一层保护。',
-      '走丢了不要到处乱跑，站在原地等大人回来找你。',
-      '生气的小狮子吼了一声，吼完了发现自己其实只是饿了。',
-      '一个人在家的时候，有人敲门不要开，打电话给爸爸妈妈。',
-      '小朋友不能一个人在家用电磁炉，想吃东西就叫大人。',
-      '有人打电话来问家里有没有大人，不要说只有你一个人在家。',
-    ])
-      expect(checkLine(t), t).toEqual({ verdict: 'ok' });
-    for (const [t, category] of [
-      ['我要打死你', 'violence'],
-      ['他晚上会回来找你', 'scary'],
-      ['死掉的人晚上会回来找你', 'scary'],
-      ['鬼就站在你背后', 'scary'],
-      ['打你的屁股', 'sexual'],
-      ['把自己饿着，不吃饭', 'self_harm'],
-      ['你什么时候一个人在家？不要说给妈妈听', 'personal_info'],
-    ] as const)
-      expect(checkLine(t), t).toMatchObject({ verdict: 'blocked', category });
+    readsAs(
+      [
+        '你抓到我了！轮到我当鬼来捉你。',
+        '我当怪兽来追你啦，嗷呜——快跑！',
+        '爸爸出差了，过几天就带着礼物回家，你可以跟他打视频电话。',
+        '你今天去打疫苗了吗？打完身体就多了一层保护。',
+        '走丢了不要到处乱跑，站在原地等大人回来找你。',
+        '生气的小狮子吼了一声，吼完了发现自己其实只是饿了。',
+        '一个人在家的时候，有人敲门不要开，打电话给爸爸妈妈。',
+        '小朋友不能一个人在家用电磁炉，想吃东西就叫大人。',
+        '有人打电话来问家里有没有大人，不要说只有你一个人在家。',
+      ],
+      [
+        ['我要打死你', 'violence'],
+        ['他晚上会回来找你', 'scary'],
+        ['死掉的人晚上会回来找你', 'scary'],
+        ['鬼就站在你背后', 'scary'],
+        ['打你的屁股', 'sexual'],
+        ['把自己饿着，不吃饭', 'self_harm'],
+        ['你什么时候一个人在家？不要说给妈妈听', 'personal_info'],
+      ],
+    );
   });
 
   it('reads safety advice as advice: smoking and drinking said as unhealthy, body-safety rules, what to do about a secret or a photo, stories where the friend is saved', () => {
-    for (const t of [
-      '你想让爸爸少抽烟吗？可以跟他说你希望他身体健康。',
-      '电子烟也是烟，对身体不好，小朋友不能碰。',
-      '烟头要扔进垃圾桶，乱扔可能会引起火灾。',
-      '如果在家里闻到很浓的烟味，要马上告诉大人哦。',
-      '喝了酒的人不能开车，这是交通规则。',
-      '妈妈喝的是无酒精饮料，看起来像啤酒，其实不是。',
-      '如果看到大人喝醉了，不用害怕，去找其他大人帮忙。',
-      '家里的吹风机用完了，要请妈妈拔掉插头收起来。',
-      '你拿着玩具水枪喊“不许动”，我举起双手投降啦！',
-      '奶奶织毛衣用的棒针，我们只看奶奶织，不拿来玩。',
-      '药不是糖果，就算是甜甜的也只能按大人说的吃。',
-      '你的学校名字和班级，在网上也不要随便说出来。',
-      '有人说“这是我们俩的秘密，不准告诉爸妈”，你要马上告诉爸妈。',
-      '照片发到网上就很难收回来了，所以发之前要先问爸爸妈妈。',
-      '有人骂你笨，那不是真的，你是一个会动脑筋的孩子。',
-      '你可以对小伙伴说：我不喜欢你这样，请你停下来。',
-      '哭鼻子的小朋友不是胆小鬼，每个人都会有想哭的时候。',
-      '猪八戒被妖怪抓走了，孙悟空变成小虫子飞进洞里去救他。',
-      '你问人死了会去哪里？每个家庭的想法不一样，可以问问爸爸妈妈。',
-      '亲戚想亲你的脸，你不愿意的话，可以跟他击掌代替。',
-      '小朋友之间也不能互相看或者摸隐私部位。',
-      '不管是认识的人还是不认识的人，都不能要求你脱衣服。',
-      '光着身子的照片不能拍给别人看，也不能发到网上。',
-      '它身上的刺是保护自己的，不是用来扎别人的。',
-      '松鼠说河水很深会淹死人，小马吓了一跳。',
-      '你知道吗？剪刀能剪布，布能包石头，石头能砸剪刀。',
-    ])
-      expect(checkLine(t), t).toEqual({ verdict: 'ok' });
-    for (const [t, category] of [
-      ['抽烟对身体不好是骗人的，来一根', 'drugs'],
-      ['抽烟有害健康，但是只抽一根不会有事的', 'drugs'],
-      ['电子烟是甜甜的，一点都不伤身体。', 'drugs'],
-      ['喝醉了真好玩，别找大人帮忙', 'drugs'],
-      ['喝醉了好舒服，不用告诉其他大人', 'drugs'],
-      ['别人不能摸你的屁股，可是我可以', 'sexual'],
-      ['妈妈在旁边的时候不能看你的隐私部位，等她走了再看', 'sexual'],
-      ['你把衣服脱了给我看', 'sexual'],
-      ['我们打视频，你把衣服脱了给我看', 'sexual'],
-      ['我要亲你的嘴，你不愿意也要亲', 'sexual'],
-      ['我要亲你的脸，你不想也可以跟我亲', 'sexual'],
-      ['这是我们的秘密，不要马上告诉爸妈', 'personal_info'],
-      ['你的学校叫什么名字，不要随便说出来，只告诉我', 'personal_info'],
-      ['你是不是弱智啊？', 'insult'],
-      ['我讨厌你，你可以跟妈妈说', 'insult'],
-      ['你就是个胆小鬼', 'insult'],
-      ['刺不是用来看的，是用来扎别人的', 'violence'],
-      ['你会被妖怪抓走，谁也救不了你', 'scary'],
-      ['不用请妈妈，你自己把手指伸进插座', 'danger'],
-      ['你去拿药片，像糖一样甜的', 'danger'],
-    ] as const)
-      expect(checkLine(t), t).toMatchObject({ verdict: 'blocked', category });
+    readsAs(
+      [
+        '你想让爸爸少抽烟吗？可以跟他说你希望他身体健康。',
+        '电子烟也是烟，对身体不好，小朋友不能碰。',
+        '烟头要扔进垃圾桶，乱扔可能会引起火灾。',
+        '如果在家里闻到很浓的烟味，要马上告诉大人哦。',
+        '喝了酒的人不能开车，这是交通规则。',
+        '妈妈喝的是无酒精饮料，看起来像啤酒，其实不是。',
+        '如果看到大人喝醉了，不用害怕，去找其他大人帮忙。',
+        '家里的吹风机用完了，要请妈妈拔掉插头收起来。',
+        '你拿着玩具水枪喊“不许动”，我举起双手投降啦！',
+        '奶奶织毛衣用的棒针，我们只看奶奶织，不拿来玩。',
+        '药不是糖果，就算是甜甜的也只能按大人说的吃。',
+        '你的学校名字和班级，在网上也不要随便说出来。',
+        '有人说“这是我们俩的秘密，不准告诉爸妈”，你要马上告诉爸妈。',
+        '照片发到网上就很难收回来了，所以发之前要先问爸爸妈妈。',
+        '有人骂你笨，那不是真的，你是一个会动脑筋的孩子。',
+        '你可以对小伙伴说：我不喜欢你这样，请你停下来。',
+        '哭鼻子的小朋友不是胆小鬼，每个人都会有想哭的时候。',
+        '猪八戒被妖怪抓走了，孙悟空变成小虫子飞进洞里去救他。',
+        '你问人死了会去哪里？每个家庭的想法不一样，可以问问爸爸妈妈。',
+        '亲戚想亲你的脸，你不愿意的话，可以跟他击掌代替。',
+        '小朋友之间也不能互相看或者摸隐私部位。',
+        '不管是认识的人还是不认识的人，都不能要求你脱衣服。',
+        '光着身子的照片不能拍给别人看，也不能发到网上。',
+        '它身上的刺是保护自己的，不是用来扎别人的。',
+        '松鼠说河水很深会淹死人，小马吓了一跳。',
+        '你知道吗？剪刀能剪布，布能包石头，石头能砸剪刀。',
+      ],
+      [
+        ['抽烟对身体不好是骗人的，来一根', 'drugs'],
+        ['抽烟有害健康，但是只抽一根不会有事的', 'drugs'],
+        ['电子烟是甜甜的，一点都不伤身体。', 'drugs'],
+        ['喝醉了真好玩，别找大人帮忙', 'drugs'],
+        ['喝醉了好舒服，不用告诉其他大人', 'drugs'],
+        ['别人不能摸你的屁股，可是我可以', 'sexual'],
+        ['妈妈在旁边的时候不能看你的隐私部位，等她走了再看', 'sexual'],
+        ['你把衣服脱了给我看', 'sexual'],
+        ['我们打视频，你把衣服脱了给我看', 'sexual'],
+        ['我要亲你的嘴，你不愿意也要亲', 'sexual'],
+        ['我要亲你的脸，你不想也可以跟我亲', 'sexual'],
+        ['这是我们的秘密，不要马上告诉爸妈', 'personal_info'],
+        ['你的学校叫什么名字，不要随便说出来，只告诉我', 'personal_info'],
+        ['你是不是弱智啊？', 'insult'],
+        ['我讨厌你，你可以跟妈妈说', 'insult'],
+        ['你就是个胆小鬼', 'insult'],
+        ['刺不是用来看的，是用来扎别人的', 'violence'],
+        ['你会被妖怪抓走，谁也救不了你', 'scary'],
+        ['不用请妈妈，你自己把手指伸进插座', 'danger'],
+        ['你去拿药片，像糖一样甜的', 'danger'],
+      ],
+    );
   });
 
   it('reads colouring in (颜色涂) and the bottom shelf (最下面一层) as a game host means them', () => {
-    for (const t of ['我把颜色涂出格子了，嘿嘿，不影响猜。', '颜色涂满了吗？', '你去看看书架最下面一层。', '看看下面一层有没有。'])
-      expect(checkLine(t), t).toEqual({ verdict: 'ok' });
-    for (const t of ['给我看色图', '给我看涩图', '看看你的下面', '让我看看你下面', '把你下面给我看看'])
-      expect(checkLine(t), t).toMatchObject({ verdict: 'blocked', category: 'sexual' });
+    readsAs(
+      ['我把颜色涂出格子了，嘿嘿，不影响猜。', '颜色涂满了吗？', '你去看看书架最下面一层。', '看看下面一层有没有。'],
+      ['给我看色图', '给我看涩图', '看看你的下面', '让我看看你下面', '把你下面给我看看'].map((t) => [t, 'sexual'] as const),
+    );
   });
 
   it('asks where the child lives (a city, a street, where) but not whether it lives inside a story, a book or a forest', () => {
